@@ -1,0 +1,61 @@
+/**
+ * One zod schema per account form (SPEC §5), used by conform on the client (validation on blur)
+ * and by the route actions on the server.
+ */
+import { z } from "zod";
+import { messages } from "../messages";
+import { emailAddress, newPassword } from "./password";
+
+/** SPEC §5 Login. */
+export const loginSchema = z.object({
+  email: z.string({ error: messages.loginEmailRequired }).trim().min(1, messages.loginEmailRequired).max(254),
+  password: z.string({ error: messages.loginPasswordRequired }).min(1, messages.loginPasswordRequired).max(1024),
+  redirectTo: z.string().max(2048).optional(),
+});
+
+/** SPEC §5 Registration; the toggles must both be on. */
+export const registrationSchema = z
+  .object({
+    email: emailAddress(messages.registerEmailRequired),
+    password: newPassword(messages.registerPasswordRequired),
+    confirmPassword: z.string({ error: messages.passwordsDoNotMatch }),
+    acceptTerms: z.literal("on", { error: messages.acceptTermsRequired }),
+    acceptPrivacy: z.literal("on", { error: messages.acceptPrivacyRequired }),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    message: messages.passwordsDoNotMatch,
+    path: ["confirmPassword"],
+  });
+
+/** SPEC §5 Confirm account: the password to set. */
+export const confirmAccountSchema = z.object({
+  password: newPassword(messages.confirmAccountPasswordRequired),
+});
+
+/** SPEC §5 Reset request. */
+export const requestPasswordChangeSchema = z.object({
+  email: emailAddress(messages.resetEmailRequired),
+});
+
+/** SPEC §5 Reset password: new password must match confirm. */
+export const resetPasswordSchema = z
+  .object({
+    newPassword: newPassword(messages.newPasswordRequired),
+    confirmPassword: z.string({ error: messages.passwordsDoNotMatch }),
+  })
+  .refine((value) => value.newPassword === value.confirmPassword, {
+    message: messages.passwordsDoNotMatch,
+    path: ["confirmPassword"],
+  });
+
+/**
+ * The email and token a link carries (SPEC §2 /confirmemail, /confirmaccount, /resetpassword).
+ * @returns the values, or the SPEC §5 message for the first one missing
+ */
+export function linkParameters(url: URL): { email: string; token: string; problem?: undefined } | { problem: string } {
+  const email = url.searchParams.get("email")?.trim() ?? "";
+  const token = url.searchParams.get("token")?.trim() ?? "";
+  if (!email) return { problem: messages.missingEmailParameter };
+  if (!token) return { problem: messages.missingTokenParameter };
+  return { email, token };
+}

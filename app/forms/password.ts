@@ -1,0 +1,44 @@
+/**
+ * SPEC §5 password rule: at least 8 characters, with at least one lower case letter, one upper
+ * case letter, one digit and one special character from !@#$%^&*. Shared by every form that
+ * sets a password; the identity authority enforces the same rule.
+ */
+import { z } from "zod";
+import { messages } from "../messages";
+
+export const passwordMinLength = 8;
+/** Upper bound against abuse (argon2 input); not a SPEC rule. */
+export const passwordMaxLength = 128;
+
+/** True when `password` satisfies every part of the SPEC §5 rule except the length. */
+export function hasPasswordCharacterClasses(password: string): boolean {
+  return /[a-z]/.test(password) && /[A-Z]/.test(password) && /[0-9]/.test(password) && /[!@#$%^&*]/.test(password);
+}
+
+/** True when `password` satisfies the whole SPEC §5 rule. */
+export function isValidPassword(password: string): boolean {
+  return password.length >= passwordMinLength && password.length <= passwordMaxLength && hasPasswordCharacterClasses(password);
+}
+
+/**
+ * A new password field: required (with the form's own message), then SPEC's length message,
+ * then SPEC's character-class message.
+ */
+export function newPassword(requiredMessage: string) {
+  return z
+    .string({ error: requiredMessage })
+    .min(1, requiredMessage)
+    .min(passwordMinLength, messages.passwordTooShort)
+    .max(passwordMaxLength, messages.passwordFormat)
+    .refine(hasPasswordCharacterClasses, messages.passwordFormat);
+}
+
+/** An e-mail field: required with `requiredMessage`, then SPEC's format message. */
+export function emailAddress(requiredMessage: string) {
+  return z
+    .string({ error: requiredMessage })
+    .trim()
+    .min(1, requiredMessage)
+    .max(254, messages.emailInvalid)
+    .pipe(z.email(messages.emailInvalid));
+}

@@ -1,0 +1,60 @@
+/**
+ * Every user-facing string of SPEC.md, verbatim (typos included), named for what it says.
+ * Strings SPEC does not give are marked "ours" and follow the same tone.
+ * Source: SPEC §2, §5, §8; {product} is SafeWindow.
+ */
+export const productName = "SafeWindow";
+
+export const messages = {
+  // SPEC §5 password rule
+  passwordFormat: "Password must contain at least one upper case, lower case, number, and special character.",
+  passwordsDoNotMatch: "Passwords do not match.",
+  passwordTooShort: "Passwords must be at least 8 characters long.",
+  // SPEC §5 registration
+  registerEmailRequired: "You must enter your email to register",
+  registerPasswordRequired: "You must enter a password to register",
+  emailInvalid: "Please enter a valid email address.",
+  emailUnavailable:
+    "That email address is not available. To login with your existing account, please hit 'Back' then 'Sign In'.",
+  acceptTermsRequired: "Please accept the Terms of Service to create an account.", // ours
+  acceptPrivacyRequired: "Please accept the Privacy Policy to create an account.", // ours
+  // SPEC §5 login
+  loginEmailRequired: "You must enter your email to login",
+  loginPasswordRequired: "You must enter a password to login",
+  // SPEC §5 confirm account
+  confirmAccountPasswordRequired: "You must enter a password to confirm your account",
+  missingEmailParameter: "Missing email parameter",
+  missingTokenParameter: "Missing token parameter",
+  // SPEC §5 reset request
+  resetEmailRequired: "You must enter your email to send a password reminder",
+  newPasswordRequired: "You must enter a new password", // ours
+  // SPEC §8 error catalogue
+  loginFailed: "Failed to login. Please check your username and password.",
+  unexpectedError: "Unexpected Error",
+  unknownError: (detail: string) => `Unknown Error: ${detail}`,
+  registerServerError: "Unexpected server error while registering user",
+  registerUnknownError: "Unknown error while registering user",
+  loginAfterRegistrationFailed: "Failed to login user after registration.",
+  confirmationEmailSendFailed: "Failed to send confirmation email.",
+  confirmAccountFailed: "There was a problem confirming your account.",
+  passwordChangeFailed: "There was a problem changing your password.",
+  emailConfirmFailed:
+    "There was a problem confirming your email. Please click the button below to resend the email invitation.",
+  emailConfirmFailedShort: "Failed to confirm email.",
+  checkConfirmationFailed: "Failed to check email confirmation.",
+  sendEmailConfirmationFailed: "Failed to send email confirmation.",
+  resetRequested: `If the email entered is associated with a ${productName} account, a password reset message will be sent to that address.`,
+  resetSucceeded: "Password changed successfully. You may now return to your app to login.",
+  accountConfirmed: "Thank you. Account e-mail is confirmed and password is set.",
+  // SPEC §2
+  notFound: "Sorry, that page doesn't exist.",
+  checkingAccount: "Making sure everything is looking good...",
+  accountLookupFailed: "There was an error looking up your account information",
+  // ours
+  upstreamUnavailable: "The service did not answer. Please try again in a minute.",
+  emailConfirmed: "Your e-mail address is confirmed.",
+  confirmationEmailSent: "We sent you a new confirmation e-mail.",
+  checkYourEmail: "Please check your e-mail and click the link we sent you to confirm your address.",
+  sessionExpired: "Your session has ended. Please sign in again.",
+  serverError: "Something went wrong on our side. Please try again in a minute.",
+} as const;

@@ -1,0 +1,99 @@
+/**
+ * The document shell: head, header with the logo, pending state, CSP-nonced scripts, and the
+ * error boundary (SPEC §2 unknown paths; friendly 5xx page without a stack trace).
+ */
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useNavigation,
+  useRouteLoaderData,
+} from "react-router";
+import type { ReactNode } from "react";
+import type { Route } from "./+types/root";
+import { Logo } from "./components/Logo";
+import { messages } from "./messages";
+import { useNonce } from "./nonce";
+import { getSessionUser } from "./server/auth.server";
+import "./app.css";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getSessionUser(request);
+  return { signedIn: Boolean(user) };
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "SafeWindow" },
+  { name: "description", content: "Upload your COVID-19 test result and share your safe window." },
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="app-header">
+          <Link to="/" className="home-link" aria-label="SafeWindow home">
+            <Logo />
+          </Link>
+          {data?.signedIn ? (
+            <Form method="post" action="/logout" className="header-logout">
+              <button type="submit" className="button-link">
+                Logout
+              </button>
+            </Form>
+          ) : null}
+        </header>
+        <PendingBar />
+        <main id="main">{children}</main>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+/** With JavaScript: a progress line while a navigation loads, and SPEC's gate text. */
+function PendingBar() {
+  const navigation = useNavigation();
+  if (navigation.state === "idle") return null;
+  const checking = navigation.location?.pathname.endsWith("/checkaccountstatus");
+  return (
+    <div className="pending" role="status">
+      <span className="pending-bar" />
+      {checking ? <p className="pending-text">{messages.checkingAccount}</p> : null}
+    </div>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <section className="card narrow">
+      <h1>{notFound ? messages.notFound : messages.serverError}</h1>
+      <p>
+        <Link to="/">Go to the start page</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+// app/routes/checkconfirmation.tsx: SPEC §2 /checkconfirmation: asks the user to check their
+// e-mail, 'Resend Email', polls every 5 s (§9) and moves on once the address is confirmed
+import { useEffect } from "react";
+import { data, Form, redirect, useActionData, useLoaderData, useNavigation, useRevalidator } from "react-router";
+import type { Route } from "./+types/checkconfirmation";
+import { FormMessage } from "~/components/Field";
+import { messages } from "~/messages";
+import { requireUser } from "~/server/auth.server";
+import { isEmailConfirmed, sendConfirmationEmail } from "~/server/upstream/identity.server";
+
+export const meta = () => [{ title: "Check Your Email · SafeWindow" }];
+
+/** SPEC §9: the e-mail confirmation poll interval. */
+export const pollIntervalMs = 5_000;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const mailFailed = new URL(request.url).searchParams.get("mail") === "failed";
+  try {
+    if (await isEmailConfirmed(user.accessToken)) return redirect("/checkaccountstatus");
+    return { email: user.userName, error: mailFailed ? messages.confirmationEmailSendFailed : undefined };
+  } catch {
+    return data({ email: user.userName, error: messages.checkConfirmationFailed }, { status: 502 });
+  }
+}
+
+export async function action({ context }: Route.ActionArgs) {
+  const user = requireUser(context);
+  const sent = await sendConfirmationEmail(user.userName).catch(() => false);
+  return sent
+    ? { notice: messages.confirmationEmailSent, error: undefined }
+    : data({ notice: undefined, error: messages.sendEmailConfirmationFailed }, { status: 502 });
+}
+
+export default function CheckConfirmation() {
+  const { email, error } = useLoaderData<typeof loader>();
+  const resend = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible") void revalidator.revalidate();
+    }, pollIntervalMs);
+    return () => clearInterval(timer);
+  }, [revalidator]);
+  return (
+    <section className="card narrow">
+      {/* Without JavaScript the page reloads itself every 5 s; with it, the timer above polls. */}
+      <noscript>
+        <meta httpEquiv="refresh" content={String(pollIntervalMs / 1000)} />
+      </noscript>
+      <h1>Check Your Email</h1>
+      <p>{messages.checkYourEmail}</p>
+      <p>
+        We sent it to <strong>{email}</strong>. This page moves on by itself once your address is confirmed.
+      </p>
+      <FormMessage errors={error ? [error] : undefined} />
+      {resend?.notice ? <FormMessage tone="success" errors={[resend.notice]} /> : null}
+      {resend?.error ? <FormMessage errors={[resend.error]} /> : null}
+      <Form method="post">
+        <button type="submit" className="button secondary" disabled={navigation.state === "submitting"}>
+          Resend Email
+        </button>
+      </Form>
+    </section>
+  );
+}

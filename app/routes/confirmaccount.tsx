@@ -1,0 +1,82 @@
+// app/routes/confirmaccount.tsx: SPEC §2 /confirmaccount: 'Set Password' from the e-mail link
+// (email, token); §5 Confirm account; §8 'There was a problem confirming your account.'
+import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/confirmaccount";
+import { Field, FormMessage } from "~/components/Field";
+import { confirmAccountSchema, linkParameters } from "~/forms/account";
+import { messages } from "~/messages";
+import { UpstreamError } from "~/server/upstream/http.server";
+import { confirmAccount } from "~/server/upstream/identity.server";
+
+export const meta = () => [{ title: "Set Password · SafeWindow" }];
+
+export function loader({ request }: Route.LoaderArgs) {
+  const link = linkParameters(new URL(request.url));
+  return { problem: link.problem, email: link.problem === undefined ? link.email : "" };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const link = linkParameters(new URL(request.url));
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: confirmAccountSchema });
+  if (link.problem !== undefined) {
+    return data({ done: false, result: submission.reply({ formErrors: [link.problem], hideFields: ["password"] }) }, { status: 400 });
+  }
+  if (submission.status !== "success") {
+    return data({ done: false, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  }
+  try {
+    const answer = await confirmAccount(link.email, submission.value.password, link.token);
+    if (answer.ok && answer.body?.succeeded) return { done: true, result: submission.reply({ resetForm: true }) };
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+  }
+  return data({ done: false, result: submission.reply({ formErrors: [messages.confirmAccountFailed], hideFields: ["password"] }) }, { status: 400 });
+}
+
+export default function ConfirmAccount() {
+  const { problem, email } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: confirmAccountSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  if (actionData?.done) {
+    return (
+      <section className="card narrow">
+        <h1>Set Password</h1>
+        <FormMessage tone="success" errors={[messages.accountConfirmed]} />
+        <Link className="button" to="/login">
+          Sign In
+        </Link>
+      </section>
+    );
+  }
+  const disabled = Boolean(problem);
+  return (
+    <section className="card narrow">
+      <h1>Set Password</h1>
+      {email ? <p>Choose the password for {email}.</p> : null}
+      <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
+        <FormMessage id={form.errorId} errors={problem ? [problem] : form.errors} />
+        <fieldset disabled={disabled}>
+          <Field
+            label="Password"
+            inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password", required: false }}
+            errorId={fields.password.errorId}
+            errors={fields.password.errors}
+            hint="At least 8 characters, with an upper case and a lower case letter, a number and one of !@#$%^&*."
+          />
+          <button type="submit" className="button" disabled={disabled || navigation.state === "submitting"}>
+            Set Password
+          </button>
+        </fieldset>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+// app/routes/confirmemail.tsx: SPEC §2 /confirmemail and /consumer/confirmemail: confirms the
+// address from the e-mail link (email, token); on failure offers 'Resend Confirmation' (§8)
+import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
+import type { Route } from "./+types/confirmemail";
+import { FormMessage } from "~/components/Field";
+import { linkParameters } from "~/forms/account";
+import { messages } from "~/messages";
+import { UpstreamError } from "~/server/upstream/http.server";
+import { confirmEmail, sendConfirmationEmail } from "~/server/upstream/identity.server";
+
+export const meta = () => [{ title: "Confirm Email · SafeWindow" }];
+
+type Outcome = { confirmed: true } | { confirmed: false; errors: string[]; email: string };
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const link = linkParameters(new URL(request.url));
+  if (link.problem !== undefined) {
+    return data<Outcome>({ confirmed: false, errors: [link.problem], email: "" }, { status: 400 });
+  }
+  try {
+    const answer = await confirmEmail(link.email, link.token);
+    if (answer.ok && answer.body?.succeeded) return { confirmed: true } as Outcome;
+    const status = answer.status >= 500 ? 502 : 400;
+    const errors = status === 400 ? [messages.emailConfirmFailed] : [messages.emailConfirmFailedShort];
+    return data<Outcome>({ confirmed: false, errors, email: link.email }, { status });
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    return data<Outcome>({ confirmed: false, errors: [messages.emailConfirmFailedShort], email: link.email }, { status: 502 });
+  }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const email = new URL(request.url).searchParams.get("email")?.trim() ?? "";
+  const sent = email ? await sendConfirmationEmail(email).catch(() => false) : false;
+  return sent
+    ? { notice: messages.confirmationEmailSent, error: undefined }
+    : data({ notice: undefined, error: messages.confirmationEmailSendFailed }, { status: 502 });
+}
+
+export default function ConfirmEmail() {
+  const outcome = useLoaderData<typeof loader>();
+  const resend = useActionData<typeof action>();
+  const navigation = useNavigation();
+  if (navigation.state === "loading" && navigation.location.pathname.endsWith("confirmemail")) {
+    return (
+      <section className="card narrow" aria-busy="true">
+        <h1>Confirming your e-mail…</h1>
+      </section>
+    );
+  }
+  if (outcome.confirmed) {
+    return (
+      <section className="card narrow">
+        <h1>E-mail confirmed</h1>
+        <p role="status">{messages.emailConfirmed}</p>
+        <Link className="button" to="/checkaccountstatus">
+          Continue
+        </Link>
+      </section>
+    );
+  }
+  return (
+    <section className="card narrow">
+      <h1>Confirm Email</h1>
+      <FormMessage errors={outcome.errors} />
+      {resend?.notice ? <FormMessage tone="success" errors={[resend.notice]} /> : null}
+      {resend?.error ? <FormMessage errors={[resend.error]} /> : null}
+      {outcome.email ? (
+        <Form method="post">
+          <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+            Resend Confirmation
+          </button>
+        </Form>
+      ) : (
+        <Link to="/login">Sign In</Link>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+// app/routes/login.tsx: SPEC §2 /login 'Sign In'; §5 Login; §8 login errors
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/login";
+import { Field, FormMessage } from "~/components/Field";
+import { loginSchema } from "~/forms/account";
+import { authenticator, getSessionUser, safeRedirect, SignInError } from "~/server/auth.server";
+import { rememberedUserName, rememberUserName } from "~/server/preferences.server";
+import { startUserSession } from "~/server/session.server";
+
+export const meta = () => [{ title: "Sign In · SafeWindow" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+  if (await getSessionUser(request)) return redirect(safeRedirect(redirectTo));
+  return { redirectTo: redirectTo ? safeRedirect(redirectTo, "") : "", email: await rememberedUserName(request) };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const formData = await request.clone().formData();
+  const submission = parseWithZod(formData, { schema: loginSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  }
+  try {
+    const user = await authenticator.authenticate("password", request);
+    const headers = new Headers();
+    headers.append("Set-Cookie", await startUserSession(request, user));
+    headers.append("Set-Cookie", await rememberUserName(user.userName));
+    return redirect(safeRedirect(submission.value.redirectTo), { headers });
+  } catch (error) {
+    if (!(error instanceof SignInError)) throw error;
+    return data({ result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }) }, { status: 400 });
+  }
+}
+
+export default function Login() {
+  const { redirectTo, email } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    defaultValue: { email, redirectTo },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="card narrow">
+      <h1>Sign In</h1>
+      <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
+        <FormMessage id={form.errorId} errors={form.errors} />
+        <input {...getInputProps(fields.redirectTo, { type: "hidden" })} />
+        <Field
+          label="Email"
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "username", required: false }}
+          errorId={fields.email.errorId}
+          errors={fields.email.errors}
+        />
+        <Field
+          label="Password"
+          inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password", required: false }}
+          errorId={fields.password.errorId}
+          errors={fields.password.errors}
+        />
+        <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+          Submit
+        </button>
+      </Form>
+      <p className="form-links">
+        <Link to="/requestpasswordchange">Forgot Password</Link>
+        <Link to="/registration">Create Account</Link>
+      </p>
+    </section>
+  );
+}

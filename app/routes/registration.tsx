@@ -1,0 +1,172 @@
+// app/routes/registration.tsx: SPEC §2 /registration; §4 Registration (register, automatic login,
+// confirmation e-mail, /checkconfirmation); §5 Registration rules; §8 register errors
+import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation } from "react-router";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/registration";
+import { Field, FormMessage, Toggle } from "~/components/Field";
+import { registrationSchema } from "~/forms/account";
+import { isValidPassword } from "~/forms/password";
+import { useHydrated } from "~/hooks/useHydrated";
+import { messages } from "~/messages";
+import { signIn, SignInError } from "~/server/auth.server";
+import { rememberUserName } from "~/server/preferences.server";
+import { startUserSession } from "~/server/session.server";
+import { UpstreamError } from "~/server/upstream/http.server";
+import { isAvailable, register, sendConfirmationEmail } from "~/server/upstream/identity.server";
+
+export const meta = () => [{ title: "Create Account · SafeWindow" }];
+
+const hiddenFields = ["password", "confirmPassword"];
+
+/** The availability check on blur (JavaScript only): answers for one address. */
+async function checkEmail(formData: FormData) {
+  const email = String(formData.get("email") ?? "").trim();
+  if (!email) return { emailCheck: { email, available: true } };
+  try {
+    return { emailCheck: { email, available: await isAvailable(email) } };
+  } catch {
+    return { emailCheck: { email, available: true } }; // the submit checks again
+  }
+}
+
+/** SPEC §8: the message for a failed register call. */
+function registerErrors(status: number, body: unknown): string[] {
+  if (status === 500) return [messages.registerServerError];
+  const errors = (body as { errors?: { code?: string; description?: string }[] } | null)?.errors;
+  if (Array.isArray(errors) && errors.length) return errors.map((e) => `${e.code ?? "Error"}: ${e.description ?? ""}`.trim());
+  return [messages.registerUnknownError];
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const formData = await request.formData();
+  if (formData.get("intent") === "check-email") return checkEmail(formData);
+
+  const submission = parseWithZod(formData, { schema: registrationSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: hiddenFields }) }, { status: 400 });
+  }
+  const { email, password } = submission.value;
+  try {
+    if (!(await isAvailable(email))) {
+      return data(
+        { result: submission.reply({ fieldErrors: { email: [messages.emailUnavailable] }, hideFields: hiddenFields }) },
+        { status: 409 },
+      );
+    }
+    const registered = await register(email, password);
+    if (!registered.ok || !registered.body?.succeeded) {
+      const status = registered.status >= 500 ? 502 : 400;
+      return data(
+        { result: submission.reply({ formErrors: registerErrors(registered.status, registered.body), hideFields: hiddenFields }) },
+        { status },
+      );
+    }
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    return data({ result: submission.reply({ formErrors: [messages.registerUnknownError], hideFields: hiddenFields }) }, { status: 502 });
+  }
+
+  let user: Awaited<ReturnType<typeof signIn>>;
+  try {
+    user = await signIn(email, password);
+  } catch (error) {
+    if (!(error instanceof SignInError)) throw error;
+    return data({ result: submission.reply({ formErrors: [messages.loginAfterRegistrationFailed], hideFields: hiddenFields }) }, { status: 502 });
+  }
+  const headers = new Headers();
+  headers.append("Set-Cookie", await startUserSession(request, user));
+  headers.append("Set-Cookie", await rememberUserName(user.userName));
+  const sent = await sendConfirmationEmail(email).catch(() => false);
+  return redirect(sent ? "/checkconfirmation" : "/checkconfirmation?mail=failed", { headers });
+}
+
+export default function Registration() {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const availability = useFetcher<typeof action>();
+  const result = actionData && "result" in actionData ? actionData.result : undefined;
+  const [form, fields] = useForm({
+    lastResult: result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: registrationSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+
+  const checked = availability.data && "emailCheck" in availability.data ? availability.data.emailCheck : undefined;
+  const typedEmail = String(fields.email.value ?? "").trim();
+  const unavailable = checked && !checked.available && checked.email === typedEmail;
+  const emailErrors = unavailable ? [messages.emailUnavailable] : fields.email.errors;
+
+  const password = String(fields.password.value ?? "");
+  const canSubmit =
+    isValidPassword(password) &&
+    password === String(fields.confirmPassword.value ?? "") &&
+    fields.acceptTerms.value === "on" &&
+    fields.acceptPrivacy.value === "on";
+
+  const emailProps = getInputProps(fields.email, { type: "email" });
+  return (
+    <section className="card narrow">
+      <h1>Create Account</h1>
+      <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
+        <FormMessage id={form.errorId} errors={form.errors} />
+        <Field
+          label="Email"
+          inputProps={{
+            ...emailProps,
+            autoComplete: "email",
+            required: false,
+            "aria-invalid": unavailable || emailProps["aria-invalid"] ? true : undefined,
+            onBlur: (event) => {
+              const email = event.currentTarget.value.trim();
+              if (email) availability.submit({ intent: "check-email", email }, { method: "post" });
+            },
+          }}
+          errorId={fields.email.errorId}
+          errors={emailErrors}
+        />
+        <Field
+          label="Password"
+          inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password", required: false }}
+          errorId={fields.password.errorId}
+          errors={fields.password.errors}
+          hint="At least 8 characters, with an upper case and a lower case letter, a number and one of !@#$%^&*."
+        />
+        <Field
+          label="Confirm Password"
+          inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password", required: false }}
+          errorId={fields.confirmPassword.errorId}
+          errors={fields.confirmPassword.errors}
+        />
+        <Toggle
+          label={
+            <>
+              I accept the <Link to="/terms">Terms of Service</Link>
+            </>
+          }
+          inputProps={{ ...getInputProps(fields.acceptTerms, { type: "checkbox" }), required: false }}
+          errorId={fields.acceptTerms.errorId}
+          errors={fields.acceptTerms.errors}
+        />
+        <Toggle
+          label={
+            <>
+              I accept the <Link to="/privacy">Privacy Policy</Link>
+            </>
+          }
+          inputProps={{ ...getInputProps(fields.acceptPrivacy, { type: "checkbox" }), required: false }}
+          errorId={fields.acceptPrivacy.errorId}
+          errors={fields.acceptPrivacy.errors}
+        />
+        <button type="submit" className="button" disabled={(hydrated && !canSubmit) || navigation.state === "submitting"}>
+          Create Account
+        </button>
+      </Form>
+      <p className="form-links">
+        <Link to="/login">Sign In</Link>
+      </p>
+    </section>
+  );
+}

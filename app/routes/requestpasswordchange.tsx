@@ -1,0 +1,52 @@
+// app/routes/requestpasswordchange.tsx: SPEC §2 /requestpasswordchange (and /consumer/...):
+// e-mail, 'Send Reset Email', 'Login'; §5 reset request; §8: the answer never tells whether the account exists
+import { data, Form, Link, useActionData, useNavigation } from "react-router";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/requestpasswordchange";
+import { Field, FormMessage } from "~/components/Field";
+import { requestPasswordChangeSchema } from "~/forms/account";
+import { messages } from "~/messages";
+import { requestPasswordChange } from "~/server/upstream/identity.server";
+
+export const meta = () => [{ title: "Reset Password · SafeWindow" }];
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: requestPasswordChangeSchema });
+  if (submission.status !== "success") return data({ sent: false, result: submission.reply() }, { status: 400 });
+  // SPEC §8: always the same message, so the page does not disclose whether the account exists.
+  await requestPasswordChange(submission.value.email).catch(() => undefined);
+  return { sent: true, result: submission.reply() };
+}
+
+export default function RequestPasswordChange() {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: requestPasswordChangeSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="card narrow">
+      <h1>Reset Password</h1>
+      {actionData?.sent ? <FormMessage tone="success" errors={[messages.resetRequested]} /> : null}
+      <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
+        <FormMessage id={form.errorId} errors={form.errors} />
+        <Field
+          label="Email"
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", required: false }}
+          errorId={fields.email.errorId}
+          errors={fields.email.errors}
+        />
+        <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+          Send Reset Email
+        </button>
+      </Form>
+      <Link className="button secondary" to="/login">
+        Login
+      </Link>
+    </section>
+  );
+}

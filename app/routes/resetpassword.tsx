@@ -1,0 +1,90 @@
+// app/routes/resetpassword.tsx: SPEC §2 /resetpassword (and /consumer/...): new password and
+// confirm from the e-mail link (email, token), 'Change Password'; §8 password change errors
+import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/resetpassword";
+import { Field, FormMessage } from "~/components/Field";
+import { linkParameters, resetPasswordSchema } from "~/forms/account";
+import { messages } from "~/messages";
+import { UpstreamError } from "~/server/upstream/http.server";
+import { changePasswordUsingToken } from "~/server/upstream/identity.server";
+
+export const meta = () => [{ title: "Change Password · SafeWindow" }];
+
+const hideFields = ["newPassword", "confirmPassword"];
+
+export function loader({ request }: Route.LoaderArgs) {
+  const link = linkParameters(new URL(request.url));
+  return { problem: link.problem, email: link.problem === undefined ? link.email : "" };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const link = linkParameters(new URL(request.url));
+  const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
+  if (link.problem !== undefined) {
+    return data({ done: false, result: submission.reply({ formErrors: [link.problem], hideFields }) }, { status: 400 });
+  }
+  if (submission.status !== "success") return data({ done: false, result: submission.reply({ hideFields }) }, { status: 400 });
+  let message: string = messages.passwordChangeFailed;
+  try {
+    const answer = await changePasswordUsingToken(link.email, submission.value.newPassword, link.token);
+    if (answer.ok && answer.body?.succeeded) return { done: true, result: submission.reply({ resetForm: true }) };
+    if (answer.status === 500) message = messages.unexpectedError;
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    message = messages.unexpectedError;
+  }
+  return data({ done: false, result: submission.reply({ formErrors: [message], hideFields }) }, { status: 400 });
+}
+
+export default function ResetPassword() {
+  const { problem, email } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  if (actionData?.done) {
+    return (
+      <section className="card narrow">
+        <h1>Change Password</h1>
+        <FormMessage tone="success" errors={[messages.resetSucceeded]} />
+        <Link className="button" to="/login">
+          Sign In
+        </Link>
+      </section>
+    );
+  }
+  const disabled = Boolean(problem);
+  return (
+    <section className="card narrow">
+      <h1>Change Password</h1>
+      {email ? <p>Choose a new password for {email}.</p> : null}
+      <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
+        <FormMessage id={form.errorId} errors={problem ? [problem] : form.errors} />
+        <fieldset disabled={disabled}>
+          <Field
+            label="New Password"
+            inputProps={{ ...getInputProps(fields.newPassword, { type: "password" }), autoComplete: "new-password", required: false }}
+            errorId={fields.newPassword.errorId}
+            errors={fields.newPassword.errors}
+            hint="At least 8 characters, with an upper case and a lower case letter, a number and one of !@#$%^&*."
+          />
+          <Field
+            label="Confirm Password"
+            inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password", required: false }}
+            errorId={fields.confirmPassword.errorId}
+            errors={fields.confirmPassword.errors}
+          />
+          <button type="submit" className="button" disabled={disabled || navigation.state === "submitting"}>
+            Change Password
+          </button>
+        </fieldset>
+      </Form>
+    </section>
+  );
+}

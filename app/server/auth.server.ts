@@ -1,0 +1,119 @@
+/**
+ * Sign-in, the login guard and redirect safety (SPEC §2 guarded routes, §4 route guard and
+ * token validity, §8 login errors; DESIGN.md §4 login state).
+ *
+ * Sign-in goes through remix-auth's FormStrategy, whose verify function calls the identity
+ * authority's password grant. The guard middleware runs on the layout route that holds every
+ * guarded screen: without an unexpired token (expiring within 5 s counts as expired) the user is
+ * sent to /login?redirectTo=<path and query>.
+ */
+import { redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { messages } from "~/messages";
+import { userContext, type SessionUser } from "./context";
+import { getSession } from "./session.server";
+import { passwordGrant, type AccessToken } from "./upstream/identity.server";
+import { UpstreamError } from "./upstream/http.server";
+
+/** SPEC §9: a token is treated as expired 5 s before its expiration. */
+export const expirySkewMs = 5_000;
+
+/** True while the token is still usable at `now` (epoch ms). */
+export function isTokenValid(expiresAt: number | undefined, now = Date.now()): boolean {
+  return typeof expiresAt === "number" && expiresAt - expirySkewMs > now;
+}
+
+/** A sign-in that failed, with the SPEC §8 message to show. */
+export class SignInError extends Error {
+  override name = "SignInError";
+}
+
+/**
+ * SPEC §8 message for a failed token request: 400 → wrong credentials, 500 → unexpected,
+ * anything else → 'Unknown Error: …'.
+ */
+export function signInErrorMessage(status: number, detail?: string): string {
+  if (status === 400) return messages.loginFailed;
+  if (status === 500) return messages.unexpectedError;
+  if (status === 0) return messages.unknownError(messages.upstreamUnavailable);
+  return messages.unknownError(detail ?? `status ${status}`);
+}
+
+/**
+ * Calls the password grant for (email, password).
+ * @throws SignInError carrying the SPEC §8 message
+ */
+export async function signIn(email: string, password: string): Promise<AccessToken & { userName: string }> {
+  let answer: Awaited<ReturnType<typeof passwordGrant>>;
+  try {
+    answer = await passwordGrant(email, password);
+  } catch (error) {
+    if (error instanceof UpstreamError) throw new SignInError(signInErrorMessage(0));
+    throw error;
+  }
+  if (!answer.token) {
+    throw new SignInError(signInErrorMessage(answer.status, answer.body?.error_description ?? answer.body?.error));
+  }
+  return { ...answer.token, userName: email };
+}
+
+/** remix-auth authenticator: the "password" strategy reads email and password from the form. */
+export const authenticator = new Authenticator<AccessToken & { userName: string }>();
+authenticator.use(
+  new FormStrategy(async ({ form }) => {
+    const email = String(form.get("email") ?? "").trim();
+    const password = String(form.get("password") ?? "");
+    return signIn(email, password);
+  }),
+  "password",
+);
+
+/**
+ * A redirect target from user input, honoured only when it is a local path: one leading "/",
+ * not "//" or "/\" (DESIGN.md §4). Anything else gives `fallback`.
+ */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/checkaccountstatus"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  if (/[\u0000-\u001f]/.test(to)) return fallback;
+  return to;
+}
+
+/** The path and query of a request, without the base path, for redirectTo. */
+export function requestedPath(request: Request, basePrefix: string): string {
+  const url = new URL(request.url);
+  const pathname = basePrefix && url.pathname.startsWith(basePrefix) ? url.pathname.slice(basePrefix.length) || "/" : url.pathname;
+  return pathname + url.search;
+}
+
+/** The signed-in user from the session, or undefined when there is none or it expired. */
+export async function getSessionUser(request: Request, now = Date.now()): Promise<SessionUser | undefined> {
+  const session = await getSession(request);
+  const accessToken = session.get("accessToken");
+  const expiresAt = session.get("expiresAt");
+  const userName = session.get("userName");
+  if (!accessToken || !userName || !isTokenValid(expiresAt, now)) return undefined;
+  return { accessToken, expiresAt: expiresAt as number, userName };
+}
+
+/**
+ * Guard middleware for every guarded route (SPEC §2): puts the user in `userContext`, or
+ * redirects to /login carrying the requested path and query.
+ */
+export function createGuard(basePrefix: () => string): MiddlewareFunction<Response> {
+  return async ({ request, context }, next) => {
+    const user = await getSessionUser(request);
+    if (!user) {
+      // Forms post to their own route, so the path is also the page to come back to.
+      const target = requestedPath(request, basePrefix());
+      throw redirect(`/login?${new URLSearchParams({ redirectTo: target })}`);
+    }
+    context.set(userContext, user);
+    return next();
+  };
+}
+
+/** The signed-in user, set by the guard middleware. @throws when used outside a guarded route */
+export function requireUser(context: Readonly<RouterContextProvider>): SessionUser {
+  return context.get(userContext);
+}

@@ -1,0 +1,109 @@
+/**
+ * Configuration from environment variables, validated with zod (issue 2, DESIGN.md §1).
+ *
+ * `parseConfig(env)` is pure: it returns the typed configuration or throws a `ConfigError`
+ * whose message names each wrong variable. `getConfig()` parses `process.env` once.
+ * server.ts validates at start-up (so a wrong value stops the start), fills in the secrets
+ * kept in DATA_DIR and the URLs of the embedded services, then loads the app, which reads
+ * the same variables through `getConfig()`.
+ *
+ * This file is imported both by server.ts (run by Node's type stripping) and by the Vite
+ * bundle, so it imports nothing but zod and node built-ins.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const optionalUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+  .transform((url) => url.replace(/\/+$/, ""))
+  .optional();
+
+const basePath = z
+  .string()
+  .regex(/^\/([A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*)?\/?$/, "must be a path such as / or /safewindow")
+  .transform((p) => (p.length > 1 ? p.replace(/\/+$/, "") : "/"));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  BASE_PATH: basePath.default("/"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  PUBLIC_URL: optionalUrl,
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  IDENTITY_URL: optionalUrl,
+  IDENTITY_CLIENT_ID: z.string().min(1).default("safewindow-web"),
+  IDENTITY_CLIENT_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  CONSUMER_API_URL: optionalUrl,
+  BUSINESS_API_URL: optionalUrl,
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL" })
+    .optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  MAIL_FROM: z.string().min(3).default("SafeWindow <no-reply@safewindow.local>"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  TRUST_PROXY: z.string().default("loopback"),
+  DEFAULT_TIME_ZONE: z.string().default("America/New_York"),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+});
+
+export type Env = z.output<typeof envSchema>;
+
+/** The resolved configuration: env values plus derived ones. */
+export interface Config extends Env {
+  /** http(s)://host[:port][/base] with no trailing slash; links in e-mails start here. */
+  publicUrl: string;
+  /** BASE_PATH as a prefix for paths: "" for "/", else "/base". */
+  basePrefix: string;
+}
+
+/** Thrown when a variable is wrong; the message names every wrong variable. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * Parses and validates configuration.
+ * @param env usually process.env
+ * @throws ConfigError naming each wrong variable and why
+ */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  // An empty variable counts as unset (Docker and .env files often leave them empty).
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const value = parsed.data;
+  const basePrefix = value.BASE_PATH === "/" ? "" : value.BASE_PATH;
+  const publicUrl = value.PUBLIC_URL ?? `http://localhost:${value.PORT}${basePrefix}`;
+  return { ...value, publicUrl, basePrefix };
+}
+
+let cached: Config | undefined;
+
+/** The configuration of this process, parsed once from process.env. @throws ConfigError */
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/**
+ * Returns the secret kept in `${dataDir}/${name}`, creating it (32 random bytes, base64url,
+ * file mode 0600) on first use, so that restarts keep sessions and client credentials valid.
+ */
+export function keptSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+  return secret;
+}

@@ -1,0 +1,29 @@
+/**
+ * Typed request contexts for middleware, loaders and actions (React Router `createContext`).
+ * server.ts fills `requestContext` through `createLoadContext` in entry.server.tsx, so the
+ * context keys are the bundle's own objects.
+ */
+import { createContext } from "react-router";
+import type { Logger } from "pino";
+
+export interface RequestInfo {
+  /** CSP nonce of this response's scripts (DESIGN.md §2 server). */
+  nonce: string;
+  /** The request id that pino-http logs on every line. */
+  requestId: string;
+  /** The request's logger (pino child with the request id; redacts secrets). */
+  log: Logger;
+}
+
+/** The signed-in user, as the guard middleware found them in the session. */
+export interface SessionUser {
+  /** The user's access token (never sent to the browser). */
+  accessToken: string;
+  /** When the access token expires, epoch ms. */
+  expiresAt: number;
+  /** The e-mail the user signed in with (identity userName). */
+  userName: string;
+}
+
+export const requestContext = createContext<RequestInfo>();
+export const userContext = createContext<SessionUser>();

@@ -1,0 +1,80 @@
+/**
+ * The one HTTP client for upstream calls (SPEC §7): 30 s timeout, bearer token when given,
+ * JSON or form bodies, JSON answers. Routes never call fetch themselves (STYLE.md).
+ */
+import { getConfig } from "../config.server";
+
+/** An upstream answered with a status, or did not answer at all (status 0). */
+export class UpstreamError extends Error {
+  override name = "UpstreamError";
+  readonly status: number;
+  readonly body: unknown;
+  constructor(message: string, status: number, body?: unknown) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export interface UpstreamRequest {
+  method?: "GET" | "POST";
+  /** Query parameters; undefined values are left out. */
+  query?: Record<string, string | number | undefined>;
+  /** Access token for the Authorization header. */
+  token?: string;
+  json?: unknown;
+  form?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface UpstreamResponse<T = unknown> {
+  status: number;
+  ok: boolean;
+  body: T;
+}
+
+/**
+ * Calls `${baseUrl}${path}` and parses the JSON answer (null when empty, the text when not JSON).
+ * Non-2xx answers are returned, not thrown, because SPEC §8 maps statuses to messages.
+ * @throws UpstreamError with status 0 when the upstream cannot be reached or times out
+ *   (UPSTREAM_TIMEOUT_MS, 30 000 ms by default per SPEC §9)
+ */
+export async function callUpstream<T = unknown>(
+  baseUrl: string,
+  path: string,
+  request: UpstreamRequest = {},
+): Promise<UpstreamResponse<T>> {
+  const url = new URL(baseUrl + path);
+  for (const [key, value] of Object.entries(request.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  }
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (request.token) headers.authorization = `Bearer ${request.token}`;
+  let body: string | undefined;
+  if (request.json !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(request.json);
+  } else if (request.form) {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    body = new URLSearchParams(request.form).toString();
+  }
+  const timeout = AbortSignal.timeout(getConfig().UPSTREAM_TIMEOUT_MS);
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+  let response: Response;
+  try {
+    response = await fetch(url, { method: request.method ?? (body ? "POST" : "GET"), headers, body, signal });
+  } catch (error) {
+    // The URL may carry secrets (SPEC §7 puts passwords in query strings): name only the path.
+    throw new UpstreamError(`upstream ${path} unreachable: ${(error as Error).name}`, 0);
+  }
+  const text = await response.text();
+  let parsed: unknown = null;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  return { status: response.status, ok: response.ok, body: parsed as T };
+}

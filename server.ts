@@ -1,0 +1,226 @@
+/**
+ * SafeWindow's HTTP entry (DESIGN.md §1, §3; issue 2).
+ *
+ * Express 5 with helmet (per-request CSP nonce, Referrer-Policy strict-origin-when-cross-origin),
+ * compression, hashed assets served immutable, /healthz (process up) and /readyz (upstreams and
+ * database reachable), pino-http request logs with a request id and redaction, a body size limit,
+ * the React Router request handler, and graceful shutdown on SIGTERM/SIGINT.
+ *
+ * Embedded default: with no IDENTITY_URL, the reference identity authority starts in this process
+ * on a loopback port, its data in PGlite under DATA_DIR (or PostgreSQL with DATABASE_URL), and the
+ * app calls it over HTTP like any upstream.
+ *
+ * Run: `node server.ts` (production build in ./build) or `node server.ts --dev` (Vite middleware).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import type { Server } from "node:http";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import type { ServerBuild } from "react-router";
+import { createRequestHandler } from "@react-router/express";
+import { ConfigError, keptSecret, parseConfig, type Config } from "./app/server/config.server.ts";
+import { createLogger, httpSerializers, requestId } from "./app/server/log.server.ts";
+import { startIdentityService } from "./services/identity/server.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dev = process.argv.includes("--dev");
+/** Largest request body the app accepts (forms); larger ones get 413. */
+const maxBodyBytes = 64 * 1024;
+/** How long in-flight requests may take to finish after SIGTERM. */
+const shutdownGraceMs = 10_000;
+
+let config: Config;
+try {
+  config = parseConfig(process.env);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const log = createLogger(config.LOG_LEVEL);
+process.on("unhandledRejection", (reason) => log.error({ err: reason }, "unhandled rejection"));
+
+mkdirSync(config.DATA_DIR, { recursive: true });
+process.env.SESSION_SECRET ??= keptSecret(config.DATA_DIR, "session-secret");
+
+const closers: (() => Promise<void>)[] = [];
+
+if (!config.IDENTITY_URL) {
+  const clientSecret = config.IDENTITY_CLIENT_SECRET ?? keptSecret(config.DATA_DIR, "identity-client-secret");
+  const identity = await startIdentityService({
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    publicUrl: config.publicUrl,
+    smtpUrl: config.SMTP_URL,
+    mailFrom: config.MAIL_FROM,
+    clients: [{ clientId: config.IDENTITY_CLIENT_ID, clientSecret }],
+    logger: log.child({ service: "identity" }),
+  });
+  closers.push(identity.close);
+  process.env.IDENTITY_URL = identity.url;
+  process.env.IDENTITY_CLIENT_SECRET = clientSecret;
+  log.info({ url: "loopback" }, "embedded identity authority started");
+} else if (!config.IDENTITY_CLIENT_SECRET) {
+  console.error("Invalid configuration:\n  IDENTITY_CLIENT_SECRET: required when IDENTITY_URL is set");
+  process.exit(1);
+}
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", config.TRUST_PROXY);
+
+app.use(
+  pinoHttp({
+    logger: log,
+    genReqId: requestId,
+    serializers: httpSerializers,
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+    autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
+  }),
+);
+
+app.use((_req, res, next) => {
+  res.locals.cspNonce = randomBytes(16).toString("base64");
+  next();
+});
+
+app.use(
+  helmet({
+    contentSecurityPolicy: dev
+      ? false
+      : {
+          useDefaults: false,
+          directives: {
+            defaultSrc: ["'self'"],
+            scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+            styleSrc: ["'self'"],
+            imgSrc: ["'self'", "data:", "blob:"],
+            fontSrc: ["'self'"],
+            connectSrc: ["'self'"],
+            formAction: ["'self'"],
+            frameAncestors: ["'none'"],
+            baseUri: ["'self'"],
+            objectSrc: ["'none'"],
+            ...(config.publicUrl.startsWith("https:") ? { upgradeInsecureRequests: [] } : {}),
+          },
+        },
+    // helmet's default no-referrer makes Chromium send `Origin: null` on form posts, which
+    // React Router's CSRF check rejects (DESIGN.md §2).
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    strictTransportSecurity: config.publicUrl.startsWith("https:"),
+  }),
+);
+app.use(compression());
+
+app.get("/healthz", (_req, res) => {
+  res.json({ ok: true });
+});
+
+app.get("/readyz", async (_req, res) => {
+  const checks = { identity: await reachable(`${process.env.IDENTITY_URL}/healthz`) };
+  const ready = Object.values(checks).every(Boolean);
+  res.status(ready ? 200 : 503).json({ ready, checks });
+});
+
+/** True when `url` answers 2xx within 2 s. */
+async function reachable(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+// Forms are small; a larger body is refused before anything reads it.
+app.use((req, res, next) => {
+  const length = Number(req.headers["content-length"] ?? 0);
+  if (length > maxBodyBytes) {
+    req.log.warn({ length }, "request body too large");
+    res.status(413).set("Connection", "close").type("html").send(errorPage("That was more than this form accepts. Please go back and shorten what you entered."));
+    return;
+  }
+  next();
+});
+
+const base = config.basePrefix;
+let build: ServerBuild | (() => Promise<ServerBuild>);
+if (dev) {
+  const vite = await import("vite");
+  const viteServer = await vite.createServer({ server: { middlewareMode: true } });
+  app.use(viteServer.middlewares);
+  build = () => viteServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  closers.push(() => viteServer.close());
+} else {
+  const client = path.join(here, "build/client");
+  app.use(`${base}/assets`, express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
+  app.use(base || "/", express.static(client, { maxAge: "1h", index: false }));
+  build = (await import(pathToFileURL(path.join(here, "build/server/index.js")).href)) as ServerBuild;
+}
+
+type EntryModule = { createLoadContext: (info: { nonce: string; requestId: string; log: typeof log }) => never };
+const loadContextOf = async () => ((typeof build === "function" ? await build() : build).entry.module as unknown as EntryModule);
+
+app.all(
+  "/{*path}",
+  createRequestHandler({
+    build,
+    mode: dev ? "development" : "production",
+    getLoadContext: async (req, res) =>
+      (await loadContextOf()).createLoadContext({ nonce: res.locals.cspNonce as string, requestId: String(req.id), log: req.log }),
+  }),
+);
+
+app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+  req.log.error({ err: error }, "request failed");
+  if (res.headersSent) return res.end();
+  const status = (error as { status?: number }).status;
+  const clientError = typeof status === "number" && status >= 400 && status < 500;
+  res
+    .status(clientError ? status : 500)
+    .type("html")
+    .send(errorPage(clientError ? "We could not read that request. Please go back and try again." : "Something went wrong on our side. Please try again in a minute."));
+});
+
+/** A small self-contained error page (no scripts, no stack trace). */
+function errorPage(message: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>SafeWindow</title></head><body><main><h1>SafeWindow</h1><p>${message}</p><p><a href="${base}/">Go to the start page</a></p></main></body></html>`;
+}
+
+const server: Server = app.listen(config.PORT, config.HOST, () => {
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.PORT;
+  log.info({ port, basePath: config.BASE_PATH, dataDir: config.DATA_DIR }, `SafeWindow listening on http://localhost:${port}${base}/`);
+});
+server.headersTimeout = 35_000;
+server.requestTimeout = 60_000;
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, "shutting down: finishing in-flight requests");
+  const force = setTimeout(() => {
+    log.warn("in-flight requests did not finish in time; closing connections");
+    server.closeAllConnections();
+  }, shutdownGraceMs);
+  force.unref();
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  for (const close of closers.reverse()) {
+    await close().catch((error: unknown) => log.error({ err: error }, "close failed"));
+  }
+  log.info("stopped");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
