@@ -1,0 +1,67 @@
+/**
+ * End-to-end tests: the same journeys in a `js` and a `no-js` project (DESIGN.md §2 tests),
+ * against the real app and the real reference identity authority, each on a fresh DATA_DIR.
+ * Chromium is the operating system's (Debian package `chromium`): Playwright cannot download
+ * its own here. CHROMIUM_PATH overrides /usr/bin/chromium.
+ */
+import { defineConfig } from "@playwright/test";
+import { e2e } from "./tests/e2e/env";
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL: e2e.appUrl,
+    launchOptions: chromium,
+    trace: "retain-on-failure",
+  },
+  projects: [
+    { name: "js", use: { javaScriptEnabled: true } },
+    { name: "no-js", use: { javaScriptEnabled: false } },
+  ],
+  webServer: [
+    {
+      // The identity authority runs alone here, so that tests can act as the business side
+      // (invite an account) with the client credentials; the app reaches it as a real upstream.
+      command: `rm -rf ${e2e.identityDataDir} && node services/identity/main.ts`,
+      url: `${e2e.identityUrl}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        HOST: "127.0.0.1",
+        PORT: String(e2e.identityPort),
+        DATA_DIR: e2e.identityDataDir,
+        PUBLIC_URL: e2e.appUrl,
+        IDENTITY_CLIENT_ID: e2e.clientId,
+        IDENTITY_CLIENT_SECRET: e2e.clientSecret,
+        LOG_LEVEL: "warn",
+      },
+    },
+    {
+      command: `rm -rf ${e2e.appDataDir} && node server.ts`,
+      url: `${e2e.appUrl}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        NODE_ENV: "production",
+        HOST: "127.0.0.1",
+        PORT: String(e2e.appPort),
+        DATA_DIR: e2e.appDataDir,
+        IDENTITY_URL: e2e.identityUrl,
+        IDENTITY_CLIENT_ID: e2e.clientId,
+        IDENTITY_CLIENT_SECRET: e2e.clientSecret,
+        LOG_LEVEL: "warn",
+      },
+    },
+  ],
+});

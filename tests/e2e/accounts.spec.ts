@@ -1,0 +1,183 @@
+/**
+ * Account journeys of issue 2, run in both projects (JavaScript enabled and disabled):
+ * registration → confirmation mail → confirm → /checkconfirmation moves on; sign in; the guard's
+ * redirectTo; forgotten password; confirm account; logout; the 404 screen.
+ */
+import { expect, test } from "@playwright/test";
+import { messages } from "../../app/messages";
+import { createAccount, expectAccessible, inviteAccount, linkPath, signIn, strongPassword, uniqueEmail, waitForMail } from "./support";
+
+test("register, confirm the e-mail from the outbox, and /checkconfirmation moves on", async ({ page, context }, testInfo) => {
+  const email = uniqueEmail(testInfo, "register");
+  await page.goto("/registration");
+  await expectAccessible(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(strongPassword);
+  await page.getByLabel("Confirm Password").fill(strongPassword);
+  await page.getByRole("switch", { name: /Terms of Service/ }).check();
+  await page.getByRole("switch", { name: /Privacy Policy/ }).check();
+  await page.getByRole("button", { name: "Create Account" }).click();
+
+  await expect(page).toHaveURL(/\/checkconfirmation$/);
+  await expect(page.getByRole("heading", { name: "Check Your Email" })).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  await expectAccessible(page);
+
+  const mail = await waitForMail(email, "/confirmemail");
+  const confirmPage = await context.newPage();
+  await confirmPage.goto(linkPath(mail, "/confirmemail"));
+  await expect(confirmPage.getByText(messages.emailConfirmed)).toBeVisible();
+  await expectAccessible(confirmPage);
+
+  // The first tab polls every 5 s (timer with JavaScript, meta refresh without) and moves on.
+  await expect(page).toHaveURL(/\/yourinfo$/, { timeout: 15_000 });
+
+  // The link is single-use: opening it again fails with SPEC's message and offers a resend.
+  await confirmPage.goto(linkPath(mail, "/confirmemail"));
+  await expect(confirmPage.getByText(messages.emailConfirmFailed)).toBeVisible();
+  await expect(confirmPage.getByRole("button", { name: "Resend Confirmation" })).toBeVisible();
+});
+
+test("resend the confirmation e-mail from /checkconfirmation", async ({ page }, testInfo) => {
+  const email = uniqueEmail(testInfo, "resend");
+  await createAccount(email, strongPassword, { confirmed: false });
+  await page.goto("/login");
+  await signIn(page, email, strongPassword);
+  await expect(page).toHaveURL(/\/checkconfirmation$/);
+  await page.getByRole("button", { name: "Resend Email" }).click();
+  await expect(page.getByText(messages.confirmationEmailSent)).toBeVisible();
+  const mail = await waitForMail(email, "/confirmemail");
+  await page.goto(linkPath(mail, "/confirmemail"));
+  await expect(page.getByText(messages.emailConfirmed)).toBeVisible();
+  await page.getByRole("link", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/yourinfo$/);
+});
+
+test("sign in with a confirmed account, then log out", async ({ page }, testInfo) => {
+  const email = uniqueEmail(testInfo, "signin");
+  await createAccount(email, strongPassword, { confirmed: true });
+  await page.goto("/login");
+  await expectAccessible(page);
+  await signIn(page, email, strongPassword);
+  await expect(page).toHaveURL(/\/yourinfo$/);
+
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  // The e-mail is remembered for the next sign-in (SPEC §3 local storage "the username").
+  await expect(page.getByLabel("Email")).toHaveValue(email);
+  await page.goto("/checkconfirmation");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcheckconfirmation$/);
+});
+
+test("a guarded URL with a query, visited signed out, is where sign-in lands", async ({ page }, testInfo) => {
+  const email = uniqueEmail(testInfo, "guard");
+  await createAccount(email, strongPassword, { confirmed: false });
+  await page.goto("/checkconfirmation?mail=failed");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcheckconfirmation%3Fmail%3Dfailed$/);
+  await signIn(page, email, strongPassword);
+  await expect(page).toHaveURL(/\/checkconfirmation\?mail=failed$/);
+  await expect(page.getByText(messages.confirmationEmailSendFailed)).toBeVisible();
+});
+
+test("a redirectTo that is not a local path is ignored", async ({ page }, testInfo) => {
+  const email = uniqueEmail(testInfo, "redirect");
+  await createAccount(email, strongPassword, { confirmed: false });
+  await page.goto("/login?redirectTo=//evil.example/steal");
+  await signIn(page, email, strongPassword);
+  await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/checkconfirmation$/);
+});
+
+test("wrong password shows SPEC's login error", async ({ page }, testInfo) => {
+  const email = uniqueEmail(testInfo, "wrong");
+  await createAccount(email, strongPassword, { confirmed: true });
+  await page.goto("/login");
+  await signIn(page, email, "Wrong#Pass1");
+  await expect(page.getByText(messages.loginFailed)).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  await expectAccessible(page);
+});
+
+test("forgotten password: request, mail, new password, sign in with it", async ({ page }, testInfo) => {
+  const email = uniqueEmail(testInfo, "reset");
+  await createAccount(email, strongPassword, { confirmed: true });
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Forgot Password" }).click();
+  await expect(page).toHaveURL(/\/requestpasswordchange$/);
+  await expectAccessible(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send Reset Email" }).click();
+  await expect(page.getByText(messages.resetRequested)).toBeVisible();
+
+  const mail = await waitForMail(email, "/resetpassword");
+  await page.goto(linkPath(mail, "/resetpassword"));
+  await expectAccessible(page);
+  const newPassword = "Fresh!Pass42";
+  await page.getByLabel("New Password").fill(newPassword);
+  await page.getByLabel("Confirm Password").fill(newPassword);
+  await page.getByRole("button", { name: "Change Password" }).click();
+  await expect(page.getByText(messages.resetSucceeded)).toBeVisible();
+
+  await page.goto("/login");
+  await signIn(page, email, strongPassword);
+  await expect(page.getByText(messages.loginFailed)).toBeVisible();
+  await page.getByLabel("Password").fill(newPassword);
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page).toHaveURL(/\/yourinfo$/);
+});
+
+test("the /consumer/ reading of the reset routes works too, and a used link fails", async ({ page }, testInfo) => {
+  const email = uniqueEmail(testInfo, "consumer");
+  await createAccount(email, strongPassword, { confirmed: true });
+  await page.goto("/consumer/requestpasswordchange");
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send Reset Email" }).click();
+  await expect(page.getByText(messages.resetRequested)).toBeVisible();
+  const mail = await waitForMail(email, "/resetpassword");
+  const link = linkPath(mail, "/resetpassword").replace("/resetpassword", "/consumer/resetpassword");
+  for (const expected of [messages.resetSucceeded, messages.passwordChangeFailed]) {
+    await page.goto(link);
+    await page.getByLabel("New Password").fill("Other!Pass42");
+    await page.getByLabel("Confirm Password").fill("Other!Pass42");
+    await page.getByRole("button", { name: "Change Password" }).click();
+    await expect(page.getByText(expected)).toBeVisible();
+  }
+});
+
+test("a reset request for an unknown address shows the same message", async ({ page }, testInfo) => {
+  await page.goto("/requestpasswordchange");
+  await page.getByLabel("Email").fill(uniqueEmail(testInfo, "nobody"));
+  await page.getByRole("button", { name: "Send Reset Email" }).click();
+  await expect(page.getByText(messages.resetRequested)).toBeVisible();
+});
+
+test("confirm account: set the password from the invitation link, then sign in", async ({ page }, testInfo) => {
+  const email = uniqueEmail(testInfo, "invite");
+  await inviteAccount(email);
+  const mail = await waitForMail(email, "/confirmaccount");
+  await page.goto(linkPath(mail, "/confirmaccount"));
+  await expect(page.getByRole("heading", { name: "Set Password" })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel("Password").fill(strongPassword);
+  await page.getByRole("button", { name: "Set Password" }).click();
+  await expect(page.getByText(messages.accountConfirmed)).toBeVisible();
+
+  await page.getByRole("link", { name: "Sign In" }).click();
+  await signIn(page, email, strongPassword);
+  // The invitation confirmed the e-mail too, so the gate sends the user on to their profile.
+  await expect(page).toHaveURL(/\/yourinfo$/);
+});
+
+test("unknown paths show the not-found screen with status 404", async ({ page }) => {
+  const response = await page.goto("/no/such/page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: messages.notFound })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test("the intro screen shows the logo and leads to sign in", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByText("SafeWindow").first()).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("link", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { name: "Sign In" })).toBeVisible();
+});

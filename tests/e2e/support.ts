@@ -1,0 +1,126 @@
+/**
+ * Helpers for the end-to-end journeys: unique accounts, the identity authority's outbox, acting as
+ * the business side (invite), and the accessibility check.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, type TestInfo } from "@playwright/test";
+import PostalMime from "postal-mime";
+import { e2e } from "./env";
+
+export const strongPassword = "Window#2026a";
+
+/** A fresh address for this test run and project. */
+export function uniqueEmail(testInfo: TestInfo, label: string): string {
+  const random = Math.random().toString(36).slice(2, 8);
+  return `${label}.${testInfo.project.name}.${Date.now().toString(36)}${random}@example.com`;
+}
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  links: string[];
+}
+
+/**
+ * Waits (up to 15 s) for a mail to `to` whose first link contains `linkPart`, in the identity
+ * authority's outbox (DATA_DIR/outbox, one raw .eml file per message).
+ */
+export async function waitForMail(to: string, linkPart: string): Promise<Mail> {
+  const outbox = path.join(e2e.identityDataDir, "outbox");
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith(".eml")).sort().reverse();
+    for (const file of files) {
+      const raw = await readFile(path.join(outbox, file), "utf8");
+      if (!raw.toLowerCase().includes(to.toLowerCase())) continue;
+      const parsed = await PostalMime.parse(raw);
+      const recipients = (parsed.to ?? []).map((a) => ("address" in a ? a.address : "")).join(",").toLowerCase();
+      if (!recipients.includes(to.toLowerCase())) continue;
+      const text = parsed.text ?? "";
+      const links = [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]);
+      if (links.some((l) => l.includes(linkPart))) return { to, subject: parsed.subject ?? "", text, links };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no mail to ${to} with a ${linkPart} link arrived`);
+}
+
+/** The link of `mail` that contains `linkPart`, as a path the test's baseURL serves. */
+export function linkPath(mail: Mail, linkPart: string): string {
+  const link = mail.links.find((l) => l.includes(linkPart));
+  if (!link) throw new Error(`mail has no ${linkPart} link`);
+  const url = new URL(link);
+  expect(url.origin).toBe(new URL(e2e.appUrl).origin);
+  return url.pathname + url.search;
+}
+
+/** A client-credentials token of the identity authority (the business side's view). */
+async function clientToken(): Promise<string> {
+  const response = await fetch(`${e2e.identityUrl}/connect/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", scope: "identity.api", client_id: e2e.clientId, client_secret: e2e.clientSecret }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** Creates an account with `password` straight at the identity authority; confirms it when asked. */
+export async function createAccount(email: string, password: string, options: { confirmed: boolean }): Promise<void> {
+  const token = await clientToken();
+  const registered = await fetch(`${e2e.identityUrl}/api/account/register`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ userName: email, password }),
+  });
+  expect(registered.status).toBe(200);
+  if (!options.confirmed) return;
+  const sent = await fetch(`${e2e.identityUrl}/api/account/sendconfirmationemail?${new URLSearchParams({ email })}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(sent.status).toBe(200);
+  const link = new URL(linkPath(await waitForMail(email, "/confirmemail"), "/confirmemail"), e2e.appUrl);
+  const confirmed = await fetch(`${e2e.identityUrl}/api/account/confirmemail?${link.searchParams}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(confirmed.status).toBe(200);
+}
+
+/** Invites `email` as the business side does: an account without a password, and a mail to set it. */
+export async function inviteAccount(email: string): Promise<void> {
+  const response = await fetch(`${e2e.identityUrl}/api/account/invite`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${await clientToken()}`, "content-type": "application/json" },
+    body: JSON.stringify({ userName: email }),
+  });
+  expect(response.status).toBe(200);
+}
+
+/**
+ * Shows a field's validation message the way each project does: with JavaScript on blur,
+ * without it by submitting the form to the server.
+ */
+export async function blurOrSubmit(page: Page, submitName: string, hasJs: boolean): Promise<void> {
+  if (hasJs) {
+    await page.keyboard.press("Tab");
+  } else {
+    await page.getByRole("button", { name: submitName }).click();
+    await page.waitForLoadState("domcontentloaded");
+  }
+}
+
+/** Signs in through the /login form. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Submit" }).click();
+}
+
+/** Fails the test when axe finds any accessibility violation on the page as it is now. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}

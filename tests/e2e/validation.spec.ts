@@ -1,0 +1,157 @@
+/**
+ * Each validation and error message of the account screens (SPEC §5, §8) appears when its input is
+ * given: on blur with JavaScript, after submitting without it. Both projects run every test.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { messages } from "../../app/messages";
+import { blurOrSubmit, createAccount, expectAccessible, strongPassword, uniqueEmail } from "./support";
+
+/** The error line of the field labelled `label`, found through aria-describedby. */
+function errorOf(page: Page, label: string | RegExp) {
+  return page.getByLabel(label, { exact: typeof label === "string" });
+}
+
+test("login: both required messages", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page.getByText(messages.loginEmailRequired)).toBeVisible();
+  await expect(page.getByText(messages.loginPasswordRequired)).toBeVisible();
+  // The messages are tied to their fields for screen readers.
+  await expect(errorOf(page, "Email")).toHaveAttribute("aria-invalid", "true");
+  await expect(errorOf(page, "Email")).toHaveAccessibleDescription(messages.loginEmailRequired);
+  await expectAccessible(page);
+});
+
+test("registration: every field message", async ({ page }, testInfo) => {
+  const hasJs = testInfo.project.name === "js";
+  await page.goto("/registration");
+  const email = page.getByLabel("Email");
+  const password = page.getByLabel("Password", { exact: true });
+  const confirm = page.getByLabel("Confirm Password");
+
+  await email.focus();
+  await blurOrSubmit(page, "Create Account", hasJs);
+  await expect(page.getByText(messages.registerEmailRequired)).toBeVisible();
+
+  await email.fill("not-an-address");
+  await blurOrSubmit(page, "Create Account", hasJs);
+  await expect(page.getByText(messages.emailInvalid)).toBeVisible();
+  await expect(email).toHaveAccessibleDescription(messages.emailInvalid);
+
+  await password.focus();
+  await blurOrSubmit(page, "Create Account", hasJs);
+  await expect(page.getByText(messages.registerPasswordRequired)).toBeVisible();
+
+  await password.fill("Ab1!");
+  await blurOrSubmit(page, "Create Account", hasJs);
+  await expect(page.getByText(messages.passwordTooShort)).toBeVisible();
+
+  await password.fill("abcdefgh1");
+  await blurOrSubmit(page, "Create Account", hasJs);
+  await expect(page.getByText(messages.passwordFormat)).toBeVisible();
+
+  await password.fill(strongPassword);
+  await confirm.fill(`${strongPassword}x`);
+  await blurOrSubmit(page, "Create Account", hasJs);
+  await expect(page.getByText(messages.passwordsDoNotMatch)).toBeVisible();
+  await expectAccessible(page);
+});
+
+test("registration: Create Account needs valid passwords and both toggles", async ({ page }, testInfo) => {
+  const hasJs = testInfo.project.name === "js";
+  await page.goto("/registration");
+  await page.getByLabel("Email").fill(uniqueEmail(testInfo, "toggles"));
+  await page.getByLabel("Password", { exact: true }).fill(strongPassword);
+  await page.getByLabel("Confirm Password").fill(strongPassword);
+  const create = page.getByRole("button", { name: "Create Account" });
+  if (hasJs) {
+    await expect(create).toBeDisabled();
+    await page.getByRole("switch", { name: /Terms of Service/ }).check();
+    await expect(create).toBeDisabled();
+    await page.getByRole("switch", { name: /Privacy Policy/ }).check();
+    await expect(create).toBeEnabled();
+  } else {
+    // Without JavaScript the button cannot follow the fields: the server enforces the rule and says why.
+    await create.click();
+    await expect(page.getByText(messages.acceptTermsRequired)).toBeVisible();
+    await expect(page.getByText(messages.acceptPrivacyRequired)).toBeVisible();
+    await expect(page.getByLabel("Email")).not.toHaveValue("");
+  }
+});
+
+test("registration: a taken address is unavailable", async ({ page }, testInfo) => {
+  const hasJs = testInfo.project.name === "js";
+  const email = uniqueEmail(testInfo, "taken");
+  await createAccount(email, strongPassword, { confirmed: false });
+  await page.goto("/registration");
+  await page.getByLabel("Email").fill(email.toUpperCase());
+  if (hasJs) {
+    await page.keyboard.press("Tab"); // availability is checked on blur
+  } else {
+    await page.getByLabel("Password", { exact: true }).fill(strongPassword);
+    await page.getByLabel("Confirm Password").fill(strongPassword);
+    await page.getByRole("switch", { name: /Terms of Service/ }).check();
+    await page.getByRole("switch", { name: /Privacy Policy/ }).check();
+    await page.getByRole("button", { name: "Create Account" }).click();
+  }
+  await expect(page.getByText(messages.emailUnavailable)).toBeVisible();
+});
+
+test("confirm account: missing parameters disable the form; the password is required; a bad token fails", async ({ page }, testInfo) => {
+  await page.goto("/confirmaccount");
+  await expect(page.getByText(messages.missingEmailParameter)).toBeVisible();
+  await expect(page.getByLabel("Password")).toBeDisabled();
+  await page.goto("/confirmaccount?email=someone%40example.com");
+  await expect(page.getByText(messages.missingTokenParameter)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Set Password" })).toBeDisabled();
+
+  await page.goto(`/confirmaccount?email=${encodeURIComponent(uniqueEmail(testInfo, "bad"))}&token=not-a-token`);
+  await page.getByRole("button", { name: "Set Password" }).click();
+  await expect(page.getByText(messages.confirmAccountPasswordRequired)).toBeVisible();
+  await page.getByLabel("Password").fill(strongPassword);
+  await page.getByRole("button", { name: "Set Password" }).click();
+  await expect(page.getByText(messages.confirmAccountFailed)).toBeVisible();
+});
+
+test("password reset request: the e-mail is required", async ({ page }) => {
+  await page.goto("/requestpasswordchange");
+  await page.getByRole("button", { name: "Send Reset Email" }).click();
+  await expect(page.getByText(messages.resetEmailRequired)).toBeVisible();
+  await expect(page.getByText(messages.resetRequested)).toHaveCount(0);
+});
+
+test("reset password: passwords must match; missing link parameters are named", async ({ page }) => {
+  await page.goto("/resetpassword?token=abc");
+  await expect(page.getByText(messages.missingEmailParameter)).toBeVisible();
+  await page.goto("/resetpassword?email=someone%40example.com&token=abc");
+  await page.getByLabel("New Password").fill(strongPassword);
+  await page.getByLabel("Confirm Password").fill("Different#1a");
+  await page.getByRole("button", { name: "Change Password" }).click();
+  await expect(page.getByText(messages.passwordsDoNotMatch)).toBeVisible();
+  await page.getByLabel("New Password").fill(strongPassword);
+  await page.getByLabel("Confirm Password").fill(strongPassword);
+  await page.getByRole("button", { name: "Change Password" }).click();
+  await expect(page.getByText(messages.passwordChangeFailed)).toBeVisible();
+});
+
+test("confirm e-mail: a missing or wrong token fails with SPEC's message and offers a resend", async ({ page }, testInfo) => {
+  await page.goto("/confirmemail");
+  await expect(page.getByText(messages.missingEmailParameter)).toBeVisible();
+  const email = uniqueEmail(testInfo, "badconfirm");
+  await createAccount(email, strongPassword, { confirmed: false });
+  await page.goto(`/consumer/confirmemail?email=${encodeURIComponent(email)}&token=wrong`);
+  await expect(page.getByText(messages.emailConfirmFailed)).toBeVisible();
+  await page.getByRole("button", { name: "Resend Confirmation" }).click();
+  await expect(page.getByText(messages.confirmationEmailSent)).toBeVisible();
+  await expectAccessible(page);
+});
+
+test("a 1 MB form field gets a friendly 413, and the app keeps serving", async ({ request }) => {
+  const response = await request.post("/login", {
+    form: { email: "a@example.com", password: "x".repeat(1024 * 1024) },
+    headers: { origin: "http://127.0.0.1:3100" },
+  });
+  expect(response.status()).toBe(413);
+  expect(await response.text()).toContain("more than this form accepts");
+  expect((await request.get("/login")).status()).toBe(200);
+});
