@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { isTokenValid, requestedPath, safeRedirect, signInErrorMessage } from "../../app/server/auth.server";
+import { messages } from "../../app/messages";
+
+describe("safeRedirect (DESIGN.md §4)", () => {
+  it.each(["/checkaccountstatus", "/mytests?x=1", "/a/b#c"])("keeps the local path %s", (to) => {
+    expect(safeRedirect(to)).toBe(to);
+  });
+  it.each(["//evil.example", "/\\evil.example", "https://evil.example", "evil", "", "/\u0000x", null, undefined])(
+    "ignores %s",
+    (to) => {
+      expect(safeRedirect(to as string)).toBe("/checkaccountstatus");
+    },
+  );
+});
+
+describe("isTokenValid (SPEC §4, §9: expired 5 s before expiry)", () => {
+  const now = 1_000_000;
+  it("is valid more than 5 s before expiry", () => expect(isTokenValid(now + 5_001, now)).toBe(true));
+  it("counts 5 s before expiry as expired", () => expect(isTokenValid(now + 5_000, now)).toBe(false));
+  it("counts a past expiry and a missing one as expired", () => {
+    expect(isTokenValid(now - 1, now)).toBe(false);
+    expect(isTokenValid(undefined, now)).toBe(false);
+  });
+});
+
+describe("requestedPath", () => {
+  it("keeps the query and drops the base path", () => {
+    expect(requestedPath(new Request("http://h/sw/mytests?a=1&b=2"), "/sw")).toBe("/mytests?a=1&b=2");
+    expect(requestedPath(new Request("http://h/checkconfirmation"), "")).toBe("/checkconfirmation");
+  });
+});
+
+describe("signInErrorMessage (SPEC §8 login)", () => {
+  it("maps statuses to SPEC's messages", () => {
+    expect(signInErrorMessage(400)).toBe(messages.loginFailed);
+    expect(signInErrorMessage(500)).toBe(messages.unexpectedError);
+    expect(signInErrorMessage(429, "slow down")).toBe("Unknown Error: slow down");
+    expect(signInErrorMessage(0)).toMatch(/^Unknown Error: /);
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { linkParameters, registrationSchema, resetPasswordSchema } from "../../app/forms/account";
+import { isValidPassword } from "../../app/forms/password";
+import { messages } from "../../app/messages";
+
+function form(values: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [k, v] of Object.entries(values)) data.set(k, v);
+  return data;
+}
+
+function errors(values: Record<string, string>) {
+  const submission = parseWithZod(form(values), { schema: registrationSchema });
+  return submission.status === "success" ? {} : (submission.reply().error ?? {});
+}
+
+describe("SPEC §5 password rule", () => {
+  it.each(["Window#2026a", "aB3$efgh", "ZZzz11!!"])("accepts %s", (p) => expect(isValidPassword(p)).toBe(true));
+  it.each(["Ab1!", "abcdefg1!", "ABCDEFG1!", "Abcdefgh!", "Abcdefgh1", "Abcdefg1(", "A".repeat(130) + "a1!"])(
+    "rejects %s",
+    (p) => expect(isValidPassword(p)).toBe(false),
+  );
+});
+
+describe("registration schema (SPEC §5)", () => {
+  const valid = { email: "a@example.com", password: "Window#2026a", confirmPassword: "Window#2026a", acceptTerms: "on", acceptPrivacy: "on" };
+
+  it("accepts a complete form", () => {
+    expect(parseWithZod(form(valid), { schema: registrationSchema }).status).toBe("success");
+  });
+  it.each([
+    [{ email: "" }, "email", messages.registerEmailRequired],
+    [{ email: "nope" }, "email", messages.emailInvalid],
+    [{ password: "", confirmPassword: "" }, "password", messages.registerPasswordRequired],
+    [{ password: "Ab1!", confirmPassword: "Ab1!" }, "password", messages.passwordTooShort],
+    [{ password: "abcdefgh1", confirmPassword: "abcdefgh1" }, "password", messages.passwordFormat],
+    [{ confirmPassword: "other" }, "confirmPassword", messages.passwordsDoNotMatch],
+    [{ acceptTerms: "" }, "acceptTerms", messages.acceptTermsRequired],
+    [{ acceptPrivacy: "" }, "acceptPrivacy", messages.acceptPrivacyRequired],
+  ])("%j gives %s the message %s", (change, field, message) => {
+    const values = Object.fromEntries(Object.entries({ ...valid, ...change }).filter(([, v]) => v !== ""));
+    expect(errors(values)[field]).toContain(message);
+  });
+});
+
+describe("reset password schema", () => {
+  it("requires the confirmation to match", () => {
+    const submission = parseWithZod(form({ newPassword: "Window#2026a", confirmPassword: "Window#2026b" }), { schema: resetPasswordSchema });
+    expect(submission.status).toBe("error");
+    expect(submission.reply().error?.confirmPassword).toEqual([messages.passwordsDoNotMatch]);
+  });
+});
+
+describe("linkParameters (SPEC §5 confirm account)", () => {
+  it("names the first missing parameter", () => {
+    expect(linkParameters(new URL("http://h/x"))).toEqual({ problem: messages.missingEmailParameter });
+    expect(linkParameters(new URL("http://h/x?email=a%40b.c"))).toEqual({ problem: messages.missingTokenParameter });
+    expect(linkParameters(new URL("http://h/x?email=a%40b.c&token=t"))).toEqual({ email: "a@b.c", token: "t" });
+  });
+});
