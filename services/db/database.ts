@@ -1,0 +1,113 @@
+// Kysely factory shared by the reference services (DESIGN.md §2 "database", §3 services/db).
+// One code path for both engines: embedded PGlite when no DATABASE_URL is given, PostgreSQL
+// through `pg` otherwise, with the same type parsers pinned on both so rows look identical.
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+
+export interface DatabaseOptions {
+  /** Directory holding embedded databases; PGlite keeps its files in `${dataDir}/${name}`. */
+  dataDir?: string;
+  /** `postgres://` / `postgresql://` connection string; when set, `dataDir` is not used. */
+  databaseUrl?: string;
+  /** The database's short name (e.g. "identity"): the PGlite sub-directory. */
+  name: string;
+  /** Maximum pooled connections for PostgreSQL (default 10). Ignored for PGlite. */
+  poolSize?: number;
+}
+
+/** PostgreSQL type OIDs whose parsing we pin (pg_type.oid). */
+const OID = { INT8: 20, DATE: 1082, TIMESTAMP: 1114, TIMESTAMPTZ: 1184 } as const;
+
+const TIMESTAMP_TEXT =
+  /^(\d{4,})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2})(?::?(\d{2}))?(?::?(\d{2}))?)?( BC)?$/;
+
+/**
+ * Parses PostgreSQL's text output of `timestamptz` / `timestamp` (DateStyle ISO) into a Date.
+ * A value without a zone (plain `timestamp`) is read as UTC on both engines. Sub-millisecond
+ * digits are dropped; `infinity` / `-infinity` become the largest / smallest Date.
+ * @throws Error when the text is not an ISO timestamp (e.g. a server with DateStyle != ISO).
+ */
+export function parseTimestamp(text: string): Date {
+  if (text === "infinity") return new Date(8.64e15);
+  if (text === "-infinity") return new Date(-8.64e15);
+  const m = TIMESTAMP_TEXT.exec(text);
+  if (!m) throw new Error(`Unexpected timestamp text from the database: ${JSON.stringify(text)}`);
+  const [, y, mo, d, h, mi, s, frac, zulu, sign, oh, om, os, bc] = m;
+  let year = Number(y);
+  if (bc) year = 1 - year;
+  const ms = frac ? Number(frac.padEnd(3, "0").slice(0, 3)) : 0;
+  const date = new Date(0);
+  date.setUTCFullYear(year, Number(mo) - 1, Number(d));
+  date.setUTCHours(Number(h), Number(mi), Number(s), ms);
+  if (!zulu && sign) {
+    const offsetSeconds = Number(oh) * 3600 + Number(om ?? 0) * 60 + Number(os ?? 0);
+    date.setTime(date.getTime() - (sign === "-" ? -1 : 1) * offsetSeconds * 1000);
+  }
+  return date;
+}
+
+/**
+ * Parses an `int8` (bigint, count(*)) as a JS number. Values beyond 2^53 lose precision:
+ * our schemas use uuids for ids, int8 only for counts and sizes.
+ */
+function parseInt8(text: string): number {
+  return Number(text);
+}
+
+/** `date` stays the 'YYYY-MM-DD' text PostgreSQL sends (no time zone shifts). */
+function parseDate(text: string): string {
+  return text;
+}
+
+const pinnedParsers: Record<number, (text: string) => unknown> = {
+  [OID.INT8]: parseInt8,
+  [OID.DATE]: parseDate,
+  [OID.TIMESTAMP]: parseTimestamp,
+  [OID.TIMESTAMPTZ]: parseTimestamp,
+};
+
+/**
+ * Opens a Kysely instance on PGlite (data in `${dataDir}/${name}`, created on first use,
+ * ~3-5 s; reopening ~0.3 s) or, when `databaseUrl` is set, on a `pg` Pool. Both engines
+ * return int8 as number, `date` as 'YYYY-MM-DD' string and timestamptz as Date.
+ * The caller owns the instance: `db.destroy()` closes PGlite / ends the pool.
+ * @throws Error when neither dataDir nor databaseUrl is given, or the database does not answer
+ *   `select 1` (the message never contains the connection string).
+ */
+export async function createDatabase<DB>(opts: DatabaseOptions): Promise<Kysely<DB>> {
+  let db: Kysely<DB>;
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      // Per-pool parsers rather than pg.types.setTypeParser: never change process-wide state
+      // that other code sharing the `pg` module may rely on.
+      types: {
+        getTypeParser: ((oid: number, format?: "text" | "binary") => {
+          const pinned = pinnedParsers[oid];
+          if (pinned && format !== "binary") return pinned;
+          return format === "binary" ? pg.types.getTypeParser(oid, "binary") : pg.types.getTypeParser(oid);
+        }) as typeof pg.types.getTypeParser,
+      },
+    });
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    if (!opts.dataDir) throw new Error("createDatabase: give either dataDir (PGlite) or databaseUrl (PostgreSQL)");
+    const dir = path.resolve(opts.dataDir, opts.name);
+    await mkdir(dir, { recursive: true });
+    const pglite = new PGlite({ dataDir: dir, parsers: pinnedParsers });
+    await pglite.waitReady;
+    db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+  }
+  try {
+    await sql`select 1`.execute(db);
+  } catch (err) {
+    await db.destroy().catch(() => {});
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`Database "${opts.name}" does not answer: ${reason}`, { cause: err });
+  }
+  return db;
+}
