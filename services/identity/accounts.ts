@@ -1,0 +1,423 @@
+// Accounts of the identity authority (SPEC §7 identity table, §5 password rule): users,
+// passwords, e-mail confirmation, resets and invitations. Plain values in, plain values out;
+// http.ts does the HTTP. Rule failures throw AccountError, which http.ts maps to 400.
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { hash, verify } from "@node-rs/argon2";
+import type { Kysely, Transaction } from "kysely";
+import type { Logger } from "pino";
+import { z } from "zod";
+import { AccountError, describe } from "./errors.ts";
+import type { IdentityErrorItem } from "./errors.ts";
+import type { IdentityDatabase, TokenPurpose, UserRow } from "./schema/tables.ts";
+
+/** SPEC §5 / §9: at least 8 characters; we also cap at 128 (argon2 input stays bounded). */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+/** SPEC §5: the special characters that satisfy the rule. */
+export const PASSWORD_SPECIALS = "!@#$%^&*";
+/** Longest accepted e-mail address (RFC 5321 path limit). */
+export const EMAIL_MAX_LENGTH = 254;
+
+/** Lifetimes of the single-use mail tokens, in milliseconds. */
+export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
+  confirm_email: 24 * 60 * 60 * 1000,
+  invite: 24 * 60 * 60 * 1000,
+  reset_password: 60 * 60 * 1000,
+};
+
+/** A user as other code sees it; never carries the password hash. */
+export interface PublicUser {
+  id: string;
+  /** The normalised e-mail address (SPEC §3: userName is the e-mail). */
+  userName: string;
+  emailConfirmed: boolean;
+}
+
+/** The mails accounts send; mail.ts implements it. `token` is the raw single-use token. */
+export interface AccountMails {
+  confirmEmail(to: string, token: string, requestedUri?: string): Promise<void>;
+  resetPassword(to: string, token: string, requestedUri?: string): Promise<void>;
+  invite(to: string, token: string): Promise<void>;
+}
+
+/** What every account function needs: the database, the clock and the mail sender. */
+export interface AccountsContext {
+  db: Kysely<IdentityDatabase>;
+  now: () => Date;
+  mail: AccountMails;
+  logger: Logger;
+}
+
+// ---------------------------------------------------------------- rules on plain values
+
+/** Trims and lower-cases an address: user names are unique case-insensitively. */
+export function normalizeEmail(raw: string): string {
+  return raw.trim().toLowerCase();
+}
+
+const emailSchema = z.email().max(EMAIL_MAX_LENGTH);
+
+/** True when `email` (already normalised) is a syntactically valid address (zod's check). */
+export function isValidEmail(email: string): boolean {
+  return emailSchema.safeParse(email).success;
+}
+
+/**
+ * SPEC §5 password rule, as ASP.NET Identity error items (empty when the password passes):
+ * PasswordTooShort (< 8), PasswordTooLong (> 128), PasswordRequiresLower / Upper / Digit
+ * (ASCII, like ASP.NET Identity), PasswordRequiresNonAlphanumeric (one of !@#$%^&*).
+ */
+export function passwordErrors(password: string): IdentityErrorItem[] {
+  const errors: IdentityErrorItem[] = [];
+  if (password.length < PASSWORD_MIN_LENGTH) errors.push(describe.passwordTooShort(PASSWORD_MIN_LENGTH));
+  if (password.length > PASSWORD_MAX_LENGTH) errors.push(describe.passwordTooLong(PASSWORD_MAX_LENGTH));
+  if (![...password].some((c) => PASSWORD_SPECIALS.includes(c))) errors.push(describe.passwordRequiresNonAlphanumeric());
+  if (!/[0-9]/.test(password)) errors.push(describe.passwordRequiresDigit());
+  if (!/[a-z]/.test(password)) errors.push(describe.passwordRequiresLower());
+  if (!/[A-Z]/.test(password)) errors.push(describe.passwordRequiresUpper());
+  return errors;
+}
+
+// ---------------------------------------------------------------- passwords and tokens
+
+/** argon2id, m=19 MiB, t=2, p=1 (OWASP's first recommended setting; the library's defaults). */
+async function hashPassword(password: string): Promise<string> {
+  return hash(password, { memoryCost: 19456, timeCost: 2, parallelism: 1 });
+}
+
+let dummyHash: Promise<string> | undefined;
+/** Verifies against a throwaway hash so unknown users cost as much time as known ones. */
+async function burnPasswordCheck(password: string): Promise<void> {
+  dummyHash ??= hashPassword(randomBytes(16).toString("base64url"));
+  await verify(await dummyHash, password).catch(() => false);
+}
+
+async function passwordMatches(user: UserRow, password: string): Promise<boolean> {
+  if (!user.password_hash) {
+    await burnPasswordCheck(password);
+    return false;
+  }
+  return verify(user.password_hash, password).catch(() => false);
+}
+
+function sha256Hex(value: string): string {
+  return createHash("sha256").update(value, "utf8").digest("hex");
+}
+
+function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, "hex");
+  const y = Buffer.from(b, "hex");
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Creates a single-use token for `user` and `purpose`: 32 random bytes, base64url. Only its
+ * SHA-256 is stored; older tokens of the same purpose are deleted (a new link supersedes them).
+ */
+async function issueMailToken(db: Kysely<IdentityDatabase>, user: UserRow, purpose: TokenPurpose, now: Date): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("identity_user_tokens").where("user_id", "=", user.id).where("purpose", "=", purpose).execute();
+    await trx
+      .insertInto("identity_user_tokens")
+      .values({
+        id: randomUUID(),
+        user_id: user.id,
+        purpose,
+        email: user.user_name,
+        token_hash: sha256Hex(token),
+        created_at: now,
+        expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS[purpose]),
+        used_at: null,
+      })
+      .execute();
+  });
+  return token;
+}
+
+/** The user behind `email` when `token` is a live token of `purpose` for them, else null. */
+async function findTokenOwner(
+  db: Kysely<IdentityDatabase>,
+  email: string,
+  purpose: TokenPurpose,
+  token: string,
+  now: Date,
+): Promise<{ user: UserRow; tokenId: string } | null> {
+  const user = await findUserByName(db, normalizeEmail(email));
+  if (!user) return null;
+  const rows = await db
+    .selectFrom("identity_user_tokens")
+    .selectAll()
+    .where("user_id", "=", user.id)
+    .where("purpose", "=", purpose)
+    .execute();
+  const presented = sha256Hex(token);
+  const row = rows.find((r) => sameHash(r.token_hash, presented));
+  if (!row || row.used_at !== null || row.expires_at.getTime() <= now.getTime() || row.email !== user.user_name) return null;
+  return { user, tokenId: row.id };
+}
+
+/** Marks a token used; false when another request redeemed it first (single use under races). */
+async function consumeToken(trx: Transaction<IdentityDatabase>, tokenId: string, now: Date): Promise<boolean> {
+  const result = await trx
+    .updateTable("identity_user_tokens")
+    .set({ used_at: now })
+    .where("id", "=", tokenId)
+    .where("used_at", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+// ---------------------------------------------------------------- lookups
+
+async function findUserByName(db: Kysely<IdentityDatabase>, userName: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom("identity_users")
+    .selectAll()
+    .where((eb) => eb(eb.fn("lower", ["user_name"]), "=", userName.toLowerCase()))
+    .executeTakeFirst();
+}
+
+function toPublic(user: UserRow): PublicUser {
+  return { id: user.id, userName: user.user_name, emailConfirmed: user.email_confirmed };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === "object" && err !== null && "code" in err && (err as { code: unknown }).code === "23505";
+}
+
+/** The user with this id, or null. */
+export async function findUserById(ctx: AccountsContext, id: string): Promise<PublicUser | null> {
+  if (!z.uuid().safeParse(id).success) return null;
+  const user = await ctx.db.selectFrom("identity_users").selectAll().where("id", "=", id).executeTakeFirst();
+  return user ? toPublic(user) : null;
+}
+
+/** SPEC §7 isavailable: true when no account uses `email` (compared normalised). */
+export async function isUserNameAvailable(ctx: AccountsContext, email: string): Promise<boolean> {
+  return (await findUserByName(ctx.db, normalizeEmail(email))) === undefined;
+}
+
+/** SPEC §7 validaterequestedemail: `valid` is the address's syntax, `available` as isavailable. */
+export async function validateRequestedEmail(ctx: AccountsContext, email: string): Promise<{ available: boolean; valid: boolean }> {
+  const normalized = normalizeEmail(email);
+  return { available: await isUserNameAvailable(ctx, normalized), valid: isValidEmail(normalized) };
+}
+
+// ---------------------------------------------------------------- flows
+
+/**
+ * SPEC §7 register: creates an account with e-mail unconfirmed. Sends no mail.
+ * @throws AccountError with every failing rule: InvalidEmail, DuplicateUserName, Password*.
+ */
+export async function registerUser(ctx: AccountsContext, input: { userName: string; password: string }): Promise<PublicUser> {
+  const userName = normalizeEmail(input.userName);
+  const errors: IdentityErrorItem[] = [];
+  if (!isValidEmail(userName)) errors.push(describe.invalidEmail(input.userName.trim()));
+  else if (!(await isUserNameAvailable(ctx, userName))) errors.push(describe.duplicateUserName(userName));
+  errors.push(...passwordErrors(input.password));
+  if (errors.length > 0) throw new AccountError(errors);
+
+  const passwordHash = await hashPassword(input.password);
+  const now = ctx.now();
+  const user: UserRow = {
+    id: randomUUID(),
+    user_name: userName,
+    password_hash: passwordHash,
+    email_confirmed: false,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await ctx.db.insertInto("identity_users").values(user).execute();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AccountError([describe.duplicateUserName(userName)]);
+    throw err;
+  }
+  return toPublic(user);
+}
+
+/**
+ * The password grant's check. Null for an unknown user, an account without a password yet,
+ * or a wrong password (the caller answers invalid_grant for all three alike). An unconfirmed
+ * e-mail may still log in: the app then shows /checkconfirmation (SPEC §2).
+ */
+export async function authenticateUser(ctx: AccountsContext, userName: string, password: string): Promise<PublicUser | null> {
+  const user = await findUserByName(ctx.db, normalizeEmail(userName));
+  if (!user) {
+    await burnPasswordCheck(password);
+    return null;
+  }
+  return (await passwordMatches(user, password)) ? toPublic(user) : null;
+}
+
+/**
+ * SPEC §7 sendconfirmationemail: mails a confirmation link (24 h) to an existing account whose
+ * e-mail is not confirmed yet; does nothing for unknown or confirmed addresses, so the answer
+ * discloses nothing. `requestedUri` may replace the link's page (mail.ts checks it).
+ * @throws MailDeliveryError when the mail transport fails.
+ */
+export async function sendEmailConfirmation(ctx: AccountsContext, email: string, requestedUri?: string): Promise<void> {
+  const user = await findUserByName(ctx.db, normalizeEmail(email));
+  if (!user || user.email_confirmed) return;
+  const token = await issueMailToken(ctx.db, user, "confirm_email", ctx.now());
+  await ctx.mail.confirmEmail(user.user_name, token, requestedUri);
+}
+
+/**
+ * SPEC §7 confirmemail: marks the e-mail confirmed.
+ * @throws AccountError InvalidToken for a wrong, expired (24 h), superseded or reused token.
+ */
+export async function confirmEmail(ctx: AccountsContext, email: string, token: string): Promise<void> {
+  const now = ctx.now();
+  const found = await findTokenOwner(ctx.db, email, "confirm_email", token, now);
+  if (!found) throw new AccountError([describe.invalidToken()]);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await consumeToken(trx, found.tokenId, now))) throw new AccountError([describe.invalidToken()]);
+    await trx.updateTable("identity_users").set({ email_confirmed: true, updated_at: now }).where("id", "=", found.user.id).execute();
+  });
+}
+
+/**
+ * SPEC §7 requestpasswordchange: mails a reset link (1 h) when the account exists; silent
+ * otherwise (SPEC §8: the answer must not disclose whether the account exists).
+ * @throws MailDeliveryError when the mail transport fails.
+ */
+export async function requestPasswordReset(ctx: AccountsContext, email: string, requestedUri?: string): Promise<void> {
+  const user = await findUserByName(ctx.db, normalizeEmail(email));
+  if (!user) return;
+  const token = await issueMailToken(ctx.db, user, "reset_password", ctx.now());
+  await ctx.mail.resetPassword(user.user_name, token, requestedUri);
+}
+
+/**
+ * Shared by the two "set a password with a mailed token" flows: checks the token first (so a
+ * dead link is reported before the password), then the rule, then redeems the token and sets
+ * the password in one transaction; `confirm` also marks the e-mail confirmed.
+ */
+async function setPasswordWithToken(
+  ctx: AccountsContext,
+  purpose: TokenPurpose,
+  input: { email: string; token: string; password: string },
+  confirm: boolean,
+): Promise<void> {
+  const found = await findTokenOwner(ctx.db, input.email, purpose, input.token, ctx.now());
+  if (!found) throw new AccountError([describe.invalidToken()]);
+  const ruleErrors = passwordErrors(input.password);
+  if (ruleErrors.length > 0) throw new AccountError(ruleErrors);
+  const passwordHash = await hashPassword(input.password);
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await consumeToken(trx, found.tokenId, now))) throw new AccountError([describe.invalidToken()]);
+    await trx
+      .updateTable("identity_users")
+      .set(confirm ? { password_hash: passwordHash, email_confirmed: true, updated_at: now } : { password_hash: passwordHash, updated_at: now })
+      .where("id", "=", found.user.id)
+      .execute();
+    // A password set by mail ends every other outstanding reset link.
+    await trx
+      .deleteFrom("identity_user_tokens")
+      .where("user_id", "=", found.user.id)
+      .where("purpose", "=", "reset_password")
+      .where("id", "!=", found.tokenId)
+      .execute();
+  });
+}
+
+/**
+ * SPEC §7 changepasswordusingtoken (the reset link's form).
+ * @throws AccountError InvalidToken (wrong, expired after 1 h, reused) or the password rule's codes.
+ */
+export async function resetPasswordWithToken(ctx: AccountsContext, input: { email: string; token: string; newPassword: string }): Promise<void> {
+  await setPasswordWithToken(ctx, "reset_password", { email: input.email, token: input.token, password: input.newPassword }, false);
+}
+
+/**
+ * Invitation (not in SPEC's table; how the business side creates an account without a
+ * password): creates the account if missing, password unset and e-mail unconfirmed, and mails
+ * a /confirmaccount link (24 h). Inviting an existing account that has no password yet sends a
+ * new link (the old one stops working).
+ * @throws AccountError InvalidEmail, or UserAlreadyHasPassword for an account already in use.
+ * @throws MailDeliveryError when the mail transport fails (the account stays; invite again).
+ */
+export async function inviteUser(ctx: AccountsContext, rawUserName: string): Promise<void> {
+  const userName = normalizeEmail(rawUserName);
+  if (!isValidEmail(userName)) throw new AccountError([describe.invalidEmail(rawUserName.trim())]);
+  let user = await findUserByName(ctx.db, userName);
+  if (user?.password_hash) throw new AccountError([describe.userAlreadyHasPassword()]);
+  if (!user) {
+    const now = ctx.now();
+    const created: UserRow = { id: randomUUID(), user_name: userName, password_hash: null, email_confirmed: false, created_at: now, updated_at: now };
+    try {
+      await ctx.db.insertInto("identity_users").values(created).execute();
+      user = created;
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      user = await findUserByName(ctx.db, userName);
+      if (!user || user.password_hash) throw new AccountError([describe.userAlreadyHasPassword()]);
+    }
+  }
+  const token = await issueMailToken(ctx.db, user, "invite", ctx.now());
+  await ctx.mail.invite(user.user_name, token);
+}
+
+/**
+ * SPEC §7 confirmaccount: sets the invited account's password and confirms its e-mail.
+ * @throws AccountError InvalidToken (wrong, expired after 24 h, reused) or the password rule's codes.
+ */
+export async function confirmAccount(ctx: AccountsContext, input: { email: string; token: string; password: string }): Promise<void> {
+  await setPasswordWithToken(ctx, "invite", input, true);
+}
+
+/**
+ * SPEC §7 changeusername for the signed-in user. Returns false (SPEC: falsy means failure) when
+ * the new name is not a valid address or is taken (including by this user). On success the
+ * new address is unconfirmed, outstanding mail links die, and a confirmation link is mailed to
+ * the new address; a mail failure is logged but the change stands (the app can resend).
+ */
+export async function changeUserName(ctx: AccountsContext, userId: string, rawUserName: string, requestedUri?: string): Promise<boolean> {
+  const userName = normalizeEmail(rawUserName);
+  if (!isValidEmail(userName)) return false;
+  const user = await ctx.db.selectFrom("identity_users").selectAll().where("id", "=", userId).executeTakeFirst();
+  if (!user) return false;
+  if (!(await isUserNameAvailable(ctx, userName))) return false;
+  const now = ctx.now();
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.updateTable("identity_users").set({ user_name: userName, email_confirmed: false, updated_at: now }).where("id", "=", userId).execute();
+      await trx.deleteFrom("identity_user_tokens").where("user_id", "=", userId).execute();
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
+  const renamed: UserRow = { ...user, user_name: userName, email_confirmed: false, updated_at: now };
+  try {
+    const token = await issueMailToken(ctx.db, renamed, "confirm_email", now);
+    await ctx.mail.confirmEmail(userName, token, requestedUri);
+  } catch (err) {
+    ctx.logger.error({ err: { type: (err as Error).name, message: (err as Error).message }, userId }, "user name changed but the confirmation mail failed");
+  }
+  return true;
+}
+
+/**
+ * SPEC §7 changepasswordusingcurrent for the signed-in user: true when changed; false for a
+ * wrong current password or a new password failing the SPEC §5 rule.
+ */
+export async function changePasswordWithCurrent(
+  ctx: AccountsContext,
+  userId: string,
+  input: { currentPassword: string; newPassword: string },
+): Promise<boolean> {
+  const user = await ctx.db.selectFrom("identity_users").selectAll().where("id", "=", userId).executeTakeFirst();
+  if (!user || !(await passwordMatches(user, input.currentPassword))) return false;
+  if (passwordErrors(input.newPassword).length > 0) return false;
+  const passwordHash = await hashPassword(input.newPassword);
+  const now = ctx.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable("identity_users").set({ password_hash: passwordHash, updated_at: now }).where("id", "=", userId).execute();
+    await trx.deleteFrom("identity_user_tokens").where("user_id", "=", userId).where("purpose", "=", "reset_password").execute();
+  });
+  return true;
+}

@@ -1,0 +1,104 @@
+// Typed errors of the identity authority. Domain code throws them; http.ts maps them to
+// status codes and JSON bodies in one place (STYLE.md "Errors").
+
+/** One ASP.NET Identity-style error, as SPEC §3 "Register: succeeded, errors (code, description)". */
+export interface IdentityErrorItem {
+  code: string;
+  description: string;
+}
+
+/** A rule failed (password rule, invalid e-mail, duplicate, bad token): 400 {succeeded:false, errors}. */
+export class AccountError extends Error {
+  readonly errors: IdentityErrorItem[];
+  constructor(errors: IdentityErrorItem[]) {
+    super(errors.map((e) => e.code).join(", "));
+    this.name = "AccountError";
+    this.errors = errors;
+  }
+}
+
+/** An OAuth 2.0 token endpoint error (RFC 6749 §5.2): {error, error_description}. */
+export class OAuthError extends Error {
+  readonly status: number;
+  readonly error: string;
+  constructor(status: number, error: string, description: string) {
+    super(description);
+    this.name = "OAuthError";
+    this.status = status;
+    this.error = error;
+  }
+}
+
+/** Missing, malformed or unverifiable bearer token (RFC 6750): 401 invalid_token. */
+export class InvalidTokenError extends Error {
+  constructor(description: string) {
+    super(description);
+    this.name = "InvalidTokenError";
+  }
+}
+
+/** A valid token of the wrong kind (user token on a client call, or the reverse): 403. */
+export class InsufficientScopeError extends Error {
+  constructor(description: string) {
+    super(description);
+    this.name = "InsufficientScopeError";
+  }
+}
+
+/** Structurally malformed input (missing parameter, wrong type): 400 invalid_request. */
+export class BadRequestError extends Error {
+  constructor(description: string) {
+    super(description);
+    this.name = "BadRequestError";
+  }
+}
+
+/** The mail transport refused or failed: 502, so the caller can say the mail was not sent. */
+export class MailDeliveryError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "MailDeliveryError";
+  }
+}
+
+/** ASP.NET Identity's codes and descriptions, plus the SPEC §5 special-character rule. */
+export const describe = {
+  invalidEmail: (email: string): IdentityErrorItem => ({
+    code: "InvalidEmail",
+    description: `Email '${email}' is invalid.`,
+  }),
+  duplicateUserName: (userName: string): IdentityErrorItem => ({
+    code: "DuplicateUserName",
+    description: `Username '${userName}' is already taken.`,
+  }),
+  passwordTooShort: (min: number): IdentityErrorItem => ({
+    code: "PasswordTooShort",
+    description: `Passwords must be at least ${min} characters.`,
+  }),
+  passwordTooLong: (max: number): IdentityErrorItem => ({
+    code: "PasswordTooLong",
+    description: `Passwords must be at most ${max} characters.`,
+  }),
+  passwordRequiresLower: (): IdentityErrorItem => ({
+    code: "PasswordRequiresLower",
+    description: "Passwords must have at least one lowercase ('a'-'z').",
+  }),
+  passwordRequiresUpper: (): IdentityErrorItem => ({
+    code: "PasswordRequiresUpper",
+    description: "Passwords must have at least one uppercase ('A'-'Z').",
+  }),
+  passwordRequiresDigit: (): IdentityErrorItem => ({
+    code: "PasswordRequiresDigit",
+    description: "Passwords must have at least one digit ('0'-'9').",
+  }),
+  passwordRequiresNonAlphanumeric: (): IdentityErrorItem => ({
+    code: "PasswordRequiresNonAlphanumeric",
+    description: "Passwords must have at least one special character (!@#$%^&*).",
+  }),
+  passwordMismatch: (): IdentityErrorItem => ({ code: "PasswordMismatch", description: "Incorrect password." }),
+  invalidToken: (): IdentityErrorItem => ({ code: "InvalidToken", description: "Invalid token." }),
+  userAlreadyHasPassword: (): IdentityErrorItem => ({
+    code: "UserAlreadyHasPassword",
+    description: "User already has a password set.",
+  }),
+};

@@ -1,0 +1,29 @@
+// Secrets that SPEC §7 puts in URLs (password, newPassword, currentPassword, token) must never
+// reach a log line (DESIGN.md §2 "logging"). One function, used by the request logger and mail.
+import { unescape } from "node:querystring";
+
+/** Query parameter names whose values are replaced, compared lower-case. */
+const SECRET_PARAMS = new Set(["password", "newpassword", "currentpassword", "token", "client_secret", "access_token", "refresh_token", "code"]);
+
+/**
+ * Returns `url` (absolute or path+query) with the value of every secret query parameter
+ * replaced by `[redacted]`; names are decoded the way Express's query parser decodes them
+ * (lenient percent-decoding, `+` as space), so encoded names are caught too. The fragment is
+ * dropped. Everything else is kept byte for byte.
+ */
+export function redactUrl(url: string): string {
+  const hashAt = url.indexOf("#");
+  const withoutHash = hashAt === -1 ? url : url.slice(0, hashAt);
+  const q = withoutHash.indexOf("?");
+  if (q === -1) return withoutHash;
+  const parts = withoutHash
+    .slice(q + 1)
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      const rawName = eq === -1 ? pair : pair.slice(0, eq);
+      const name = unescape(rawName.replaceAll("+", " ")).trim().toLowerCase();
+      return SECRET_PARAMS.has(name) ? `${rawName}=[redacted]` : pair;
+    });
+  return `${withoutHash.slice(0, q)}?${parts.join("&")}`;
+}

@@ -1,0 +1,11 @@
+// The identity authority's migrations, in order. Names are permanent once deployed.
+import type { Migration } from "../../db/migrate.ts";
+import { initial } from "./0001_initial.ts";
+
+/** Migration table of the identity authority (kept apart from consumer_… in a shared database). */
+export const IDENTITY_MIGRATION_TABLE = "identity_migration";
+
+/** Every identity migration by name; pass to migrateToLatest with IDENTITY_MIGRATION_TABLE. */
+export const identityMigrations: Record<string, Migration> = {
+  "0001_initial": initial,
+};

@@ -1,0 +1,148 @@
+// The reference identity authority as a service (DESIGN.md §1): database, migrations, signing
+// keys, mail and the HTTP app on one listening socket. server.ts at the repo root embeds it;
+// main.ts runs it alone.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { sql } from "kysely";
+import type { Logger } from "pino";
+import { createDatabase } from "../db/database.ts";
+import { migrateToLatest } from "../db/migrate.ts";
+import type { AccountsContext } from "./accounts.ts";
+import { createIdentityApp } from "./http.ts";
+import { DEFAULT_MAIL_FROM, accountMails, createMailer } from "./mail.ts";
+import { IDENTITY_MIGRATION_TABLE, identityMigrations } from "./schema/migrations.ts";
+import type { IdentityDatabase } from "./schema/tables.ts";
+import { loadSigningKeys } from "./tokens.ts";
+
+export interface IdentityOptions {
+  /** PGlite lives in `${dataDir}/identity` unless databaseUrl; the mail outbox in `${dataDir}/outbox/`. */
+  dataDir: string;
+  /** PostgreSQL connection string; tables are prefixed identity_ so the database can be shared. */
+  databaseUrl?: string;
+  /** The web app's public URL incl. base path, no trailing slash (e.g. http://localhost:3000); mail links use it. */
+  publicUrl: string;
+  /** nodemailer SMTP URL; when unset each mail is written to `${dataDir}/outbox/<ISO time>-<random>.eml`. */
+  smtpUrl?: string;
+  /** Default 'SafeWindow <no-reply@safewindow.local>'. */
+  mailFrom?: string;
+  /** The confidential OAuth clients allowed (the web app is one). */
+  clients: { clientId: string; clientSecret: string }[];
+  /** JWT iss; default the service's own URL. */
+  issuer?: string;
+  logger: Logger;
+  /** Default 127.0.0.1 and 0 (ephemeral). */
+  host?: string;
+  port?: number;
+  /** The clock, for tests. */
+  now?: () => Date;
+  /** Failed /connect/token attempts allowed per client IP + username; default 20 per 15 min. */
+  tokenRateLimit?: { limit: number; windowMs: number };
+}
+
+export interface IdentityService {
+  /** Base URL the service listens on, e.g. http://127.0.0.1:41234 (no trailing slash). */
+  url: string;
+  /** Stops accepting connections, lets requests in flight finish (up to 5 s), closes the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+function checkOptions(opts: IdentityOptions): string {
+  let publicUrl: URL;
+  try {
+    publicUrl = new URL(opts.publicUrl);
+  } catch {
+    throw new Error(`identity: publicUrl is not an absolute URL: ${JSON.stringify(opts.publicUrl)}`);
+  }
+  if (publicUrl.protocol !== "http:" && publicUrl.protocol !== "https:") throw new Error("identity: publicUrl must be http(s)");
+  if (publicUrl.search || publicUrl.hash) throw new Error("identity: publicUrl must not have a query or fragment");
+  if (opts.clients.length === 0) throw new Error("identity: at least one OAuth client is required");
+  for (const c of opts.clients) {
+    if (!c.clientId || !c.clientSecret) throw new Error("identity: every client needs a clientId and a clientSecret");
+  }
+  return opts.publicUrl.replace(/\/+$/, "");
+}
+
+function urlOf(address: AddressInfo): string {
+  const wildcard = address.address === "0.0.0.0" || address.address === "::";
+  const host = wildcard ? "127.0.0.1" : address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/**
+ * Starts the identity authority: opens the database (PGlite under dataDir, or PostgreSQL),
+ * migrates it, loads or creates the RS256 signing key, and listens on host:port.
+ * @returns the base URL and a close function.
+ * @throws Error for invalid options, an unreachable database, a failed migration or a port in use.
+ */
+export async function startIdentityService(opts: IdentityOptions): Promise<IdentityService> {
+  const publicUrl = checkOptions(opts);
+  const now = opts.now ?? (() => new Date());
+  const logger = opts.logger.child({ service: "identity" });
+  const db = await createDatabase<IdentityDatabase>({
+    dataDir: opts.dataDir,
+    ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
+    name: "identity",
+  });
+  let mailer: ReturnType<typeof createMailer> | undefined;
+  try {
+    const applied = await migrateToLatest(db, identityMigrations, IDENTITY_MIGRATION_TABLE);
+    if (applied.length > 0) logger.info({ migrations: applied }, "identity database migrated");
+    const keys = await loadSigningKeys(db, now());
+    mailer = createMailer({
+      ...(opts.smtpUrl ? { smtpUrl: opts.smtpUrl } : {}),
+      from: opts.mailFrom ?? DEFAULT_MAIL_FROM,
+      outboxDir: path.join(opts.dataDir, "outbox"),
+      logger,
+    });
+
+    const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000, keepAliveTimeout: 5_000 });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    const url = urlOf(server.address() as AddressInfo);
+    const accounts: AccountsContext = { db, now, mail: accountMails(mailer, publicUrl), logger };
+    const app = createIdentityApp({
+      accounts,
+      keys,
+      clients: opts.clients,
+      issuer: opts.issuer ?? url,
+      url,
+      logger,
+      now,
+      checkDatabase: async () => {
+        await sql`select 1`.execute(db);
+      },
+      ...(opts.tokenRateLimit ? { tokenRateLimit: opts.tokenRateLimit } : {}),
+    });
+    server.on("request", app);
+    logger.info({ url, storage: opts.databaseUrl ? "postgresql" : "pglite", mail: opts.smtpUrl ? "smtp" : "outbox" }, "identity authority listening");
+
+    const openMailer = mailer;
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      close() {
+        closing ??= (async () => {
+          const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+          server.closeIdleConnections();
+          const force = setTimeout(() => server.closeAllConnections(), 5_000);
+          await closed;
+          clearTimeout(force);
+          openMailer.close();
+          await db.destroy();
+          logger.info("identity authority stopped");
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    mailer?.close();
+    await db.destroy().catch(() => {});
+    throw err;
+  }
+}
