@@ -1,0 +1,117 @@
+// The identity authority with a real SMTP peer (smtp-server), a restart on the same data dir
+// (the signing key persists, so earlier tokens stay valid), and a failing mail transport.
+import { mkdtemp, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pino } from "pino";
+import PostalMime from "postal-mime";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startIdentityService } from "../../services/identity/server.ts";
+import type { IdentityService } from "../../services/identity/server.ts";
+
+const PUBLIC_URL = "http://localhost:3000/app";
+const ISSUER = "http://identity.test";
+const CLIENT = { clientId: "web", clientSecret: "smtp-test-secret-0123456789" };
+
+let dataDir: string;
+let smtp: SMTPServer;
+let smtpPort: number;
+const received: Buffer[] = [];
+let service: IdentityService | undefined;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), "identity-smtp-"));
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        received.push(Buffer.concat(chunks));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
+  smtpPort = (smtp.server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  await service?.close();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+function start(smtpUrl: string): Promise<IdentityService> {
+  return startIdentityService({ dataDir, publicUrl: PUBLIC_URL, smtpUrl, issuer: ISSUER, clients: [CLIENT], logger: pino({ level: "silent" }) });
+}
+
+async function token(url: string, fields: Record<string, string>): Promise<string> {
+  const res = await fetch(`${url}/connect/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, ...fields }).toString(),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+const email = "smtp-user@example.com";
+const password = "Smtp!pass1";
+
+describe("identity authority over SMTP", () => {
+  it("delivers the confirmation mail to the SMTP server, with the base path in the link", async () => {
+    service = await start(`smtp://127.0.0.1:${smtpPort}`);
+    const client = await token(service.url, { grant_type: "client_credentials" });
+    const reg = await fetch(`${service.url}/api/account/register`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${client}`, "content-type": "application/json" },
+      body: JSON.stringify({ userName: email, password }),
+    });
+    expect(reg.status).toBe(200);
+    const sent = await fetch(`${service.url}/api/account/sendconfirmationemail?email=${encodeURIComponent(email)}`, { headers: { authorization: `Bearer ${client}` } });
+    expect(await sent.json()).toBe(true);
+
+    expect(received).toHaveLength(1);
+    const mail = await PostalMime.parse(received[0] as Buffer);
+    expect(mail.subject).toMatch(/confirm/i);
+    expect(mail.from?.address).toBe("no-reply@safewindow.local");
+    const href = /https?:\/\/\S+/.exec(mail.text ?? "")?.[0] ?? "";
+    const link = new URL(href);
+    expect(`${link.origin}${link.pathname}`).toBe(`${PUBLIC_URL}/confirmemail`);
+    expect(link.searchParams.get("email")).toBe(email);
+    const ok = await fetch(`${service.url}/api/account/confirmemail?${new URLSearchParams({ email, token: link.searchParams.get("token") ?? "" })}`, {
+      headers: { authorization: `Bearer ${client}` },
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it("keeps issued tokens valid across a restart (key stored in the database)", async () => {
+    const first = service as IdentityService;
+    const user = await token(first.url, { grant_type: "password", username: email, password });
+    const kidBefore = ((await (await fetch(`${first.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys[0]?.kid;
+    await first.close();
+    service = undefined;
+
+    // Point SMTP at a closed port now: the restart must not need the mail server.
+    service = await start("smtp://127.0.0.1:1");
+    const kidAfter = ((await (await fetch(`${service.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys[0]?.kid;
+    expect(kidAfter).toBe(kidBefore);
+    const me = await fetch(`${service.url}/api/users/`, { headers: { authorization: `Bearer ${user}` } });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ userName: email, emailConfirmed: true });
+  });
+
+  it("answers 502 JSON when the mail cannot be sent, and keeps running", async () => {
+    const url = (service as IdentityService).url;
+    const client = await token(url, { grant_type: "client_credentials" });
+    const res = await fetch(`${url}/api/account/requestpasswordchange?email=${encodeURIComponent(email)}`, { headers: { authorization: `Bearer ${client}` } });
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { error: string }).error).toBe("mail_delivery_failed");
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+});
