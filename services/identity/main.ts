@@ -16,7 +16,8 @@ const envSchema = z.object({
   SMTP_URL: z.preprocess(unsetIfEmpty, z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
   MAIL_FROM: z.preprocess(unsetIfEmpty, z.string().optional()),
   IDENTITY_ISSUER: z.preprocess(unsetIfEmpty, httpUrl.optional()),
-  IDENTITY_CLIENT_ID: z.preprocess(unsetIfEmpty, z.string({ error: "is required" }).min(1)),
+  // Same default as the web app's IDENTITY_CLIENT_ID, so only the secret must be shared.
+  IDENTITY_CLIENT_ID: z.preprocess(unsetIfEmpty, z.string().default("safewindow-web")),
   IDENTITY_CLIENT_SECRET: z.preprocess(unsetIfEmpty, z.string({ error: "is required" }).min(16, "must be at least 16 characters")),
   LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
 });

@@ -28,7 +28,7 @@ function run(env: Record<string, string>) {
   return { child, exited, out: () => stdout, err: () => stderr };
 }
 
-const good = { IDENTITY_CLIENT_ID: "web", IDENTITY_CLIENT_SECRET: "main-test-secret-0123456789", PORT: "0" };
+const good = { IDENTITY_CLIENT_SECRET: "main-test-secret-0123456789", PORT: "0" };
 
 describe("services/identity/main.ts", () => {
   it.each([
@@ -37,7 +37,8 @@ describe("services/identity/main.ts", () => {
     [{ ...good, DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
     [{ ...good, SMTP_URL: "http://mail" }, "SMTP_URL"],
     [{ ...good, IDENTITY_CLIENT_SECRET: "" }, "IDENTITY_CLIENT_SECRET"],
-    [{ IDENTITY_CLIENT_SECRET: good.IDENTITY_CLIENT_SECRET }, "IDENTITY_CLIENT_ID"],
+    [{ ...good, IDENTITY_CLIENT_SECRET: "too-short" }, "IDENTITY_CLIENT_SECRET"],
+    [{ PORT: "0" }, "IDENTITY_CLIENT_SECRET"],
   ])("exits with a message naming the bad variable (%#)", async (env, variable) => {
     const p = run(env as Record<string, string>);
     expect(await p.exited).toBe(1);
@@ -59,6 +60,13 @@ describe("services/identity/main.ts", () => {
     });
     const health = await fetch(`${url}/healthz`);
     expect(await health.json()).toEqual({ ok: true });
+    // The client id defaults to the web app's, safewindow-web.
+    const token = await fetch(`${url}/connect/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: "safewindow-web", client_secret: good.IDENTITY_CLIENT_SECRET }).toString(),
+    });
+    expect(token.status).toBe(200);
     p.child.kill("SIGTERM");
     expect(await p.exited).toBe(0);
     expect(p.out()).toContain("identity authority stopped");

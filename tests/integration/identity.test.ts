@@ -8,6 +8,7 @@ import { SignJWT, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generate
 import { pino } from "pino";
 import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redactUrl } from "../../services/identity/redact.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
 
@@ -712,6 +713,22 @@ describe("logging", () => {
       expect(all.includes(encodeURIComponent(secret)), "an encoded secret reached the log").toBe(false);
     }
     expect(all).not.toContain(CLIENT.clientSecret);
+
+    // Outbox mails are logged with their file and their link, the token redacted.
+    const mailLines = logLines.map((l) => JSON.parse(l) as { file?: string; links?: string[] }).filter((l) => l.file);
+    expect(mailLines.length).toBeGreaterThan(5);
+    expect(mailLines[0]?.file).toMatch(/outbox[/\\].+\.eml$/);
+    expect(mailLines[0]?.links?.[0]).toMatch(/^http:\/\/localhost:3000\/\w+\?email=[^&]+&token=\[redacted\]$/);
     expect(all.toLowerCase()).not.toContain("authorization");
+  });
+});
+
+describe("redactUrl", () => {
+  it("replaces secret query values however the name is spelled", () => {
+    expect(redactUrl("/a?email=x%40y.z&password=p1&NewPassword=p2&current%50assword=p3&tok+en=no&to%6Ben=p4#frag")).toBe(
+      "/a?email=x%40y.z&password=[redacted]&NewPassword=[redacted]&current%50assword=[redacted]&tok+en=no&to%6Ben=[redacted]",
+    );
+    expect(redactUrl("/a?token")).toBe("/a?token=[redacted]");
+    expect(redactUrl("/plain/path")).toBe("/plain/path");
   });
 });
