@@ -78,7 +78,8 @@ function urlOf(address: AddressInfo): string {
 export async function startIdentityService(opts: IdentityOptions): Promise<IdentityService> {
   const publicUrl = checkOptions(opts);
   const now = opts.now ?? (() => new Date());
-  const logger = opts.logger.child({ service: "identity" });
+  // The embedding app may already have bound `service`; binding it twice duplicates the JSON key.
+  const logger = "service" in opts.logger.bindings() ? opts.logger : opts.logger.child({ service: "identity" });
   const db = await createDatabase<IdentityDatabase>({
     dataDir: opts.dataDir,
     ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
