@@ -6,6 +6,17 @@ import { z } from "zod";
 import { messages } from "../messages";
 import { emailAddress, newPassword } from "./password";
 
+/**
+ * Runs a match check even when other fields have errors (zod skips object refinements
+ * otherwise), so "Passwords do not match." shows together with the other messages.
+ */
+function bothPresent(a: string, b: string) {
+  return (payload: { value: unknown }) => {
+    const value = payload.value as Record<string, unknown> | undefined;
+    return typeof value?.[a] === "string" && typeof value?.[b] === "string";
+  };
+}
+
 /** SPEC §5 Login. */
 export const loginSchema = z.object({
   email: z.string({ error: messages.loginEmailRequired }).trim().min(1, messages.loginEmailRequired).max(254),
@@ -25,6 +36,7 @@ export const registrationSchema = z
   .refine((value) => value.password === value.confirmPassword, {
     message: messages.passwordsDoNotMatch,
     path: ["confirmPassword"],
+    when: bothPresent("password", "confirmPassword"),
   });
 
 /** SPEC §5 Confirm account: the password to set. */
@@ -46,6 +58,7 @@ export const resetPasswordSchema = z
   .refine((value) => value.newPassword === value.confirmPassword, {
     message: messages.passwordsDoNotMatch,
     path: ["confirmPassword"],
+    when: bothPresent("newPassword", "confirmPassword"),
   });
 
 /**

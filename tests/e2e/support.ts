@@ -5,7 +5,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import PostalMime from "postal-mime";
 import { e2e } from "./env";
 
@@ -121,6 +121,25 @@ export async function signIn(page: Page, email: string, password: string): Promi
 
 /** Fails the test when axe finds any accessibility violation on the page as it is now. */
 export async function expectAccessible(page: Page): Promise<void> {
+  if (test.info().project.use.javaScriptEnabled !== false) return expectPageAccessible(page);
+  // axe runs as a script, which a page without JavaScript cannot run: check a copy of the page as
+  // it is now, without its scripts, in a JavaScript-enabled page of the same browser.
+  const browser = page.context().browser();
+  if (!browser) throw new Error("no browser");
+  const html = (await page.content())
+    .replace(/<script\b[\s\S]*?<\/script>/gi, "")
+    .replace(/<head>/i, `<head><base href="${page.url()}">`);
+  const context = await browser.newContext({ javaScriptEnabled: true });
+  try {
+    const copy = await context.newPage();
+    await copy.setContent(html, { waitUntil: "load" });
+    await expectPageAccessible(copy);
+  } finally {
+    await context.close();
+  }
+}
+
+async function expectPageAccessible(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }
