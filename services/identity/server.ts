@@ -121,7 +121,7 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
       ...(opts.tokenRateLimit ? { tokenRateLimit: opts.tokenRateLimit } : {}),
     });
     server.on("request", app);
-    logger.info({ url, storage: opts.databaseUrl ? "postgresql" : "pglite", mail: opts.smtpUrl ? "smtp" : "outbox" }, "identity authority listening");
+    logger.info({ port: (server.address() as AddressInfo).port, storage: opts.databaseUrl ? "postgresql" : "pglite", mail: opts.smtpUrl ? "smtp" : "outbox" }, "identity authority listening");
 
     const openMailer = mailer;
     let closing: Promise<void> | undefined;

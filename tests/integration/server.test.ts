@@ -1,0 +1,213 @@
+/**
+ * server.ts as operators run it: the production build with the embedded identity authority on a
+ * fresh DATA_DIR, security headers, health probes, session cookie, configuration errors, an
+ * unreachable identity authority, and graceful shutdown. Needs `npm run build` first (npm test
+ * builds before it runs vitest).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messages } from "../../app/messages";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const node = process.execPath;
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts server.ts with `env` on an ephemeral port; resolves once it listens. */
+function startServer(env: Record<string, string>): Promise<Running> {
+  const child = spawn(node, ["server.ts"], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
+    const onData = (chunk: Buffer) => {
+      output += String(chunk);
+      const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]!.replace("localhost", "127.0.0.1"), output: () => output, exited });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    void exited.then((code) => reject(new Error(`server exited ${code}:\n${output}`)));
+  });
+}
+
+function form(values: Record<string, string>, origin: string): RequestInit {
+  return {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin },
+    body: new URLSearchParams(values).toString(),
+  };
+}
+
+describe("server.ts with the embedded identity authority", () => {
+  let server: Running;
+  let dataDir: string;
+  const password = "Window#2026a";
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "sw-server-"));
+    server = await startServer({ DATA_DIR: dataDir });
+  }, 60_000);
+
+  afterAll(async () => {
+    if (server.child.exitCode === null) server.child.kill("SIGKILL");
+  });
+
+  it("answers /healthz and /readyz", async () => {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true, checks: { identity: true } });
+  });
+
+  it("sends a nonce CSP without unsafe-inline scripts, and every script carries the nonce", async () => {
+    const response = await fetch(`${server.url}/login`);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).not.toContain("unsafe-inline");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(response.headers.get("x-request-id")).toBeTruthy();
+    const html = await response.text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    // A new nonce for every response.
+    const again = (await fetch(`${server.url}/login`)).headers.get("content-security-policy");
+    expect(again).not.toBe(csp);
+  });
+
+  it("serves hashed assets immutable and compressed", async () => {
+    const html = await (await fetch(`${server.url}/login`)).text();
+    const asset = /href="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset).toBeTruthy();
+    const response = await fetch(`${server.url}${asset}`, { headers: { "accept-encoding": "gzip" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toContain("immutable");
+  });
+
+  it("registers through the plain form post: session cookie with only an id, mail in the outbox", async () => {
+    const email = `server-${Date.now()}@example.com`;
+    const response = await fetch(
+      `${server.url}/registration`,
+      form({ email, password, confirmPassword: password, acceptTerms: "on", acceptPrivacy: "on" }, server.url),
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/checkconfirmation");
+    const cookies = response.headers.getSetCookie();
+    const session = cookies.find((c) => c.startsWith("__session="));
+    expect(session).toBeTruthy();
+    expect(session).toMatch(/HttpOnly/i);
+    expect(session).toMatch(/SameSite=Lax/i);
+    expect(session).toMatch(/Path=\//);
+    expect(session).not.toContain("eyJ"); // no JWT in the cookie: the token stays on the server
+    expect(existsSync(path.join(dataDir, "outbox"))).toBe(true);
+    expect(readdirSync(path.join(dataDir, "outbox")).length).toBeGreaterThan(0);
+
+    const cookie = session!.split(";")[0]!;
+    const page = await fetch(`${server.url}/checkconfirmation`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(email);
+    expect(html).not.toMatch(/eyJ[\w-]+\.[\w-]+/); // no token in the HTML
+    expect(html).not.toMatch(/127\.0\.0\.1:\d+/); // nor the upstream's address
+    expect(server.output()).not.toContain(password);
+  });
+
+  it("answers SPEC's login message for a wrong password, with status 400", async () => {
+    const response = await fetch(`${server.url}/login`, form({ email: "nobody@example.com", password: "Wrong#Pass1" }, server.url));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain(messages.loginFailed);
+  });
+
+  it("refuses a 1 MB field with 413 and keeps serving", async () => {
+    const response = await fetch(`${server.url}/login`, form({ email: "a@example.com", password: "x".repeat(1 << 20) }, server.url));
+    expect(response.status).toBe(413);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+
+  it("answers a malformed body with a 4xx, not a crash", async () => {
+    const response = await fetch(`${server.url}/login`, {
+      method: "POST",
+      headers: { "content-type": "multipart/form-data; boundary=nope", origin: server.url },
+      body: "garbage",
+    });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(600);
+    expect(await response.text()).not.toMatch(/at \w+ \(.*:\d+:\d+\)/); // no stack trace
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+
+  it("stops gracefully on SIGTERM", async () => {
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('"msg":"stopped"');
+  });
+});
+
+describe("server.ts configuration", () => {
+  it("a wrong value stops the start with a message naming the variable", async () => {
+    const child = spawn(node, ["server.ts"], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", BASE_PATH: "no-leading-slash", DATA_DIR: mkdtempSync(path.join(tmpdir(), "sw-bad-")) },
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += String(chunk)));
+    const code = await new Promise((resolve) => child.on("exit", resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain("BASE_PATH");
+  });
+});
+
+describe("server.ts with the identity authority down", () => {
+  let server: Running;
+
+  beforeAll(async () => {
+    server = await startServer({
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "sw-down-")),
+      IDENTITY_URL: "http://127.0.0.1:9",
+      IDENTITY_CLIENT_SECRET: "a-secret-of-sixteen-chars",
+    });
+  }, 60_000);
+
+  afterAll(() => {
+    server.child.kill("SIGKILL");
+  });
+
+  it("is alive but not ready", async () => {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+  });
+
+  it("answers sign-in and registration with SPEC's messages instead of crashing", async () => {
+    const login = await fetch(`${server.url}/login`, form({ email: "a@example.com", password: "Window#2026a" }, server.url));
+    expect(login.status).toBe(400);
+    expect(await login.text()).toContain("Unknown Error: ");
+    const registration = await fetch(
+      `${server.url}/registration`,
+      form({ email: "b@example.com", password: "Window#2026a", confirmPassword: "Window#2026a", acceptTerms: "on", acceptPrivacy: "on" }, server.url),
+    );
+    expect(registration.status).toBe(502);
+    expect(await registration.text()).toContain(messages.registerUnknownError);
+    const reset = await fetch(`${server.url}/requestpasswordchange`, form({ email: "c@example.com" }, server.url));
+    expect(reset.status).toBe(200);
+    expect(await reset.text()).toContain(messages.resetRequested.replace(/'/g, "&#x27;"));
+    expect(server.child.exitCode).toBeNull();
+  });
+});
