@@ -51,10 +51,10 @@ describe("services/identity/main.ts", () => {
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no listening line: ${p.out()} ${p.err()}`)), 30_000);
       p.child.stdout.on("data", () => {
-        const m = /"url":"(http:\/\/[^"]+)"/.exec(p.out());
+        const m = /"port":(\d+),.*"identity authority listening"/.exec(p.out());
         if (m?.[1]) {
           clearTimeout(timer);
-          resolve(m[1]);
+          resolve(`http://127.0.0.1:${m[1]}`);
         }
       });
     });
