@@ -19,6 +19,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { ipKeyGenerator, rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
@@ -151,6 +152,28 @@ app.use((req, res, next) => {
 });
 
 const base = config.basePrefix;
+
+// Sign-in and account forms: at most AUTH_RATE_LIMIT posts per client address and form in 10
+// minutes, against password guessing and mail flooding. In memory: one process per DATA_DIR.
+const accountForms = ["login", "registration", "confirmaccount", "confirmemail", "requestpasswordchange", "resetpassword", "checkconfirmation"];
+const accountFormPaths = accountForms.flatMap((form) =>
+  [form, `consumer/${form}`].flatMap((p) => [`${base}/${p}`, `${base}/${p}.data`]),
+);
+app.post(
+  accountFormPaths,
+  rateLimit({
+    windowMs: 10 * 60 * 1000,
+    limit: config.AUTH_RATE_LIMIT,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    keyGenerator: (req) => `${ipKeyGenerator(req.ip ?? "")}|${req.path}`,
+    handler: (req, res) => {
+      req.log.warn("account form rate limit reached");
+      res.status(429).type("html").send(errorPage("Too many attempts from your connection. Please wait a few minutes and try again."));
+    },
+  }),
+);
+
 let build: ServerBuild | (() => Promise<ServerBuild>);
 if (dev) {
   const vite = await import("vite");

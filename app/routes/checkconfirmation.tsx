@@ -6,6 +6,7 @@ import type { Route } from "./+types/checkconfirmation";
 import { FormMessage } from "~/components/Field";
 import { messages } from "~/messages";
 import { requireUser } from "~/server/auth.server";
+import { takeFlash } from "~/server/session.server";
 import { isEmailConfirmed, sendConfirmationEmail } from "~/server/upstream/identity.server";
 
 export const meta = () => [{ title: "Check Your Email · SafeWindow" }];
@@ -15,12 +16,13 @@ export const pollIntervalMs = 5_000;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const mailFailed = new URL(request.url).searchParams.get("mail") === "failed";
+  const flash = await takeFlash(request);
+  const headers = flash.setCookie ? { "Set-Cookie": flash.setCookie } : undefined;
   try {
-    if (await isEmailConfirmed(user.accessToken)) return redirect("/checkaccountstatus");
-    return { email: user.userName, error: mailFailed ? messages.confirmationEmailSendFailed : undefined };
+    if (await isEmailConfirmed(user.accessToken)) return redirect("/checkaccountstatus", { headers });
+    return data({ email: user.userName, error: flash.error }, { headers });
   } catch {
-    return data({ email: user.userName, error: messages.checkConfirmationFailed }, { status: 502 });
+    return data({ email: user.userName, error: messages.checkConfirmationFailed }, { status: 502, headers });
   }
 }
 

@@ -74,11 +74,11 @@ export async function action({ request }: Route.ActionArgs) {
     if (!(error instanceof SignInError)) throw error;
     return data({ result: submission.reply({ formErrors: [messages.loginAfterRegistrationFailed], hideFields: hiddenFields }) }, { status: 502 });
   }
-  const headers = new Headers();
-  headers.append("Set-Cookie", await startUserSession(request, user));
-  headers.append("Set-Cookie", await rememberUserName(user.userName));
   const sent = await sendConfirmationEmail(email).catch(() => false);
-  return redirect(sent ? "/checkconfirmation" : "/checkconfirmation?mail=failed", { headers });
+  const headers = new Headers();
+  headers.append("Set-Cookie", await startUserSession(request, user, sent ? {} : { error: messages.confirmationEmailSendFailed }));
+  headers.append("Set-Cookie", await rememberUserName(user.userName));
+  return redirect("/checkconfirmation", { headers });
 }
 
 export default function Registration() {

@@ -47,6 +47,7 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().default("loopback"),
   DEFAULT_TIME_ZONE: z.string().default("America/New_York"),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(60),
 });
 
 export type Env = z.output<typeof envSchema>;

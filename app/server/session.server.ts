@@ -18,8 +18,10 @@ export interface SessionData {
   userName: string;
 }
 
+/** One-time messages for the next page (read once, then gone). */
 export interface SessionFlash {
   notice: string;
+  error: string;
 }
 
 /** Session lifetime: 12 hours (the access token inside expires sooner and is checked on each request). */
@@ -70,14 +72,28 @@ export function destroySession(session: AppSession): Promise<string> {
  * preventing session fixation) and stores the token in a new one.
  * @returns the Set-Cookie header value of the new session
  */
-export async function startUserSession(request: Request, data: SessionData): Promise<string> {
+export async function startUserSession(request: Request, data: SessionData, flash?: Partial<SessionFlash>): Promise<string> {
   const old = await getSession(request);
   if (old.id) await sessionStorage().destroySession(old);
   const session = await sessionStorage().getSession(null);
   session.set("accessToken", data.accessToken);
   session.set("expiresAt", data.expiresAt);
   session.set("userName", data.userName);
+  if (flash?.notice) session.flash("notice", flash.notice);
+  if (flash?.error) session.flash("error", flash.error);
   return commitSession(session);
+}
+
+/**
+ * Reads and consumes the session's one-time messages.
+ * @returns the messages and the Set-Cookie value that saves their removal (undefined when there were none)
+ */
+export async function takeFlash(request: Request): Promise<{ notice?: string; error?: string; setCookie?: string }> {
+  const session = await getSession(request);
+  if (!session.has("notice") && !session.has("error")) return {};
+  const notice = session.get("notice");
+  const error = session.get("error");
+  return { notice, error, setCookie: await commitSession(session) };
 }
 
 /** Ends the session and redirects (logout). */

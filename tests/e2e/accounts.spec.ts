@@ -72,11 +72,11 @@ test("sign in with a confirmed account, then log out", async ({ page }, testInfo
 test("a guarded URL with a query, visited signed out, is where sign-in lands", async ({ page }, testInfo) => {
   const email = uniqueEmail(testInfo, "guard");
   await createAccount(email, strongPassword, { confirmed: false });
-  await page.goto("/checkconfirmation?mail=failed");
-  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcheckconfirmation%3Fmail%3Dfailed$/);
+  await page.goto("/checkconfirmation?from=mail&step=2");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcheckconfirmation%3Ffrom%3Dmail%26step%3D2$/);
   await signIn(page, email, strongPassword);
-  await expect(page).toHaveURL(/\/checkconfirmation\?mail=failed$/);
-  await expect(page.getByText(messages.confirmationEmailSendFailed)).toBeVisible();
+  await expect(page).toHaveURL(/\/checkconfirmation\?from=mail&step=2$/);
+  await expect(page.getByRole("heading", { name: "Check Your Email" })).toBeVisible();
 });
 
 test("a redirectTo that is not a local path is ignored", async ({ page }, testInfo) => {
@@ -180,4 +180,15 @@ test("the intro screen shows the logo and leads to sign in", async ({ page }) =>
   await expectAccessible(page);
   await page.getByRole("link", { name: "Sign In" }).click();
   await expect(page.getByRole("heading", { name: "Sign In" })).toBeVisible();
+});
+
+test("registration links the Terms of Service and the Privacy Policy", async ({ page }) => {
+  await page.goto("/registration");
+  await page.getByRole("link", { name: "Terms of Service" }).click();
+  await expect(page.getByRole("heading", { name: "Terms of Service" })).toBeVisible();
+  await expectAccessible(page);
+  await page.goto("/registration");
+  await page.getByRole("link", { name: "Privacy Policy" }).click();
+  await expect(page.getByRole("heading", { name: "Privacy Policy" })).toBeVisible();
+  await expectAccessible(page);
 });

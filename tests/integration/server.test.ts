@@ -9,7 +9,9 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pino } from "pino";
 import { messages } from "../../app/messages";
+import { startIdentityService, type IdentityService } from "../../services/identity/server";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const node = process.execPath;
@@ -183,6 +185,7 @@ describe("server.ts with the identity authority down", () => {
       DATA_DIR: mkdtempSync(path.join(tmpdir(), "sw-down-")),
       IDENTITY_URL: "http://127.0.0.1:9",
       IDENTITY_CLIENT_SECRET: "a-secret-of-sixteen-chars",
+      AUTH_RATE_LIMIT: "4",
     });
   }, 60_000);
 
@@ -208,6 +211,71 @@ describe("server.ts with the identity authority down", () => {
     const reset = await fetch(`${server.url}/requestpasswordchange`, form({ email: "c@example.com" }, server.url));
     expect(reset.status).toBe(200);
     expect(await reset.text()).toContain(messages.resetRequested.replace(/'/g, "&#x27;"));
+    expect(server.child.exitCode).toBeNull();
+  });
+
+  it("limits posts to an account form per client address", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const response = await fetch(`${server.url}/consumer/requestpasswordchange`, form({ email: "d@example.com" }, server.url));
+      statuses.push(response.status);
+      await response.text();
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+  });
+});
+
+describe("the identity authority goes away during a session", () => {
+  let server: Running;
+  let identity: IdentityService;
+  let cookie: string;
+  const email = `midway-${Date.now()}@example.com`;
+
+  beforeAll(async () => {
+    const clientSecret = "midway-client-secret-0123";
+    identity = await startIdentityService({
+      dataDir: mkdtempSync(path.join(tmpdir(), "sw-midway-id-")),
+      publicUrl: "http://127.0.0.1",
+      clients: [{ clientId: "safewindow-web", clientSecret }],
+      logger: pino({ level: "silent" }),
+    });
+    server = await startServer({
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "sw-midway-")),
+      IDENTITY_URL: identity.url,
+      IDENTITY_CLIENT_SECRET: clientSecret,
+    });
+    const password = "Window#2026a";
+    const registered = await fetch(
+      `${server.url}/registration`,
+      form({ email, password, confirmPassword: password, acceptTerms: "on", acceptPrivacy: "on" }, server.url),
+    );
+    expect(registered.status).toBe(302);
+    cookie = registered.headers.getSetCookie().find((c) => c.startsWith("__session="))!.split(";")[0]!;
+    await identity.close();
+  }, 90_000);
+
+  afterAll(() => {
+    server.child.kill("SIGKILL");
+  });
+
+  it("shows SPEC's messages on every account screen", async () => {
+    const check = await fetch(`${server.url}/checkconfirmation`, { headers: { cookie } });
+    expect(check.status).toBe(502);
+    expect(await check.text()).toContain(messages.checkConfirmationFailed);
+
+    const resend = await fetch(`${server.url}/checkconfirmation`, { ...form({}, server.url), headers: { ...form({}, server.url).headers, cookie } });
+    expect(resend.status).toBe(502);
+    expect(await resend.text()).toContain(messages.sendEmailConfirmationFailed);
+
+    const gate = await fetch(`${server.url}/checkaccountstatus`, { headers: { cookie } });
+    expect(gate.status).toBe(502);
+    expect(await gate.text()).toContain(messages.accountLookupFailed);
+
+    const confirm = await fetch(`${server.url}/confirmemail?${new URLSearchParams({ email, token: "t" })}`);
+    expect(confirm.status).toBe(502);
+    const html = await confirm.text();
+    expect(html).toContain(messages.emailConfirmFailedShort);
+    expect(html).toContain("Resend Confirmation");
     expect(server.child.exitCode).toBeNull();
   });
 });
