@@ -29,29 +29,8 @@ export class OAuthError extends Error {
   }
 }
 
-/** Missing, malformed or unverifiable bearer token (RFC 6750): 401 invalid_token. */
-export class InvalidTokenError extends Error {
-  constructor(description: string) {
-    super(description);
-    this.name = "InvalidTokenError";
-  }
-}
-
-/** A valid token of the wrong kind (user token on a client call, or the reverse): 403. */
-export class InsufficientScopeError extends Error {
-  constructor(description: string) {
-    super(description);
-    this.name = "InsufficientScopeError";
-  }
-}
-
-/** Structurally malformed input (missing parameter, wrong type): 400 invalid_request. */
-export class BadRequestError extends Error {
-  constructor(description: string) {
-    super(description);
-    this.name = "BadRequestError";
-  }
-}
+// The bearer-token and malformed-input errors are shared by every reference service.
+export { BadRequestError, InsufficientScopeError, InvalidTokenError } from "../shared/errors.ts";
 
 /** The mail transport refused or failed: 502, so the caller can say the mail was not sent. */
 export class MailDeliveryError extends Error {

@@ -1,29 +1,19 @@
 // The identity authority's HTTP contract: every path of SPEC §7's identity table, plus
 // POST /api/account/invite, discovery, JWKS and /healthz. Routes stay thin: parse, authorise,
 // call accounts.ts, answer. Errors are mapped to status and JSON in one handler at the end.
-import { randomUUID, createHash, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import express from "express";
 import type { NextFunction, Request, Response } from "express";
 import { ipKeyGenerator, rateLimit } from "express-rate-limit";
 import type { Logger } from "pino";
-import { pinoHttp } from "pino-http";
 import { z } from "zod";
+import { apiHeaders, bodyParsers, commonErrorAnswer, notFound, parse, requestLogger, safeError, sendErrorAnswer } from "../shared/http.ts";
+import type { HttpAnswer } from "../shared/http.ts";
 import * as accounts from "./accounts.ts";
 import type { AccountsContext, PublicUser } from "./accounts.ts";
-import {
-  AccountError,
-  BadRequestError,
-  InsufficientScopeError,
-  InvalidTokenError,
-  MailDeliveryError,
-  OAuthError,
-} from "./errors.ts";
-import { redactUrl } from "./redact.ts";
+import { AccountError, InsufficientScopeError, InvalidTokenError, MailDeliveryError, OAuthError } from "./errors.ts";
 import { ACCESS_TOKEN_LIFETIME_SECONDS, CLIENT_SCOPES, USER_SCOPES, issueAccessToken, verifyAccessToken } from "./tokens.ts";
 import type { AccessTokenClaims, SigningKeys } from "./tokens.ts";
-
-/** Largest accepted request body (JSON or form). */
-export const BODY_LIMIT = "64kb";
 
 export interface IdentityClient {
   clientId: string;
@@ -53,16 +43,6 @@ const email = text(1024);
 const password = text(1024);
 const mailToken = text(512);
 const optional = (max: number) => text(max).optional();
-
-function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const result = schema.safeParse(value ?? {});
-  if (!result.success) {
-    // Name the parameters, never echo their values (they may be passwords).
-    const problems = result.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
-    throw new BadRequestError(`Invalid request: ${problems}`);
-  }
-  return result.data;
-}
 
 // ---------------------------------------------------------------- client and bearer auth
 
@@ -134,41 +114,9 @@ export function createIdentityApp(deps: IdentityAppDeps): express.Express {
   app.disable("x-powered-by");
   app.set("etag", false);
 
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId(req, res) {
-        const incoming = req.headers["x-request-id"];
-        const id = typeof incoming === "string" && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
-        res.setHeader("X-Request-Id", id);
-        return id;
-      },
-      // Only these fields: no headers (Authorization, cookies), no parsed query, URL redacted.
-      serializers: {
-        req: (req: { id?: unknown; method?: string; url?: string; remoteAddress?: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: redactUrl(req.url ?? ""),
-          remoteAddress: req.remoteAddress,
-        }),
-        res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
-        err: safeError,
-      },
-      customLogLevel(_req, res, err) {
-        if (err || res.statusCode >= 500) return "error";
-        if (res.statusCode >= 400) return "warn";
-        return "info";
-      },
-    }),
-  );
-
-  app.use((_req, res, next) => {
-    res.set("Cache-Control", "no-store");
-    res.set("X-Content-Type-Options", "nosniff");
-    next();
-  });
-  app.use(express.json({ limit: BODY_LIMIT }));
-  app.use(express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 100 }));
+  app.use(requestLogger(deps.logger));
+  app.use(apiHeaders);
+  app.use(bodyParsers());
 
   async function bearerClaims(req: Request): Promise<AccessTokenClaims> {
     const header = req.get("authorization");
@@ -372,26 +320,21 @@ export function createIdentityApp(deps: IdentityAppDeps): express.Express {
 
   // ---------------------------------------------------------- not found, errors
 
-  app.use((_req, res) => {
-    res.status(404).json({ error: "not_found", error_description: "No such endpoint." });
-  });
+  app.use(notFound);
 
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {
       next(err);
       return;
     }
-    const { status, body, authenticate } = toHttp(err);
-    if (authenticate) res.set("WWW-Authenticate", authenticate);
-    if (status >= 500) req.log.error({ err: safeError(err) }, "request failed");
-    res.status(status).json(body);
+    sendErrorAnswer(req, res, err, toHttp(err));
   });
 
   return app;
 }
 
-/** The one place where errors become HTTP answers. */
-function toHttp(err: unknown): { status: number; body: unknown; authenticate?: string } {
+/** The one place where errors become HTTP answers: the identity's own errors, then the shared ones. */
+function toHttp(err: unknown): HttpAnswer {
   if (err instanceof AccountError) return { status: 400, body: { succeeded: false, errors: err.errors } };
   if (err instanceof OAuthError) {
     return {
@@ -400,40 +343,8 @@ function toHttp(err: unknown): { status: number; body: unknown; authenticate?: s
       ...(err.status === 401 ? { authenticate: 'Basic realm="identity"' } : {}),
     };
   }
-  if (err instanceof InvalidTokenError) {
-    return { status: 401, body: { error: "invalid_token", error_description: err.message }, authenticate: 'Bearer error="invalid_token"' };
-  }
-  if (err instanceof InsufficientScopeError) {
-    return { status: 403, body: { error: "insufficient_scope", error_description: err.message }, authenticate: 'Bearer error="insufficient_scope"' };
-  }
-  if (err instanceof BadRequestError) return { status: 400, body: { error: "invalid_request", error_description: err.message } };
   if (err instanceof MailDeliveryError) {
     return { status: 502, body: { error: "mail_delivery_failed", error_description: "The e-mail could not be sent." } };
   }
-  // body-parser and Express errors carry an HTTP status; their messages may quote the body, so use our own words.
-  const status = typeof err === "object" && err !== null ? Number((err as { status?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode) : NaN;
-  if (status === 413) return { status, body: { error: "payload_too_large", error_description: `Request body over ${BODY_LIMIT}.` } };
-  if (status >= 400 && status < 500) {
-    const type = (err as { type?: unknown }).type;
-    const description = type === "entity.parse.failed" ? "The request body is not valid JSON." : "Malformed request.";
-    return { status, body: { error: "invalid_request", error_description: description } };
-  }
-  return { status: 500, body: { error: "server_error", error_description: "Unexpected server error." } };
-}
-
-/**
- * Error fields safe to log: type, message, code, stack. Never enumerable extras such as
- * body-parser's `body` (the raw request body, which may hold a password).
- */
-export function safeError(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { type: typeof err, message: String(err).slice(0, 200) };
-  const code = (err as { code?: unknown }).code;
-  const status = (err as { status?: unknown }).status;
-  return {
-    type: err.name,
-    message: err.message.slice(0, 500),
-    ...(typeof code === "string" || typeof code === "number" ? { code } : {}),
-    ...(typeof status === "number" ? { status } : {}),
-    stack: err.stack,
-  };
+  return commonErrorAnswer(err);
 }

@@ -8,7 +8,7 @@ import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import type { AccountMails } from "./accounts.ts";
 import { MailDeliveryError } from "./errors.ts";
-import { redactUrl } from "./redact.ts";
+import { redactUrl } from "../shared/redact.ts";
 
 export const DEFAULT_MAIL_FROM = "SafeWindow <no-reply@safewindow.local>";
 

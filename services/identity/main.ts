@@ -2,16 +2,16 @@
 // Configuration from the environment, validated; SIGTERM / SIGINT stop it gracefully.
 import { pino } from "pino";
 import { z } from "zod";
+import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, stopOnSignals, unsetIfEmpty } from "../shared/main.ts";
 import { startIdentityService } from "./server.ts";
 
-const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 
 const envSchema = z.object({
-  PORT: z.preprocess(unsetIfEmpty, z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0).max(65535).default(5001)),
+  PORT: portSchema(5001),
   HOST: z.preprocess(unsetIfEmpty, z.string().default("127.0.0.1")),
   DATA_DIR: z.preprocess(unsetIfEmpty, z.string().default("./data")),
-  DATABASE_URL: z.preprocess(unsetIfEmpty, z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional()),
+  DATABASE_URL: databaseUrlSchema,
   PUBLIC_URL: z.preprocess(unsetIfEmpty, httpUrl.default("http://localhost:3000")),
   SMTP_URL: z.preprocess(unsetIfEmpty, z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
   MAIL_FROM: z.preprocess(unsetIfEmpty, z.string().optional()),
@@ -19,16 +19,10 @@ const envSchema = z.object({
   // Same default as the web app's IDENTITY_CLIENT_ID, so only the secret must be shared.
   IDENTITY_CLIENT_ID: z.preprocess(unsetIfEmpty, z.string().default("safewindow-web")),
   IDENTITY_CLIENT_SECRET: z.preprocess(unsetIfEmpty, z.string({ error: "is required" }).min(16, "must be at least 16 characters")),
-  LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
+  LOG_LEVEL: logLevelSchema,
 });
 
-const parsed = envSchema.safeParse(process.env);
-if (!parsed.success) {
-  // Name the variable and the rule, never the value (it may be a secret).
-  for (const issue of parsed.error.issues) console.error(`identity: ${issue.path.join(".")} ${issue.message}`);
-  process.exit(1);
-}
-const env = parsed.data;
+const env = parseEnvOrExit("identity", envSchema, process.env);
 const logger = pino({ level: env.LOG_LEVEL });
 
 const service = await startIdentityService({
@@ -43,25 +37,8 @@ const service = await startIdentityService({
   host: env.HOST,
   port: env.PORT,
 }).catch((err: unknown) => {
-  logger.fatal({ err: { type: (err as Error).name, message: (err as Error).message } }, "identity authority failed to start");
+  logger.fatal({ err: errorSummary(err) }, "identity authority failed to start");
   process.exit(1);
 });
 
-let stopping = false;
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.on(signal, () => {
-    if (stopping) {
-      logger.warn({ signal }, "second signal: exiting now");
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, "stopping");
-    service.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        logger.error({ err: { type: (err as Error).name, message: (err as Error).message } }, "error while stopping");
-        process.exit(1);
-      },
-    );
-  });
-}
+stopOnSignals(logger, () => service.close());

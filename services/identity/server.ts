@@ -1,13 +1,12 @@
 // The reference identity authority as a service (DESIGN.md §1): database, migrations, signing
 // keys, mail and the HTTP app on one listening socket. server.ts at the repo root embeds it;
 // main.ts runs it alone.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { sql } from "kysely";
 import type { Logger } from "pino";
 import { createDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrate.ts";
+import { closeHttp, listenHttp } from "../shared/listen.ts";
 import type { AccountsContext } from "./accounts.ts";
 import { createIdentityApp } from "./http.ts";
 import { DEFAULT_MAIL_FROM, accountMails, createMailer } from "./mail.ts";
@@ -63,12 +62,6 @@ function checkOptions(opts: IdentityOptions): string {
   return opts.publicUrl.replace(/\/+$/, "");
 }
 
-function urlOf(address: AddressInfo): string {
-  const wildcard = address.address === "0.0.0.0" || address.address === "::";
-  const host = wildcard ? "127.0.0.1" : address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return `http://${host}:${address.port}`;
-}
-
 /**
  * Starts the identity authority: opens the database (PGlite under dataDir, or PostgreSQL),
  * migrates it, loads or creates the RS256 signing key, and listens on host:port.
@@ -97,15 +90,7 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
       logger,
     });
 
-    const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000, keepAliveTimeout: 5_000 });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
-    const url = urlOf(server.address() as AddressInfo);
+    const { server, url, port } = await listenHttp(opts.host ?? "127.0.0.1", opts.port ?? 0);
     const accounts: AccountsContext = { db, now, mail: accountMails(mailer, publicUrl), logger };
     const app = createIdentityApp({
       accounts,
@@ -121,7 +106,7 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
       ...(opts.tokenRateLimit ? { tokenRateLimit: opts.tokenRateLimit } : {}),
     });
     server.on("request", app);
-    logger.info({ port: (server.address() as AddressInfo).port, storage: opts.databaseUrl ? "postgresql" : "pglite", mail: opts.smtpUrl ? "smtp" : "outbox" }, "identity authority listening");
+    logger.info({ port, storage: opts.databaseUrl ? "postgresql" : "pglite", mail: opts.smtpUrl ? "smtp" : "outbox" }, "identity authority listening");
 
     const openMailer = mailer;
     let closing: Promise<void> | undefined;
@@ -129,11 +114,7 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
       url,
       close() {
         closing ??= (async () => {
-          const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-          server.closeIdleConnections();
-          const force = setTimeout(() => server.closeAllConnections(), 5_000);
-          await closed;
-          clearTimeout(force);
+          await closeHttp(server);
           openMailer.close();
           await db.destroy();
           logger.info("identity authority stopped");

@@ -1,5 +1,6 @@
 // Secrets that SPEC §7 puts in URLs (password, newPassword, currentPassword, token) must never
-// reach a log line (DESIGN.md §2 "logging"). One function, used by the request logger and mail.
+// reach a log line (DESIGN.md §2 "logging"). One function for every reference service: their
+// request loggers (shared/http.ts) and the identity authority's mail log.
 import { unescape } from "node:querystring";
 
 /** Query parameter names whose values are replaced, compared lower-case. */

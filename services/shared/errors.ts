@@ -1,0 +1,27 @@
+// Typed errors every reference service's HTTP boundary understands (STYLE.md "Errors"):
+// domain and auth code throw them; shared/http.ts#commonErrorAnswer maps them to status and
+// JSON. Service-specific errors live beside each service (identity/errors.ts, consumer/errors.ts).
+
+/** Missing, malformed or unverifiable bearer token (RFC 6750 §3.1): 401 invalid_token. */
+export class InvalidTokenError extends Error {
+  constructor(description: string) {
+    super(description);
+    this.name = "InvalidTokenError";
+  }
+}
+
+/** A valid token of the wrong kind (user token on a client call, or the reverse): 403 insufficient_scope. */
+export class InsufficientScopeError extends Error {
+  constructor(description: string) {
+    super(description);
+    this.name = "InsufficientScopeError";
+  }
+}
+
+/** Structurally malformed input (missing parameter, wrong type, bad JSON): 400 invalid_request. */
+export class BadRequestError extends Error {
+  constructor(description: string) {
+    super(description);
+    this.name = "BadRequestError";
+  }
+}

@@ -1,0 +1,135 @@
+// The HTTP plumbing every reference service shares (DESIGN.md §2 "logging", STYLE.md
+// "Errors"): request logging with a request id and no secrets, standard headers, body parsers
+// with one size limit, input parsing with zod, and the mapping of the shared errors and of
+// body-parser's errors to JSON answers. Each service adds its own routes and error types.
+import { randomUUID } from "node:crypto";
+import express from "express";
+import type { Request, RequestHandler, Response } from "express";
+import type { Logger } from "pino";
+import { pinoHttp } from "pino-http";
+import type { z } from "zod";
+import { BadRequestError, InsufficientScopeError, InvalidTokenError } from "./errors.ts";
+import { redactUrl } from "./redact.ts";
+
+/** Largest accepted request body (JSON or form), as body-parser reads it. */
+export const BODY_LIMIT = "64kb";
+
+/**
+ * Error fields safe to log: type, message, code, status, stack. Never enumerable extras such
+ * as body-parser's `body` (the raw request body, which may hold a password).
+ */
+export function safeError(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { type: typeof err, message: String(err).slice(0, 200) };
+  const code = (err as { code?: unknown }).code;
+  const status = (err as { status?: unknown }).status;
+  return {
+    type: err.name,
+    message: err.message.slice(0, 500),
+    ...(typeof code === "string" || typeof code === "number" ? { code } : {}),
+    ...(typeof status === "number" ? { status } : {}),
+    stack: err.stack,
+  };
+}
+
+/**
+ * pino-http middleware: one line per request at info (4xx warn, 5xx error) with a request id
+ * (a well-formed incoming `X-Request-Id`, else a random UUID, echoed in the response header).
+ * Only method, URL (secret query values redacted), remote address and status are logged:
+ * never headers (Authorization, cookies) nor bodies.
+ */
+export function requestLogger(logger: Logger): RequestHandler {
+  return pinoHttp({
+    logger,
+    genReqId(req, res) {
+      const incoming = req.headers["x-request-id"];
+      const id = typeof incoming === "string" && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+      res.setHeader("X-Request-Id", id);
+      return id;
+    },
+    serializers: {
+      req: (req: { id?: unknown; method?: string; url?: string; remoteAddress?: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: redactUrl(req.url ?? ""),
+        remoteAddress: req.remoteAddress,
+      }),
+      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+      err: safeError,
+    },
+    customLogLevel(_req, res, err) {
+      if (err || res.statusCode >= 500) return "error";
+      if (res.statusCode >= 400) return "warn";
+      return "info";
+    },
+  }) as RequestHandler;
+}
+
+/** API answers are per-user and never cached; no MIME sniffing. */
+export const apiHeaders: RequestHandler = (_req, res, next) => {
+  res.set("Cache-Control", "no-store");
+  res.set("X-Content-Type-Options", "nosniff");
+  next();
+};
+
+/** JSON and form-urlencoded parsers, both limited to BODY_LIMIT (a repeated form field becomes an array). */
+export function bodyParsers(): RequestHandler[] {
+  return [express.json({ limit: BODY_LIMIT }), express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 100 })];
+}
+
+/**
+ * Validates `value` (a body or query; undefined reads as {}) against `schema`.
+ * @throws BadRequestError naming the offending parameters, never their values (they may be secrets).
+ */
+export function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
+    throw new BadRequestError(`Invalid request: ${problems}`);
+  }
+  return result.data;
+}
+
+/** An error as an HTTP answer: status, JSON body, and the WWW-Authenticate value for 401/403. */
+export interface HttpAnswer {
+  status: number;
+  body: unknown;
+  authenticate?: string;
+}
+
+/**
+ * Maps the shared errors (errors.ts) and body-parser / Express errors to answers:
+ * InvalidTokenError 401 invalid_token, InsufficientScopeError 403 insufficient_scope,
+ * BadRequestError and malformed bodies 400 invalid_request, bodies over BODY_LIMIT 413
+ * payload_too_large, anything else 500 server_error. Services check their own error types
+ * first and fall back to this.
+ */
+export function commonErrorAnswer(err: unknown): HttpAnswer {
+  if (err instanceof InvalidTokenError) {
+    return { status: 401, body: { error: "invalid_token", error_description: err.message }, authenticate: 'Bearer error="invalid_token"' };
+  }
+  if (err instanceof InsufficientScopeError) {
+    return { status: 403, body: { error: "insufficient_scope", error_description: err.message }, authenticate: 'Bearer error="insufficient_scope"' };
+  }
+  if (err instanceof BadRequestError) return { status: 400, body: { error: "invalid_request", error_description: err.message } };
+  // body-parser and Express errors carry an HTTP status; their messages may quote the body, so use our own words.
+  const status = typeof err === "object" && err !== null ? Number((err as { status?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode) : NaN;
+  if (status === 413) return { status, body: { error: "payload_too_large", error_description: `Request body over ${BODY_LIMIT}.` } };
+  if (status >= 400 && status < 500) {
+    const type = (err as { type?: unknown }).type;
+    const description = type === "entity.parse.failed" ? "The request body is not valid JSON." : "Malformed request.";
+    return { status, body: { error: "invalid_request", error_description: description } };
+  }
+  return { status: 500, body: { error: "server_error", error_description: "Unexpected server error." } };
+}
+
+/** Sends `answer`, logging 5xx with the request's logger (error fields only, see safeError). */
+export function sendErrorAnswer(req: Request, res: Response, err: unknown, answer: HttpAnswer): void {
+  if (answer.authenticate) res.set("WWW-Authenticate", answer.authenticate);
+  if (answer.status >= 500) req.log.error({ err: safeError(err) }, "request failed");
+  res.status(answer.status).json(answer.body);
+}
+
+/** Last route: 404 `{error:"not_found"}` for any path no router answered. */
+export const notFound: RequestHandler = (_req, res) => {
+  res.status(404).json({ error: "not_found", error_description: "No such endpoint." });
+};

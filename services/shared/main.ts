@@ -1,0 +1,62 @@
+// What every service's main.ts does around its start function: read the environment through a
+// zod schema (a bad value exits 1 naming the variable, never its value), and stop gracefully on
+// SIGTERM / SIGINT (a second signal exits at once).
+import type { Logger } from "pino";
+import { z } from "zod";
+
+/** zod preprocess step: an empty variable (`FOO=`) counts as unset, so defaults apply. */
+export const unsetIfEmpty = (v: unknown): unknown => (v === "" ? undefined : v);
+
+/** LOG_LEVEL: a pino level, default info. */
+export const logLevelSchema = z.preprocess(unsetIfEmpty, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"));
+
+/** PORT with the service's default; 0 means ephemeral. */
+export function portSchema(defaultPort: number) {
+  return z.preprocess(unsetIfEmpty, z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0).max(65535).default(defaultPort));
+}
+
+/** DATABASE_URL: optional postgres:// or postgresql:// URL. */
+export const databaseUrlSchema = z.preprocess(unsetIfEmpty, z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional());
+
+/**
+ * Parses `env` with `schema`, or prints `${service}: NAME rule` for each problem to stderr and
+ * exits the process with 1. Values are never printed (they may be secrets).
+ */
+export function parseEnvOrExit<T extends z.ZodType>(service: string, schema: T, env: NodeJS.ProcessEnv): z.infer<T> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) console.error(`${service}: ${issue.path.join(".")} ${issue.message}`);
+    process.exit(1);
+  }
+  return parsed.data;
+}
+
+/** Error fields for a fatal log line: type and message only. */
+export function errorSummary(err: unknown): { type: string; message: string } {
+  return err instanceof Error ? { type: err.name, message: err.message } : { type: typeof err, message: String(err) };
+}
+
+/**
+ * On SIGTERM or SIGINT calls `close` once and exits 0 when it resolves (1 when it rejects);
+ * a second signal while closing exits 1 at once.
+ */
+export function stopOnSignals(logger: Logger, close: () => Promise<void>): void {
+  let stopping = false;
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.on(signal, () => {
+      if (stopping) {
+        logger.warn({ signal }, "second signal: exiting now");
+        process.exit(1);
+      }
+      stopping = true;
+      logger.info({ signal }, "stopping");
+      close().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          logger.error({ err: errorSummary(err) }, "error while stopping");
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
