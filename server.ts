@@ -6,9 +6,9 @@
  * database reachable), pino-http request logs with a request id and redaction, a body size limit,
  * the React Router request handler, and graceful shutdown on SIGTERM/SIGINT.
  *
- * Embedded default: with no IDENTITY_URL, the reference identity authority starts in this process
- * on a loopback port, its data in PGlite under DATA_DIR (or PostgreSQL with DATABASE_URL), and the
- * app calls it over HTTP like any upstream.
+ * Embedded default: with no IDENTITY_URL (CONSUMER_API_URL), the reference identity authority
+ * (consumer API) starts in this process on a loopback port, its data in PGlite under DATA_DIR (or
+ * PostgreSQL with DATABASE_URL), and the app calls it over HTTP like any upstream.
  *
  * Run: `node server.ts` (production build in ./build) or `node server.ts --dev` (Vite middleware).
  */
@@ -26,6 +26,7 @@ import type { ServerBuild } from "react-router";
 import { createRequestHandler } from "@react-router/express";
 import { ConfigError, keptSecret, parseConfig, type Config } from "./app/server/config.server.ts";
 import { createLogger, httpSerializers, requestId } from "./app/server/log.server.ts";
+import { startConsumerService } from "./services/consumer/server.ts";
 import { startIdentityService } from "./services/identity/server.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -72,6 +73,18 @@ if (!config.IDENTITY_URL) {
 } else if (!config.IDENTITY_CLIENT_SECRET) {
   console.error("Invalid configuration:\n  IDENTITY_CLIENT_SECRET: required when IDENTITY_URL is set");
   process.exit(1);
+}
+
+if (!config.CONSUMER_API_URL) {
+  const consumer = await startConsumerService({
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    identityUrl: process.env.IDENTITY_URL as string,
+    logger: log.child({ service: "consumer" }),
+  });
+  closers.push(consumer.close);
+  process.env.CONSUMER_API_URL = consumer.url;
+  log.info({ url: "loopback" }, "embedded consumer API started");
 }
 
 const app = express();
@@ -126,7 +139,11 @@ app.get("/healthz", (_req, res) => {
 });
 
 app.get("/readyz", async (_req, res) => {
-  const checks = { identity: await reachable(`${process.env.IDENTITY_URL}/healthz`) };
+  const [identity, consumer] = await Promise.all([
+    reachable(`${process.env.IDENTITY_URL}/healthz`),
+    reachable(`${process.env.CONSUMER_API_URL}/healthz`),
+  ]);
+  const checks = { identity, consumer };
   const ready = Object.values(checks).every(Boolean);
   res.status(ready ? 200 : 503).json({ ready, checks });
 });

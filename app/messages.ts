@@ -50,6 +50,33 @@ export const messages = {
   notFound: "Sorry, that page doesn't exist.",
   checkingAccount: "Making sure everything is looking good...",
   accountLookupFailed: "There was an error looking up your account information",
+  // SPEC §2, §5 profile screens
+  yourInfoPrompt: "Please make sure your name is spelled correctly below. We will use this information to match your test results.",
+  dobFormatFirstTime: "DOB must be in mm/dd/yyyy format",
+  dobFormat: "Date of Birth must be in mm/dd/yyyy format",
+  under18: "Users must be at least 18 years of age to use the product",
+  firstNameRequired: "First name is required", // SPEC: "messages exist", wording ours
+  lastNameRequired: "Last name is required", // ditto
+  dobRequired: "Date of birth is required", // ditto
+  postalCodeRequired: "Postal code is required", // ditto
+  postalCodeInvalid: "Please enter a valid postal code.", // ours
+  nameTooLong: "Please use at most 100 characters.", // ours
+  profileCreateFailed: "There was a problem creating your profile.",
+  profileCreateError: "There was an error completing your registration.",
+  profileSaveFailed: "There was a problem saving your profile information.",
+  infoChangeWarning: "Changing your information can invalidate existing verified tests that used it for matching.", // SPEC §2 says a warning exists; wording ours
+  emptyWindow: "No valid test results within the required SafeWindows.",
+  // SPEC §8 settings
+  userNameTaken: "That user name/email is not available.",
+  userNameInvalid: "User name must be a valid address.",
+  userNameValidationFailed: "There was an error validating the email address.",
+  userNameChangeFailed: "There was an internal error changing the user name.",
+  settingsPasswordChangeFailed: "There was a problem changing your password. Please check the spelling of you current password.",
+  currentPasswordRequired: "You must enter your current password", // ours
+  newUserNameRequired: "You must enter the new email address", // ours
+  passwordChanged: "Your password has been changed.", // ours
+  userNameChanged: "Your email address has been changed. Please confirm the new address from the e-mail we sent to it.", // ours
+  profileSaved: "Your information has been saved.", // ours
   // ours
   upstreamUnavailable: "The service did not answer. Please try again in a minute.",
   emailConfirmed: "Your e-mail address is confirmed.",

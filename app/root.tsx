@@ -16,16 +16,25 @@ import {
 } from "react-router";
 import type { ReactNode } from "react";
 import type { Route } from "./+types/root";
+import { CookieBanner } from "./components/CookieBanner";
 import { Logo } from "./components/Logo";
 import { messages } from "./messages";
 import { useNonce } from "./nonce";
 import { getSessionUser } from "./server/auth.server";
+import { consentAnswer } from "./server/preferences.server";
 import "./app.css";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getSessionUser(request);
-  return { signedIn: Boolean(user) };
+  const [user, consent] = await Promise.all([getSessionUser(request), consentAnswer(request)]);
+  return { signedIn: Boolean(user), consentAnswered: consent !== null };
 }
+
+/**
+ * Runs before the app: sends the browser's time zone to the server in the `tz` cookie (dates are
+ * shown in the user's zone, DESIGN.md §4) and removes any service worker an earlier version left
+ * (SPEC §2).
+ */
+const bootScript = `(function(){try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;var c="tz="+encodeURIComponent(z);if(z&&document.cookie.split("; ").indexOf(c)<0){document.cookie=c+";path=${import.meta.env.BASE_URL};max-age=31536000;samesite=lax"}}catch(e){}if("serviceWorker" in navigator){navigator.serviceWorker.getRegistrations().then(function(r){r.forEach(function(x){x.unregister()})}).catch(function(){})}})();`;
 
 export const meta: Route.MetaFunction = () => [
   { title: "SafeWindow" },
@@ -43,6 +52,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="light" />
         <Meta />
         <Links />
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: bootScript }} />
       </head>
       <body>
         <a className="skip-link" href="#main">
@@ -62,6 +72,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </header>
         <PendingBar />
         <main id="main">{children}</main>
+        {data && !data.consentAnswered ? <CookieBanner /> : null}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,7 +1,8 @@
 /**
  * The route table: SPEC §2 path for path, exact matches, catch-all last.
  * Both readings of the open routes are served (/confirmemail and /consumer/confirmemail, ...).
- * Guarded screens sit under one layout route whose middleware enforces the login.
+ * Guarded screens sit under one layout route whose middleware enforces the login; the tabbed main
+ * screens sit under a second layout with the tab bar and the enabledScreens check.
  */
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
@@ -9,6 +10,8 @@ export default [
   index("routes/intro.tsx"),
   route("login", "routes/login.tsx"),
   route("logout", "routes/logout.tsx"),
+  route("wipe", "routes/wipe.tsx"),
+  route("cookies", "routes/cookies.tsx"),
   route("registration", "routes/registration.tsx"),
   route("confirmemail", "routes/confirmemail.tsx"),
   route("consumer/confirmemail", "routes/confirmemail.tsx", { id: "consumer-confirmemail" }),
@@ -19,9 +22,17 @@ export default [
   route("consumer/resetpassword", "routes/resetpassword.tsx", { id: "consumer-resetpassword" }),
   route("terms", "routes/terms.tsx"),
   route("privacy", "routes/privacy.tsx"),
+  route("testing-philosophy", "routes/testing-philosophy.tsx"),
   layout("routes/guarded.tsx", [
     route("checkaccountstatus", "routes/checkaccountstatus.tsx"),
     route("checkconfirmation", "routes/checkconfirmation.tsx"),
+    route("yourinfo", "routes/yourinfo.tsx"),
+    route("welcome", "routes/welcome.tsx"),
+    layout("routes/main.tsx", [
+      route("safewindow", "routes/safewindow.tsx"),
+      route("settings", "routes/settings.tsx"),
+      route("personalinfo", "routes/personalinfo.tsx"),
+    ]),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -4,18 +4,7 @@
  */
 import { z } from "zod";
 import { messages } from "../messages";
-import { emailAddress, newPassword } from "./password";
-
-/**
- * Runs a match check even when other fields have errors (zod skips object refinements
- * otherwise), so "Passwords do not match." shows together with the other messages.
- */
-function bothPresent(a: string, b: string) {
-  return (payload: { value: unknown }) => {
-    const value = payload.value as Record<string, unknown> | undefined;
-    return typeof value?.[a] === "string" && typeof value?.[b] === "string";
-  };
-}
+import { bothPresent, emailAddress, newPassword } from "./password";
 
 /** SPEC §5 Login. */
 export const loginSchema = z.object({

@@ -42,3 +42,14 @@ export function emailAddress(requiredMessage: string) {
     .max(254, messages.emailInvalid)
     .pipe(z.email(messages.emailInvalid));
 }
+
+/**
+ * A zod `when` predicate that runs a confirmation-match check even when other fields have errors
+ * (zod skips object refinements otherwise), so "Passwords do not match." shows with the rest.
+ */
+export function bothPresent(a: string, b: string) {
+  return (payload: { value: unknown }) => {
+    const value = payload.value as Record<string, unknown> | undefined;
+    return typeof value?.[a] === "string" && typeof value?.[b] === "string";
+  };
+}

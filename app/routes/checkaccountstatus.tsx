@@ -1,24 +1,30 @@
-// app/routes/checkaccountstatus.tsx: SPEC §2 /checkaccountstatus: the routing gate.
-// Not confirmed → /checkconfirmation; confirmed → /yourinfo (until the consumer API's profile
-// lands, issue 3); on error 'There was an error looking up your account information'.
+// app/routes/checkaccountstatus.tsx: SPEC §2 /checkaccountstatus, the routing gate after sign-in:
+// not confirmed → /checkconfirmation; no consumer profile → /yourinfo; otherwise load permissions
+// (kept in the session, SPEC §6) and go on to /welcome ('Making sure everything is looking good...'
+// shows while it works; on error 'There was an error looking up your account information').
 import { data, Link, redirect, useLoaderData } from "react-router";
 import type { Route } from "./+types/checkaccountstatus";
 import { messages } from "~/messages";
 import { requireUser } from "~/server/auth.server";
+import { saveEnabledScreens } from "~/server/session.server";
+import { consumerApi } from "~/server/upstream/consumer.server";
 import { isEmailConfirmed } from "~/server/upstream/identity.server";
 
 export const meta = () => [{ title: "SafeWindow" }];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
-  let confirmed: boolean;
   try {
-    confirmed = await isEmailConfirmed(user.accessToken);
-  } catch {
+    if (!(await isEmailConfirmed(user.accessToken))) return redirect("/checkconfirmation");
+    const api = consumerApi(user);
+    if (!(await api.getProfile())) return redirect("/yourinfo");
+    const screens = await api.getPermissions();
+    // Test results arrive with the consumer API's results calls (issue 4): until then nobody has one.
+    return redirect("/welcome", { headers: { "Set-Cookie": await saveEnabledScreens(request, screens) } });
+  } catch (error) {
+    if (error instanceof Response) throw error;
     return data({ error: messages.accountLookupFailed }, { status: 502 });
   }
-  if (!confirmed) return redirect("/checkconfirmation");
-  return redirect("/yourinfo");
 }
 
 export default function CheckAccountStatus() {

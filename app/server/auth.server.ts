@@ -93,7 +93,7 @@ export async function getSessionUser(request: Request, now = Date.now()): Promis
   const expiresAt = session.get("expiresAt");
   const userName = session.get("userName");
   if (!accessToken || !userName || !isTokenValid(expiresAt, now)) return undefined;
-  return { accessToken, expiresAt: expiresAt as number, userName };
+  return { accessToken, expiresAt: expiresAt as number, userName, enabledScreens: session.get("enabledScreens") };
 }
 
 /**

@@ -23,6 +23,8 @@ export interface SessionUser {
   expiresAt: number;
   /** The e-mail the user signed in with (identity userName). */
   userName: string;
+  /** SPEC §6 enabledScreens, once /checkaccountstatus has fetched them. */
+  enabledScreens?: import("./upstream/consumer.server").ScreenName[];
 }
 
 export const requestContext = createContext<RequestInfo>();

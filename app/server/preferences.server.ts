@@ -1,23 +1,29 @@
 /**
- * Small remembered values kept in cookies (DESIGN.md §4): the username the user last signed in
- * with (SPEC §3 local storage "the username"). Logout keeps it; Wipe forgets it (SPEC §4).
+ * Small remembered values kept in cookies (DESIGN.md §4 "Local storage in SPEC becomes server
+ * state"): the username last signed in with (SPEC §3 "the username"), the cookie-consent answer
+ * (SPEC §1: 150 days). Logout keeps them; Wipe forgets the username and the flags (SPEC §4).
  */
-import { createCookie } from "react-router";
+import { createCookie, type Cookie } from "react-router";
 import { getConfig } from "./config.server";
 
-const yearSeconds = 365 * 24 * 60 * 60;
+const dayS = 24 * 60 * 60;
+/** SPEC §1, §9: the consent cookie lasts 150 days. */
+export const consentMaxAgeSeconds = 150 * dayS;
 
-function userNameCookie() {
+function cookie(name: string, maxAge: number): Cookie {
   const config = getConfig();
-  return createCookie("sw_username", {
+  return createCookie(name, {
     httpOnly: true,
     sameSite: "lax",
     secure: config.publicUrl.startsWith("https:"),
     path: config.BASE_PATH,
     secrets: config.SESSION_SECRET ? [config.SESSION_SECRET] : [],
-    maxAge: yearSeconds,
+    maxAge,
   });
 }
+
+const userNameCookie = () => cookie("sw_username", 365 * dayS);
+const consentCookie = () => cookie("sw_cookie_consent", consentMaxAgeSeconds);
 
 /** The remembered username, or "" when none. */
 export async function rememberedUserName(request: Request): Promise<string> {
@@ -30,7 +36,21 @@ export function rememberUserName(userName: string): Promise<string> {
   return userNameCookie().serialize(userName);
 }
 
-/** Set-Cookie value that forgets the username (Wipe). */
-export function forgetUserName(): Promise<string> {
-  return userNameCookie().serialize("", { maxAge: 0 });
+/** The cookie-consent answer, or null when the banner has not been answered. */
+export async function consentAnswer(request: Request): Promise<"accepted" | "declined" | null> {
+  const value = await consentCookie().parse(request.headers.get("Cookie"));
+  return value === "accepted" || value === "declined" ? value : null;
+}
+
+/** Set-Cookie value that records the consent answer for 150 days. */
+export function rememberConsent(answer: "accepted" | "declined"): Promise<string> {
+  return consentCookie().serialize(answer);
+}
+
+/**
+ * Set-Cookie values that forget what this device remembers for SafeWindow (Wipe): the username
+ * and the flags. Later flags (the guidelines-read flag) join this list.
+ */
+export async function forgetLocalData(): Promise<string[]> {
+  return [await userNameCookie().serialize("", { maxAge: 0 })];
 }

@@ -10,12 +10,15 @@ import path from "node:path";
 import { createCookie, redirect, type Session } from "react-router";
 import { createFileSessionStorage } from "@react-router/node";
 import { getConfig } from "./config.server";
+import type { ScreenName } from "./upstream/consumer.server";
 
 export interface SessionData {
   accessToken: string;
   /** epoch ms */
   expiresAt: number;
   userName: string;
+  /** SPEC §6: the enabledScreens list, fetched after login and kept for the session. */
+  enabledScreens?: ScreenName[];
 }
 
 /** One-time messages for the next page (read once, then gone). */
@@ -94,6 +97,18 @@ export async function takeFlash(request: Request): Promise<{ notice?: string; er
   const notice = session.get("notice");
   const error = session.get("error");
   return { notice, error, setCookie: await commitSession(session) };
+}
+
+/** Changes the request's session with `change` and returns the Set-Cookie value that saves it. */
+export async function updateSession(request: Request, change: (session: AppSession) => void): Promise<string> {
+  const session = await getSession(request);
+  change(session);
+  return commitSession(session);
+}
+
+/** Set-Cookie value that keeps `screens` as the session's enabledScreens (SPEC §6). */
+export function saveEnabledScreens(request: Request, screens: ScreenName[]): Promise<string> {
+  return updateSession(request, (session) => session.set("enabledScreens", screens));
 }
 
 /** Ends the session and redirects (logout). */

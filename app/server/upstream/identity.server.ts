@@ -193,12 +193,3 @@ export async function getUserInfo(userToken: string): Promise<{ userName: string
   if (!answer.ok) throw new UpstreamError("users failed", answer.status, answer.body);
   return answer.body;
 }
-
-/** Readiness probe: the identity authority answers its /healthz. */
-export async function identityReady(): Promise<boolean> {
-  try {
-    return (await callUpstream(identityUrl(), "/healthz")).ok;
-  } catch {
-    return false;
-  }
-}

@@ -1,0 +1,67 @@
+/**
+ * The safe window card (SPEC §2 /safewindow; §4 safe window): full name, date of birth (own card
+ * only; SPEC §6), and the window's state: 'Strong' while strongSafetyDate is in the future, else
+ * 'Weak' while weakSafetyDate is, else the empty card with 'Submit Test' for the user's own card.
+ */
+import { Link } from "react-router";
+import { formatInstant } from "~/dates";
+import { toUsDate } from "~/forms/profile";
+import { messages } from "~/messages";
+
+export interface CardPerson {
+  firstName: string;
+  middleName?: string | null;
+  lastName: string;
+  /** YYYY-MM-DD; left out for other people's cards */
+  dob?: string;
+  strongSafetyDate: string | null;
+  weakSafetyDate: string | null;
+}
+
+/** SPEC §4: which window is open at `now` (epoch ms): 'Strong', 'Weak', or null. */
+export function windowStrength(card: Pick<CardPerson, "strongSafetyDate" | "weakSafetyDate">, now: number): "Strong" | "Weak" | null {
+  if (card.strongSafetyDate && Date.parse(card.strongSafetyDate) > now) return "Strong";
+  if (card.weakSafetyDate && Date.parse(card.weakSafetyDate) > now) return "Weak";
+  return null;
+}
+
+export function SafeWindowCard({ person, own, now, timeZone }: { person: CardPerson; own: boolean; now: number; timeZone: string }) {
+  const fullName = [person.firstName, person.middleName, person.lastName].filter(Boolean).join(" ");
+  const strength = windowStrength(person, now);
+  return (
+    <article className={`safe-window-card ${strength ? `open ${strength.toLowerCase()}` : "closed"}`} aria-label={`Safe window of ${fullName}`}>
+      <h2 className="card-name">{fullName}</h2>
+      {own && person.dob ? (
+        <p className="card-dob">
+          <span className="label">Date of Birth</span> {toUsDate(person.dob)}
+        </p>
+      ) : null}
+      {strength ? (
+        <div className="window-state">
+          <p className="strength">
+            <span className="label">Window</span> <strong>{strength}</strong>
+          </p>
+          {person.strongSafetyDate ? (
+            <p>
+              <span className="label">Strong until</span> {formatInstant(person.strongSafetyDate, timeZone)}
+            </p>
+          ) : null}
+          {person.weakSafetyDate ? (
+            <p>
+              <span className="label">Weak until</span> {formatInstant(person.weakSafetyDate, timeZone)}
+            </p>
+          ) : null}
+        </div>
+      ) : (
+        <div className="window-state empty">
+          <p>{messages.emptyWindow}</p>
+          {own ? (
+            <Link className="button" to="/mytests">
+              Submit Test
+            </Link>
+          ) : null}
+        </div>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,35 @@
+/** SPEC §2 bottom navigation on main screens: only the tabs of enabled screens (SPEC §6). */
+import { NavLink } from "react-router";
+import type { Tab } from "~/screens";
+
+export function TabBar({ tabs }: { tabs: Pick<Tab, "to" | "label" | "screen">[] }) {
+  if (tabs.length === 0) return null;
+  return (
+    <nav className="tab-bar" aria-label="Main">
+      <ul>
+        {tabs.map((tab) => (
+          <li key={tab.screen}>
+            <NavLink to={tab.to} className={({ isActive }) => (isActive ? "tab active" : "tab")}>
+              <TabIcon screen={tab.screen} />
+              <span>{tab.label}</span>
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function TabIcon({ screen }: { screen: string }) {
+  const paths: Record<string, string> = {
+    SafeWindow: "M12 2l8 3v6c0 5-3.5 9.5-8 11-4.5-1.5-8-6-8-11V5l8-3z",
+    MyTests: "M6 2h9l5 5v15H6zM14 2v6h6",
+    Friends: "M9 11a4 4 0 110-8 4 4 0 010 8zm-7 10c0-4 3-6 7-6s7 2 7 6M17 11a3 3 0 100-6M22 21c0-3-2-5-5-5",
+    Settings: "M12 15a3 3 0 110-6 3 3 0 010 6zm8-3l2-1-2-4-2 1-2-1V5h-4v2l-2 1-2-1-2 4 2 1v2l-2 1 2 4 2-1 2 1v2h4v-2l2-1 2 1 2-4-2-1z",
+  };
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" className="tab-icon">
+      <path d={paths[screen] ?? ""} />
+    </svg>
+  );
+}

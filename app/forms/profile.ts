@@ -1,0 +1,62 @@
+/**
+ * Profile forms (SPEC §2 /yourinfo and /personalinfo, §5 profile screens, §6 age 18):
+ * first name, last name, date of birth as MM/DD/YYYY, postal code. One schema per screen,
+ * differing only in SPEC's date message. Dates travel to the consumer API as YYYY-MM-DD.
+ */
+import { differenceInYears, format, isValid, parse } from "date-fns";
+import { z } from "zod";
+import { messages } from "../messages";
+
+/** SPEC §9: date format MM/DD/YYYY. */
+export const usDatePattern = /^(0[1-9]|1[0-2])\/(0[1-9]|[12]\d|3[01])\/(19|20)\d{2}$/;
+/** SPEC §6, §9: minimum age for a profile. */
+export const minimumAge = 18;
+const postalCodePattern = /^[A-Za-z0-9][A-Za-z0-9 -]{1,10}[A-Za-z0-9]$/;
+
+/** The calendar date of an MM/DD/YYYY string (local midnight), or null when it is not a real date. */
+export function parseUsDate(value: string): Date | null {
+  if (!usDatePattern.test(value)) return null;
+  const date = parse(value, "MM/dd/yyyy", new Date(2000, 0, 1));
+  return isValid(date) && format(date, "MM/dd/yyyy") === value ? date : null;
+}
+
+/** True when someone born on `dob` (MM/DD/YYYY) is at least 18 on `now`'s calendar date. */
+export function isAtLeastMinimumAge(dob: string, now: Date = new Date()): boolean {
+  const date = parseUsDate(dob);
+  return date !== null && date <= now && differenceInYears(now, date) >= minimumAge;
+}
+
+/** MM/DD/YYYY → YYYY-MM-DD (the consumer API's "database date"). */
+export function toIsoDate(usDate: string): string {
+  const [month, day, year] = usDate.split("/");
+  return `${year}-${month}-${day}`;
+}
+
+/** YYYY-MM-DD (or an ISO datetime) → MM/DD/YYYY for display and inputs. */
+export function toUsDate(isoDate: string): string {
+  const [year, month, day] = isoDate.slice(0, 10).split("-");
+  return `${month}/${day}/${year}`;
+}
+
+function requiredText(message: string, max: number, tooLong: string = messages.nameTooLong) {
+  return z.string({ error: message }).trim().min(1, message).max(max, tooLong);
+}
+
+function profileSchema(dobFormatMessage: string) {
+  return z.object({
+    firstName: requiredText(messages.firstNameRequired, 100),
+    lastName: requiredText(messages.lastNameRequired, 100),
+    dob: z
+      .string({ error: messages.dobRequired })
+      .trim()
+      .min(1, messages.dobRequired)
+      .refine((value) => parseUsDate(value) !== null, dobFormatMessage)
+      .refine((value) => parseUsDate(value) === null || isAtLeastMinimumAge(value), messages.under18),
+    postalCode: requiredText(messages.postalCodeRequired, 12, messages.postalCodeInvalid).regex(postalCodePattern, messages.postalCodeInvalid),
+  });
+}
+
+/** SPEC §2 /yourinfo (first-time profile): 'DOB must be in mm/dd/yyyy format'. */
+export const yourInfoSchema = profileSchema(messages.dobFormatFirstTime);
+/** SPEC §2 /personalinfo: 'Date of Birth must be in mm/dd/yyyy format'. */
+export const personalInfoSchema = profileSchema(messages.dobFormat);

@@ -1,0 +1,17 @@
+// app/routes/cookies.tsx: the cookie-consent banner's form (SPEC §1): records the answer for 150
+// days and returns to the page it was posted from
+import { data, redirect } from "react-router";
+import type { Route } from "./+types/cookies";
+import { safeRedirect } from "~/server/auth.server";
+import { rememberConsent } from "~/server/preferences.server";
+
+export async function action({ request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const answer = form.get("answer");
+  if (answer !== "accepted" && answer !== "declined") throw data(null, { status: 400 });
+  return redirect(safeRedirect(form.get("redirectTo"), "/"), { headers: { "Set-Cookie": await rememberConsent(answer) } });
+}
+
+export function loader() {
+  return redirect("/");
+}

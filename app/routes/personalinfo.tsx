@@ -1,0 +1,111 @@
+// app/routes/personalinfo.tsx: SPEC §2 /personalinfo: first name, last name, date of birth
+// (MM/DD/YYYY), postal code; read-only until 'Change Your Info' (?edit=1, so it works without
+// JavaScript), which becomes Cancel and restores the original data; Save enabled only when valid
+// and 18+; the invalidation warning; success → /settings; §8 'There was a problem saving your profile information.'
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/personalinfo";
+import { FormMessage } from "~/components/Field";
+import { ProfileFields } from "~/components/ProfileFields";
+import { personalInfoSchema, toIsoDate, toUsDate } from "~/forms/profile";
+import { useHydrated } from "~/hooks/useHydrated";
+import { messages } from "~/messages";
+import { requireUser } from "~/server/auth.server";
+import { updateSession } from "~/server/session.server";
+import { consumerApi } from "~/server/upstream/consumer.server";
+import { UpstreamError } from "~/server/upstream/http.server";
+
+export const meta = () => [{ title: "Personal Info · SafeWindow" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const profile = await consumerApi(requireUser(context)).getProfile();
+  if (!profile) throw redirect("/checkaccountstatus");
+  return {
+    editing: new URL(request.url).searchParams.get("edit") === "1",
+    original: { firstName: profile.firstName, lastName: profile.lastName, dob: toUsDate(profile.dob), postalCode: profile.postalCode },
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context);
+  const submission = parseWithZod(await request.formData(), { schema: personalInfoSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const api = consumerApi(user);
+  try {
+    const profile = await api.getProfile();
+    if (!profile) throw redirect("/checkaccountstatus");
+    const { firstName, lastName, dob, postalCode } = submission.value;
+    // The middle name has no input here; it is kept as it is.
+    const saved = await api.modifyCore(profile.identityUserId, { firstName, middleName: profile.middleName, lastName, dob: toIsoDate(dob), postalCode });
+    if (!saved.success) return data({ result: submission.reply({ formErrors: [messages.profileSaveFailed] }) }, { status: 400 });
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    return data({ result: submission.reply({ formErrors: [messages.profileSaveFailed] }) }, { status: 502 });
+  }
+  const cookie = await updateSession(request, (session) => session.flash("notice", messages.profileSaved));
+  return redirect("/settings", { headers: { "Set-Cookie": cookie } });
+}
+
+export default function PersonalInfo() {
+  const { editing: editingUrl, original } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const editing = editingUrl || Boolean(actionData);
+  return (
+    <section className="card narrow">
+      <h1>Personal Info</h1>
+      <p className="warning" role="note">
+        {messages.infoChangeWarning}
+      </p>
+      {/* A new key per mode: Cancel remounts the form with the original data. */}
+      <PersonalInfoForm key={editing ? "edit" : "view"} editing={editing} original={original} result={actionData?.result} />
+    </section>
+  );
+}
+
+function PersonalInfoForm({
+  editing,
+  original,
+  result,
+}: {
+  editing: boolean;
+  original: { firstName: string; lastName: string; dob: string; postalCode: string };
+  result: SubmissionResult<string[]> | undefined;
+}) {
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const [form, fields] = useForm({
+    id: "personal-info",
+    lastResult: result,
+    defaultValue: original,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: personalInfoSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const valid = personalInfoSchema.safeParse(form.value ?? original).success;
+  return (
+    <Form method="post" action="/personalinfo?edit=1" {...getFormProps(form)} aria-describedby={form.errorId}>
+      <FormMessage id={form.errorId} errors={form.errors} />
+      <ProfileFields fields={fields} readOnly={!editing} />
+      <div className="button-row">
+        {editing ? (
+          <>
+            <button type="submit" className="button" disabled={(hydrated && !valid) || navigation.state === "submitting"}>
+              Save
+            </button>
+            <Link className="button secondary" to="/personalinfo" replace>
+              Cancel
+            </Link>
+          </>
+        ) : (
+          <Link className="button" to="/personalinfo?edit=1" replace>
+            Change Your Info
+          </Link>
+        )}
+        <Link className="button-link" to="/settings">
+          Back to My Settings
+        </Link>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,266 @@
+// app/routes/settings.tsx: SPEC §2 /settings 'My Settings': personal info summary (Change →
+// /personalinfo), the password panel, the username/e-mail panel (never both open; the URL's
+// ?panel= holds which, so it works without JavaScript), product ID, Logout, 'Local Data' Wipe.
+// §5 settings rules; §8 username and settings-password messages.
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/settings";
+import { Field, FormMessage } from "~/components/Field";
+import { passwordMinLength } from "~/forms/password";
+import { toUsDate } from "~/forms/profile";
+import { changePasswordSchema, changeUserNameSchema } from "~/forms/settings";
+import { useHydrated } from "~/hooks/useHydrated";
+import { messages } from "~/messages";
+import { requireUser } from "~/server/auth.server";
+import { rememberUserName } from "~/server/preferences.server";
+import { takeFlash, updateSession } from "~/server/session.server";
+import { consumerApi } from "~/server/upstream/consumer.server";
+import { UpstreamError } from "~/server/upstream/http.server";
+import { changePasswordUsingCurrent, changeUserName, validateRequestedEmail } from "~/server/upstream/identity.server";
+
+export const meta = () => [{ title: "My Settings · SafeWindow" }];
+
+type Panel = "password" | "username" | null;
+
+function panelOf(url: URL): Panel {
+  const panel = url.searchParams.get("panel");
+  return panel === "password" || panel === "username" ? panel : null;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const profile = await consumerApi(user).getProfile();
+  if (!profile) throw redirect("/checkaccountstatus");
+  const flash = await takeFlash(request);
+  return data(
+    {
+      panel: panelOf(new URL(request.url)),
+      userName: user.userName,
+      notice: flash.notice,
+      profile: {
+        fullName: [profile.firstName, profile.middleName, profile.lastName].filter(Boolean).join(" "),
+        dob: toUsDate(profile.dob),
+        postalCode: profile.postalCode,
+        safeWindowId: profile.safeWindowId,
+      },
+    },
+    { headers: flash.setCookie ? { "Set-Cookie": flash.setCookie } : undefined },
+  );
+}
+
+const hideFields = ["currentPassword", "newPassword", "confirmPassword"];
+
+async function changePassword(formData: FormData, request: Request, accessToken: string) {
+  const submission = parseWithZod(formData, { schema: changePasswordSchema });
+  if (submission.status !== "success") return data({ intent: "password", result: submission.reply({ hideFields }) }, { status: 400 });
+  const { currentPassword, newPassword } = submission.value;
+  const changed = await changePasswordUsingCurrent(accessToken, currentPassword, newPassword).catch(() => false);
+  if (!changed) {
+    return data({ intent: "password", result: submission.reply({ formErrors: [messages.settingsPasswordChangeFailed], hideFields }) }, { status: 400 });
+  }
+  // Success closes the panel and clears its fields (SPEC §4 settings panels).
+  const cookie = await updateSession(request, (session) => session.flash("notice", messages.passwordChanged));
+  return redirect("/settings", { headers: { "Set-Cookie": cookie } });
+}
+
+async function changeEmail(formData: FormData, request: Request, accessToken: string) {
+  const submission = parseWithZod(formData, { schema: changeUserNameSchema });
+  if (submission.status !== "success") return data({ intent: "username", result: submission.reply() }, { status: 400 });
+  const { userName } = submission.value;
+  const fail = (message: string, status: number) =>
+    data({ intent: "username", result: submission.reply({ fieldErrors: { userName: [message] } }) }, { status });
+  let check: { available: boolean; valid: boolean };
+  try {
+    check = await validateRequestedEmail(userName);
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    return fail(messages.userNameValidationFailed, 502);
+  }
+  if (!check.valid) return fail(messages.userNameInvalid, 400);
+  if (!check.available) return fail(messages.userNameTaken, 409);
+  const changed = await changeUserName(accessToken, userName).catch(() => false);
+  if (!changed) return fail(messages.userNameChangeFailed, 502);
+  const normalized = userName.trim().toLowerCase();
+  const headers = new Headers();
+  headers.append(
+    "Set-Cookie",
+    await updateSession(request, (session) => {
+      session.set("userName", normalized);
+      session.flash("notice", messages.userNameChanged);
+    }),
+  );
+  headers.append("Set-Cookie", await rememberUserName(normalized));
+  return redirect("/settings", { headers });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  if (intent === "password") return changePassword(formData, request, user.accessToken);
+  if (intent === "username") return changeEmail(formData, request, user.accessToken);
+  throw data(null, { status: 400 });
+}
+
+export default function Settings() {
+  const { panel, userName, notice, profile } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  // After a failed post the panel that posted stays open, whatever the URL says.
+  const open: Panel = actionData?.intent === "password" || actionData?.intent === "username" ? actionData.intent : panel;
+  return (
+    <section className="settings">
+      <h1>My Settings</h1>
+      {notice ? <FormMessage tone="success" errors={[notice]} /> : null}
+
+      <section className="card" aria-labelledby="personal-info-heading">
+        <h2 id="personal-info-heading">Personal Info</h2>
+        <dl className="summary">
+          <dt>Name</dt>
+          <dd>{profile.fullName}</dd>
+          <dt>Date of Birth</dt>
+          <dd>{profile.dob}</dd>
+          <dt>Postal Code</dt>
+          <dd>{profile.postalCode}</dd>
+        </dl>
+        <Link className="button secondary" to="/personalinfo" aria-label="Change personal info">
+          Change
+        </Link>
+      </section>
+
+      <section className="card" aria-labelledby="password-heading">
+        <h2 id="password-heading">Password</h2>
+        {open === "password" ? (
+          <PasswordPanel result={actionData?.intent === "password" ? actionData.result : undefined} />
+        ) : (
+          <Link className="button secondary" to="?panel=password" aria-label="Change password">
+            Change
+          </Link>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="username-heading">
+        <h2 id="username-heading">Username/Email</h2>
+        <p>{userName}</p>
+        {open === "username" ? (
+          <UserNamePanel result={actionData?.intent === "username" ? actionData.result : undefined} />
+        ) : (
+          <Link className="button secondary" to="?panel=username" aria-label="Change username or email">
+            Change
+          </Link>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="product-id-heading">
+        <h2 id="product-id-heading">Product ID</h2>
+        <p>
+          <code className="product-id">{profile.safeWindowId}</code>
+        </p>
+      </section>
+
+      <section className="card" aria-labelledby="account-heading">
+        <h2 id="account-heading">Account</h2>
+        <Form method="post" action="/logout">
+          <button type="submit" className="button secondary">
+            Logout
+          </button>
+        </Form>
+      </section>
+
+      <section className="card" aria-labelledby="local-data-heading">
+        <h2 id="local-data-heading">Local Data</h2>
+        <p>Signs you out and forgets the e-mail address and choices remembered on this device.</p>
+        <Form method="post" action="/wipe">
+          <button type="submit" className="button danger">
+            Wipe
+          </button>
+        </Form>
+      </section>
+    </section>
+  );
+}
+
+type Result = SubmissionResult<string[]> | undefined;
+
+function PasswordPanel({ result }: { result: Result }) {
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const [form, fields] = useForm({
+    id: "change-password",
+    lastResult: result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const current = String(fields.currentPassword.value ?? "");
+  const next = String(fields.newPassword.value ?? "");
+  const confirm = String(fields.confirmPassword.value ?? "");
+  // SPEC §5: new is disabled until current has 8+ characters, confirm until new has; Update needs
+  // new and confirm non-empty and equal (SPEC's intent). Only JavaScript can follow the typing.
+  const newDisabled = hydrated && current.length < passwordMinLength;
+  const confirmDisabled = hydrated && next.length < passwordMinLength;
+  const updateDisabled = (hydrated && (!next || next !== confirm)) || navigation.state === "submitting";
+  return (
+    <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
+      <input type="hidden" name="intent" value="password" />
+      <FormMessage id={form.errorId} errors={form.errors} />
+      <Field
+        label="Current Password"
+        inputProps={{ ...getInputProps(fields.currentPassword, { type: "password" }), autoComplete: "current-password", required: false }}
+        errorId={fields.currentPassword.errorId}
+        errors={fields.currentPassword.errors}
+      />
+      <Field
+        label="New Password"
+        inputProps={{ ...getInputProps(fields.newPassword, { type: "password" }), autoComplete: "new-password", required: false, disabled: newDisabled }}
+        errorId={fields.newPassword.errorId}
+        errors={fields.newPassword.errors}
+      />
+      <Field
+        label="Confirm New Password"
+        inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password", required: false, disabled: confirmDisabled }}
+        errorId={fields.confirmPassword.errorId}
+        errors={fields.confirmPassword.errors}
+      />
+      <div className="button-row">
+        <button type="submit" className="button" disabled={updateDisabled}>
+          Update
+        </button>
+        <Link className="button secondary" to="/settings">
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  );
+}
+
+function UserNamePanel({ result }: { result: Result }) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "change-username",
+    lastResult: result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: changeUserNameSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
+      <input type="hidden" name="intent" value="username" />
+      <FormMessage id={form.errorId} errors={form.errors} />
+      <Field
+        label="New Email"
+        inputProps={{ ...getInputProps(fields.userName, { type: "email" }), autoComplete: "email", required: false }}
+        errorId={fields.userName.errorId}
+        errors={fields.userName.errors}
+      />
+      <div className="button-row">
+        <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+          Update
+        </button>
+        <Link className="button secondary" to="/settings">
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  );
+}

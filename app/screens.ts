@@ -1,0 +1,26 @@
+/**
+ * The main screens (SPEC §2 bottom navigation; §6 screens enabled by name): which consumer-API
+ * screen name each path belongs to, and the tabs. One table for the tab bar and the permission
+ * check; paths match exactly.
+ */
+import type { ScreenName } from "./server/upstream/consumer.server";
+
+export interface Tab {
+  screen: ScreenName;
+  /** The tab's own path. */
+  to: string;
+  label: string;
+  /** Every path that belongs to this screen (exact matches). */
+  paths: string[];
+}
+
+/** The bottom tabs in SPEC §2's order: safe window, my tests, people, settings. */
+export const tabs: Tab[] = [
+  { screen: "SafeWindow", to: "/safewindow", label: "Safe Window", paths: ["/safewindow"] },
+  { screen: "Settings", to: "/settings", label: "Settings", paths: ["/settings", "/personalinfo"] },
+];
+
+/** The screen a path belongs to, or undefined for paths outside the tabbed screens. */
+export function screenOf(pathname: string): ScreenName | undefined {
+  return tabs.find((tab) => tab.paths.includes(pathname))?.screen;
+}

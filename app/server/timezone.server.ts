@@ -1,0 +1,14 @@
+/**
+ * The zone to show times in (DESIGN.md §4): the browser's, sent in the `tz` cookie by a small
+ * script when JavaScript runs, else DEFAULT_TIME_ZONE.
+ */
+import { isTimeZone } from "~/dates";
+import { getConfig } from "./config.server";
+
+/** The IANA time zone for this request. */
+export function timeZoneOf(request: Request): string {
+  const cookie = request.headers.get("Cookie") ?? "";
+  const match = /(?:^|;\s*)tz=([^;]+)/.exec(cookie);
+  const zone = match?.[1] ? decodeURIComponent(match[1]) : undefined;
+  return isTimeZone(zone) ? zone : getConfig().DEFAULT_TIME_ZONE;
+}

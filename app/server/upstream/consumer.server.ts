@@ -1,0 +1,115 @@
+/**
+ * Client of the consumer API (SPEC §7, consumer table): profile, permissions, safe window.
+ * Every call carries the signed-in user's access token; the API acts only for that user.
+ * Non-2xx answers and unreachable upstreams throw `UpstreamError` unless a method says otherwise.
+ */
+import { getConfig } from "../config.server";
+import type { SessionUser } from "../context";
+import { callUpstream, UpstreamError, type UpstreamRequest } from "./http.server";
+
+/** SPEC §3 Consumer (profile), as the consumer API answers it. */
+export interface Consumer {
+  sF_ConsumerId: string;
+  identityUserId: string;
+  firstName: string;
+  middleName: string | null;
+  lastName: string;
+  /** YYYY-MM-DD */
+  dob: string;
+  postalCode: string;
+  marketingOptOut: boolean;
+  healthUpdatesOptOut: boolean;
+  safeWindowId: string;
+  /** ISO 8601 UTC, or null when no window */
+  strongSafetyDate: string | null;
+  weakSafetyDate: string | null;
+  safeWindowDescription: string | null;
+}
+
+/** The fields a person enters (SPEC §2 /yourinfo, /personalinfo); dob as YYYY-MM-DD. */
+export interface ProfileFields {
+  firstName: string;
+  middleName: string | null;
+  lastName: string;
+  dob: string;
+  postalCode: string;
+}
+
+/** GET /consumer/getsafewindow: the card of SPEC §2 /safewindow. */
+export interface SafeWindowCard {
+  firstName: string;
+  middleName: string | null;
+  lastName: string;
+  dob: string;
+  safeWindowId: string;
+  strongSafetyDate: string | null;
+  weakSafetyDate: string | null;
+  safeWindowDescription: string | null;
+}
+
+/** SPEC §6 screen names, as the consumer API's enabledScreens lists them. */
+export type ScreenName = "SafeWindow" | "MyTests" | "MyFun" | "Locations" | "Settings" | "Friends";
+
+export interface WriteAnswer {
+  success: boolean;
+  consumer?: Consumer;
+  errors?: { field: string | null; message: string }[];
+}
+
+function consumerUrl(): string {
+  const url = getConfig().CONSUMER_API_URL;
+  if (!url) throw new UpstreamError("CONSUMER_API_URL is not configured", 0);
+  return url;
+}
+
+/** The consumer API as `user` sees it. */
+export function consumerApi(user: SessionUser) {
+  const call = <T>(path: string, request: UpstreamRequest = {}) =>
+    callUpstream<T>(consumerUrl(), path, { ...request, token: user.accessToken });
+  const ok = async <T>(path: string, request?: UpstreamRequest): Promise<T> => {
+    const answer = await call<T>(path, request);
+    if (!answer.ok) throw new UpstreamError(`consumer API ${path} answered ${answer.status}`, answer.status, answer.body);
+    return answer.body;
+  };
+  return {
+    /** GET /consumer: the profile, or null when the user has none yet. */
+    async getProfile(): Promise<Consumer | null> {
+      const body = await ok<Consumer | null>("/consumer");
+      return body && typeof body === "object" && "safeWindowId" in body ? body : null;
+    },
+    /** POST /consumer/createprofile; SPEC §8 reads only the success flag. */
+    async createProfile(profile: ProfileFields, position: { latitude: number | null; longitude: number | null }): Promise<WriteAnswer> {
+      const answer = await call<WriteAnswer>("/consumer/createprofile", {
+        method: "POST",
+        json: { consumer: profile, latitude: position.latitude, longitude: position.longitude },
+      });
+      if (answer.status >= 500) throw new UpstreamError("createprofile failed", answer.status, answer.body);
+      return answer.body ?? { success: false };
+    },
+    /** POST /consumer/modifycore/ with URL-encoded fields (middleName empty when null). */
+    async modifyCore(identityUserId: string, profile: ProfileFields): Promise<WriteAnswer> {
+      const answer = await call<WriteAnswer>("/consumer/modifycore/", {
+        method: "POST",
+        form: {
+          identityUserId,
+          firstName: profile.firstName,
+          middleName: profile.middleName ?? "",
+          lastName: profile.lastName,
+          dob: profile.dob,
+          postalCode: profile.postalCode,
+        },
+      });
+      if (answer.status >= 500) throw new UpstreamError("modifycore failed", answer.status, answer.body);
+      return answer.body ?? { success: false };
+    },
+    /** GET /consumer/getpermissions → enabledScreens. */
+    async getPermissions(): Promise<ScreenName[]> {
+      const body = await ok<{ enabledScreens?: ScreenName[] }>("/consumer/getpermissions");
+      return Array.isArray(body?.enabledScreens) ? body.enabledScreens : [];
+    },
+    /** GET /consumer/getsafewindow → the user's card. */
+    getSafeWindow(): Promise<SafeWindowCard> {
+      return ok<SafeWindowCard>("/consumer/getsafewindow");
+    },
+  };
+}
