@@ -15,19 +15,26 @@ import { redactUrl } from "./redact.ts";
 export const BODY_LIMIT = "64kb";
 
 /**
- * Error fields safe to log: type, message, code, status, stack. Never enumerable extras such
- * as body-parser's `body` (the raw request body, which may hold a password).
+ * Error fields safe to log: type, message, code, status, stack, and the type, message and code
+ * of its `cause` (e.g. ECONNREFUSED under "fetch failed"). Never enumerable extras such as
+ * body-parser's `body` (the raw request body, which may hold a password) or a database
+ * error's `params` / `detail` (row values).
  */
 export function safeError(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { type: typeof err, message: String(err).slice(0, 200) };
   const code = (err as { code?: unknown }).code;
   const status = (err as { status?: unknown }).status;
+  const cause = err.cause;
+  const causeCode = cause instanceof Error ? (cause as { code?: unknown }).code : undefined;
   return {
     type: err.name,
     message: err.message.slice(0, 500),
     ...(typeof code === "string" || typeof code === "number" ? { code } : {}),
     ...(typeof status === "number" ? { status } : {}),
     stack: err.stack,
+    ...(cause instanceof Error
+      ? { cause: { type: cause.name, message: cause.message.slice(0, 500), ...(typeof causeCode === "string" || typeof causeCode === "number" ? { code: causeCode } : {}) } }
+      : {}),
   };
 }
 

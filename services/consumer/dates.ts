@@ -1,0 +1,72 @@
+// Calendar dates (no time, no zone) for dates of birth: parsing the forms SPEC §5 and §7 send,
+// and whole-year ages computed on calendar fields, never on milliseconds or float years.
+
+/** A calendar date; month 1-12, day 1-31. */
+export interface CalendarDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+/** Why a date text was refused: not one of the accepted forms, or not a real calendar date. */
+export type DateProblem = "format" | "calendar";
+
+// 'YYYY-MM-DD', optionally followed by an ISO time and zone ("database date" of SPEC §7, e.g.
+// '1990-05-01T00:00:00' or '1990-05-01T00:00:00.000Z'): the date part is taken as written.
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+// SPEC §5 / §9: MM/DD/YYYY, two digits for month and day.
+const US_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+/** Days in `month` (1-12) of `year` in the proleptic Gregorian calendar. */
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/**
+ * Reads a date given as 'YYYY-MM-DD', an ISO 8601 date-time (its date part as written, the
+ * time and zone ignored) or 'MM/DD/YYYY'. Surrounding white space is ignored.
+ * @returns the date, or the problem: "format" (none of these forms) or "calendar" (e.g.
+ *   02/30/2000, 13/01/2000).
+ */
+export function parseCalendarDate(text: string): { date: CalendarDate } | { problem: DateProblem } {
+  const trimmed = text.trim();
+  let year: number;
+  let month: number;
+  let day: number;
+  const iso = ISO_DATE.exec(trimmed);
+  const us = iso ? null : US_DATE.exec(trimmed);
+  if (iso) [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (us) [month, day, year] = [Number(us[1]), Number(us[2]), Number(us[3])];
+  else return { problem: "format" };
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return { problem: "calendar" };
+  return { date: { year, month, day } };
+}
+
+/** The UTC calendar date of the instant `now`. */
+export function utcDate(now: Date): CalendarDate {
+  return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1, day: now.getUTCDate() };
+}
+
+/** Negative when a is before b, 0 when equal, positive when after. */
+export function compareDates(a: CalendarDate, b: CalendarDate): number {
+  return a.year - b.year || a.month - b.month || a.day - b.day;
+}
+
+/**
+ * Whole years from `birth` to `today`: the age goes up on the birthday itself. Someone born on
+ * 29 February has the birthday on 1 March in common years (28 February is still before it).
+ */
+export function ageOn(birth: CalendarDate, today: CalendarDate): number {
+  const hadBirthday = today.month > birth.month || (today.month === birth.month && today.day >= birth.day);
+  return today.year - birth.year - (hadBirthday ? 0 : 1);
+}
+
+/** 'YYYY-MM-DD' (the `date` column's text form). */
+export function formatDate(date: CalendarDate): string {
+  return `${String(date.year).padStart(4, "0")}-${String(date.month).padStart(2, "0")}-${String(date.day).padStart(2, "0")}`;
+}

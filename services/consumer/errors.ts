@@ -1,0 +1,56 @@
+// Typed errors of the consumer API. Domain code throws them; http.ts maps them to status codes
+// and JSON bodies in one place (STYLE.md "Errors"). The bearer-token and malformed-input errors
+// are the shared ones (services/shared/errors.ts).
+
+/** One failed profile rule, for API users (the web app shows its own SPEC §5 messages). */
+export interface FieldError {
+  /** The input field (`firstName`, `dob`, …), or null when the error is not about one field. */
+  field: string | null;
+  /** Plain English. */
+  message: string;
+}
+
+/** Profile input broke a SPEC §5 / §6 rule: 400 {success:false, errors}. */
+export class ProfileRuleError extends Error {
+  readonly errors: FieldError[];
+  constructor(errors: FieldError[]) {
+    super(errors.map((e) => `${e.field ?? "profile"}: ${e.message}`).join("; "));
+    this.name = "ProfileRuleError";
+    this.errors = errors;
+  }
+}
+
+/** createprofile for a user who already has a profile: 409. */
+export class ProfileExistsError extends Error {
+  constructor() {
+    super("A profile already exists.");
+    this.name = "ProfileExistsError";
+  }
+}
+
+/** The call needs a profile and the user has none: 404. */
+export class NoProfileError extends Error {
+  constructor() {
+    super("This user has no consumer profile.");
+    this.name = "NoProfileError";
+  }
+}
+
+/** The request names another user than the token's (modifycore's identityUserId): 403. */
+export class ForbiddenError extends Error {
+  constructor(description: string) {
+    super(description);
+    this.name = "ForbiddenError";
+  }
+}
+
+/**
+ * The identity authority could not be asked (JWKS or discovery unreachable, timed out or
+ * malformed), so a token could be neither accepted nor refused: 503, the client may retry.
+ */
+export class AuthorityUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "AuthorityUnavailableError";
+  }
+}

@@ -1,0 +1,183 @@
+// The consumer API's HTTP contract (SPEC §7 consumer table). One router per area, mounted at
+// its SPEC path prefix: /consumer (profiles, permissions, safe window) now; /testresult and
+// /consumersubscription join here later. Routes stay thin: parse, authorise, call, answer.
+// Errors are mapped to status and JSON in one handler at the end.
+import express from "express";
+import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
+import type { Logger } from "pino";
+import { z } from "zod";
+import { BadRequestError } from "../shared/errors.ts";
+import { apiHeaders, bodyParsers, commonErrorAnswer, notFound, parse, requestLogger, safeError, sendErrorAnswer } from "../shared/http.ts";
+import type { HttpAnswer } from "../shared/http.ts";
+import type { AuthenticatedUser, TokenVerifier } from "./auth.ts";
+import { AuthorityUnavailableError, ForbiddenError, NoProfileError, ProfileExistsError, ProfileRuleError } from "./errors.ts";
+import { getPermissions } from "./permissions.ts";
+import { createProfile, findProfile, modifyCore } from "./profiles.ts";
+import type { ProfilesContext } from "./profiles.ts";
+import { getSafeWindow } from "./safewindow.ts";
+
+export interface ConsumerAppDeps {
+  profiles: ProfilesContext;
+  verifier: TokenVerifier;
+  logger: Logger;
+  now: () => Date;
+  /** Resolves when the database answers, rejects otherwise (GET /healthz). */
+  checkDatabase: () => Promise<void>;
+}
+
+// ---------------------------------------------------------------- authentication
+
+/** Verifies the bearer token and keeps its user for the route (see `userOf`). */
+function authenticate(verifier: TokenVerifier): RequestHandler {
+  return async (req, res, next) => {
+    res.locals.user = await verifier.verify(req.get("authorization"));
+    next();
+  };
+}
+
+/** The token's user; every route acts for this user only. */
+function userOf(res: Response): AuthenticatedUser {
+  const user = res.locals.user as AuthenticatedUser | undefined;
+  if (!user) throw new Error("consumer: route mounted without authenticate()");
+  return user;
+}
+
+function requireContentType(req: Request, type: "json" | "application/x-www-form-urlencoded"): void {
+  if (!req.is(type)) {
+    throw new BadRequestError(type === "json" ? "Send the body as application/json." : "Send the body as application/x-www-form-urlencoded.");
+  }
+}
+
+// ---------------------------------------------------------------- input shapes
+
+// Text fields may be missing or null here: the profile rules report those with a message.
+const text = z.string().nullish();
+
+const createProfileBody = z.object({
+  consumer: z.object({
+    firstName: text,
+    middleName: text,
+    lastName: text,
+    dob: text,
+    postalCode: text,
+    marketingOptOut: z.boolean().nullish(),
+    healthUpdatesOptOut: z.boolean().nullish(),
+  }),
+  latitude: z.number().nullish(),
+  longitude: z.number().nullish(),
+});
+
+// Form fields arrive as strings; a repeated field arrives as an array and is refused.
+const modifyCoreForm = z.object({
+  identityUserId: z.string().min(1, "is required"),
+  firstName: z.string().optional(),
+  middleName: z.string().optional(),
+  lastName: z.string().optional(),
+  dob: z.string().optional(),
+  postalCode: z.string().optional(),
+});
+
+// ---------------------------------------------------------------- /consumer
+
+/** SPEC §7: GET /consumer, POST createprofile, POST modifycore/, GET getpermissions, GET getsafewindow. */
+function profileRoutes(deps: ConsumerAppDeps): Router {
+  const router = express.Router();
+  router.use(authenticate(deps.verifier));
+
+  router.get("/", async (_req, res) => {
+    res.json(await findProfile(deps.profiles, userOf(res).identityUserId));
+  });
+
+  router.post("/createprofile", async (req, res) => {
+    const user = userOf(res);
+    requireContentType(req, "json");
+    const body = parse(createProfileBody, req.body);
+    const consumer = await createProfile(
+      deps.profiles,
+      user.identityUserId,
+      {
+        ...body.consumer,
+        marketingOptOut: body.consumer.marketingOptOut ?? false,
+        healthUpdatesOptOut: body.consumer.healthUpdatesOptOut ?? false,
+        latitude: body.latitude ?? null,
+        longitude: body.longitude ?? null,
+      },
+      deps.now(),
+    );
+    res.json({ success: true, consumer });
+  });
+
+  router.post("/modifycore", async (req, res) => {
+    const user = userOf(res);
+    requireContentType(req, "application/x-www-form-urlencoded");
+    const { identityUserId, ...core } = parse(modifyCoreForm, req.body);
+    if (identityUserId !== user.identityUserId) throw new ForbiddenError("identityUserId is not the signed-in user.");
+    const consumer = await modifyCore(deps.profiles, user.identityUserId, core, deps.now());
+    res.json({ success: true, consumer });
+  });
+
+  router.get("/getpermissions", async (_req, res) => {
+    res.json(await getPermissions(deps.profiles.db, userOf(res).identityUserId));
+  });
+
+  router.get("/getsafewindow", async (_req, res) => {
+    const window = await getSafeWindow(deps.profiles.db, userOf(res).identityUserId);
+    if (!window) throw new NoProfileError();
+    res.json(window);
+  });
+
+  return router;
+}
+
+// ---------------------------------------------------------------- the app
+
+/**
+ * Builds the Express 5 app of the consumer API. All answers are JSON; every path except
+ * /healthz needs a user's bearer token (auth.ts); unknown paths 404; malformed input 400
+ * invalid_request; bodies over 64 KB 413.
+ */
+export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.use(requestLogger(deps.logger));
+  app.use(apiHeaders);
+  app.use(bodyParsers());
+
+  app.get("/healthz", async (req, res) => {
+    try {
+      await deps.checkDatabase();
+      res.json({ ok: true });
+    } catch (err) {
+      req.log.error({ err: safeError(err) }, "health check: database does not answer");
+      res.status(503).json({ ok: false });
+    }
+  });
+
+  app.use("/consumer", profileRoutes(deps));
+
+  app.use(notFound);
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    if (err instanceof AuthorityUnavailableError) res.set("Retry-After", "5");
+    sendErrorAnswer(req, res, err, toHttp(err));
+  });
+
+  return app;
+}
+
+/** The one place where errors become HTTP answers: the consumer's own errors, then the shared ones. */
+function toHttp(err: unknown): HttpAnswer {
+  if (err instanceof ProfileRuleError) return { status: 400, body: { success: false, errors: err.errors } };
+  if (err instanceof ProfileExistsError) return { status: 409, body: { success: false, errors: [{ field: null, message: err.message }] } };
+  if (err instanceof NoProfileError) return { status: 404, body: { success: false, error: "no_profile", error_description: err.message } };
+  if (err instanceof ForbiddenError) return { status: 403, body: { success: false, error: "forbidden", error_description: err.message } };
+  if (err instanceof AuthorityUnavailableError) {
+    // Not 401: the token may be fine, and a 401 would end the user's session in the web app.
+    return { status: 503, body: { error: "temporarily_unavailable", error_description: "The identity authority cannot be reached to verify the token." } };
+  }
+  return commonErrorAnswer(err);
+}

@@ -1,0 +1,44 @@
+// The safe window card's data (SPEC §2 /safewindow, §4 "Safe window", §7 GET
+// /consumer/getsafewindow). The dates are stored on the profile by the test-result pipeline
+// (DESIGN.md §5 step 6, a later issue); until then they are null. Reading them never consults
+// the clock: whether a window is still valid is the caller's comparison with its own `now`.
+import type { Kysely } from "kysely";
+import type { ConsumerDatabase } from "./schema/tables.ts";
+
+/** The owner's safe window card: the profile's name and date of birth with the window. */
+export interface SafeWindow {
+  firstName: string;
+  middleName: string | null;
+  lastName: string;
+  /** 'YYYY-MM-DD' (the owner's own card shows it, SPEC §6). */
+  dob: string;
+  safeWindowId: string;
+  /** ISO 8601 UTC; the strong window lasts until then (SPEC §4). Null without a valid result. */
+  strongSafetyDate: string | null;
+  /** ISO 8601 UTC; the weak window lasts until then. Null without a valid result. */
+  weakSafetyDate: string | null;
+  safeWindowDescription: string | null;
+}
+
+/**
+ * The user's safe window, or null when they have no profile.
+ * @param identityUserId the identity authority's user id (token `sub`).
+ */
+export async function getSafeWindow(db: Kysely<ConsumerDatabase>, identityUserId: string): Promise<SafeWindow | null> {
+  const row = await db
+    .selectFrom("consumer_profiles")
+    .select(["first_name", "middle_name", "last_name", "dob", "safe_window_id", "strong_safety_date", "weak_safety_date", "safe_window_description"])
+    .where("identity_user_id", "=", identityUserId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    firstName: row.first_name,
+    middleName: row.middle_name,
+    lastName: row.last_name,
+    dob: row.dob,
+    safeWindowId: row.safe_window_id,
+    strongSafetyDate: row.strong_safety_date?.toISOString() ?? null,
+    weakSafetyDate: row.weak_safety_date?.toISOString() ?? null,
+    safeWindowDescription: row.safe_window_description,
+  };
+}

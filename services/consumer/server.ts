@@ -1,0 +1,103 @@
+// The reference consumer API as a service (DESIGN.md §1): database, migrations, token
+// verification against the identity authority, and the HTTP app on one listening socket.
+// server.ts at the repo root embeds it; main.ts runs it alone.
+import { sql } from "kysely";
+import type { Logger } from "pino";
+import { createDatabase } from "../db/database.ts";
+import { migrateToLatest } from "../db/migrate.ts";
+import { closeHttp, listenHttp } from "../shared/listen.ts";
+import { createTokenVerifier } from "./auth.ts";
+import { createConsumerApp } from "./http.ts";
+import { CONSUMER_MIGRATION_TABLE, consumerMigrations } from "./schema/migrations.ts";
+import type { ConsumerDatabase } from "./schema/tables.ts";
+
+export interface ConsumerOptions {
+  /** PGlite lives in `${dataDir}/consumer` unless databaseUrl. */
+  dataDir: string;
+  /** PostgreSQL connection string; tables are prefixed consumer_ so it can be shared with identity. */
+  databaseUrl?: string;
+  /** The identity authority's base URL; its JWKS is at `${identityUrl}/.well-known/jwks.json`. */
+  identityUrl: string;
+  /**
+   * Expected JWT `iss`. Default: `issuer` of `${identityUrl}/.well-known/openid-configuration`,
+   * read on the first token (the authority may start after us; a failed read is retried).
+   */
+  identityIssuer?: string;
+  logger: Logger;
+  /** Default 127.0.0.1 and 0 (ephemeral). */
+  host?: string;
+  port?: number;
+  /** The clock (token expiry, age rule, time stamps), for tests. */
+  now?: () => Date;
+}
+
+export interface ConsumerService {
+  /** Base URL the service listens on, e.g. http://127.0.0.1:41235 (no trailing slash). */
+  url: string;
+  /** Stops accepting connections, lets requests in flight finish (up to 5 s), closes the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+function checkIdentityUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`consumer: identityUrl is not an absolute URL: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("consumer: identityUrl must be http(s)");
+  if (url.search || url.hash || url.username || url.password) throw new Error("consumer: identityUrl must not have credentials, a query or a fragment");
+  return value.replace(/\/+$/, "");
+}
+
+/**
+ * Starts the consumer API: opens the database (PGlite under dataDir, or PostgreSQL), migrates
+ * it and listens on host:port. Nothing is asked of the identity authority until the first
+ * token arrives.
+ * @returns the base URL and a close function.
+ * @throws Error for invalid options, an unreachable database, a failed migration or a port in use.
+ */
+export async function startConsumerService(opts: ConsumerOptions): Promise<ConsumerService> {
+  const identityUrl = checkIdentityUrl(opts.identityUrl);
+  const now = opts.now ?? (() => new Date());
+  // The embedding app may already have bound `service`; binding it twice duplicates the JSON key.
+  const logger = "service" in opts.logger.bindings() ? opts.logger : opts.logger.child({ service: "consumer" });
+  const db = await createDatabase<ConsumerDatabase>({
+    dataDir: opts.dataDir,
+    ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
+    name: "consumer",
+  });
+  try {
+    const applied = await migrateToLatest(db, consumerMigrations, CONSUMER_MIGRATION_TABLE);
+    if (applied.length > 0) logger.info({ migrations: applied }, "consumer database migrated");
+
+    const { server, url, port } = await listenHttp(opts.host ?? "127.0.0.1", opts.port ?? 0);
+    const app = createConsumerApp({
+      profiles: { db },
+      verifier: createTokenVerifier({ identityUrl, ...(opts.identityIssuer ? { issuer: opts.identityIssuer } : {}), now }),
+      logger,
+      now,
+      checkDatabase: async () => {
+        await sql`select 1`.execute(db);
+      },
+    });
+    server.on("request", app);
+    logger.info({ port, storage: opts.databaseUrl ? "postgresql" : "pglite" }, "consumer API listening");
+
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      close() {
+        closing ??= (async () => {
+          await closeHttp(server);
+          await db.destroy();
+          logger.info("consumer API stopped");
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    await db.destroy().catch(() => {});
+    throw err;
+  }
+}
