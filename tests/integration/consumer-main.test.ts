@@ -1,0 +1,127 @@
+// services/consumer/main.ts as a process: environment validation, starting before the identity
+// authority (503 until it is up, then tokens verify without a restart), graceful SIGTERM.
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { SignJWT, generateKeyPair } from "jose";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startIdentityService } from "../../services/identity/server.ts";
+
+const MAIN = path.resolve("services/consumer/main.ts");
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), "consumer-main-"));
+});
+afterAll(async () => {
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+function run(env: Record<string, string>) {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+/** A loopback port that nothing listens on (for now). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe("services/consumer/main.ts", () => {
+  it.each([
+    [{ PORT: "0" }, "IDENTITY_URL"],
+    [{ PORT: "0", IDENTITY_URL: "" }, "IDENTITY_URL"],
+    [{ PORT: "0", IDENTITY_URL: "identity:5001" }, "IDENTITY_URL"],
+    [{ PORT: "0", IDENTITY_URL: "ftp://identity" }, "IDENTITY_URL"],
+    [{ PORT: "eighty", IDENTITY_URL: "http://127.0.0.1:5001" }, "PORT"],
+    [{ PORT: "70000", IDENTITY_URL: "http://127.0.0.1:5001" }, "PORT"],
+    [{ PORT: "0", IDENTITY_URL: "http://127.0.0.1:5001", DATABASE_URL: "mysql://root:hunter2@x" }, "DATABASE_URL"],
+    [{ PORT: "0", IDENTITY_URL: "http://127.0.0.1:5001", LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+  ])("exits 1 with a message naming the bad variable (%#)", async (env, variable) => {
+    const p = run(env as Record<string, string>);
+    expect(await p.exited).toBe(1);
+    expect(p.err()).toContain(`consumer: ${variable}`);
+    expect(p.err()).not.toContain("hunter2");
+  });
+
+  it("starts before the identity authority, verifies tokens once it is up, and stops on SIGTERM", { timeout: 120_000 }, async () => {
+    // Two fresh PGlite data dirs (this process's and the late authority's): slow on a busy machine.
+    const identityPort = await freePort();
+    const identityUrl = `http://127.0.0.1:${identityPort}`;
+    const p = run({ PORT: "0", DATA_DIR: dataDir, IDENTITY_URL: identityUrl, LOG_LEVEL: "info" });
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no listening line: ${p.out()} ${p.err()}`)), 30_000);
+      p.child.stdout.on("data", () => {
+        const m = /"port":(\d+),.*"consumer API listening"/.exec(p.out());
+        if (m?.[1]) {
+          clearTimeout(timer);
+          resolve(`http://127.0.0.1:${m[1]}`);
+        }
+      });
+    });
+    expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ ok: true });
+
+    // No authority yet: a token can be neither accepted nor refused.
+    const { privateKey } = await generateKeyPair("RS256");
+    const early = await new SignJWT({ scope: "consumer.api" }).setProtectedHeader({ alg: "RS256", kid: "k" }).setSubject("u").setIssuer(identityUrl).setAudience("consumer.api").setExpirationTime("1h").sign(privateKey);
+    const unavailable = await fetch(`${url}/consumer`, { headers: { authorization: `Bearer ${early}` } });
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.headers.get("retry-after")).toBe("5");
+    expect(await unavailable.json()).toMatchObject({ error: "temporarily_unavailable" });
+    // A token that is not even a JWT is refused without asking anyone.
+    expect((await fetch(`${url}/consumer`, { headers: { authorization: "Bearer nonsense" } })).status).toBe(401);
+
+    const CLIENT = { clientId: "safewindow-web", clientSecret: "main-consumer-secret-0123456789" };
+    const identity = await startIdentityService({
+      dataDir: path.join(dataDir, "late"),
+      publicUrl: "http://localhost:3000",
+      clients: [CLIENT],
+      logger: pino({ level: "silent" }),
+      port: identityPort,
+    });
+    let token = "";
+    try {
+      const tokenForm = (fields: Record<string, string>) =>
+        fetch(`${identity.url}/connect/token`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, ...fields }).toString(),
+        });
+      const client = ((await (await tokenForm({ grant_type: "client_credentials" })).json()) as { access_token: string }).access_token;
+      await fetch(`${identity.url}/api/account/register`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${client}`, "content-type": "application/json" },
+        body: JSON.stringify({ userName: "late@example.com", password: "Late!pass1" }),
+      });
+      token = ((await (await tokenForm({ grant_type: "password", username: "late@example.com", password: "Late!pass1" })).json()) as { access_token: string }).access_token;
+      const res = await fetch(`${url}/consumer`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toBeNull();
+      // The early token was signed by a key the authority never had.
+      expect((await fetch(`${url}/consumer`, { headers: { authorization: `Bearer ${early}` } })).status).toBe(401);
+    } finally {
+      await identity.close();
+    }
+
+    p.child.kill("SIGTERM");
+    expect(await p.exited).toBe(0);
+    expect(p.out()).toContain("consumer API stopped");
+    for (const secret of [early, token]) expect(p.out() + p.err()).not.toContain(secret);
+  });
+});
