@@ -2,7 +2,7 @@
 // user token is added"): RS256 JWTs of the identity authority, checked against its published
 // keys. Every call then acts only for the token's `sub`.
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify } from "jose";
-import type { JWTVerifyGetKey } from "jose";
+import type { JWTPayload, JWTVerifyGetKey } from "jose";
 import { InsufficientScopeError, InvalidTokenError } from "../shared/errors.ts";
 import { AuthorityUnavailableError } from "./errors.ts";
 
@@ -95,7 +95,7 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
         throw new InvalidTokenError("The access token is invalid.");
       }
       const iss = await expectedIssuer();
-      let payload;
+      let payload: JWTPayload;
       try {
         ({ payload } = await jwtVerify(token, getKey, {
           algorithms: ALGORITHMS,
