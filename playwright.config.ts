@@ -63,5 +63,24 @@ export default defineConfig({
         LOG_LEVEL: "warn",
       },
     },
+    {
+      // The same app under a non-root BASE_PATH, built into its own directory.
+      command: `rm -rf ${e2e.baseAppDataDir} && react-router build && node server.ts`,
+      url: `${e2e.baseAppUrl}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        NODE_ENV: "production",
+        HOST: "127.0.0.1",
+        PORT: String(e2e.baseAppPort),
+        BASE_PATH: e2e.basePath,
+        BUILD_DIR: "build-basepath",
+        DATA_DIR: e2e.baseAppDataDir,
+        IDENTITY_URL: e2e.identityUrl,
+        IDENTITY_CLIENT_ID: e2e.clientId,
+        IDENTITY_CLIENT_SECRET: e2e.clientSecret,
+        LOG_LEVEL: "warn",
+      },
+    },
   ],
 });

@@ -199,10 +199,11 @@ if (dev) {
   build = () => viteServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   closers.push(() => viteServer.close());
 } else {
-  const client = path.join(here, "build/client");
+  const buildDir = path.resolve(here, process.env.BUILD_DIR || "build");
+  const client = path.join(buildDir, "client");
   app.use(`${base}/assets`, express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
   app.use(base || "/", express.static(client, { maxAge: "1h", index: false }));
-  build = (await import(pathToFileURL(path.join(here, "build/server/index.js")).href)) as ServerBuild;
+  build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
 }
 
 type EntryModule = { createLoadContext: (info: { nonce: string; requestId: string; log: typeof log }) => never };

@@ -21,8 +21,11 @@ import { Logo } from "./components/Logo";
 import { messages } from "./messages";
 import { useNonce } from "./nonce";
 import { getSessionUser } from "./server/auth.server";
+import { basePathRedirectMiddleware } from "./server/basepath.server";
 import { consentAnswer } from "./server/preferences.server";
 import "./app.css";
+
+export const middleware: Route.MiddlewareFunction[] = [basePathRedirectMiddleware];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const [user, consent] = await Promise.all([getSessionUser(request), consentAnswer(request)]);
@@ -35,6 +38,8 @@ export async function loader({ request }: Route.LoaderArgs) {
  * (SPEC §2).
  */
 const bootScript = `(function(){try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;var c="tz="+encodeURIComponent(z);if(z&&document.cookie.split("; ").indexOf(c)<0){document.cookie=c+";path=${import.meta.env.BASE_URL};max-age=31536000;samesite=lax"}}catch(e){}if("serviceWorker" in navigator){navigator.serviceWorker.getRegistrations().then(function(r){r.forEach(function(x){x.unregister()})}).catch(function(){})}})();`;
+
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: `${import.meta.env.BASE_URL}favicon.svg`, type: "image/svg+xml" }];
 
 export const meta: Route.MetaFunction = () => [
   { title: "SafeWindow" },

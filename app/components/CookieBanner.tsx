@@ -1,13 +1,16 @@
 /**
- * The cookie-consent banner (SPEC §1): on every page until answered. A plain form post that
- * returns to the page it came from; with JavaScript a fetcher posts it and the banner hides at once.
+ * The cookie-consent banner (SPEC §1): on every page until answered. Without JavaScript a plain
+ * form post that returns to the page it came from; with it a fetcher posts the answer and the
+ * banner hides at once, staying on the page.
  */
 import { useFetcher, useLocation } from "react-router";
+import { useHydrated } from "~/hooks/useHydrated";
 
 export function CookieBanner() {
-  const fetcher = useFetcher();
+  const fetcher = useFetcher<{ answered: boolean }>();
   const location = useLocation();
-  if (fetcher.state !== "idle") return null;
+  const hydrated = useHydrated();
+  if (fetcher.state !== "idle" || fetcher.data?.answered) return null;
   return (
     <section className="cookie-banner" aria-label="Cookie consent">
       <p>
@@ -16,6 +19,7 @@ export function CookieBanner() {
       </p>
       <fetcher.Form method="post" action="/cookies" className="button-row">
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+        {hydrated ? <input type="hidden" name="stay" value="1" /> : null}
         <button type="submit" name="answer" value="accepted" className="button">
           Accept
         </button>

@@ -1,5 +1,5 @@
 // app/routes/cookies.tsx: the cookie-consent banner's form (SPEC §1): records the answer for 150
-// days and returns to the page it was posted from
+// days; a plain post returns to the page it came from, the banner's fetcher stays where it is
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/cookies";
 import { safeRedirect } from "~/server/auth.server";
@@ -9,7 +9,9 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await request.formData();
   const answer = form.get("answer");
   if (answer !== "accepted" && answer !== "declined") throw data(null, { status: 400 });
-  return redirect(safeRedirect(form.get("redirectTo"), "/"), { headers: { "Set-Cookie": await rememberConsent(answer) } });
+  const headers = { "Set-Cookie": await rememberConsent(answer) };
+  if (form.get("stay") === "1") return data({ answered: true }, { headers });
+  return redirect(safeRedirect(form.get("redirectTo"), "/"), { headers });
 }
 
 export function loader() {

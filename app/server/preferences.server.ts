@@ -10,20 +10,22 @@ const dayS = 24 * 60 * 60;
 /** SPEC §1, §9: the consent cookie lasts 150 days. */
 export const consentMaxAgeSeconds = 150 * dayS;
 
-function cookie(name: string, maxAge: number): Cookie {
+/** A cookie of this app; `signed` ones are signed with SESSION_SECRET so they cannot be forged. */
+function cookie(name: string, maxAge: number, signed: boolean): Cookie {
   const config = getConfig();
   return createCookie(name, {
     httpOnly: true,
     sameSite: "lax",
     secure: config.publicUrl.startsWith("https:"),
     path: config.BASE_PATH,
-    secrets: config.SESSION_SECRET ? [config.SESSION_SECRET] : [],
+    secrets: signed && config.SESSION_SECRET ? [config.SESSION_SECRET] : [],
     maxAge,
   });
 }
 
-const userNameCookie = () => cookie("sw_username", 365 * dayS);
-const consentCookie = () => cookie("sw_cookie_consent", consentMaxAgeSeconds);
+const userNameCookie = () => cookie("sw_username", 365 * dayS, true);
+// The consent answer is no secret and grants nothing, so it is not signed.
+const consentCookie = () => cookie("sw_cookie_consent", consentMaxAgeSeconds, false);
 
 /** The remembered username, or "" when none. */
 export async function rememberedUserName(request: Request): Promise<string> {

@@ -3,9 +3,8 @@
  * registration → confirmation mail → confirm → /checkconfirmation moves on; sign in; the guard's
  * redirectTo; forgotten password; confirm account; logout; the 404 screen.
  */
-import { expect, test } from "@playwright/test";
 import { messages } from "../../app/messages";
-import { createAccount, expectAccessible, inviteAccount, linkPath, signIn, strongPassword, uniqueEmail, waitForMail } from "./support";
+import { createAccount, expect, expectAccessible, inviteAccount, linkPath, signIn, strongPassword, test, uniqueEmail, waitForMail } from "./support";
 
 test("register, confirm the e-mail from the outbox, and /checkconfirmation moves on", async ({ page, context }, testInfo) => {
   const email = uniqueEmail(testInfo, "register");

@@ -6,6 +6,10 @@ export const e2e = {
   identityPort: 3101,
   identityUrl: "http://127.0.0.1:3101",
   identityDataDir: ".e2e-data/identity",
+  baseAppPort: 3102,
+  basePath: "/sw",
+  baseAppUrl: "http://127.0.0.1:3102",
+  baseAppDataDir: ".e2e-data/app-basepath",
   clientId: "safewindow-web",
   clientSecret: "e2e-client-secret-not-for-production",
 } as const;

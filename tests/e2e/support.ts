@@ -5,11 +5,29 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 import PostalMime from "postal-mime";
 import { e2e } from "./env";
 
 export const strongPassword = "Window#2026a";
+
+/** The cookie-consent answer as the app stores it (a JSON string, base64, URL-encoded). */
+export const consentCookie = { name: "sw_cookie_consent", value: encodeURIComponent(btoa(JSON.stringify("accepted"))) };
+
+/**
+ * The journeys' `test`: each context starts with the cookie banner answered, so it does not
+ * cover the page (the banner itself is tested with a fresh context). `hasJs` tells the project.
+ */
+export const test = base.extend<{ hasJs: boolean }>({
+  context: async ({ context, baseURL }, use) => {
+    await context.addCookies([{ ...consentCookie, url: baseURL! }]);
+    await use(context);
+  },
+  hasJs: async ({}, use, testInfo) => {
+    await use(testInfo.project.use.javaScriptEnabled !== false);
+  },
+});
+export { expect };
 
 /** A fresh address for this test run and project. */
 export function uniqueEmail(testInfo: TestInfo, label: string): string {
@@ -121,7 +139,7 @@ export async function signIn(page: Page, email: string, password: string): Promi
 
 /** Fails the test when axe finds any accessibility violation on the page as it is now. */
 export async function expectAccessible(page: Page): Promise<void> {
-  if (test.info().project.use.javaScriptEnabled !== false) return expectPageAccessible(page);
+  if (base.info().project.use.javaScriptEnabled !== false) return expectPageAccessible(page);
   // axe runs as a script, which a page without JavaScript cannot run: check a copy of the page as
   // it is now, without its scripts, in a JavaScript-enabled page of the same browser.
   const browser = page.context().browser();
@@ -142,4 +160,49 @@ export async function expectAccessible(page: Page): Promise<void> {
 async function expectPageAccessible(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+
+export interface Profile {
+  firstName: string;
+  lastName: string;
+  /** MM/DD/YYYY */
+  dob: string;
+  postalCode: string;
+}
+
+export const sampleProfile: Profile = { firstName: "Zoë", lastName: "O'Brien-Smith", dob: "03/04/1990", postalCode: "98101" };
+
+/** Fills the four profile inputs of /yourinfo or /personalinfo. */
+export async function fillProfile(page: Page, profile: Partial<Profile>): Promise<void> {
+  if (profile.firstName !== undefined) await page.getByLabel("First Name").fill(profile.firstName);
+  if (profile.lastName !== undefined) await page.getByLabel("Last Name").fill(profile.lastName);
+  if (profile.dob !== undefined) await page.getByLabel("Date of Birth").fill(profile.dob);
+  if (profile.postalCode !== undefined) await page.getByLabel("Postal Code").fill(profile.postalCode);
+}
+
+/**
+ * A confirmed account, signed in through /login; with `profile`, also through /yourinfo to /welcome.
+ * @returns the account's e-mail
+ */
+export async function signedInUser(page: Page, testInfo: TestInfo, label: string, profile?: Profile): Promise<string> {
+  const email = uniqueEmail(testInfo, label);
+  await createAccount(email, strongPassword, { confirmed: true });
+  await page.goto("/login");
+  await signIn(page, email, strongPassword);
+  await expect(page).toHaveURL(/\/yourinfo$/);
+  if (profile) {
+    await fillProfile(page, profile);
+    await page.getByRole("button", { name: "Finish" }).click();
+    await expect(page).toHaveURL(/\/welcome$/);
+  }
+  return email;
+}
+
+/** MM/DD/YYYY of the day `years` years before today, shifted by `days`. */
+export function birthday(years: number, days = 0): string {
+  const date = new Date();
+  date.setFullYear(date.getFullYear() - years);
+  date.setDate(date.getDate() + days);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${pad(date.getMonth() + 1)}/${pad(date.getDate())}/${date.getFullYear()}`;
 }

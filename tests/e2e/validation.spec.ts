@@ -2,9 +2,9 @@
  * Each validation and error message of the account screens (SPEC §5, §8) appears when its input is
  * given: on blur with JavaScript, after submitting without it. Both projects run every test.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { messages } from "../../app/messages";
-import { blurOrSubmit, createAccount, expectAccessible, strongPassword, uniqueEmail } from "./support";
+import { blurOrSubmit, createAccount, expect, expectAccessible, strongPassword, test, uniqueEmail } from "./support";
 
 /** The error line of the field labelled `label`, found through aria-describedby. */
 function errorOf(page: Page, label: string | RegExp) {

@@ -1,0 +1,38 @@
+/**
+ * The whole journey under a non-root BASE_PATH (/sw): routes, assets, cookies and redirects all
+ * stay under it. Runs in both projects against the second app server of playwright.config.ts.
+ */
+import { e2e } from "./env";
+import { createAccount, expect, expectAccessible, fillProfile, sampleProfile, signIn, strongPassword, test, uniqueEmail } from "./support";
+
+const base = `${e2e.baseAppUrl}${e2e.basePath}`;
+test.use({ baseURL: `${base}/` });
+
+test("sign in, profile, welcome, safe window, settings and logout under /sw", async ({ page, context }, testInfo) => {
+  const email = uniqueEmail(testInfo, "basepath");
+  await createAccount(email, strongPassword, { confirmed: true });
+  const requested: string[] = [];
+  page.on("request", (request) => requested.push(new URL(request.url()).pathname));
+
+  await page.goto("settings");
+  await expect(page).toHaveURL(`${base}/login?redirectTo=%2Fsettings`);
+  await signIn(page, email, strongPassword);
+  // The gate finds no profile yet, so sign-in lands on /sw/yourinfo, not the requested settings.
+  await expect(page).toHaveURL(`${base}/yourinfo`);
+  await fillProfile(page, sampleProfile);
+  await page.getByRole("button", { name: "Finish" }).click();
+  await expect(page).toHaveURL(`${base}/welcome`);
+  await page.getByRole("link", { name: "Continue" }).click();
+  await expect(page).toHaveURL(`${base}/safewindow`);
+  await expect(page.getByText("No valid test results within the required SafeWindows.")).toBeVisible();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+  await expect(page).toHaveURL(`${base}/settings`);
+  await expectAccessible(page);
+
+  const session = (await context.cookies()).find((c) => c.name === "__session");
+  expect(session?.path).toBe(e2e.basePath);
+  expect(requested.filter((p) => !p.startsWith(`${e2e.basePath}/`))).toEqual([]);
+
+  await page.getByRole("main").getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(`${base}/login`);
+});

@@ -1,0 +1,230 @@
+/**
+ * Profile and settings journeys of issue 3, in both projects: the gate, first-time profile,
+ * welcome, the empty safe-window card, settings panels, personal info, logout, wipe, the
+ * cookie banner, and the enabledScreens check.
+ */
+import { messages } from "../../app/messages";
+import {
+  birthday,
+  blurOrSubmit,
+  consentCookie,
+  createAccount,
+  expect,
+  expectAccessible,
+  fillProfile,
+  sampleProfile,
+  signedInUser,
+  signIn,
+  strongPassword,
+  test,
+  uniqueEmail,
+} from "./support";
+
+test("a new account goes through /yourinfo and /welcome to the empty safe window card", async ({ page }, testInfo) => {
+  await signedInUser(page, testInfo, "newcomer");
+  await expect(page.getByText(messages.yourInfoPrompt)).toBeVisible();
+  await expect(page.getByText(messages.infoChangeWarning)).toBeVisible();
+  await expectAccessible(page);
+  await fillProfile(page, sampleProfile);
+  await page.getByRole("button", { name: "Finish" }).click();
+
+  await expect(page).toHaveURL(/\/welcome$/);
+  await expect(page.getByRole("heading", { name: "Welcome, Zoë!" })).toBeVisible();
+  const productId = await page.locator(".product-id").first().textContent();
+  expect(productId).toMatch(/^[0-9A-HJKMNP-TV-Z]{8}$/);
+  await expect(page.getByRole("link", { name: "Read how we count safe windows" })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("link", { name: "Continue" }).click();
+
+  await expect(page).toHaveURL(/\/safewindow$/);
+  await expect(page.getByRole("heading", { name: "My Safe Window" })).toBeVisible();
+  const card = page.getByRole("article", { name: "Safe window of Zoë O'Brien-Smith" });
+  await expect(card).toContainText("03/04/1990");
+  await expect(card).toContainText(messages.emptyWindow);
+  await expect(card.getByRole("link", { name: "Submit Test" })).toBeVisible();
+  const tabs = page.getByRole("navigation", { name: "Main" });
+  await expect(tabs.getByRole("link", { name: "Safe Window" })).toBeVisible();
+  await expect(tabs.getByRole("link", { name: "Settings" })).toBeVisible();
+  await expectAccessible(page);
+
+  await page.getByRole("link", { name: "How we count safe windows" }).click();
+  await expect(page.getByRole("heading", { name: "How we count safe windows" })).toBeVisible();
+  await expectAccessible(page);
+
+  // Signing in again goes through the gate to the welcome screen (no test results yet).
+  await page.goto("/checkaccountstatus");
+  await expect(page).toHaveURL(/\/welcome$/);
+});
+
+test("/yourinfo: SPEC's date, age and required messages", async ({ page, hasJs }, testInfo) => {
+  await signedInUser(page, testInfo, "rules");
+  const dob = page.getByLabel("Date of Birth");
+
+  await page.getByLabel("First Name").focus();
+  await blurOrSubmit(page, "Finish", hasJs);
+  await expect(page.getByText(messages.firstNameRequired)).toBeVisible();
+
+  await dob.fill("1990-03-04");
+  await blurOrSubmit(page, "Finish", hasJs);
+  await expect(page.getByText(messages.dobFormatFirstTime)).toBeVisible();
+
+  await dob.fill("02/30/1990");
+  await blurOrSubmit(page, "Finish", hasJs);
+  await expect(page.getByText(messages.dobFormatFirstTime)).toBeVisible();
+
+  await fillProfile(page, { ...sampleProfile, dob: birthday(18, 1) });
+  await blurOrSubmit(page, "Finish", hasJs);
+  await expect(page.getByText(messages.under18)).toBeVisible();
+  if (hasJs) await expect(page.getByRole("button", { name: "Finish" })).toBeDisabled();
+
+  // Exactly 18 today is old enough.
+  await fillProfile(page, { ...sampleProfile, dob: birthday(18) });
+  await dob.press("Tab");
+  await page.getByRole("button", { name: "Finish" }).click();
+  await expect(page).toHaveURL(/\/welcome$/);
+});
+
+test("a screen the user does not have is not reachable", async ({ page }, testInfo) => {
+  await signedInUser(page, testInfo, "noscreens");
+  // Without a profile the consumer API enables only Settings.
+  const response = await page.goto("/safewindow");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: messages.notFound })).toBeVisible();
+});
+
+test("settings: change the password, then sign in with the new one", async ({ page, hasJs }, testInfo) => {
+  const email = await signedInUser(page, testInfo, "pwchange", sampleProfile);
+  await page.goto("/settings");
+  await expect(page.getByRole("heading", { name: "My Settings" })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("link", { name: "Change password" }).click();
+  await expect(page.getByRole("link", { name: "Change username or email" })).toBeVisible();
+
+  const current = page.getByLabel("Current Password");
+  const next = page.getByLabel("New Password", { exact: true });
+  const confirm = page.getByLabel("Confirm New Password");
+  const update = page.getByRole("button", { name: "Update" });
+  if (hasJs) {
+    await expect(next).toBeDisabled();
+    await current.fill("Wrong#Pass1");
+    await expect(next).toBeEnabled();
+    await expect(confirm).toBeDisabled();
+  } else {
+    await current.fill("Wrong#Pass1");
+  }
+  await next.fill("Better!Pass77");
+  await confirm.fill("Better!Pass7");
+  if (hasJs) await expect(update).toBeDisabled();
+  await confirm.fill("Better!Pass77");
+  await update.click();
+  await expect(page.getByText(messages.settingsPasswordChangeFailed)).toBeVisible();
+  await expectAccessible(page);
+
+  await current.fill(strongPassword);
+  await next.fill("Better!Pass77");
+  await confirm.fill("Better!Pass77");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByText(messages.passwordChanged)).toBeVisible();
+  await expect(page.getByLabel("Current Password")).toHaveCount(0); // the panel closed
+
+  await page.getByRole("button", { name: "Logout" }).first().click();
+  await expect(page).toHaveURL(/\/login$/);
+  await signIn(page, email, "Better!Pass77");
+  await expect(page).toHaveURL(/\/welcome$/);
+});
+
+test("settings: change the e-mail (taken, invalid, then a good one)", async ({ page }, testInfo) => {
+  await signedInUser(page, testInfo, "emailchange", sampleProfile);
+  const taken = uniqueEmail(testInfo, "taken");
+  await createAccount(taken, strongPassword, { confirmed: false });
+  await page.goto("/settings?panel=username");
+  const input = page.getByLabel("New Email");
+  await input.fill(taken);
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByText(messages.userNameTaken)).toBeVisible();
+  await page.getByLabel("New Email").fill("not-an-address@");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByText(messages.userNameInvalid)).toBeVisible();
+
+  const fresh = uniqueEmail(testInfo, "fresh");
+  await page.getByLabel("New Email").fill(fresh);
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByText(messages.userNameChanged)).toBeVisible();
+  await expect(page.getByText(fresh.toLowerCase())).toBeVisible();
+
+  await page.getByRole("button", { name: "Logout" }).first().click();
+  await expect(page.getByLabel("Email")).toHaveValue(fresh.toLowerCase());
+  await signIn(page, fresh, strongPassword);
+  // The new address is not confirmed yet.
+  await expect(page).toHaveURL(/\/checkconfirmation$/);
+});
+
+test("personal info: Cancel restores, Save persists", async ({ page, hasJs }, testInfo) => {
+  await signedInUser(page, testInfo, "personal", sampleProfile);
+  await page.goto("/settings");
+  await page.getByRole("link", { name: "Change personal info" }).click();
+  await expect(page).toHaveURL(/\/personalinfo$/);
+  await expect(page.getByText(messages.infoChangeWarning)).toBeVisible();
+  await expect(page.getByLabel("First Name")).toHaveAttribute("readonly", "");
+  await expectAccessible(page);
+
+  await page.getByRole("link", { name: "Change Your Info" }).click();
+  await page.getByLabel("First Name").fill("Zoey");
+  await page.getByLabel("Date of Birth").fill("1990/03/04");
+  await blurOrSubmit(page, "Save", hasJs);
+  await expect(page.getByText(messages.dobFormat)).toBeVisible();
+  await page.getByRole("link", { name: "Cancel" }).click();
+  await expect(page.getByLabel("First Name")).toHaveValue("Zoë");
+  await expect(page.getByLabel("Date of Birth")).toHaveValue("03/04/1990");
+  await expect(page.getByRole("link", { name: "Change Your Info" })).toBeVisible();
+
+  await page.getByRole("link", { name: "Change Your Info" }).click();
+  await fillProfile(page, { firstName: "Zoey", postalCode: "10001" });
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page.getByText(messages.profileSaved)).toBeVisible();
+  await expect(page.getByText("Zoey O'Brien-Smith")).toBeVisible();
+  await expect(page.getByText("10001")).toBeVisible();
+});
+
+test("Logout goes to login; Wipe goes to the intro and forgets the e-mail", async ({ page }, testInfo) => {
+  const email = await signedInUser(page, testInfo, "wipe", sampleProfile);
+  await page.goto("/settings");
+  await page.getByRole("main").getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByLabel("Email")).toHaveValue(email);
+  await page.goto("/settings");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fsettings$/);
+
+  await signIn(page, email, strongPassword);
+  await expect(page).toHaveURL(/\/settings$/);
+  await page.getByRole("button", { name: "Wipe" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto("/login");
+  await expect(page.getByLabel("Email")).toHaveValue("");
+  await page.goto("/safewindow");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fsafewindow$/);
+});
+
+test.describe("cookie banner", () => {
+  test("shows until answered, then stays away", async ({ browser, baseURL }, testInfo) => {
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
+    const page = await context.newPage();
+    await page.goto("/login");
+    const banner = page.getByRole("region", { name: "Cookie consent" });
+    await expect(banner).toBeVisible();
+    await expectAccessible(page);
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith("/cookies") && r.request().method() === "POST");
+    await banner.getByRole("button", { name: "Accept" }).click();
+    await answered;
+    await expect(banner).toHaveCount(0);
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto("/registration");
+    await expect(page.getByRole("region", { name: "Cookie consent" })).toHaveCount(0);
+    const cookie = (await context.cookies()).find((c) => c.name === consentCookie.name);
+    const days = ((cookie?.expires ?? 0) - Date.now() / 1000) / 86_400;
+    expect(days).toBeGreaterThan(149.9);
+    expect(days).toBeLessThanOrEqual(150);
+    await context.close();
+  });
+});
