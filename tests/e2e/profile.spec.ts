@@ -153,7 +153,8 @@ test("settings: change the e-mail (taken, invalid, then a good one)", async ({ p
   await expect(page.getByText(fresh.toLowerCase())).toBeVisible();
 
   await page.getByRole("button", { name: "Logout" }).first().click();
-  await expect(page.getByLabel("Email")).toHaveValue(fresh.toLowerCase());
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(fresh.toLowerCase());
   await signIn(page, fresh, strongPassword);
   // The new address is not confirmed yet.
   await expect(page).toHaveURL(/\/checkconfirmation$/);
