@@ -10,7 +10,7 @@ test("register, confirm the e-mail from the outbox, and /checkconfirmation moves
   const email = uniqueEmail(testInfo, "register");
   await page.goto("/registration");
   await expectAccessible(page);
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(strongPassword);
   await page.getByLabel("Confirm Password").fill(strongPassword);
   await page.getByRole("switch", { name: /Terms of Service/ }).check();
@@ -63,7 +63,7 @@ test("sign in with a confirmed account, then log out", async ({ page }, testInfo
   await page.getByRole("button", { name: "Logout" }).click();
   await expect(page).toHaveURL(/\/login$/);
   // The e-mail is remembered for the next sign-in (SPEC §3 local storage "the username").
-  await expect(page.getByLabel("Email")).toHaveValue(email);
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(email);
   await page.goto("/checkconfirmation");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcheckconfirmation$/);
 });
@@ -103,7 +103,7 @@ test("forgotten password: request, mail, new password, sign in with it", async (
   await page.getByRole("link", { name: "Forgot Password" }).click();
   await expect(page).toHaveURL(/\/requestpasswordchange$/);
   await expectAccessible(page);
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByRole("button", { name: "Send Reset Email" }).click();
   await expect(page.getByText(messages.resetRequested)).toBeVisible();
 
@@ -128,7 +128,7 @@ test("the /consumer/ reading of the reset routes works too, and a used link fail
   const email = uniqueEmail(testInfo, "consumer");
   await createAccount(email, strongPassword, { confirmed: true });
   await page.goto("/consumer/requestpasswordchange");
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByRole("button", { name: "Send Reset Email" }).click();
   await expect(page.getByText(messages.resetRequested)).toBeVisible();
   const mail = await waitForMail(email, "/resetpassword");
@@ -144,7 +144,7 @@ test("the /consumer/ reading of the reset routes works too, and a used link fail
 
 test("a reset request for an unknown address shows the same message", async ({ page }, testInfo) => {
   await page.goto("/requestpasswordchange");
-  await page.getByLabel("Email").fill(uniqueEmail(testInfo, "nobody"));
+  await page.getByLabel("Email", { exact: true }).fill(uniqueEmail(testInfo, "nobody"));
   await page.getByRole("button", { name: "Send Reset Email" }).click();
   await expect(page.getByText(messages.resetRequested)).toBeVisible();
 });

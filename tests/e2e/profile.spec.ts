@@ -193,7 +193,7 @@ test("Logout goes to login; Wipe goes to the intro and forgets the e-mail", asyn
   await page.goto("/settings");
   await page.getByRole("main").getByRole("button", { name: "Logout" }).click();
   await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByLabel("Email")).toHaveValue(email);
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(email);
   await page.goto("/settings");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fsettings$/);
 
@@ -202,7 +202,7 @@ test("Logout goes to login; Wipe goes to the intro and forgets the e-mail", asyn
   await page.getByRole("button", { name: "Wipe" }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto("/login");
-  await expect(page.getByLabel("Email")).toHaveValue("");
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue("");
   await page.goto("/safewindow");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fsafewindow$/);
 });

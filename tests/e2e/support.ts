@@ -132,7 +132,7 @@ export async function blurOrSubmit(page: Page, submitName: string, hasJs: boolea
 
 /** Signs in through the /login form. */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Submit" }).click();
 }

@@ -25,7 +25,7 @@ test("login: both required messages", async ({ page }) => {
 test("registration: every field message", async ({ page }, testInfo) => {
   const hasJs = testInfo.project.name === "js";
   await page.goto("/registration");
-  const email = page.getByLabel("Email");
+  const email = page.getByLabel("Email", { exact: true });
   const password = page.getByLabel("Password", { exact: true });
   const confirm = page.getByLabel("Confirm Password");
 
@@ -60,7 +60,7 @@ test("registration: every field message", async ({ page }, testInfo) => {
 test("registration: Create Account needs valid passwords and both toggles", async ({ page }, testInfo) => {
   const hasJs = testInfo.project.name === "js";
   await page.goto("/registration");
-  await page.getByLabel("Email").fill(uniqueEmail(testInfo, "toggles"));
+  await page.getByLabel("Email", { exact: true }).fill(uniqueEmail(testInfo, "toggles"));
   await page.getByLabel("Password", { exact: true }).fill(strongPassword);
   await page.getByLabel("Confirm Password").fill(strongPassword);
   const create = page.getByRole("button", { name: "Create Account" });
@@ -75,7 +75,7 @@ test("registration: Create Account needs valid passwords and both toggles", asyn
     await create.click();
     await expect(page.getByText(messages.acceptTermsRequired)).toBeVisible();
     await expect(page.getByText(messages.acceptPrivacyRequired)).toBeVisible();
-    await expect(page.getByLabel("Email")).not.toHaveValue("");
+    await expect(page.getByLabel("Email", { exact: true })).not.toHaveValue("");
   }
 });
 
@@ -84,7 +84,7 @@ test("registration: a taken address is unavailable", async ({ page }, testInfo) 
   const email = uniqueEmail(testInfo, "taken");
   await createAccount(email, strongPassword, { confirmed: false });
   await page.goto("/registration");
-  await page.getByLabel("Email").fill(email.toUpperCase());
+  await page.getByLabel("Email", { exact: true }).fill(email.toUpperCase());
   if (hasJs) {
     await page.keyboard.press("Tab"); // availability is checked on blur
   } else {
