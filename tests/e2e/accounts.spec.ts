@@ -191,3 +191,20 @@ test("registration links the Terms of Service and the Privacy Policy", async ({ 
   await expect(page.getByRole("heading", { name: "Privacy Policy" })).toBeVisible();
   await expectAccessible(page);
 });
+
+test("a leftover service worker from an earlier version is removed", async ({ page, request, hasJs }) => {
+  if (!hasJs) {
+    // Without JavaScript no worker runs; the worker file an old registration updates from removes itself.
+    const worker = await request.get("/service-worker.js");
+    expect(await worker.text()).toContain("self.registration.unregister()");
+    return;
+  }
+  await page.goto("/");
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.register("/service-worker.js");
+  });
+  await page.reload();
+  await expect
+    .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), { timeout: 10_000 })
+    .toBe(0);
+});

@@ -95,6 +95,13 @@ describe("server.ts with the embedded identity authority", () => {
     expect(again).not.toBe(csp);
   });
 
+  it("serves the self-removing service worker at the legacy path", async () => {
+    const response = await fetch(`${server.url}/service-worker.js`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/javascript/);
+    expect(await response.text()).toContain("self.registration.unregister()");
+  });
+
   it("serves hashed assets immutable and compressed", async () => {
     const html = await (await fetch(`${server.url}/login`)).text();
     const asset = /href="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
@@ -251,6 +258,13 @@ describe("the identity authority goes away during a session", () => {
     );
     expect(registered.status).toBe(302);
     cookie = registered.headers.getSetCookie().find((c) => c.startsWith("__session="))!.split(";")[0]!;
+    // A profile while the identity authority still answers (the consumer API keeps its keys).
+    const created = await fetch(`${server.url}/yourinfo`, {
+      ...form({ firstName: "Ada", lastName: "Lovelace", dob: "12/10/1985", postalCode: "10001" }, server.url),
+      headers: { ...form({}, server.url).headers, cookie },
+    });
+    expect(created.status).toBe(302);
+    expect(created.headers.get("location")).toBe("/welcome");
     await identity.close();
   }, 90_000);
 
@@ -277,5 +291,16 @@ describe("the identity authority goes away during a session", () => {
     expect(html).toContain(messages.emailConfirmFailedShort);
     expect(html).toContain("Resend Confirmation");
     expect(server.child.exitCode).toBeNull();
+  });
+
+  it("shows SPEC's settings messages when the identity authority cannot be asked", async () => {
+    const post = (values: Record<string, string>) =>
+      fetch(`${server.url}/settings`, { ...form(values, server.url), headers: { ...form({}, server.url).headers, cookie } });
+    const email = await post({ intent: "username", userName: "new-address@example.com" });
+    expect(email.status).toBe(502);
+    expect(await email.text()).toContain(messages.userNameValidationFailed);
+    const password = await post({ intent: "password", currentPassword: "Window#2026a", newPassword: "Better!Pass77", confirmPassword: "Better!Pass77" });
+    expect(password.status).toBe(400);
+    expect(await password.text()).toContain(messages.settingsPasswordChangeFailed);
   });
 });
