@@ -78,6 +78,7 @@ export const messages = {
   userNameChanged: "Your email address has been changed. Please confirm the new address from the e-mail we sent to it.", // ours
   profileSaved: "Your information has been saved.", // ours
   // ours
+  passwordRuleHint: "At least 8 characters, with an upper case and a lower case letter, a number and one of !@#$%^&*.",
   upstreamUnavailable: "The service did not answer. Please try again in a minute.",
   emailConfirmed: "Your e-mail address is confirmed.",
   confirmationEmailSent: "We sent you a new confirmation e-mail.",

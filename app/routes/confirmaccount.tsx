@@ -4,6 +4,7 @@ import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "r
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/confirmaccount";
+import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage } from "~/components/Field";
 import { confirmAccountSchema, linkParameters } from "~/forms/account";
 import { messages } from "~/messages";
@@ -65,13 +66,7 @@ export default function ConfirmAccount() {
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={problem ? [problem] : form.errors} />
         <fieldset disabled={disabled}>
-          <Field
-            label="Password"
-            inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password", required: false }}
-            errorId={fields.password.errorId}
-            errors={fields.password.errors}
-            hint="At least 8 characters, with an upper case and a lower case letter, a number and one of !@#$%^&*."
-          />
+          <PasswordField label="Password" field={fields.password} autoComplete="new-password" showRule />
           <button type="submit" className="button" disabled={disabled || navigation.state === "submitting"}>
             Set Password
           </button>

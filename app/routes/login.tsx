@@ -3,6 +3,7 @@ import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/login";
+import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage } from "~/components/Field";
 import { loginSchema } from "~/forms/account";
 import { authenticator, getSessionUser, safeRedirect, SignInError } from "~/server/auth.server";
@@ -58,12 +59,7 @@ export default function Login() {
           errorId={fields.email.errorId}
           errors={fields.email.errors}
         />
-        <Field
-          label="Password"
-          inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password", required: false }}
-          errorId={fields.password.errorId}
-          errors={fields.password.errors}
-        />
+        <PasswordField label="Password" field={fields.password} autoComplete="current-password" />
         <button type="submit" className="button" disabled={navigation.state === "submitting"}>
           Submit
         </button>

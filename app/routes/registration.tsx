@@ -4,6 +4,7 @@ import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation } 
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/registration";
+import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage, Toggle } from "~/components/Field";
 import { registrationSchema } from "~/forms/account";
 import { isValidPassword } from "~/forms/password";
@@ -127,19 +128,8 @@ export default function Registration() {
           errorId={fields.email.errorId}
           errors={emailErrors}
         />
-        <Field
-          label="Password"
-          inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password", required: false }}
-          errorId={fields.password.errorId}
-          errors={fields.password.errors}
-          hint="At least 8 characters, with an upper case and a lower case letter, a number and one of !@#$%^&*."
-        />
-        <Field
-          label="Confirm Password"
-          inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password", required: false }}
-          errorId={fields.confirmPassword.errorId}
-          errors={fields.confirmPassword.errors}
-        />
+        <PasswordField label="Password" field={fields.password} autoComplete="new-password" showRule />
+        <PasswordField label="Confirm Password" field={fields.confirmPassword} autoComplete="new-password" />
         <Toggle
           label={
             <>

@@ -4,6 +4,7 @@ import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "r
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/resetpassword";
+import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage } from "~/components/Field";
 import { linkParameters, resetPasswordSchema } from "~/forms/account";
 import { messages } from "~/messages";
@@ -67,19 +68,8 @@ export default function ResetPassword() {
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={problem ? [problem] : form.errors} />
         <fieldset disabled={disabled}>
-          <Field
-            label="New Password"
-            inputProps={{ ...getInputProps(fields.newPassword, { type: "password" }), autoComplete: "new-password", required: false }}
-            errorId={fields.newPassword.errorId}
-            errors={fields.newPassword.errors}
-            hint="At least 8 characters, with an upper case and a lower case letter, a number and one of !@#$%^&*."
-          />
-          <Field
-            label="Confirm Password"
-            inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password", required: false }}
-            errorId={fields.confirmPassword.errorId}
-            errors={fields.confirmPassword.errors}
-          />
+          <PasswordField label="New Password" field={fields.newPassword} autoComplete="new-password" showRule />
+          <PasswordField label="Confirm Password" field={fields.confirmPassword} autoComplete="new-password" />
           <button type="submit" className="button" disabled={disabled || navigation.state === "submitting"}>
             Change Password
           </button>

@@ -7,6 +7,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/settings";
 import { Field, FormMessage } from "~/components/Field";
+import { PasswordField } from "~/components/PasswordField";
 import { passwordMinLength } from "~/forms/password";
 import { toUsDate } from "~/forms/profile";
 import { changePasswordSchema, changeUserNameSchema } from "~/forms/settings";
@@ -204,24 +205,9 @@ function PasswordPanel({ result }: { result: Result }) {
     <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
       <input type="hidden" name="intent" value="password" />
       <FormMessage id={form.errorId} errors={form.errors} />
-      <Field
-        label="Current Password"
-        inputProps={{ ...getInputProps(fields.currentPassword, { type: "password" }), autoComplete: "current-password", required: false }}
-        errorId={fields.currentPassword.errorId}
-        errors={fields.currentPassword.errors}
-      />
-      <Field
-        label="New Password"
-        inputProps={{ ...getInputProps(fields.newPassword, { type: "password" }), autoComplete: "new-password", required: false, disabled: newDisabled }}
-        errorId={fields.newPassword.errorId}
-        errors={fields.newPassword.errors}
-      />
-      <Field
-        label="Confirm New Password"
-        inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password", required: false, disabled: confirmDisabled }}
-        errorId={fields.confirmPassword.errorId}
-        errors={fields.confirmPassword.errors}
-      />
+      <PasswordField label="Current Password" field={fields.currentPassword} autoComplete="current-password" />
+      <PasswordField label="New Password" field={fields.newPassword} autoComplete="new-password" showRule disabled={newDisabled} />
+      <PasswordField label="Confirm New Password" field={fields.confirmPassword} autoComplete="new-password" disabled={confirmDisabled} />
       <div className="button-row">
         <button type="submit" className="button" disabled={updateDisabled}>
           Update
