@@ -77,6 +77,16 @@ export const messages = {
   passwordChanged: "Your password has been changed.", // ours
   userNameChanged: "Your email address has been changed. Please confirm the new address from the e-mail we sent to it.", // ours
   profileSaved: "Your information has been saved.", // ours
+  // SPEC §8 follow
+  followCancelFailed: "Failed to cancel the pending follow request",
+  followConfirmFailed: "Failed to confirm the follow request",
+  followDeclineFailed: "Failed to decline the follow request",
+  followDeleteFailed: "Failed to delete the follower",
+  followRequestFailed: "Failed to request to follow this user",
+  unfollowFailed: "Failed to unfollow this user", // ours: SPEC names no message for unfollowing
+  searchPlaceholder: "Name, product ID or email",
+  searchTooShort: "Please enter at least 3 characters to search.", // ours (SPEC §5: 3 non-blank characters)
+  searchNoResults: "Nobody matches that search. Try a full name, a product ID or an email address.", // ours
   // ours
   passwordRuleHint: "At least 8 characters, with an upper case and a lower case letter, a number and one of !@#$%^&*.",
   upstreamUnavailable: "The service did not answer. Please try again in a minute.",

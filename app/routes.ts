@@ -30,6 +30,10 @@ export default [
     route("welcome", "routes/welcome.tsx"),
     layout("routes/main.tsx", [
       route("safewindow", "routes/safewindow.tsx"),
+      route("people", "routes/people.tsx"),
+      route("follower", "routes/follower.tsx"),
+      route("following", "routes/following.tsx"),
+      route("addpublisher", "routes/addpublisher.tsx"),
       route("settings", "routes/settings.tsx"),
       route("personalinfo", "routes/personalinfo.tsx"),
     ]),

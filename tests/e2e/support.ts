@@ -206,3 +206,16 @@ export function birthday(years: number, days = 0): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${pad(date.getMonth() + 1)}/${pad(date.getDate())}/${date.getFullYear()}`;
 }
+
+/** A second person in their own browser context (cookie banner answered, same JavaScript setting). */
+export async function otherPerson(browser: import("@playwright/test").Browser, testInfo: TestInfo, baseURL: string) {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
+  await context.addCookies([{ ...consentCookie, url: baseURL }]);
+  return { context, page: await context.newPage() };
+}
+
+/** A profile with a last name no other test uses, so searches find exactly this person. */
+export function uniqueProfile(firstName: string): Profile {
+  const letters = Array.from({ length: 8 }, () => "abcdefghjkmnpqrstuvwxyz"[Math.floor(Math.random() * 23)]).join("");
+  return { firstName, lastName: `Fol${letters}`, dob: "07/14/1988", postalCode: "02139" };
+}

@@ -50,11 +50,44 @@ export interface SafeWindowCard {
 /** SPEC §6 screen names, as the consumer API's enabledScreens lists them. */
 export type ScreenName = "SafeWindow" | "MyTests" | "MyFun" | "Locations" | "Settings" | "Friends";
 
+/** SPEC §3 Consumer subscription (follow relation), from the other person's side. */
+export interface Subscription {
+  sF_ConsumerSubscriptionId: string;
+  /** The other person. */
+  sF_ConsumerId: string;
+  firstName: string;
+  lastName: string;
+  safeWindowId: string;
+  /** 0 pending, 1 confirmed */
+  confirmed: 0 | 1;
+  /** The other person's window; null unless confirmed. */
+  strongSafetyDate: string | null;
+  weakSafetyDate: string | null;
+}
+
+/** A search hit (SPEC §5 search): names and product ID only. */
+export interface PublisherHit {
+  sF_ConsumerId: string;
+  firstName: string;
+  lastName: string;
+  safeWindowId: string;
+}
+
 export interface WriteAnswer {
   success: boolean;
   consumer?: Consumer;
   errors?: { field: string | null; message: string }[];
 }
+
+/** The follow changes, by the name the screens use. */
+const followChanges = {
+  request: { path: "/consumersubscription/requestsubscription/", parameter: "sfConsumerId" },
+  cancel: { path: "/consumersubscription/cancelsubscriptionrequest/", parameter: "sfConsumerSubscriptionId" },
+  confirm: { path: "/consumersubscription/confirmsubscriptionrequest/", parameter: "sfConsumerSubscriptionId" },
+  decline: { path: "/consumersubscription/declinesubscriptionrequest/", parameter: "sfConsumerSubscriptionId" },
+  delete: { path: "/consumersubscription/deletesubscription/", parameter: "sfConsumerSubscriptionId" },
+} as const;
+export type FollowChange = keyof typeof followChanges;
 
 function consumerUrl(): string {
   const url = getConfig().CONSUMER_API_URL;
@@ -110,6 +143,37 @@ export function consumerApi(user: SessionUser) {
     /** GET /consumer/getsafewindow → the user's card. */
     getSafeWindow(): Promise<SafeWindowCard> {
       return ok<SafeWindowCard>("/consumer/getsafewindow");
+    },
+
+    /** GET /consumersubscription/subscribers/: people who follow the user or asked to. */
+    async subscribers(): Promise<Subscription[]> {
+      return (await ok<{ subscriptions: Subscription[] }>("/consumersubscription/subscribers/")).subscriptions;
+    },
+    /** GET /consumersubscription/publishers/: people the user follows or asked to follow. */
+    async publishers(): Promise<Subscription[]> {
+      return (await ok<{ subscriptions: Subscription[] }>("/consumersubscription/publishers/")).subscriptions;
+    },
+    /** GET /consumersubscription/searchpublishers/?searchString (SPEC §5: 3+ non-blank characters). */
+    async searchPublishers(searchString: string): Promise<PublisherHit[]> {
+      return (await ok<{ consumers: PublisherHit[] }>("/consumersubscription/searchpublishers/", { query: { searchString } })).consumers;
+    },
+    /** GET /consumersubscription/subscriptionstatus/?sfConsumerId: the user's relation toward that person. */
+    subscriptionStatus(sfConsumerId: string): Promise<{ success: boolean; pending: boolean; subscribed: boolean }> {
+      return ok("/consumersubscription/subscriptionstatus/", { query: { sfConsumerId } });
+    },
+    /**
+     * The follow changes of SPEC §7; each answers whether it succeeded (SPEC: "their responses
+     * carry a success flag"). An unreachable upstream counts as a failure.
+     */
+    async follow(change: FollowChange, id: string): Promise<boolean> {
+      const { path, parameter } = followChanges[change];
+      try {
+        const answer = await call<{ success?: boolean }>(path, { query: { [parameter]: id } });
+        return answer.ok && answer.body?.success === true;
+      } catch (error) {
+        if (error instanceof UpstreamError) return false;
+        throw error;
+      }
     },
   };
 }

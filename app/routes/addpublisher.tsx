@@ -1,0 +1,91 @@
+// app/routes/addpublisher.tsx: SPEC §2 /addpublisher 'Add': the search box ('Name, product ID or
+// email', at least 3 non-blank characters, SPEC §5), results with Add, which becomes a check icon
+// after the request. The search is a GET form (?q=), the request a post; both work without JavaScript.
+import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
+import type { Route } from "./+types/addpublisher";
+import { FormMessage } from "~/components/Field";
+import { messages } from "~/messages";
+import { requireUser } from "~/server/auth.server";
+import { consumerApi } from "~/server/upstream/consumer.server";
+
+export const meta = () => [{ title: "Add · SafeWindow" }];
+
+/** SPEC §5, §9: search starts only with at least 3 non-blank characters. */
+export const searchMinimum = 3;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const query = new URL(request.url).searchParams.get("q")?.slice(0, 254) ?? "";
+  if (!query.trim()) return { query, tooShort: false, results: null };
+  if (query.replace(/\s/g, "").length < searchMinimum) return data({ query, tooShort: true, results: null }, { status: 400 });
+  const api = consumerApi(requireUser(context));
+  const [hits, publishers] = await Promise.all([api.searchPublishers(query), api.publishers()]);
+  const requested = new Set(publishers.map((p) => p.sF_ConsumerId));
+  return { query, tooShort: false, results: hits.map((hit) => ({ ...hit, requested: requested.has(hit.sF_ConsumerId) })) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const id = String(form.get("sfConsumerId") ?? "");
+  if (!id) throw data(null, { status: 400 });
+  const done = await consumerApi(requireUser(context)).follow("request", id);
+  return done ? { error: undefined } : data({ error: messages.followRequestFailed }, { status: 502 });
+}
+
+export default function AddPublisher() {
+  const { query, tooShort, results } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  return (
+    <section>
+      <h1>Add</h1>
+      <Form method="get" role="search" className="search-form">
+        <label htmlFor="search" className="visually-hidden">
+          Search people
+        </label>
+        <input
+          id="search"
+          type="search"
+          name="q"
+          defaultValue={query}
+          placeholder={messages.searchPlaceholder}
+          aria-describedby="search-error"
+          aria-invalid={tooShort || undefined}
+          maxLength={254}
+        />
+        <button type="submit" className="button">
+          Search
+        </button>
+      </Form>
+      <div id="search-error" className="field-error" aria-live="polite">
+        {tooShort ? <p>{messages.searchTooShort}</p> : null}
+      </div>
+      <FormMessage errors={actionData?.error ? [actionData.error] : undefined} />
+      {results && results.length === 0 ? <p className="empty">{messages.searchNoResults}</p> : null}
+      {results && results.length > 0 ? (
+        <ul className="people-list" aria-label="Search results">
+          {results.map((hit) => (
+            <li key={hit.sF_ConsumerId} className="person-row">
+              <span className="person-name">
+                {hit.firstName} {hit.lastName} <code className="product-id">{hit.safeWindowId}</code>
+              </span>
+              {hit.requested ? (
+                <span className="requested" role="img" aria-label={`Requested to follow ${hit.firstName} ${hit.lastName}`}>
+                  <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" className="check-icon">
+                    <path d="M5 13l4 4 10-10" />
+                  </svg>
+                </span>
+              ) : (
+                <Form method="post">
+                  <input type="hidden" name="sfConsumerId" value={hit.sF_ConsumerId} />
+                  <button type="submit" className="button" disabled={navigation.state !== "idle"} aria-label={`Add ${hit.firstName} ${hit.lastName}`}>
+                    Add
+                  </button>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

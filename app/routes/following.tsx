@@ -1,0 +1,87 @@
+// app/routes/following.tsx: SPEC §2 /following: the followed person's card (window, no date of
+// birth) with Unfollow, then Confirm or Cancel (?step=unfollow); a pending request can be
+// cancelled. §8 follow messages.
+import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
+import type { Route } from "./+types/following";
+import { FormMessage } from "~/components/Field";
+import { SafeWindowCard } from "~/components/SafeWindowCard";
+import { messages } from "~/messages";
+import { requireUser } from "~/server/auth.server";
+import { followChange, relationOf } from "~/server/follows.server";
+import { timeZoneOf } from "~/server/timezone.server";
+
+export const meta = () => [{ title: "Following · SafeWindow" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const relation = await relationOf(requireUser(context), "publishers", url.searchParams.get("id"));
+  return { relation, unfollowing: url.searchParams.get("step") === "unfollow", now: Date.now(), timeZone: timeZoneOf(request) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context);
+  const relation = await relationOf(user, "publishers", new URL(request.url).searchParams.get("id"));
+  const intent = (await request.formData()).get("intent");
+  if (intent === "cancel" && relation.confirmed === 0) {
+    return followChange(user, "cancel", relation.sF_ConsumerSubscriptionId, "/people", messages.followCancelFailed);
+  }
+  if (intent === "unfollow" && relation.confirmed === 1) {
+    return followChange(user, "delete", relation.sF_ConsumerSubscriptionId, "/people", messages.unfollowFailed);
+  }
+  throw data(null, { status: 400 });
+}
+
+export default function Following() {
+  const { relation, unfollowing, now, timeZone } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const here = `/following?id=${encodeURIComponent(relation.sF_ConsumerSubscriptionId)}`;
+  return (
+    <section>
+      <h1>Following</h1>
+      <FormMessage errors={actionData?.error ? [actionData.error] : undefined} />
+      {relation.confirmed === 0 ? (
+        <>
+          <article className="safe-window-card closed" aria-label={`Follow request to ${relation.firstName} ${relation.lastName}`}>
+            <h2 className="card-name">
+              {relation.firstName} {relation.lastName}
+            </h2>
+            <p>Your follow request is pending. You will see the safe window once it is confirmed.</p>
+          </article>
+          <Form method="post">
+            <button type="submit" name="intent" value="cancel" className="button secondary" disabled={busy}>
+              Cancel Request
+            </button>
+          </Form>
+        </>
+      ) : (
+        <>
+          <SafeWindowCard person={relation} own={false} now={now} timeZone={timeZone} />
+          {unfollowing ? (
+            <Form method="post" className="confirm-step" aria-label="Unfollow">
+              <p>
+                Stop following {relation.firstName} {relation.lastName}?
+              </p>
+              <div className="button-row">
+                <button type="submit" name="intent" value="unfollow" className="button danger" disabled={busy}>
+                  Confirm
+                </button>
+                <Link className="button secondary" to={here}>
+                  Cancel
+                </Link>
+              </div>
+            </Form>
+          ) : (
+            <Link className="button secondary" to={`${here}&step=unfollow`}>
+              Unfollow
+            </Link>
+          )}
+        </>
+      )}
+      <p>
+        <Link to="/people">Back to Following</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,115 @@
+/**
+ * Following (issue 5), in both projects, with two or three people in their own browser contexts:
+ * search by name, product ID and e-mail; request; pending count; confirm; the followed card without
+ * date of birth; follow back; unfollow with Confirm; declined and cancelled requests leave nothing.
+ */
+import type { Page } from "@playwright/test";
+import { messages } from "../../app/messages";
+import { expect, expectAccessible, otherPerson, signedInUser, test, uniqueProfile } from "./support";
+
+async function productIdOf(page: Page): Promise<string> {
+  await page.goto("/settings");
+  return (await page.locator(".product-id").first().textContent())!.trim();
+}
+
+async function search(page: Page, text: string) {
+  await page.goto("/addpublisher");
+  await page.getByPlaceholder(messages.searchPlaceholder).fill(text);
+  await page.getByRole("button", { name: "Search" }).click();
+}
+
+test("find, request, confirm, see the card, follow back, unfollow", async ({ page, browser, baseURL }, testInfo) => {
+  const aProfile = uniqueProfile("Alma");
+  const bProfile = uniqueProfile("Bruno");
+  await signedInUser(page, testInfo, "follow-a", aProfile);
+  const b = await otherPerson(browser, testInfo, baseURL!);
+  const bEmail = await signedInUser(b.page, testInfo, "follow-b", bProfile);
+  const bId = await productIdOf(b.page);
+
+  // A finds B by name, by product ID and by e-mail.
+  await search(page, `${bProfile.firstName.toLowerCase()} ${bProfile.lastName.slice(0, 5)}`);
+  const results = page.getByRole("list", { name: "Search results" });
+  await expect(results.getByText(`${bProfile.firstName} ${bProfile.lastName}`)).toBeVisible();
+  await expectAccessible(page);
+  await search(page, bId.toLowerCase());
+  await expect(results.getByText(`${bProfile.firstName} ${bProfile.lastName}`)).toBeVisible();
+  await search(page, bEmail.toUpperCase());
+  await expect(results.getByText(`${bProfile.firstName} ${bProfile.lastName}`)).toBeVisible();
+  await expect(results).not.toContainText(bEmail);
+  await expect(results).not.toContainText(bProfile.dob);
+
+  // A requests; the Add button becomes a check icon.
+  await results.getByRole("button", { name: `Add ${bProfile.firstName} ${bProfile.lastName}` }).click();
+  await expect(results.getByRole("img", { name: `Requested to follow ${bProfile.firstName} ${bProfile.lastName}` })).toBeVisible();
+
+  // B sees the pending count and confirms.
+  await b.page.goto("/people");
+  await expect(b.page.getByRole("link", { name: "Followers (1)" })).toBeVisible();
+  await b.page.getByRole("link", { name: "Followers (1)" }).click();
+  await b.page.getByRole("link", { name: new RegExp(`${aProfile.firstName} ${aProfile.lastName}`) }).click();
+  await expect(b.page).toHaveURL(/\/follower\?id=/);
+  await expectAccessible(b.page);
+  await b.page.getByRole("button", { name: "Confirm" }).click();
+  await expect(b.page.getByRole("button", { name: "Confirm" })).toHaveCount(0);
+  await expect(b.page.getByRole("button", { name: "Follow Back" })).toBeVisible();
+  await expect(b.page.getByText(aProfile.dob)).toHaveCount(0);
+
+  // A sees B's card, with the window and without the date of birth.
+  await page.goto("/people");
+  await page.getByRole("link", { name: new RegExp(`${bProfile.firstName} ${bProfile.lastName}`) }).click();
+  await expect(page).toHaveURL(/\/following\?id=/);
+  const card = page.getByRole("article", { name: `Safe window of ${bProfile.firstName} ${bProfile.lastName}` });
+  await expect(card).toContainText(messages.emptyWindow);
+  await expect(card).not.toContainText(bProfile.dob);
+  await expect(card.getByRole("link", { name: "Submit Test" })).toHaveCount(0);
+  await expectAccessible(page);
+
+  // B follows back: the button becomes a disabled 'Pending'.
+  await b.page.getByRole("button", { name: "Follow Back" }).click();
+  await expect(b.page.getByRole("button", { name: "Pending" })).toBeDisabled();
+
+  // A unfollows with Confirm.
+  await page.getByRole("link", { name: "Unfollow" }).click();
+  await page.getByRole("button", { name: "Confirm" }).click();
+  await expect(page).toHaveURL(/\/people$/);
+  await expect(page.getByText("You do not follow anyone yet.")).toBeVisible();
+  // ...and still has B's follow-back request waiting.
+  await expect(page.getByRole("link", { name: "Followers (1)" })).toBeVisible();
+  await b.context.close();
+});
+
+test("a declined and a cancelled request leave no relation", async ({ page, browser, baseURL }, testInfo) => {
+  const aProfile = uniqueProfile("Cleo");
+  const bProfile = uniqueProfile("Dario");
+  await signedInUser(page, testInfo, "decline-a", aProfile);
+  const b = await otherPerson(browser, testInfo, baseURL!);
+  await signedInUser(b.page, testInfo, "decline-b", bProfile);
+  const bId = await productIdOf(b.page);
+
+  await search(page, "ab");
+  await expect(page.getByText(messages.searchTooShort)).toBeVisible();
+
+  // Declined.
+  await search(page, bId);
+  await page.getByRole("button", { name: `Add ${bProfile.firstName} ${bProfile.lastName}` }).click();
+  await b.page.goto("/people?tab=followers");
+  await b.page.getByRole("link", { name: new RegExp(aProfile.lastName) }).click();
+  await b.page.getByRole("button", { name: "Decline" }).click();
+  await expect(b.page).toHaveURL(/\/people\?tab=followers$/);
+  await expect(b.page.getByRole("link", { name: "Followers (0)" })).toBeVisible();
+  await page.goto("/people");
+  await expect(page.getByText("You do not follow anyone yet.")).toBeVisible();
+
+  // Cancelled.
+  await search(page, bId);
+  await page.getByRole("button", { name: `Add ${bProfile.firstName} ${bProfile.lastName}` }).click();
+  await page.goto("/people");
+  await page.getByRole("link", { name: new RegExp(bProfile.lastName) }).click();
+  await expect(page.getByText("Your follow request is pending.")).toBeVisible();
+  await page.getByRole("button", { name: "Cancel Request" }).click();
+  await expect(page).toHaveURL(/\/people$/);
+  await expect(page.getByText("You do not follow anyone yet.")).toBeVisible();
+  await b.page.goto("/people?tab=followers");
+  await expect(b.page.getByText("Nobody follows you yet.", { exact: false })).toBeVisible();
+  await b.context.close();
+});
