@@ -31,8 +31,10 @@ import { startIdentityService } from "./services/identity/server.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
-/** Largest request body the app accepts (forms); larger ones get 413. */
+/** Largest request body the app accepts for forms; larger ones get 413. */
 const maxBodyBytes = 64 * 1024;
+/** Largest body of the upload form: a 10 MB PDF (SPEC §5, issue 4) and its multipart framing. */
+const maxUploadBodyBytes = 10 * 1024 * 1024 + 64 * 1024;
 /** How long in-flight requests may take to finish after SIGTERM. */
 const shutdownGraceMs = 10_000;
 
@@ -157,18 +159,25 @@ async function reachable(url: string): Promise<boolean> {
   }
 }
 
-// Forms are small; a larger body is refused before anything reads it.
+const base = config.basePrefix;
+const uploadPaths = new Set([`${base}/mytests`, `${base}/mytests.data`]);
+
+// Bodies are bounded before anything reads them: forms are small, the upload form carries one
+// PDF; a body without a declared length (chunked) is refused, so none is buffered unbounded.
 app.use((req, res, next) => {
+  if (req.headers["transfer-encoding"] && !req.headers["content-length"]) {
+    res.status(411).set("Connection", "close").type("html").send(errorPage("Your browser sent the form in a way we cannot accept. Please try again."));
+    return;
+  }
   const length = Number(req.headers["content-length"] ?? 0);
-  if (length > maxBodyBytes) {
+  const limit = req.method === "POST" && uploadPaths.has(req.path) ? maxUploadBodyBytes : maxBodyBytes;
+  if (length > limit) {
     req.log.warn({ length }, "request body too large");
     res.status(413).set("Connection", "close").type("html").send(errorPage("That was more than this form accepts. Please go back and shorten what you entered."));
     return;
   }
   next();
 });
-
-const base = config.basePrefix;
 
 // Sign-in and account forms: at most AUTH_RATE_LIMIT posts per client address and form in 10
 // minutes, against password guessing and mail flooding. In memory: one process per DATA_DIR.

@@ -77,6 +77,24 @@ export const messages = {
   passwordChanged: "Your password has been changed.", // ours
   userNameChanged: "Your email address has been changed. Please confirm the new address from the e-mail we sent to it.", // ours
   profileSaved: "Your information has been saved.", // ours
+  // SPEC §2 test detail, §5 upload
+  resultErrorsHeading: "This test result had the following errors:",
+  resultProcessed: "This test result was processed successfully.",
+  disputeIntro: "We can help resolve minor differences in submitted documents such as typos. Please describe below and submit.",
+  disputeFollowUp: "If you have any other questions, please contact us by clicking the button below.",
+  disputeThanks:
+    "Thank you for submitting your dispute. We will email you at your provided email address when we have reviewed your dispute. We are generally able to review all disputes within 3 hours of submission.",
+  disputeCommentRequired: "Please describe the difference you want us to review.", // ours
+  disputeCommentTooLong: "Please use at most 1000 characters.", // ours (SPEC §5: max 1000)
+  disputeFailed: "We could not submit your dispute. Please try again.", // ours: SPEC shows no handling
+  uploadRuleOriginal: "Only upload the original PDF you received from your testing company.",
+  uploadRuleNoCopies: "Faxed, saved or printed PDFs are not accepted.",
+  uploadRuleMatch: "Your first name, last name and date of birth must match the test result exactly to validate.",
+  uploadFileRequired: "Please choose the PDF file of your test result.", // ours
+  uploadNotPdf: "Please choose a PDF file (.pdf).", // ours
+  uploadTooLarge: "That file is larger than 10 MB. Please upload the original PDF from your testing company.", // ours
+  uploadFailed: "We could not process your upload right now. Please try again in a minute.", // ours
+  noResults: "You have not added a test result yet.", // ours
   // SPEC §8 follow
   followCancelFailed: "Failed to cancel the pending follow request",
   followConfirmFailed: "Failed to confirm the follow request",

@@ -30,6 +30,10 @@ export default [
     route("welcome", "routes/welcome.tsx"),
     layout("routes/main.tsx", [
       route("safewindow", "routes/safewindow.tsx"),
+      route("mytests", "routes/mytests.tsx"),
+      route("testdetail", "routes/testdetail.tsx"),
+      route("testresultviewer", "routes/testresultviewer.tsx"),
+      route("testresultviewer/image", "routes/testresultimage.tsx"),
       route("people", "routes/people.tsx"),
       route("follower", "routes/follower.tsx"),
       route("following", "routes/following.tsx"),

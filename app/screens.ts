@@ -17,6 +17,7 @@ export interface Tab {
 /** The bottom tabs in SPEC §2's order: safe window, my tests, people, settings. */
 export const tabs: Tab[] = [
   { screen: "SafeWindow", to: "/safewindow", label: "Safe Window", paths: ["/safewindow"] },
+  { screen: "MyTests", to: "/mytests", label: "My Tests", paths: ["/mytests", "/testdetail", "/testresultviewer", "/testresultviewer/image"] },
   { screen: "Friends", to: "/people", label: "People", paths: ["/people", "/follower", "/following", "/addpublisher"] },
   { screen: "Settings", to: "/settings", label: "Settings", paths: ["/settings", "/personalinfo"] },
 ];

@@ -51,6 +51,7 @@ export function SafeWindowCard({ person, own, now, timeZone }: { person: CardPer
               <span className="label">Weak until</span> {formatInstant(person.weakSafetyDate, timeZone)}
             </p>
           ) : null}
+          <p className="zone-note">Times in {timeZone.replace(/_/g, " ")}</p>
         </div>
       ) : (
         <div className="window-state empty">

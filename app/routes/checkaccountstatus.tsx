@@ -1,7 +1,8 @@
 // app/routes/checkaccountstatus.tsx: SPEC §2 /checkaccountstatus, the routing gate after sign-in:
 // not confirmed → /checkconfirmation; no consumer profile → /yourinfo; otherwise load permissions
-// (kept in the session, SPEC §6) and go on to /welcome ('Making sure everything is looking good...'
-// shows while it works; on error 'There was an error looking up your account information').
+// (kept in the session, SPEC §6) and test results: /safewindow with at least one, else /welcome
+// ('Making sure everything is looking good...' shows while it works; on error 'There was an error
+// looking up your account information').
 import { data, Link, redirect, useLoaderData } from "react-router";
 import type { Route } from "./+types/checkaccountstatus";
 import { messages } from "~/messages";
@@ -18,9 +19,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (!(await isEmailConfirmed(user.accessToken))) return redirect("/checkconfirmation");
     const api = consumerApi(user);
     if (!(await api.getProfile())) return redirect("/yourinfo");
-    const screens = await api.getPermissions();
-    // Test results arrive with the consumer API's results calls (issue 4): until then nobody has one.
-    return redirect("/welcome", { headers: { "Set-Cookie": await saveEnabledScreens(request, screens) } });
+    const [screens, results] = await Promise.all([api.getPermissions(), api.testResults()]);
+    return redirect(results.length > 0 ? "/safewindow" : "/welcome", { headers: { "Set-Cookie": await saveEnabledScreens(request, screens) } });
   } catch (error) {
     if (error instanceof Response) throw error;
     return data({ error: messages.accountLookupFailed }, { status: 502 });

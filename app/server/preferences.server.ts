@@ -5,6 +5,7 @@
  */
 import { createCookie, type Cookie } from "react-router";
 import { getConfig } from "./config.server";
+import { forgetGuidelinesRead } from "./guidelines.server";
 
 const dayS = 24 * 60 * 60;
 /** SPEC §1, §9: the consent cookie lasts 150 days. */
@@ -51,8 +52,8 @@ export function rememberConsent(answer: "accepted" | "declined"): Promise<string
 
 /**
  * Set-Cookie values that forget what this device remembers for SafeWindow (Wipe): the username
- * and the flags. Later flags (the guidelines-read flag) join this list.
+ * and the flags (the guidelines-read flag).
  */
 export async function forgetLocalData(): Promise<string[]> {
-  return [await userNameCookie().serialize("", { maxAge: 0 })];
+  return [await userNameCookie().serialize("", { maxAge: 0 }), await forgetGuidelinesRead()];
 }

@@ -65,6 +65,39 @@ export interface Subscription {
   weakSafetyDate: string | null;
 }
 
+/** SPEC §3 Test result, as GET /testresult/getcurrentusertestresults/ lists it. */
+export interface TestResult {
+  sF_TestResultId: string;
+  valid: 0 | 1;
+  /** 0 none, 1 submitted or disputed */
+  disputeStatus: 0 | 1;
+  diseaseName: string;
+  /** ISO 8601 UTC: when the specimen was collected */
+  testDate: string;
+  testingCompanyName: string;
+  publicName: string;
+  testName: string;
+  result?: string;
+  strongSafetyDate: string | null;
+  weakSafetyDate: string | null;
+  disputeComment: string | null;
+  disputeResponseComment: string | null;
+}
+
+/** SPEC §3 Test result property value: one checked field and what differed (null when it matched). */
+export interface PropertyValue {
+  sF_TestResultPropertyValueId: string;
+  name: string;
+  matchInfo: string | null;
+}
+
+/** POST /testresult/addtestresultmultipart/ → SPEC §3 upload response. */
+export interface UploadAnswer {
+  success: boolean;
+  consumerMessage: string;
+  sF_TestResultId?: string;
+}
+
 /** A search hit (SPEC §5 search): names and product ID only. */
 export interface PublisherHit {
   sF_ConsumerId: string;
@@ -143,6 +176,42 @@ export function consumerApi(user: SessionUser) {
     /** GET /consumer/getsafewindow → the user's card. */
     getSafeWindow(): Promise<SafeWindowCard> {
       return ok<SafeWindowCard>("/consumer/getsafewindow");
+    },
+
+    /** GET /testresult/getcurrentusertestresults/: the user's results, newest collection first. */
+    testResults(): Promise<TestResult[]> {
+      return ok<TestResult[]>("/testresult/getcurrentusertestresults/");
+    },
+    /** The user's result `id`, or undefined when the user has none with that id. */
+    async testResult(id: string): Promise<TestResult | undefined> {
+      return (await this.testResults()).find((r) => r.sF_TestResultId === id);
+    },
+    /** GET /testresult/testresultpropertyvalues/?sfTestResultId */
+    propertyValues(sfTestResultId: string): Promise<PropertyValue[]> {
+      return ok<PropertyValue[]>("/testresult/testresultpropertyvalues/", { query: { sfTestResultId } });
+    },
+    /** GET /testresult/getimage/?testResultId → the page-1 JPEG as bytes. */
+    async image(testResultId: string): Promise<Buffer> {
+      return Buffer.from(await ok<string>("/testresult/getimage/", { query: { testResultId } }), "base64");
+    },
+    /**
+     * POST /testresult/addtestresultmultipart/ with the PDF in field multipartData. A refusal
+     * (4xx) comes back as its answer, with the consumerMessage to show (SPEC §8 upload).
+     * @throws UpstreamError on 5xx or when unreachable
+     */
+    async upload(file: File): Promise<UploadAnswer> {
+      const multipart = new FormData();
+      multipart.set("multipartData", file, file.name || "result.pdf");
+      const answer = await call<UploadAnswer>("/testresult/addtestresultmultipart/", { method: "POST", multipart });
+      if (answer.status >= 500 || !answer.body || typeof answer.body.consumerMessage !== "string") {
+        throw new UpstreamError("upload failed", answer.status, answer.body);
+      }
+      return answer.body;
+    },
+    /** POST /testresult/dispute/ with the result and the comment (SPEC §7: the response is not read). */
+    async dispute(result: TestResult, disputeComment: string): Promise<boolean> {
+      const answer = await call("/testresult/dispute/", { method: "POST", json: { ...result, disputeComment } });
+      return answer.ok;
     },
 
     /** GET /consumersubscription/subscribers/: people who follow the user or asked to. */

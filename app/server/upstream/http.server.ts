@@ -24,6 +24,8 @@ export interface UpstreamRequest {
   token?: string;
   json?: unknown;
   form?: Record<string, string>;
+  /** A multipart body (fetch sets its content type with the boundary). */
+  multipart?: FormData;
   signal?: AbortSignal;
 }
 
@@ -50,8 +52,10 @@ export async function callUpstream<T = unknown>(
   }
   const headers: Record<string, string> = { accept: "application/json" };
   if (request.token) headers.authorization = `Bearer ${request.token}`;
-  let body: string | undefined;
-  if (request.json !== undefined) {
+  let body: string | FormData | undefined;
+  if (request.multipart) {
+    body = request.multipart;
+  } else if (request.json !== undefined) {
     headers["content-type"] = "application/json";
     body = JSON.stringify(request.json);
   } else if (request.form) {

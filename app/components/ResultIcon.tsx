@@ -1,0 +1,41 @@
+/**
+ * The safety icon of a test result (SPEC §2 Test Detail, §4): for a valid result, strong if its
+ * strong date is in the future, else weak if its weak date is, else expired; for an invalid one
+ * (valid 0) in the list, a red exclamation when disputed (disputeStatus 1), else a ban icon.
+ */
+import type { TestResult } from "~/server/upstream/consumer.server";
+import { windowStrength } from "./SafeWindowCard";
+
+export type ResultState = "strong" | "weak" | "expired" | "disputed" | "invalid";
+
+/** SPEC §2: the state an icon shows for `result` at `now` (epoch ms). */
+export function resultState(result: Pick<TestResult, "valid" | "disputeStatus" | "strongSafetyDate" | "weakSafetyDate">, now: number): ResultState {
+  if (result.valid !== 1) return result.disputeStatus === 1 ? "disputed" : "invalid";
+  const strength = windowStrength(result, now);
+  return strength === "Strong" ? "strong" : strength === "Weak" ? "weak" : "expired";
+}
+
+const labels: Record<ResultState, string> = {
+  strong: "Strong: within the strong safe window",
+  weak: "Weak: within the weak safe window",
+  expired: "Expired: outside the safe window",
+  disputed: "Invalid, dispute submitted",
+  invalid: "Invalid",
+};
+
+const shapes: Record<ResultState, string> = {
+  strong: "M12 2l8 3v6c0 5-3.5 9.5-8 11-4.5-1.5-8-6-8-11V5l8-3zM8 12l3 3 5-6",
+  weak: "M12 2l8 3v6c0 5-3.5 9.5-8 11-4.5-1.5-8-6-8-11V5l8-3zM12 7v6M12 16v.5",
+  expired: "M12 3a9 9 0 100 18 9 9 0 000-18zM12 7v5l3 3",
+  disputed: "M12 3a9 9 0 100 18 9 9 0 000-18zM12 7v6M12 16v.5",
+  invalid: "M12 3a9 9 0 100 18 9 9 0 000-18zM5.6 5.6l12.8 12.8",
+};
+
+export function ResultIcon({ state }: { state: ResultState }) {
+  return (
+    <svg viewBox="0 0 24 24" role="img" aria-label={labels[state]} className={`result-icon ${state}`}>
+      <title>{labels[state]}</title>
+      <path d={shapes[state]} />
+    </svg>
+  );
+}

@@ -1,0 +1,124 @@
+// app/routes/mytests.tsx: SPEC §2 /mytests 'My Tests': the 'Before You Add' guidelines (shown
+// until read, remembered in a cookie), the PDF picker and Upload (a multipart form post that works
+// without JavaScript), the server's consumerMessage, the scrollable result list with its icons;
+// a result opens /testdetail. After an upload the outcome shows here with the updated card.
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import type { Route } from "./+types/mytests";
+import { FormMessage } from "~/components/Field";
+import { ResultIcon, resultState } from "~/components/ResultIcon";
+import { SafeWindowCard } from "~/components/SafeWindowCard";
+import { formatInstant } from "~/dates";
+import { messages } from "~/messages";
+import { requireUser } from "~/server/auth.server";
+import { guidelinesRead, rememberGuidelinesRead } from "~/server/guidelines.server";
+import { takeFlash, updateSession } from "~/server/session.server";
+import { timeZoneOf } from "~/server/timezone.server";
+import { consumerApi } from "~/server/upstream/consumer.server";
+import { UpstreamError } from "~/server/upstream/http.server";
+
+export const meta = () => [{ title: "My Tests · SafeWindow" }];
+
+/** SPEC §5 upload: PDF only; 10 MB, the consumer API's limit too. */
+export const maxUploadBytes = 10 * 1024 * 1024;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const api = consumerApi(requireUser(context));
+  const [results, card, read, flash] = await Promise.all([api.testResults(), api.getSafeWindow(), guidelinesRead(request), takeFlash(request)]);
+  return data(
+    { results, card, guidelinesRead: read, notice: flash.notice, error: flash.error, now: Date.now(), timeZone: timeZoneOf(request) },
+    { headers: flash.setCookie ? { "Set-Cookie": flash.setCookie } : undefined },
+  );
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  if (form.get("intent") === "guidelines-read") {
+    return redirect("/mytests", { headers: { "Set-Cookie": await rememberGuidelinesRead() } });
+  }
+  const file = form.get("file");
+  if (!(file instanceof File) || file.size === 0) return data({ error: messages.uploadFileRequired }, { status: 400 });
+  if (file.size > maxUploadBytes) return data({ error: messages.uploadTooLarge }, { status: 413 });
+  if (!/\.pdf$/i.test(file.name) && file.type !== "application/pdf") return data({ error: messages.uploadNotPdf }, { status: 400 });
+  let answer;
+  try {
+    answer = await consumerApi(requireUser(context)).upload(file);
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    return data({ error: messages.uploadFailed }, { status: 502 });
+  }
+  if (!answer.success) return data({ error: answer.consumerMessage }, { status: 422 });
+  // The outcome shows on the next page: the new result in the list and the updated card.
+  const cookie = await updateSession(request, (session) => session.flash("notice", answer.consumerMessage));
+  return redirect("/mytests", { headers: { "Set-Cookie": cookie } });
+}
+
+export default function MyTests() {
+  const { results, card, guidelinesRead: read, notice, now, timeZone } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const uploading = navigation.state === "submitting" && navigation.formData?.has("file");
+  return (
+    <section>
+      <h1>My Tests</h1>
+      {read ? null : <Guidelines />}
+      {notice ? <FormMessage tone="success" errors={[notice]} /> : null}
+      <SafeWindowCard person={card} own now={now} timeZone={timeZone} />
+
+      <Form method="post" encType="multipart/form-data" className="card upload-form" aria-labelledby="upload-heading">
+        <h2 id="upload-heading">Add a test result</h2>
+        <FormMessage id="upload-error" errors={actionData?.error ? [actionData.error] : undefined} />
+        <div className="field">
+          <label htmlFor="result-file">Test result PDF</label>
+          <input id="result-file" type="file" name="file" accept=".pdf,application/pdf" aria-describedby="upload-error upload-hint" />
+          <p className="field-hint" id="upload-hint">
+            {messages.uploadRuleOriginal} {messages.uploadRuleMatch}
+          </p>
+        </div>
+        <button type="submit" className="button" disabled={uploading}>
+          {uploading ? "Uploading…" : "Upload"}
+        </button>
+      </Form>
+
+      <h2>Your results</h2>
+      {results.length === 0 ? (
+        <p className="empty">{messages.noResults}</p>
+      ) : (
+        <ul className="result-list" aria-label="Test results">
+          {results.map((result) => (
+            <li key={result.sF_TestResultId}>
+              <Link to={`/testdetail?id=${encodeURIComponent(result.sF_TestResultId)}`} className="result-row">
+                <ResultIcon state={resultState(result, now)} />
+                <span className="result-text">
+                  <span className="result-name">{result.publicName}</span>
+                  <span className="result-meta">
+                    {result.testName} · {result.result ?? ""} · {formatInstant(result.testDate, timeZone)}
+                  </span>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** SPEC §2 'Before You Add': a server-rendered dialog dismissed by a form post (DESIGN.md §4 modals). */
+function Guidelines() {
+  return (
+    <dialog open className="guidelines" aria-labelledby="guidelines-heading" aria-modal="false">
+      <h2 id="guidelines-heading">Before You Add</h2>
+      <ul>
+        <li>{messages.uploadRuleOriginal}</li>
+        <li>{messages.uploadRuleNoCopies}</li>
+        <li>{messages.uploadRuleMatch}</li>
+        <li>PDF files only.</li>
+      </ul>
+      <Form method="post">
+        <button type="submit" name="intent" value="guidelines-read" className="button">
+          I understand
+        </button>
+      </Form>
+    </dialog>
+  );
+}

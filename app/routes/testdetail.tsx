@@ -1,0 +1,183 @@
+// app/routes/testdetail.tsx: SPEC §2 Test Detail: company and public name, test date, the safety
+// icon (none when valid is 0), the 250x200 thumbnail (blue border when valid, red otherwise) that
+// opens the 1250x1000 view and closes it (?view=large, so it works without JavaScript), the errors
+// list or 'This test result was processed successfully.', the Dispute button rule, the
+// Details/Dispute tabs (?tab=), the dispute form, 'Your Submission' and the response branch.
+import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
+import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Route } from "./+types/testdetail";
+import { FormMessage } from "~/components/Field";
+import { ResultIcon, resultState } from "~/components/ResultIcon";
+import { formatInstant } from "~/dates";
+import { disputeSchema, disputeCommentMax } from "~/forms/dispute";
+import { useHydrated } from "~/hooks/useHydrated";
+import { messages } from "~/messages";
+import { requireUser } from "~/server/auth.server";
+import { timeZoneOf } from "~/server/timezone.server";
+import { consumerApi, type PropertyValue } from "~/server/upstream/consumer.server";
+
+export const meta = () => [{ title: "Test Detail · SafeWindow" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const id = url.searchParams.get("id") ?? "";
+  const api = consumerApi(requireUser(context));
+  const result = await api.testResult(id);
+  if (!result) throw data(null, { status: 404 });
+  let propertyValues: PropertyValue[] = [];
+  let loadError: string | undefined;
+  try {
+    propertyValues = await api.propertyValues(id);
+  } catch (error) {
+    // SPEC §8: test detail errors are shown in the error list with the exception text added.
+    loadError = `Could not load the checks of this result: ${(error as Error).message}`;
+  }
+  const tab = url.searchParams.get("tab");
+  return {
+    result,
+    mismatches: propertyValues.filter((p) => p.matchInfo !== null),
+    loadError,
+    tab: tab === "dispute" || tab === "details" ? tab : null,
+    large: url.searchParams.get("view") === "large",
+    now: Date.now(),
+    timeZone: timeZoneOf(request),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const id = new URL(request.url).searchParams.get("id") ?? "";
+  const api = consumerApi(requireUser(context));
+  const result = await api.testResult(id);
+  if (!result) throw data(null, { status: 404 });
+  const submission = parseWithZod(await request.formData(), { schema: disputeSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  if (result.valid !== 0 || result.disputeStatus !== 0) throw data(null, { status: 409 });
+  const sent = await api.dispute(result, submission.value.disputeComment).catch(() => false);
+  if (!sent) return data({ result: submission.reply({ formErrors: [messages.disputeFailed] }) }, { status: 502 });
+  return { result: submission.reply({ resetForm: true }) };
+}
+
+export default function TestDetail() {
+  const { result, mismatches, loadError, tab, large, now, timeZone } = useLoaderData<typeof loader>();
+  const base = `/testdetail?id=${encodeURIComponent(result.sF_TestResultId)}`;
+  const imageUrl = `/testresultviewer/image?id=${encodeURIComponent(result.sF_TestResultId)}`;
+  const tabsShown = tab !== null || result.disputeStatus !== 0;
+  const activeTab = tab ?? "details";
+  const showDisputeButton = result.valid === 0 && !tabsShown && result.disputeStatus === 0;
+  const tabQuery = tab ? `&tab=${tab}` : "";
+  return (
+    <section className="test-detail">
+      <h1>
+        {result.testingCompanyName} <span className="public-name">({result.publicName})</span>
+      </h1>
+      <p className="test-date">
+        Test date: {formatInstant(result.testDate, timeZone)} · {result.testName}
+        {result.result ? ` · ${result.result}` : ""}
+      </p>
+      {result.valid === 1 ? <ResultIcon state={resultState(result, now)} /> : null}
+
+      {tabsShown ? (
+        <nav className="tabs" aria-label="Test result">
+          <Link to={`${base}&tab=details`} className={activeTab === "details" ? "tab-link active" : "tab-link"} aria-current={activeTab === "details" ? "page" : undefined}>
+            Details
+          </Link>
+          <Link to={`${base}&tab=dispute`} className={activeTab === "dispute" ? "tab-link active" : "tab-link"} aria-current={activeTab === "dispute" ? "page" : undefined}>
+            Dispute
+          </Link>
+        </nav>
+      ) : null}
+
+      {activeTab === "details" ? (
+        <>
+          <Link to={`${base}${tabQuery}&view=large`} className={`thumbnail ${result.valid === 1 ? "valid" : "invalid"}`} aria-label="Open the large view of the result">
+            <img src={imageUrl} alt={`Page 1 of the ${result.publicName} result`} width={250} height={200} />
+          </Link>
+          {loadError || mismatches.length > 0 ? (
+            <div className="result-errors" role="alert">
+              <p>{messages.resultErrorsHeading}</p>
+              <ul>
+                {mismatches.map((p) => (
+                  <li key={p.sF_TestResultPropertyValueId}>
+                    <strong>{p.name}</strong>: {p.matchInfo}
+                  </li>
+                ))}
+                {loadError ? <li>{loadError}</li> : null}
+              </ul>
+            </div>
+          ) : (
+            <p className="result-ok">{messages.resultProcessed}</p>
+          )}
+          {showDisputeButton ? (
+            <Link className="button" to={`${base}&tab=dispute`}>
+              Dispute
+            </Link>
+          ) : null}
+        </>
+      ) : (
+        <DisputeTab disputeStatus={result.disputeStatus} comment={result.disputeComment} response={result.disputeResponseComment} />
+      )}
+
+      {large ? (
+        <div className="large-view" role="dialog" aria-label="Large view of the result">
+          <Link to={`${base}${tabQuery}`} aria-label="Close the large view">
+            <img src={imageUrl} alt={`Page 1 of the ${result.publicName} result, large`} width={1250} height={1000} />
+          </Link>
+        </div>
+      ) : null}
+      <p>
+        <Link to="/mytests">Back to My Tests</Link>
+      </p>
+    </section>
+  );
+}
+
+function DisputeTab({ disputeStatus, comment, response }: { disputeStatus: 0 | 1; comment: string | null; response: string | null }) {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: disputeSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  if (disputeStatus !== 0) {
+    return (
+      <div className="dispute">
+        <h2>Your Submission</h2>
+        <blockquote>{comment}</blockquote>
+        {response ? (
+          <>
+            <h3>Our response</h3>
+            <blockquote>{response}</blockquote>
+            <p>{messages.disputeFollowUp}</p>
+            <button type="button" className="button secondary">
+              Contact
+            </button>
+          </>
+        ) : (
+          <p>{messages.disputeThanks}</p>
+        )}
+      </div>
+    );
+  }
+  const empty = !String(fields.disputeComment.value ?? "").trim();
+  const { key, ...textareaProps } = getTextareaProps(fields.disputeComment);
+  return (
+    <Form method="post" {...getFormProps(form)} className="dispute" aria-describedby={form.errorId}>
+      <p>{messages.disputeIntro}</p>
+      <FormMessage id={form.errorId} errors={form.errors} />
+      <div className="field">
+        <label htmlFor={fields.disputeComment.id}>Describe the difference</label>
+        <textarea key={key} {...textareaProps} required={false} rows={5} maxLength={disputeCommentMax} />
+        <div className="field-error" id={fields.disputeComment.errorId} aria-live="polite">
+          {fields.disputeComment.errors?.map((e) => <p key={e}>{e}</p>)}
+        </div>
+      </div>
+      <button type="submit" className="button" disabled={(hydrated && empty) || navigation.state === "submitting"}>
+        Submit
+      </button>
+    </Form>
+  );
+}

@@ -1,0 +1,20 @@
+// app/routes/testresultimage.tsx: the page-1 JPEG of one of the user's results (SPEC §3: the
+// consumer API answers base64; here it is served as an image, only to its owner, never cached shared)
+import { data } from "react-router";
+import type { Route } from "./+types/testresultimage";
+import { requireUser } from "~/server/auth.server";
+import { consumerApi } from "~/server/upstream/consumer.server";
+import { UpstreamError } from "~/server/upstream/http.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const id = new URL(request.url).searchParams.get("id") ?? "";
+  try {
+    const jpeg = await consumerApi(requireUser(context)).image(id);
+    return new Response(new Uint8Array(jpeg), {
+      headers: { "Content-Type": "image/jpeg", "Cache-Control": "private, max-age=3600", "Content-Length": String(jpeg.length) },
+    });
+  } catch (error) {
+    if (error instanceof UpstreamError && error.status === 404) throw data(null, { status: 404 });
+    throw error;
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * SPEC §2 /mytests 'Before You Add': whether the guidelines were read is remembered on this
+ * device (SPEC §3 "the testing-rules-guidelines-read flag"; DESIGN.md §4: a cookie). Wipe forgets it.
+ */
+import { createCookie } from "react-router";
+import { getConfig } from "./config.server";
+
+function guidelinesCookie() {
+  const config = getConfig();
+  return createCookie("sw_guidelines_read", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config.publicUrl.startsWith("https:"),
+    path: config.BASE_PATH,
+    maxAge: 365 * 24 * 60 * 60,
+  });
+}
+
+/** True when this device has read the guidelines. */
+export async function guidelinesRead(request: Request): Promise<boolean> {
+  return (await guidelinesCookie().parse(request.headers.get("Cookie"))) === true;
+}
+
+/** Set-Cookie value that remembers the guidelines as read. */
+export function rememberGuidelinesRead(): Promise<string> {
+  return guidelinesCookie().serialize(true);
+}
+
+/** Set-Cookie value that forgets the flag (Wipe). */
+export function forgetGuidelinesRead(): Promise<string> {
+  return guidelinesCookie().serialize(false, { maxAge: 0 });
+}
