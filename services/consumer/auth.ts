@@ -19,6 +19,8 @@ const MAX_SUBJECT_LENGTH = 255;
 export interface AuthenticatedUser {
   /** The identity authority's user id (JWT `sub`). */
   identityUserId: string;
+  /** The token's `email` claim (the user name at the authority), when it has one. */
+  email?: string;
 }
 
 export interface TokenVerifierOptions {
@@ -115,7 +117,7 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
       if (payload.sub.length > MAX_SUBJECT_LENGTH) throw new InvalidTokenError("The access token is invalid.");
       const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
       if (!audiences.includes(CONSUMER_AUDIENCE)) throw new InvalidTokenError(`The access token is not for ${CONSUMER_AUDIENCE}.`);
-      return { identityUserId: payload.sub };
+      return { identityUserId: payload.sub, ...(typeof payload.email === "string" ? { email: payload.email } : {}) };
     },
   };
 }

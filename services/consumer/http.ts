@@ -1,7 +1,7 @@
 // The consumer API's HTTP contract (SPEC §7 consumer table). One router per area, mounted at
-// its SPEC path prefix: /consumer (profiles, permissions, safe window) now; /testresult and
-// /consumersubscription join here later. Routes stay thin: parse, authorise, call, answer.
-// Errors are mapped to status and JSON in one handler at the end.
+// its SPEC path prefix: /consumer (profiles, permissions, safe window), /consumersubscription
+// (follows, subscriptions/routes.ts); /testresult joins here later. Routes stay thin: parse,
+// authorise, call, answer. Errors are mapped to status and JSON in one handler at the end.
 import express from "express";
 import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
 import type { Logger } from "pino";
@@ -15,6 +15,8 @@ import { getPermissions } from "./permissions.ts";
 import { createProfile, findProfile, modifyCore } from "./profiles.ts";
 import type { ProfilesContext } from "./profiles.ts";
 import { getSafeWindow } from "./safewindow.ts";
+import { SubscriptionError, rememberEmail } from "./subscriptions.ts";
+import { subscriptionRoutes } from "./subscriptions/routes.ts";
 
 export interface ConsumerAppDeps {
   profiles: ProfilesContext;
@@ -27,10 +29,16 @@ export interface ConsumerAppDeps {
 
 // ---------------------------------------------------------------- authentication
 
-/** Verifies the bearer token and keeps its user for the route (see `userOf`). */
-function authenticate(verifier: TokenVerifier): RequestHandler {
+/**
+ * Verifies the bearer token and keeps its user for the route (see `userOf`). Also keeps the
+ * token's e-mail for search by exact e-mail (subscriptions.ts#rememberEmail): the consumer API
+ * learns it from no other source.
+ */
+function authenticate(deps: ConsumerAppDeps): RequestHandler {
   return async (req, res, next) => {
-    res.locals.user = await verifier.verify(req.get("authorization"));
+    const user = await deps.verifier.verify(req.get("authorization"));
+    if (user.email !== undefined) await rememberEmail(deps.profiles.db, user.identityUserId, user.email, deps.now());
+    res.locals.user = user;
     next();
   };
 }
@@ -82,7 +90,7 @@ const modifyCoreForm = z.object({
 /** SPEC §7: GET /consumer, POST createprofile, POST modifycore/, GET getpermissions, GET getsafewindow. */
 function profileRoutes(deps: ConsumerAppDeps): Router {
   const router = express.Router();
-  router.use(authenticate(deps.verifier));
+  router.use(authenticate(deps));
 
   router.get("/", async (_req, res) => {
     res.json(await findProfile(deps.profiles, userOf(res).identityUserId));
@@ -155,6 +163,7 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
   });
 
   app.use("/consumer", profileRoutes(deps));
+  app.use("/consumersubscription", subscriptionRoutes({ db: deps.profiles.db, now: deps.now, authenticate: authenticate(deps), userOf }));
 
   app.use(notFound);
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
@@ -174,6 +183,7 @@ function toHttp(err: unknown): HttpAnswer {
   if (err instanceof ProfileRuleError) return { status: 400, body: { success: false, errors: err.errors } };
   if (err instanceof ProfileExistsError) return { status: 409, body: { success: false, errors: [{ field: null, message: err.message }] } };
   if (err instanceof NoProfileError) return { status: 404, body: { success: false, error: "no_profile", error_description: err.message } };
+  if (err instanceof SubscriptionError) return { status: err.status, body: { success: false, error: err.code, error_description: err.message } };
   if (err instanceof ForbiddenError) return { status: 403, body: { success: false, error: "forbidden", error_description: err.message } };
   if (err instanceof AuthorityUnavailableError) {
     // Not 401: the token may be fine, and a 401 would end the user's session in the web app.

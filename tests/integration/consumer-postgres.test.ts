@@ -41,10 +41,11 @@ afterAll(async () => {
 
 describe("consumer API on PostgreSQL (pg)", () => {
   it("migrates over pg once, with consumer_ tables and its own migration table", async () => {
-    expect(await migrateToLatest(pgDb, consumerMigrations, CONSUMER_MIGRATION_TABLE)).toEqual(["0001_profiles"]);
+    expect(await migrateToLatest(pgDb, consumerMigrations, CONSUMER_MIGRATION_TABLE)).toEqual(Object.keys(consumerMigrations).sort());
     expect(await migrateToLatest(pgDb, consumerMigrations, CONSUMER_MIGRATION_TABLE)).toEqual([]);
     const tables = await sql<{ tablename: string }>`select tablename from pg_tables where schemaname = 'public' order by tablename`.execute(pgDb);
-    expect(tables.rows.map((r) => r.tablename)).toEqual(["consumer_migration", "consumer_migration_lock", "consumer_profiles", "consumer_screen_permissions"]);
+    expect(tables.rows.map((r) => r.tablename)).toEqual(expect.arrayContaining(["consumer_migration", "consumer_migration_lock", "consumer_profiles", "consumer_screen_permissions", "consumer_subscriptions", "consumer_identity_emails"]));
+    expect(tables.rows.every((r) => r.tablename.startsWith("consumer_"))).toBe(true);
   });
 
   it("creates, changes and reads a profile with both services on one shared database", async () => {

@@ -240,9 +240,9 @@ describe("authentication", () => {
     const user = await newUser();
     const now = () => new Date();
     const discovered = createTokenVerifier({ identityUrl: identity.url, now });
-    expect(await discovered.verify(`Bearer ${user.token}`)).toEqual({ identityUserId: user.sub });
+    expect(await discovered.verify(`Bearer ${user.token}`)).toEqual({ identityUserId: user.sub, email: user.email });
     const configured = createTokenVerifier({ identityUrl: identity.url, issuer: identity.url, now });
-    expect(await configured.verify(`Bearer ${user.token}`)).toEqual({ identityUserId: user.sub });
+    expect(await configured.verify(`Bearer ${user.token}`)).toEqual({ identityUserId: user.sub, email: user.email });
     const elsewhere = createTokenVerifier({ identityUrl: identity.url, issuer: "https://login.example.com", now });
     await expect(elsewhere.verify(`Bearer ${user.token}`)).rejects.toMatchObject({ name: "InvalidTokenError" });
   });

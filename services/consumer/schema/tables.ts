@@ -38,9 +38,34 @@ export interface ConsumerScreenPermissionsTable {
   screen: Screen;
 }
 
+/** A follow relation follower → followed (SPEC §3 Consumer subscription, §4): pending or confirmed. */
+export interface ConsumerSubscriptionsTable {
+  /** uuid; SPEC §3 sF_ConsumerSubscriptionId. */
+  id: string;
+  /** consumer_profiles.id of the person who follows (asked to follow). */
+  follower_id: ColumnType<string, string, never>;
+  /** consumer_profiles.id of the person followed; only they confirm or decline. */
+  followed_id: ColumnType<string, string, never>;
+  /** false while pending (SPEC confirmed 0), true once the followed person confirmed (1). */
+  confirmed: boolean;
+  requested_at: ColumnType<Date, Date, never>;
+  /** Set with confirmed = true, null while pending. */
+  confirmed_at: Date | null;
+}
+
+/** The latest `email` claim seen in an identity user's token, for search by exact e-mail. Never answered. */
+export interface ConsumerIdentityEmailsTable {
+  /** The identity authority's user id (JWT `sub`). */
+  identity_user_id: ColumnType<string, string, never>;
+  email: string;
+  updated_at: Date;
+}
+
 export interface ConsumerDatabase {
   consumer_profiles: ConsumerProfilesTable;
   consumer_screen_permissions: ConsumerScreenPermissionsTable;
+  consumer_subscriptions: ConsumerSubscriptionsTable;
+  consumer_identity_emails: ConsumerIdentityEmailsTable;
 }
 
 export type ProfileRow = Selectable<ConsumerProfilesTable>;
