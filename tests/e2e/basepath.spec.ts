@@ -2,6 +2,7 @@
  * The whole journey under a non-root BASE_PATH (/sw): routes, assets, cookies and redirects all
  * stay under it. Runs in both projects against the second app server of playwright.config.ts.
  */
+import { messages } from "../../app/messages";
 import { e2e } from "./env";
 import { createAccount, expect, expectAccessible, fillProfile, sampleProfile, signIn, strongPassword, test, uniqueEmail } from "./support";
 
@@ -24,7 +25,7 @@ test("sign in, profile, welcome, safe window, settings and logout under /sw", as
   await expect(page).toHaveURL(`${base}/welcome`);
   await page.getByRole("link", { name: "Continue" }).click();
   await expect(page).toHaveURL(`${base}/safewindow`);
-  await expect(page.getByText("No valid test results within the required SafeWindows.")).toBeVisible();
+  await expect(page.getByText(messages.emptyWindow)).toBeVisible();
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
   await expect(page).toHaveURL(`${base}/settings`);
   await expectAccessible(page);
