@@ -25,7 +25,23 @@ export function windowStrength(card: Pick<CardPerson, "strongSafetyDate" | "weak
   return null;
 }
 
-export function SafeWindowCard({ person, own, now, timeZone }: { person: CardPerson; own: boolean; now: number; timeZone: string }) {
+/**
+ * `showWindow` false leaves the window out: a follower's card shows their window only to people
+ * who follow them (SPEC §1: confirmed followers see the followed person's window).
+ */
+export function SafeWindowCard({
+  person,
+  own,
+  now,
+  timeZone,
+  showWindow = true,
+}: {
+  person: CardPerson;
+  own: boolean;
+  now: number;
+  timeZone: string;
+  showWindow?: boolean;
+}) {
   const fullName = [person.firstName, person.middleName, person.lastName].filter(Boolean).join(" ");
   const strength = windowStrength(person, now);
   return (
@@ -36,7 +52,7 @@ export function SafeWindowCard({ person, own, now, timeZone }: { person: CardPer
           <span className="label">Date of Birth</span> {toUsDate(person.dob)}
         </p>
       ) : null}
-      {strength ? (
+      {!showWindow ? null : strength ? (
         <div className="window-state">
           <p className="strength">
             <span className="label">Window</span> <strong>{strength}</strong>

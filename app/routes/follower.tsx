@@ -52,7 +52,7 @@ export default function Follower() {
     <section>
       <h1>Follower</h1>
       <FormMessage errors={actionData?.error ? [actionData.error] : undefined} />
-      <SafeWindowCard person={relation} own={false} now={now} timeZone={timeZone} />
+      <SafeWindowCard person={relation} own={false} now={now} timeZone={timeZone} showWindow={status.subscribed} />
       {relation.confirmed === 0 ? (
         <Form method="post" className="button-row" aria-label="Follow request">
           <p className="pending-note">
