@@ -46,7 +46,13 @@ export default function People() {
       ) : (
         <ul className="people-list">
           {list.map((person) => (
-            <PersonRow key={person.sF_ConsumerSubscriptionId} person={person} to={`/${tab === "followers" ? "follower" : "following"}?id=${encodeURIComponent(person.sF_ConsumerSubscriptionId)}`} now={now} />
+            <PersonRow
+              key={person.sF_ConsumerSubscriptionId}
+              person={person}
+              follower={tab === "followers"}
+              to={`/${tab === "followers" ? "follower" : "following"}?id=${encodeURIComponent(person.sF_ConsumerSubscriptionId)}`}
+              now={now}
+            />
           ))}
         </ul>
       )}
@@ -54,9 +60,11 @@ export default function People() {
   );
 }
 
-function PersonRow({ person, to, now }: { person: Subscription; to: string; now: number }) {
+/** One person; a follower's window shows only to people who follow them back (the API leaves it out otherwise). */
+function PersonRow({ person, follower, to, now }: { person: Subscription; follower: boolean; to: string; now: number }) {
   const strength = person.confirmed === 1 ? windowStrength(person, now) : null;
-  const state = person.confirmed === 0 ? "Pending" : strength ? `${strength} window` : "No open window";
+  const hidden = follower && person.strongSafetyDate === null && person.weakSafetyDate === null;
+  const state = person.confirmed === 0 ? "Pending" : strength ? `${strength} window` : hidden ? "Follows you" : "No open window";
   return (
     <li>
       <Link to={to} className="person-row">
