@@ -14,6 +14,9 @@ import { AuthorityUnavailableError, ForbiddenError, NoProfileError, ProfileExist
 import { getPermissions } from "./permissions.ts";
 import { createProfile, findProfile, modifyCore } from "./profiles.ts";
 import type { ProfilesContext } from "./profiles.ts";
+import { testResultErrorAnswer } from "./results/errors.ts";
+import type { ResultsContext } from "./results/pipeline.ts";
+import { testResultRoutes } from "./results/routes.ts";
 import { getSafeWindow } from "./safewindow.ts";
 import { SubscriptionError, rememberEmail } from "./subscriptions.ts";
 import { subscriptionRoutes } from "./subscriptions/routes.ts";
@@ -25,6 +28,8 @@ export interface ConsumerAppDeps {
   now: () => Date;
   /** Resolves when the database answers, rejects otherwise (GET /healthz). */
   checkDatabase: () => Promise<void>;
+  /** The test-result pipeline: database and PDF worker pool (results/). */
+  results: ResultsContext;
 }
 
 // ---------------------------------------------------------------- authentication
@@ -163,6 +168,7 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
   });
 
   app.use("/consumer", profileRoutes(deps));
+  app.use("/testresult", testResultRoutes({ results: deps.results, now: deps.now, authenticate: authenticate(deps), userOf }));
   app.use("/consumersubscription", subscriptionRoutes({ db: deps.profiles.db, now: deps.now, authenticate: authenticate(deps), userOf }));
 
   app.use(notFound);
@@ -180,6 +186,8 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
 
 /** The one place where errors become HTTP answers: the consumer's own errors, then the shared ones. */
 function toHttp(err: unknown): HttpAnswer {
+  const testResultAnswer = testResultErrorAnswer(err);
+  if (testResultAnswer) return testResultAnswer;
   if (err instanceof ProfileRuleError) return { status: 400, body: { success: false, errors: err.errors } };
   if (err instanceof ProfileExistsError) return { status: 409, body: { success: false, errors: [{ field: null, message: err.message }] } };
   if (err instanceof NoProfileError) return { status: 404, body: { success: false, error: "no_profile", error_description: err.message } };

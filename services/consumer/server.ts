@@ -8,6 +8,9 @@ import { migrateToLatest } from "../db/migrate.ts";
 import { closeHttp, listenHttp } from "../shared/listen.ts";
 import { createTokenVerifier } from "./auth.ts";
 import { createConsumerApp } from "./http.ts";
+import { createPdfPool } from "./results/pool.ts";
+import type { PdfPool, PdfPoolOptions } from "./results/pool.ts";
+import { rematchResults } from "./results/store.ts";
 import { CONSUMER_MIGRATION_TABLE, consumerMigrations } from "./schema/migrations.ts";
 import type { ConsumerDatabase } from "./schema/tables.ts";
 
@@ -29,6 +32,8 @@ export interface ConsumerOptions {
   port?: number;
   /** The clock (token expiry, age rule, time stamps), for tests. */
   now?: () => Date;
+  /** The PDF worker pool's threads and budgets (results/pool.ts); defaults suit production. */
+  pdf?: PdfPoolOptions;
 }
 
 export interface ConsumerService {
@@ -67,13 +72,17 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
     ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
     name: "consumer",
   });
+  let pool: PdfPool | undefined;
   try {
     const applied = await migrateToLatest(db, consumerMigrations, CONSUMER_MIGRATION_TABLE);
     if (applied.length > 0) logger.info({ migrations: applied }, "consumer database migrated");
 
     const { server, url, port } = await listenHttp(opts.host ?? "127.0.0.1", opts.port ?? 0);
+    pool = createPdfPool(logger, opts.pdf);
     const app = createConsumerApp({
-      profiles: { db },
+      // A profile change re-runs matching of the stored results (DESIGN.md §5).
+      profiles: { db, onProfileChanged: rematchResults },
+      results: { db, pool },
       verifier: createTokenVerifier({ identityUrl, ...(opts.identityIssuer ? { issuer: opts.identityIssuer } : {}), now }),
       logger,
       now,
@@ -90,6 +99,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
       close() {
         closing ??= (async () => {
           await closeHttp(server);
+          await pool?.close();
           await db.destroy();
           logger.info("consumer API stopped");
         })();
@@ -97,6 +107,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
       },
     };
   } catch (err) {
+    await pool?.close().catch(() => {});
     await db.destroy().catch(() => {});
     throw err;
   }

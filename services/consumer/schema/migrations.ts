@@ -2,6 +2,7 @@
 // (results/, subscriptions) add "0002_…", "0003_…" here.
 import type { Migration } from "../../db/migrate.ts";
 import { profiles } from "./0001_profiles.ts";
+import { results } from "./0002_results.ts";
 import { subscriptions } from "./0003_subscriptions.ts";
 
 /** Migration table of the consumer API (kept apart from identity_… in a shared database). */
@@ -10,5 +11,6 @@ export const CONSUMER_MIGRATION_TABLE = "consumer_migration";
 /** Every consumer migration by name; pass to migrateToLatest with CONSUMER_MIGRATION_TABLE. */
 export const consumerMigrations: Record<string, Migration> = {
   "0001_profiles": profiles,
+  "0002_results": results,
   "0003_subscriptions": subscriptions,
 };

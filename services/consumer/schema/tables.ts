@@ -61,9 +61,72 @@ export interface ConsumerIdentityEmailsTable {
   updated_at: Date;
 }
 
+/** A stored test result (SPEC §3 test result; DESIGN.md §5): what the PDF said and whether it matched. */
+export interface ConsumerTestResultsTable {
+  /** uuid; SPEC §3 sF_TestResultId. */
+  id: string;
+  consumer_id: ColumnType<string, string, never>;
+  /** SHA-256 of the uploaded file, lower-case hex; unique per consumer (duplicate uploads). */
+  file_sha256: ColumnType<string, string, never>;
+  file_size: ColumnType<number, number, never>;
+  /** labs/ id of the issuer. */
+  lab_id: ColumnType<string, string, never>;
+  testing_company_name: ColumnType<string, string, never>;
+  public_name: ColumnType<string, string, never>;
+  disease_name: ColumnType<string, string, never>;
+  test_name: ColumnType<string, string, never>;
+  method: ColumnType<"NAAT" | "antigen", "NAAT" | "antigen", never>;
+  result: ColumnType<"Negative" | "Positive" | "Inconclusive", "Negative" | "Positive" | "Inconclusive", never>;
+  /** The result as the lab prints it (e.g. "NOT DETECTED", "Void"). */
+  result_text: ColumnType<string, string, never>;
+  collected_at: ColumnType<Date, Date, never>;
+  collected_text: ColumnType<string, string, never>;
+  /** The patient as the PDF names them, kept for re-matching after a profile change. */
+  patient_given_names: ColumnType<string, string, never>;
+  patient_last_name: ColumnType<string, string, never>;
+  /** 'YYYY-MM-DD'. */
+  patient_dob: ColumnType<string, string, never>;
+  /** SPEC §3 valid (answered 0 / 1): the PDF matched the profile. */
+  valid: boolean;
+  /** The window the result opens by the rules (negative results only); counts while valid. */
+  strong_safety_date: ColumnType<Date | null, Date | null, never>;
+  weak_safety_date: ColumnType<Date | null, Date | null, never>;
+  window_description: ColumnType<string, string, never>;
+  /** SPEC §3 disputeStatus: 0 none, 1 submitted. */
+  dispute_status: 0 | 1;
+  dispute_comment: string | null;
+  dispute_response_comment: string | null;
+  disputed_at: Date | null;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+/** SPEC §3 test result property value: one per checked field of a result. */
+export interface ConsumerTestResultPropertyValuesTable {
+  /** uuid; SPEC §3 sF_TestResultPropertyValueId. */
+  id: string;
+  result_id: ColumnType<string, string, never>;
+  name: ColumnType<"First Name" | "Last Name" | "Date of Birth", "First Name" | "Last Name" | "Date of Birth", never>;
+  /** null when the field matches the profile. */
+  match_info: string | null;
+  /** Answer order. */
+  position: ColumnType<number, number, never>;
+}
+
+/** Page 1 of a result's PDF as a JPEG that fits 1250x1000 (SPEC §9 image sizes). */
+export interface ConsumerTestResultImagesTable {
+  result_id: ColumnType<string, string, never>;
+  jpeg: ColumnType<Uint8Array, Uint8Array, never>;
+  width: ColumnType<number, number, never>;
+  height: ColumnType<number, number, never>;
+}
+
 export interface ConsumerDatabase {
   consumer_profiles: ConsumerProfilesTable;
   consumer_screen_permissions: ConsumerScreenPermissionsTable;
+  consumer_test_results: ConsumerTestResultsTable;
+  consumer_test_result_property_values: ConsumerTestResultPropertyValuesTable;
+  consumer_test_result_images: ConsumerTestResultImagesTable;
   consumer_subscriptions: ConsumerSubscriptionsTable;
   consumer_identity_emails: ConsumerIdentityEmailsTable;
 }

@@ -1,0 +1,129 @@
+// Typed errors of the test-result calls and the consumerMessage each one answers (SPEC §8
+// "Upload fails: the server's consumerMessage is shown"; DESIGN.md §5: every rejection tells
+// the user what went wrong and what to do). Domain code throws them; http.ts maps them to
+// status and JSON through testResultErrorAnswer, its one boundary.
+import type { HttpAnswer } from "../../shared/http.ts";
+
+/** Why an upload was refused; answered as `reason` beside the consumerMessage. */
+export type RejectionReason =
+  | "no_file"
+  | "too_large"
+  | "not_pdf"
+  | "corrupt"
+  | "encrypted"
+  | "too_many_pages"
+  | "too_complex"
+  | "busy"
+  | "duplicate"
+  | "no_text"
+  | "printed"
+  | "changed"
+  | "unknown_lab"
+  | "unreadable"
+  | "future";
+
+/** What to do, said once for every "not the original" case. */
+const UPLOAD_ORIGINAL = "Upload the original PDF exactly as you received it from your testing company.";
+
+/** The consumerMessage of each rejection; some take details of the case. */
+export const rejectionMessages = {
+  no_file: () => "No file was received. Choose your test result PDF and upload it again.",
+  too_large: (maxMb: number) => `This file is larger than ${maxMb} MB, which is more than any lab report we accept. ${UPLOAD_ORIGINAL}`,
+  not_pdf: () => `This file is not a PDF. ${UPLOAD_ORIGINAL}`,
+  empty: () => "This file is empty. Choose the PDF from your testing company and upload it again.",
+  corrupt: () => "This PDF is damaged or incomplete and cannot be read. Download it again from your testing company and upload the new copy.",
+  encrypted: () => "This PDF is protected with a password, so we cannot read it. Upload the PDF from your testing company without a password.",
+  too_many_pages: (pages: number, maxPages: number) =>
+    `This PDF has ${pages} pages; a test result has at most ${maxPages}. Upload only the test result PDF from your testing company.`,
+  too_complex: () => `This PDF is too large or too complex for us to check. ${UPLOAD_ORIGINAL}`,
+  busy: () => "We are checking many test results right now. Please try again in a minute.",
+  duplicate: () => "You have already uploaded this test result; it is in your list of tests. There is no need to upload it again.",
+  no_text: () =>
+    `This PDF has no readable text: it looks scanned, faxed or photographed. We can only check the original PDF. ${UPLOAD_ORIGINAL}`,
+  printed: () => `This PDF was printed or saved again by another program, so we cannot tell it is the original. ${UPLOAD_ORIGINAL}`,
+  changed: () => `This PDF was changed after the testing company issued it. ${UPLOAD_ORIGINAL}`,
+  unknown_lab: (labs: string[]) =>
+    `We do not recognise the testing company on this PDF. We accept test results from ${listOf(labs)}; upload a result from one of them.`,
+  unreadable: (lab: string, field: string) =>
+    `We recognised this ${lab} report but could not read its ${field}. ${UPLOAD_ORIGINAL}`,
+  future: (collected: string) =>
+    `This report says the specimen was collected at ${collected}, which is in the future. Check that you chose the right file; if the date is wrong, ask your testing company to correct the report.`,
+} as const;
+
+/** "A, B and C". */
+function listOf(names: string[]): string {
+  if (names.length <= 1) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+const STATUS: Record<RejectionReason, number> = {
+  no_file: 400,
+  too_large: 413,
+  busy: 503,
+  not_pdf: 422,
+  corrupt: 422,
+  encrypted: 422,
+  too_many_pages: 422,
+  too_complex: 422,
+  duplicate: 422,
+  no_text: 422,
+  printed: 422,
+  changed: 422,
+  unknown_lab: 422,
+  unreadable: 422,
+  future: 422,
+};
+
+/** An upload refused before anything was stored: 400 / 413 / 422 / 503 `{success:false, consumerMessage, reason}`. */
+export class UploadRejectedError extends Error {
+  readonly reason: RejectionReason;
+  readonly consumerMessage: string;
+  readonly status: number;
+  constructor(reason: RejectionReason, consumerMessage: string) {
+    super(`upload rejected: ${reason}`);
+    this.name = "UploadRejectedError";
+    this.reason = reason;
+    this.consumerMessage = consumerMessage;
+    this.status = STATUS[reason];
+  }
+}
+
+/** The result does not exist or is not the caller's (the two are not told apart): 404. */
+export class ResultNotFoundError extends Error {
+  constructor() {
+    super("No such test result for this user.");
+    this.name = "ResultNotFoundError";
+  }
+}
+
+/** A test-result call needs a profile and the user has none: 404 with a consumerMessage. */
+export class ResultsNeedProfileError extends Error {
+  constructor() {
+    super("Create your profile before adding test results, so that we can match them to you.");
+    this.name = "ResultsNeedProfileError";
+  }
+}
+
+/** A dispute breaks a rule (SPEC §5 comment, §6 only valid 0, once): 400. */
+export class DisputeRuleError extends Error {
+  readonly reason: "comment_required" | "comment_too_long" | "result_valid" | "already_disputed";
+  constructor(reason: DisputeRuleError["reason"], message: string) {
+    super(message);
+    this.name = "DisputeRuleError";
+    this.reason = reason;
+  }
+}
+
+/**
+ * The HTTP answer of the test-result errors above, or undefined for any other error (http.ts
+ * falls back to its own mapping).
+ */
+export function testResultErrorAnswer(err: unknown): HttpAnswer | undefined {
+  if (err instanceof UploadRejectedError) {
+    return { status: err.status, body: { success: false, consumerMessage: err.consumerMessage, reason: err.reason } };
+  }
+  if (err instanceof ResultNotFoundError) return { status: 404, body: { success: false, consumerMessage: "This test result was not found.", reason: "not_found" } };
+  if (err instanceof ResultsNeedProfileError) return { status: 404, body: { success: false, consumerMessage: err.message, reason: "no_profile" } };
+  if (err instanceof DisputeRuleError) return { status: 400, body: { success: false, consumerMessage: err.message, reason: err.reason } };
+  return undefined;
+}

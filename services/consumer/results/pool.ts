@@ -1,0 +1,165 @@
+// The PDF worker pool (DESIGN.md §2 "PDF"): piscina threads running worker.ts, each task with a
+// time budget (the worker is terminated past it) and a memory budget (heap limit of the
+// thread, plus worker.ts's check of heap and ArrayBuffers), so that a bomb costs one worker for
+// at most the budget while the event loop and the other workers keep answering. The budget
+// starts when a task gets a worker, not while it waits: tasks wait here, in a bounded queue.
+import { Piscina } from "piscina";
+import type { Logger } from "pino";
+import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import type { ParseAnswer, ParsedPdf, RenderAnswer, WorkerFailure, WorkerTask } from "./worker.ts";
+import { MEMORY_EXIT_CODE } from "./worker.ts";
+
+export interface PdfPoolOptions {
+  /** Worker threads (default 2). */
+  threads?: number;
+  /** Time budget of one parse, ms (default 3000). */
+  parseTimeoutMs?: number;
+  /** Time budget of one render, ms (default 5000). */
+  renderTimeoutMs?: number;
+  /** Heap plus ArrayBuffers one task may use, MB (default 384). */
+  memoryLimitMb?: number;
+  /** Most pages a PDF may have (default 20). */
+  maxPages?: number;
+  /** Largest image, in pixels, a PDF may declare or page 1 may draw (default 16 million). */
+  maxImagePixels?: number;
+  /** Uploads waiting for a worker before new ones are turned away as busy (default 64). */
+  maxQueue?: number;
+}
+
+export interface PdfPool {
+  /**
+   * Reads page 1's text, the metadata and the revision count (worker.ts "parse").
+   * @throws UploadRejectedError corrupt, encrypted, too_many_pages, too_complex (over a budget,
+   *   or an image XObject over maxImagePixels), busy.
+   */
+  parse(bytes: Uint8Array): Promise<ParsedPdf>;
+  /**
+   * Page 1 as a JPEG that fits 1250x1000 (worker.ts "render").
+   * @throws UploadRejectedError corrupt, encrypted, too_complex (over a budget), busy.
+   */
+  render(bytes: Uint8Array): Promise<{ jpeg: Uint8Array; width: number; height: number }>;
+  /** The page limit, for messages. */
+  readonly maxPages: number;
+  /** Waits for tasks in flight, then stops the threads. */
+  close(): Promise<void>;
+}
+
+/** SPEC §9: the large view is 1250x1000. */
+export const IMAGE_BOX = { width: 1250, height: 1000 } as const;
+const JPEG_QUALITY = 82;
+
+/** A FIFO of waiters for one of `size` slots. */
+class Slots {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+  readonly #maxQueue: number;
+  constructor(size: number, maxQueue: number) {
+    this.#free = size;
+    this.#maxQueue = maxQueue;
+  }
+  async acquire(): Promise<void> {
+    if (this.#free > 0) {
+      this.#free -= 1;
+      return;
+    }
+    if (this.#waiting.length >= this.#maxQueue) throw new UploadRejectedError("busy", rejectionMessages.busy());
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#free += 1;
+  }
+}
+
+function rejection(reason: WorkerFailure, maxPages: number, pageCount?: number): UploadRejectedError {
+  switch (reason) {
+    case "encrypted":
+      return new UploadRejectedError("encrypted", rejectionMessages.encrypted());
+    case "too_many_pages":
+      return new UploadRejectedError("too_many_pages", rejectionMessages.too_many_pages(pageCount ?? maxPages + 1, maxPages));
+    case "too_complex":
+      return new UploadRejectedError("too_complex", rejectionMessages.too_complex());
+    default:
+      return new UploadRejectedError("corrupt", rejectionMessages.corrupt());
+  }
+}
+
+/**
+ * Starts the pool: one thread at once (loading pdfjs in it), more on demand up to `threads`.
+ * @param logger where budget overruns and worker failures are logged (never file contents).
+ */
+export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPool {
+  const threads = opts.threads ?? 2;
+  const parseTimeoutMs = opts.parseTimeoutMs ?? 3000;
+  const renderTimeoutMs = opts.renderTimeoutMs ?? 5000;
+  const memoryLimitMb = opts.memoryLimitMb ?? 384;
+  const memoryLimitBytes = memoryLimitMb * 1024 * 1024;
+  const maxPages = opts.maxPages ?? 20;
+  const maxImagePixels = opts.maxImagePixels ?? 16_000_000;
+  const piscina = new Piscina<WorkerTask, ParseAnswer | RenderAnswer | true>({
+    filename: new URL("./worker.ts", import.meta.url).href,
+    minThreads: 1,
+    maxThreads: threads,
+    idleTimeout: 60_000,
+    // Tasks leave pdfjs clean-up on the worker's event loop; never block it between tasks.
+    atomics: "disabled",
+    // The JS heap; ArrayBuffers are watched by worker.ts.
+    resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb, maxYoungGenerationSizeMb: 32 },
+  });
+  const slots = new Slots(threads, opts.maxQueue ?? 64);
+  const inFlight = new Set<Promise<unknown>>();
+
+  async function run<T>(task: WorkerTask, timeoutMs: number): Promise<T> {
+    await slots.acquire();
+    const started = performance.now();
+    const running = piscina.run(task, { signal: AbortSignal.timeout(timeoutMs) }) as Promise<T>;
+    inFlight.add(running);
+    try {
+      return await running;
+    } catch (err) {
+      const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
+      const message = err instanceof Error ? err.message : String(err);
+      const overBudget =
+        (err instanceof Error && err.name === "AbortError") || code === "ERR_WORKER_OUT_OF_MEMORY" || message.includes(`code: ${MEMORY_EXIT_CODE}`);
+      logger.warn({ op: task.op, ms: Math.round(performance.now() - started), overBudget, code, message: message.slice(0, 200) }, "PDF task stopped");
+      throw new UploadRejectedError("too_complex", rejectionMessages.too_complex());
+    } finally {
+      inFlight.delete(running);
+      slots.release();
+    }
+  }
+
+  // Load pdfjs in the first thread now rather than on the first upload.
+  const warmup = piscina.run({ op: "warmup" }).catch((err: unknown) => {
+    logger.error({ message: err instanceof Error ? err.message : String(err) }, "PDF worker failed to start");
+  });
+  inFlight.add(warmup);
+  void warmup.finally(() => inFlight.delete(warmup));
+
+  let closing: Promise<void> | undefined;
+  return {
+    maxPages,
+    async parse(bytes) {
+      const answer = await run<ParseAnswer>({ op: "parse", bytes, maxPages, maxImagePixels, memoryLimitBytes }, parseTimeoutMs);
+      if (!answer.ok) throw rejection(answer.reason, maxPages, answer.pageCount);
+      return answer.pdf;
+    },
+    async render(bytes) {
+      const answer = await run<RenderAnswer>(
+        { op: "render", bytes, box: IMAGE_BOX, quality: JPEG_QUALITY, maxImagePixels, memoryLimitBytes },
+        renderTimeoutMs,
+      );
+      if (!answer.ok) throw rejection(answer.reason, maxPages);
+      return { jpeg: answer.jpeg, width: answer.width, height: answer.height };
+    },
+    close() {
+      closing ??= (async () => {
+        // Terminating a worker mid-task is what the budgets do; at shutdown, let tasks finish.
+        await Promise.allSettled([...inFlight]);
+        await piscina.destroy();
+      })();
+      return closing;
+    },
+  };
+}

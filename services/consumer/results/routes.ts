@@ -1,0 +1,68 @@
+// SPEC §7 test result calls, mounted at /testresult by http.ts: upload (multipart, streamed),
+// the user's results, a result's property values, its image, and disputes. Thin: parse,
+// authorise, call, answer. Every call acts for the token's user only; another user's result
+// reads as not found. Errors are answered by http.ts (errors.ts testResultErrorAnswer).
+import express from "express";
+import type { RequestHandler, Response, Router } from "express";
+import { z } from "zod";
+import { BadRequestError } from "../../shared/errors.ts";
+import { parse } from "../../shared/http.ts";
+import type { AuthenticatedUser } from "../auth.ts";
+import { readUpload } from "./intake.ts";
+import { addTestResult } from "./pipeline.ts";
+import type { ResultsContext } from "./pipeline.ts";
+import { disputeResult, listPropertyValues, listResults, resultImage, resultOwner } from "./store.ts";
+
+export interface TestResultRoutesDeps {
+  results: ResultsContext;
+  now: () => Date;
+  /** http.ts's bearer-token check. */
+  authenticate: RequestHandler;
+  /** The token's user, set by authenticate. */
+  userOf: (res: Response) => AuthenticatedUser;
+}
+
+const propertyValuesQuery = z.object({ sfTestResultId: z.string().min(1, "is required") });
+const imageQuery = z.object({ testResultId: z.string().min(1, "is required") });
+// SPEC §7: "the test result detail including disputeComment"; other detail keys are ignored.
+const disputeBody = z.object({
+  sF_TestResultId: z.string().min(1, "is required"),
+  disputeComment: z.string().nullish(),
+});
+
+/** The /testresult router. */
+export function testResultRoutes(deps: TestResultRoutesDeps): Router {
+  const router = express.Router();
+  router.use(deps.authenticate);
+  const { db } = deps.results;
+
+  router.post("/addtestresultmultipart", async (req, res) => {
+    const owner = await resultOwner(db, deps.userOf(res).identityUserId);
+    const upload = await readUpload(req);
+    const outcome = await addTestResult(deps.results, owner, upload, deps.now());
+    res.json({ success: true, consumerMessage: outcome.consumerMessage, sF_TestResultId: outcome.sF_TestResultId });
+  });
+
+  router.get("/getcurrentusertestresults", async (_req, res) => {
+    res.json(await listResults(db, deps.userOf(res).identityUserId));
+  });
+
+  router.get("/testresultpropertyvalues", async (req, res) => {
+    const { sfTestResultId } = parse(propertyValuesQuery, req.query);
+    res.json(await listPropertyValues(db, deps.userOf(res).identityUserId, sfTestResultId));
+  });
+
+  router.get("/getimage", async (req, res) => {
+    const { testResultId } = parse(imageQuery, req.query);
+    res.json(await resultImage(db, deps.userOf(res).identityUserId, testResultId));
+  });
+
+  router.post("/dispute", async (req, res) => {
+    if (!req.is("json")) throw new BadRequestError("Send the body as application/json.");
+    const body = parse(disputeBody, req.body);
+    await disputeResult(db, deps.userOf(res).identityUserId, body.sF_TestResultId, body.disputeComment, deps.now());
+    res.json({ success: true });
+  });
+
+  return router;
+}

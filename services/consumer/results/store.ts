@@ -1,0 +1,327 @@
+// Stored test results (SPEC §3 test result, property value; §7 test result calls): writing a
+// result with its property values, image and the consumer's new window in one transaction;
+// reading them for their owner only; disputes; re-matching after a profile change. Every read
+// is scoped by the token's user, so another user's id reads as "not found".
+import { randomUUID } from "node:crypto";
+import type { Kysely, Transaction } from "kysely";
+import { DISEASE_NAME } from "../labs/rules.ts";
+import type { LabFormat, Outcome } from "../labs/types.ts";
+import type { ProfileChange } from "../profiles.ts";
+import type { ConsumerDatabase } from "../schema/tables.ts";
+import { DisputeRuleError, ResultNotFoundError, ResultsNeedProfileError, UploadRejectedError, rejectionMessages } from "./errors.ts";
+import type { Extracted } from "./extract.ts";
+import { matchProfile } from "./match.ts";
+import type { MatchOutcome } from "./match.ts";
+import { consumerWindow, windowDescription } from "./windows.ts";
+import type { ResultWindow } from "./windows.ts";
+
+/** SPEC §5 / §9: dispute comment maximum, in characters. */
+export const DISPUTE_COMMENT_MAX = 1000;
+
+/** A test result as the API answers it (SPEC §3 names, .NET camelCase). */
+export interface TestResult {
+  sF_TestResultId: string;
+  valid: 0 | 1;
+  disputeStatus: 0 | 1;
+  diseaseName: string;
+  /** Specimen collection, ISO 8601 UTC. */
+  testDate: string;
+  testingCompanyName: string;
+  publicName: string;
+  testName: string;
+  result: Outcome;
+  /** The result's own window, ISO 8601 UTC; null when it opens none or is not valid. */
+  strongSafetyDate: string | null;
+  weakSafetyDate: string | null;
+  disputeComment: string | null;
+  disputeResponseComment: string | null;
+}
+
+/** SPEC §3 test result property value. */
+export interface TestResultPropertyValue {
+  sF_TestResultPropertyValueId: string;
+  name: string;
+  matchInfo: string | null;
+}
+
+/** The profile fields the pipeline needs. */
+export interface ResultOwner {
+  consumerId: string;
+  firstName: string;
+  lastName: string;
+  /** 'YYYY-MM-DD'. */
+  dob: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The user's profile as the pipeline needs it.
+ * @throws ResultsNeedProfileError when the user has none.
+ */
+export async function resultOwner(db: Kysely<ConsumerDatabase>, identityUserId: string): Promise<ResultOwner> {
+  const row = await db
+    .selectFrom("consumer_profiles")
+    .select(["id", "first_name", "last_name", "dob"])
+    .where("identity_user_id", "=", identityUserId)
+    .executeTakeFirst();
+  if (!row) throw new ResultsNeedProfileError();
+  return { consumerId: row.id, firstName: row.first_name, lastName: row.last_name, dob: row.dob };
+}
+
+// ---------------------------------------------------------------- the consumer's window
+
+/**
+ * Recomputes the consumer's window from their stored results (windows.ts consumerWindow) and
+ * writes it on the profile. Call inside the transaction that changed a result.
+ */
+export async function refreshConsumerWindow(db: Kysely<ConsumerDatabase>, consumerId: string): Promise<void> {
+  const rows = await db
+    .selectFrom("consumer_test_results")
+    .select(["valid", "result", "collected_at", "strong_safety_date", "weak_safety_date", "window_description"])
+    .where("consumer_id", "=", consumerId)
+    .where("valid", "=", true)
+    .where("result", "in", ["Negative", "Positive"])
+    .execute();
+  const window = consumerWindow(
+    rows.map((r) => ({
+      valid: r.valid,
+      outcome: r.result,
+      collectedAt: r.collected_at,
+      strongSafetyDate: r.strong_safety_date,
+      weakSafetyDate: r.weak_safety_date,
+      description: r.window_description,
+    })),
+  );
+  await db
+    .updateTable("consumer_profiles")
+    .set({ strong_safety_date: window.strongSafetyDate, weak_safety_date: window.weakSafetyDate, safe_window_description: window.safeWindowDescription })
+    .where("id", "=", consumerId)
+    .execute();
+}
+
+// ---------------------------------------------------------------- writing
+
+/** Everything the pipeline learnt about an accepted PDF. */
+export interface NewResult {
+  sha256: string;
+  size: number;
+  lab: LabFormat;
+  report: Extracted;
+  /** Step 5's match against the profile as the pipeline read it. */
+  match: MatchOutcome;
+  /** Step 6's window of the result. */
+  window: ResultWindow;
+  image: { jpeg: Uint8Array; width: number; height: number };
+}
+
+function isUniqueViolation(err: unknown, constraint: string): boolean {
+  if (typeof err !== "object" || err === null) return false;
+  const e = err as { code?: unknown; constraint?: unknown; message?: unknown };
+  return e.code === "23505" && (e.constraint === constraint || String(e.message ?? "").includes(constraint));
+}
+
+/**
+ * Stores a result, its property values and its image, and updates the consumer's window, in
+ * one transaction. When the profile changed since the pipeline read it (a modifycore in
+ * between), matching runs again against the row locked for the transaction, so that the
+ * stored validity is never stale.
+ * @returns the new id and the match as stored.
+ * @throws ResultsNeedProfileError when the profile is gone; UploadRejectedError "duplicate" when
+ *   the same file was stored meanwhile.
+ */
+export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwner, result: NewResult, now: Date): Promise<{ id: string; match: MatchOutcome }> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const profile = await trx
+        .selectFrom("consumer_profiles")
+        .select(["first_name", "last_name", "dob"])
+        .where("id", "=", owner.consumerId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!profile) throw new ResultsNeedProfileError();
+      const { report, lab, window } = result;
+      const unchanged = profile.first_name === owner.firstName && profile.last_name === owner.lastName && profile.dob === owner.dob;
+      const match = unchanged ? result.match : matchProfile(report, { firstName: profile.first_name, lastName: profile.last_name, dob: profile.dob });
+      const id = randomUUID();
+      await trx
+        .insertInto("consumer_test_results")
+        .values({
+          id,
+          consumer_id: owner.consumerId,
+          file_sha256: result.sha256,
+          file_size: result.size,
+          lab_id: lab.id,
+          testing_company_name: lab.testingCompanyName,
+          public_name: lab.publicName,
+          disease_name: DISEASE_NAME,
+          test_name: report.testName,
+          method: report.method,
+          result: report.outcome,
+          result_text: report.resultText,
+          collected_at: report.collectedAt,
+          collected_text: report.collectedText,
+          patient_given_names: report.givenNames,
+          patient_last_name: report.lastName,
+          patient_dob: report.dob,
+          valid: match.valid,
+          strong_safety_date: window.strongSafetyDate,
+          weak_safety_date: window.weakSafetyDate,
+          window_description: windowDescription(report.methodDescription, report.collectedAt),
+          dispute_status: 0,
+          dispute_comment: null,
+          dispute_response_comment: null,
+          disputed_at: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await trx
+        .insertInto("consumer_test_result_property_values")
+        .values(match.properties.map((p, position) => ({ id: randomUUID(), result_id: id, name: p.name, match_info: p.matchInfo, position })))
+        .execute();
+      await trx
+        .insertInto("consumer_test_result_images")
+        .values({ result_id: id, jpeg: result.image.jpeg, width: result.image.width, height: result.image.height })
+        .execute();
+      await refreshConsumerWindow(trx, owner.consumerId);
+      return { id, match };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, "consumer_test_results_file_key")) throw new UploadRejectedError("duplicate", rejectionMessages.duplicate());
+    throw err;
+  }
+}
+
+/**
+ * The onProfileChanged hook (profiles.ts): re-runs matching (DESIGN.md §5 step 5) for every
+ * stored result of the consumer against the changed profile, updates validity and property
+ * values, then the consumer's window. Runs inside modifycore's transaction.
+ */
+export async function rematchResults(trx: Transaction<ConsumerDatabase>, change: ProfileChange): Promise<void> {
+  const { before, after } = change;
+  if (before.firstName === after.firstName && before.lastName === after.lastName && before.dob === after.dob) return;
+  const rows = await trx
+    .selectFrom("consumer_test_results")
+    .select(["id", "valid", "patient_given_names", "patient_last_name", "patient_dob"])
+    .where("consumer_id", "=", change.consumerId)
+    .execute();
+  for (const row of rows) {
+    const match = matchProfile(
+      { givenNames: row.patient_given_names, lastName: row.patient_last_name, dob: row.patient_dob },
+      { firstName: after.firstName, lastName: after.lastName, dob: after.dob },
+    );
+    if (match.valid !== row.valid) {
+      await trx.updateTable("consumer_test_results").set({ valid: match.valid, updated_at: change.now }).where("id", "=", row.id).execute();
+    }
+    for (const p of match.properties) {
+      await trx
+        .updateTable("consumer_test_result_property_values")
+        .set({ match_info: p.matchInfo })
+        .where("result_id", "=", row.id)
+        .where("name", "=", p.name)
+        .execute();
+    }
+  }
+  await refreshConsumerWindow(trx, change.consumerId);
+}
+
+// ---------------------------------------------------------------- reading
+
+/** The consumer id of `identityUserId` when `resultId` is theirs. */
+async function ownedResult(db: Kysely<ConsumerDatabase>, identityUserId: string, resultId: string) {
+  if (!UUID.test(resultId)) throw new ResultNotFoundError();
+  const row = await db
+    .selectFrom("consumer_test_results as r")
+    .innerJoin("consumer_profiles as p", "p.id", "r.consumer_id")
+    .select(["r.id", "r.valid", "r.dispute_status"])
+    .where("r.id", "=", resultId)
+    .where("p.identity_user_id", "=", identityUserId)
+    .executeTakeFirst();
+  if (!row) throw new ResultNotFoundError();
+  return row;
+}
+
+/**
+ * The user's results, newest collection first (SPEC §7 GET /testresult/getcurrentusertestresults/).
+ * A user without a profile has none.
+ */
+export async function listResults(db: Kysely<ConsumerDatabase>, identityUserId: string): Promise<TestResult[]> {
+  const rows = await db
+    .selectFrom("consumer_test_results as r")
+    .innerJoin("consumer_profiles as p", "p.id", "r.consumer_id")
+    .selectAll("r")
+    .where("p.identity_user_id", "=", identityUserId)
+    .orderBy("r.collected_at", "desc")
+    .orderBy("r.created_at", "desc")
+    .execute();
+  return rows.map((r) => ({
+    sF_TestResultId: r.id,
+    valid: r.valid ? 1 : 0,
+    disputeStatus: r.dispute_status === 1 ? 1 : 0,
+    diseaseName: r.disease_name,
+    testDate: r.collected_at.toISOString(),
+    testingCompanyName: r.testing_company_name,
+    publicName: r.public_name,
+    testName: r.test_name,
+    result: r.result,
+    strongSafetyDate: r.valid ? (r.strong_safety_date?.toISOString() ?? null) : null,
+    weakSafetyDate: r.valid ? (r.weak_safety_date?.toISOString() ?? null) : null,
+    disputeComment: r.dispute_comment,
+    disputeResponseComment: r.dispute_response_comment,
+  }));
+}
+
+/**
+ * A result's property values in order (SPEC §7 GET /testresult/testresultpropertyvalues/).
+ * @throws ResultNotFoundError when the result is not the user's.
+ */
+export async function listPropertyValues(db: Kysely<ConsumerDatabase>, identityUserId: string, resultId: string): Promise<TestResultPropertyValue[]> {
+  await ownedResult(db, identityUserId, resultId);
+  const rows = await db
+    .selectFrom("consumer_test_result_property_values")
+    .select(["id", "name", "match_info"])
+    .where("result_id", "=", resultId)
+    .orderBy("position")
+    .execute();
+  return rows.map((r) => ({ sF_TestResultPropertyValueId: r.id, name: r.name, matchInfo: r.match_info }));
+}
+
+/**
+ * Page 1 of the result's PDF as a base64 JPEG, no `data:` prefix (SPEC §7 GET /testresult/getimage/).
+ * @throws ResultNotFoundError when the result is not the user's.
+ */
+export async function resultImage(db: Kysely<ConsumerDatabase>, identityUserId: string, resultId: string): Promise<string> {
+  await ownedResult(db, identityUserId, resultId);
+  const row = await db.selectFrom("consumer_test_result_images").select("jpeg").where("result_id", "=", resultId).executeTakeFirst();
+  if (!row) throw new ResultNotFoundError();
+  return Buffer.from(row.jpeg.buffer, row.jpeg.byteOffset, row.jpeg.byteLength).toString("base64");
+}
+
+/**
+ * Submits a dispute (SPEC §7 POST /testresult/dispute/, §4 disputeStatus 0 → 1, §5 comment
+ * required and at most 1000 characters, §6 only for results with valid 0).
+ * @throws ResultNotFoundError when the result is not the user's; DisputeRuleError when the
+ *   comment is empty or too long, the result is valid, or it was already disputed.
+ */
+export async function disputeResult(db: Kysely<ConsumerDatabase>, identityUserId: string, resultId: string, comment: string | null | undefined, now: Date): Promise<void> {
+  const owned = await ownedResult(db, identityUserId, resultId);
+  const text = (comment ?? "").trim();
+  if (text === "") throw new DisputeRuleError("comment_required", "Describe what is wrong with this result before submitting the dispute.");
+  if ([...text].length > DISPUTE_COMMENT_MAX) {
+    throw new DisputeRuleError("comment_too_long", `The dispute comment may be at most ${DISPUTE_COMMENT_MAX} characters long.`);
+  }
+  const refuse = (row: { valid: boolean; dispute_status: number }) => {
+    if (row.valid) return new DisputeRuleError("result_valid", "This test result was validated, so there is nothing to dispute.");
+    return new DisputeRuleError("already_disputed", "You have already disputed this test result; we will e-mail you when we have reviewed it.");
+  };
+  if (owned.valid || owned.dispute_status !== 0) throw refuse(owned);
+  const updated = await db
+    .updateTable("consumer_test_results")
+    .set({ dispute_status: 1, dispute_comment: text, disputed_at: now, updated_at: now })
+    .where("id", "=", resultId)
+    .where("valid", "=", false)
+    .where("dispute_status", "=", 0)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) throw refuse(await ownedResult(db, identityUserId, resultId));
+}

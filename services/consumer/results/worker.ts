@@ -1,0 +1,238 @@
+// The piscina task that touches PDF bytes (DESIGN.md §2 "PDF", §5 steps 1 and 7): pdfjs-dist's
+// legacy build reads page 1's text with positions, the document's metadata and its revision
+// count ("parse"), or draws page 1 into a JPEG that fits a box ("render") with @napi-rs/canvas.
+// It runs in a worker thread so that a hostile PDF costs one worker, never the event loop:
+// pool.ts gives each task a time budget (the worker is terminated past it) and this file
+// enforces a memory budget (the worker exits past it). pdfjs is loaded by the first task, never
+// at module top level: Node 24 aborts the whole process when a worker that is still evaluating
+// its module is terminated.
+import { createRequire } from "node:module";
+import path from "node:path";
+
+/** One text item of page 1, in PDF user space (points, y grows upwards). */
+export interface TextItem {
+  str: string;
+  /** Left edge and baseline of the item. */
+  x: number;
+  y: number;
+  /** Advance width of the item. */
+  width: number;
+  /** Font size (the text matrix's vertical scale). */
+  size: number;
+}
+
+/** What "parse" learns about a PDF. */
+export interface ParsedPdf {
+  pageCount: number;
+  /**
+   * Revisions written into the file: one per `%%EOF` marker (a linearized file's first-page
+   * marker not counted). More than one means an incremental update after the first save.
+   */
+  revisions: number;
+  /** The document information dictionary's strings; null when absent. */
+  producer: string | null;
+  creator: string | null;
+  /** PDF date strings as written, e.g. `D:20261120081500-08'00'`. */
+  creationDate: string | null;
+  modDate: string | null;
+  /** Page 1's size in points and its text items (empty strings dropped). */
+  page1: { width: number; height: number; items: TextItem[] };
+}
+
+/** Why the worker could not read a PDF. */
+export type WorkerFailure = "corrupt" | "encrypted" | "too_many_pages" | "too_complex";
+
+export type ParseAnswer = { ok: true; pdf: ParsedPdf } | { ok: false; reason: WorkerFailure; pageCount?: number };
+export type RenderAnswer = { ok: true; jpeg: Uint8Array; width: number; height: number } | { ok: false; reason: WorkerFailure };
+
+export type WorkerTask =
+  | { op: "warmup" }
+  | {
+      op: "parse";
+      bytes: Uint8Array;
+      maxPages: number;
+      /** A PDF declaring a larger image XObject is refused as too complex (an image bomb). */
+      maxImagePixels: number;
+      memoryLimitBytes: number;
+    }
+  | {
+      op: "render";
+      bytes: Uint8Array;
+      /** The JPEG fits this box (SPEC §9: large view 1250x1000), keeping the page's proportions. */
+      box: { width: number; height: number };
+      /** JPEG quality 0-100. */
+      quality: number;
+      /** Larger images are left out of the drawing, never decoded (pdfjs maxImageSize). */
+      maxImagePixels: number;
+      memoryLimitBytes: number;
+    };
+
+/** Exit code of a worker that went over its memory budget (pool.ts maps it to too_complex). */
+export const MEMORY_EXIT_CODE = 75;
+/** How often the memory budget is checked while a task runs. */
+const MEMORY_CHECK_MS = 20;
+
+type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
+type Canvas = typeof import("@napi-rs/canvas");
+
+let libraries: Promise<{ pdfjs: PdfJs; canvas: Canvas; assets: string }> | undefined;
+
+/** pdfjs, the canvas and pdfjs's asset folder, loaded on first use (see the file comment). */
+function load(): Promise<{ pdfjs: PdfJs; canvas: Canvas; assets: string }> {
+  libraries ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const assets = path.dirname(require.resolve("pdfjs-dist/package.json"));
+    const [pdfjs, canvas] = await Promise.all([import("pdfjs-dist/legacy/build/pdf.mjs"), import("@napi-rs/canvas")]);
+    return { pdfjs, canvas, assets };
+  })();
+  return libraries;
+}
+
+/**
+ * Exits this worker thread (not the process) when its JS heap plus ArrayBuffers pass the
+ * budget. pdfjs yields between time slots, so the check runs while a big stream is inflated;
+ * a long synchronous stretch is caught by the pool's time budget instead.
+ */
+function watchMemory(limitBytes: number): () => void {
+  const timer = setInterval(() => {
+    const usage = process.memoryUsage();
+    if (usage.heapUsed + usage.arrayBuffers > limitBytes) process.exit(MEMORY_EXIT_CODE);
+  }, MEMORY_CHECK_MS);
+  return () => clearInterval(timer);
+}
+
+/** Counts `%%EOF` markers: each save of a PDF, the first included, ends with one. */
+function countEofMarkers(bytes: Uint8Array): number {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let count = 0;
+  for (let at = buffer.indexOf("%%EOF"); at !== -1; at = buffer.indexOf("%%EOF", at + 5)) count += 1;
+  return count;
+}
+
+/**
+ * Whether an image XObject declares more than `maxPixels` pixels. Image XObjects are streams,
+ * and streams never sit inside object streams, so their dictionaries are in the file as
+ * written: each `/Subtype /Image` is read with the /Width and /Height between its object's
+ * start and its stream. (Inline images inside content streams are not seen here; pdfjs's
+ * maxImageSize leaves large ones undrawn.)
+ */
+export function declaresOversizedImage(bytes: Uint8Array, maxPixels: number): boolean {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  const image = /\/Subtype\s*\/Image\b/g;
+  for (let m = image.exec(text); m; m = image.exec(text)) {
+    const start = Math.max(text.lastIndexOf(" obj", m.index), m.index - 4096);
+    const streamAt = text.indexOf("stream", m.index);
+    const end = streamAt === -1 ? Math.min(text.length, m.index + 4096) : Math.min(streamAt, m.index + 4096);
+    const dict = text.slice(start, end);
+    const width = Number(/\/Width\s+(\d+)/.exec(dict)?.[1] ?? 0);
+    const height = Number(/\/Height\s+(\d+)/.exec(dict)?.[1] ?? 0);
+    if (width * height > maxPixels) return true;
+  }
+  return false;
+}
+
+function failureOf(err: unknown): WorkerFailure {
+  const name = err instanceof Error ? err.name : "";
+  if (name === "PasswordException") return "encrypted";
+  // InvalidPDFException, FormatError, or anything else pdfjs gave up on.
+  return "corrupt";
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+async function open(task: { bytes: Uint8Array; maxImagePixels?: number }) {
+  const { pdfjs, assets } = await load();
+  return pdfjs.getDocument({
+    // pdfjs may take ownership of (detach) the buffer; the task's copy is not used afterwards.
+    data: task.bytes,
+    standardFontDataUrl: `${assets}/standard_fonts/`,
+    cMapUrl: `${assets}/cmaps/`,
+    cMapPacked: true,
+    wasmUrl: `${assets}/wasm/`,
+    iccUrl: `${assets}/iccs/`,
+    maxImageSize: task.maxImagePixels ?? -1,
+    enableXfa: false,
+    useSystemFonts: false,
+    verbosity: 0,
+  });
+}
+
+async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<ParseAnswer> {
+  const revisions = countEofMarkers(task.bytes);
+  // A file cut short has no end marker; pdfjs would quietly rebuild it.
+  if (revisions === 0) return { ok: false, reason: "corrupt" };
+  if (declaresOversizedImage(task.bytes, task.maxImagePixels)) return { ok: false, reason: "too_complex" };
+  const loading = await open(task);
+  try {
+    const pdf = await loading.promise;
+    if (pdf.numPages > task.maxPages) return { ok: false, reason: "too_many_pages", pageCount: pdf.numPages };
+    const { info } = (await pdf.getMetadata()) as { info: Record<string, unknown> };
+    const page = await pdf.getPage(1);
+    const [, , width, height] = page.view;
+    const content = await page.getTextContent();
+    const items: TextItem[] = [];
+    for (const item of content.items) {
+      if (!("str" in item) || item.str.trim() === "") continue;
+      const [a, b, c, d, e, f] = item.transform as number[];
+      items.push({ str: item.str, x: e ?? 0, y: f ?? 0, width: item.width, size: Math.hypot(c ?? 0, d ?? 0) || Math.hypot(a ?? 0, b ?? 0) });
+    }
+    return {
+      ok: true,
+      pdf: {
+        pageCount: pdf.numPages,
+        revisions: Math.max(1, revisions - (info.IsLinearized === true ? 1 : 0)),
+        producer: text(info.Producer),
+        creator: text(info.Creator),
+        creationDate: text(info.CreationDate),
+        modDate: text(info.ModDate),
+        page1: { width: (width ?? 0) - (page.view[0] ?? 0), height: (height ?? 0) - (page.view[1] ?? 0), items },
+      },
+    };
+  } catch (err) {
+    return { ok: false, reason: failureOf(err) };
+  } finally {
+    await loading.destroy();
+  }
+}
+
+async function render(task: Extract<WorkerTask, { op: "render" }>): Promise<RenderAnswer> {
+  const { canvas: napi } = await load();
+  const loading = await open({ bytes: task.bytes, maxImagePixels: task.maxImagePixels });
+  try {
+    const pdf = await loading.promise;
+    const page = await pdf.getPage(1);
+    const natural = page.getViewport({ scale: 1 });
+    const scale = Math.min(task.box.width / natural.width, task.box.height / natural.height);
+    const viewport = page.getViewport({ scale });
+    const width = Math.max(1, Math.min(task.box.width, Math.floor(viewport.width)));
+    const height = Math.max(1, Math.min(task.box.height, Math.floor(viewport.height)));
+    const canvas = napi.createCanvas(width, height);
+    await page.render({ canvas: canvas as unknown as HTMLCanvasElement, viewport }).promise;
+    const jpeg = await canvas.encode("jpeg", task.quality);
+    return { ok: true, jpeg: new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength), width, height };
+  } catch (err) {
+    return { ok: false, reason: failureOf(err) };
+  } finally {
+    await loading.destroy();
+  }
+}
+
+/**
+ * The piscina task function.
+ * @returns "warmup": true once pdfjs and the canvas are loaded; "parse": ParseAnswer;
+ *   "render": RenderAnswer. Unreadable PDFs answer `{ok:false, reason}`; they never throw.
+ */
+export default async function run(task: WorkerTask): Promise<ParseAnswer | RenderAnswer | true> {
+  if (task.op === "warmup") {
+    await load();
+    return true;
+  }
+  const stopWatching = watchMemory(task.memoryLimitBytes);
+  try {
+    return task.op === "parse" ? await parse(task) : await render(task);
+  } finally {
+    stopWatching();
+  }
+}
