@@ -103,6 +103,10 @@ export function readUpload(req: IncomingMessage, maxBytes = MAX_UPLOAD_BYTES): P
     });
     parser.on("error", () => fail(new UploadRejectedError("no_file", rejectionMessages.no_file())));
     req.on("error", () => fail(new UploadRejectedError("no_file", rejectionMessages.no_file())));
+    // A client that goes away mid-upload: settle, so nothing waits for a body that never ends.
+    req.on("close", () => {
+      if (!req.complete) fail(new UploadRejectedError("no_file", rejectionMessages.no_file()));
+    });
     req.pipe(parser);
   });
 }
