@@ -1,7 +1,7 @@
 // The consumer API's HTTP contract (SPEC §7 consumer table). One router per area, mounted at
 // its SPEC path prefix: /consumer (profiles, permissions, safe window), /consumersubscription
-// (follows, subscriptions/routes.ts); /testresult joins here later. Routes stay thin: parse,
-// authorise, call, answer. Errors are mapped to status and JSON in one handler at the end.
+// (follows, subscriptions/routes.ts), /testresult (the PDF pipeline, results/routes.ts). Routes
+// stay thin: parse, authorise, call, answer. Errors are mapped to status and JSON in one handler at the end.
 import express from "express";
 import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
 import type { Logger } from "pino";

@@ -89,7 +89,7 @@ export interface ProfilesContext {
   db: Kysely<ConsumerDatabase>;
   /** Product ID generator; default newSafeWindowId. Tests inject collisions here. */
   newSafeWindowId?: () => string;
-  /** See ProfileChangedHook. Unset until test results exist (a later issue). */
+  /** See ProfileChangedHook. server.ts sets results/store.ts#rematchResults. */
   onProfileChanged?: ProfileChangedHook;
 }
 
