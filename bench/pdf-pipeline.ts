@@ -78,7 +78,7 @@ try {
 
   async function upload(t: string, bytes: Uint8Array): Promise<number> {
     const form = new FormData();
-    form.append("multipartData", new Blob([bytes], { type: "application/pdf" }), "result.pdf");
+    form.append("multipartData", new Blob([bytes.slice()], { type: "application/pdf" }), "result.pdf");
     const started = performance.now();
     const res = await fetch(`${consumer.url}/testresult/addtestresultmultipart/`, { method: "POST", headers: { authorization: `Bearer ${t}` }, body: form });
     await res.arrayBuffer();
@@ -117,7 +117,7 @@ try {
   // ------------------------------------------------------------ 3. other requests during a bomb
   const bomb = await decompressionBombPdf({ ...PERSON, collectedAt: new Date(Date.now() - 3600_000) });
   const form = new FormData();
-  form.append("multipartData", new Blob([bomb], { type: "application/pdf" }), "bomb.pdf");
+  form.append("multipartData", new Blob([bomb.slice()], { type: "application/pdf" }), "bomb.pdf");
   const bombStarted = performance.now();
   let bombDone = false;
   const bombAnswer = fetch(`${consumer.url}/testresult/addtestresultmultipart/`, { method: "POST", headers: { authorization: `Bearer ${solo}` }, body: form }).then(

@@ -94,7 +94,7 @@ async function body<T = any>(res: Response): Promise<T> {
 
 function form(bytes: Uint8Array, field = "multipartData", name = "result.pdf"): FormData {
   const f = new FormData();
-  f.append(field, new Blob([bytes], { type: "application/pdf" }), name);
+  f.append(field, new Blob([bytes.slice()], { type: "application/pdf" }), name);
   return f;
 }
 
