@@ -8,6 +8,7 @@ import { z } from "zod";
 import { BadRequestError } from "../../shared/errors.ts";
 import { parse } from "../../shared/http.ts";
 import type { AuthenticatedUser } from "../auth.ts";
+import { UploadRejectedError, rejectionMessages } from "./errors.ts";
 import { readUpload } from "./intake.ts";
 import { addTestResult } from "./pipeline.ts";
 import type { ResultsContext } from "./pipeline.ts";
@@ -22,6 +23,12 @@ export interface TestResultRoutesDeps {
   userOf: (res: Response) => AuthenticatedUser;
 }
 
+/**
+ * Uploads handled at once (reading, checking, storing); more are turned away as busy, so that
+ * at most this many 10 MB bodies are held in memory.
+ */
+export const MAX_CONCURRENT_UPLOADS = 32;
+
 const propertyValuesQuery = z.object({ sfTestResultId: z.string().min(1, "is required") });
 const imageQuery = z.object({ testResultId: z.string().min(1, "is required") });
 // SPEC §7: "the test result detail including disputeComment"; other detail keys are ignored.
@@ -35,12 +42,22 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
   const router = express.Router();
   router.use(deps.authenticate);
   const { db } = deps.results;
+  let uploading = 0;
 
   router.post("/addtestresultmultipart", async (req, res) => {
     const owner = await resultOwner(db, deps.userOf(res).identityUserId);
-    const upload = await readUpload(req);
-    const outcome = await addTestResult(deps.results, owner, upload, deps.now());
-    res.json({ success: true, consumerMessage: outcome.consumerMessage, sF_TestResultId: outcome.sF_TestResultId });
+    if (uploading >= MAX_CONCURRENT_UPLOADS) {
+      req.resume();
+      throw new UploadRejectedError("busy", rejectionMessages.busy());
+    }
+    uploading += 1;
+    try {
+      const upload = await readUpload(req);
+      const outcome = await addTestResult(deps.results, owner, upload, deps.now());
+      res.json({ success: true, consumerMessage: outcome.consumerMessage, sF_TestResultId: outcome.sF_TestResultId });
+    } finally {
+      uploading -= 1;
+    }
   });
 
   router.get("/getcurrentusertestresults", async (_req, res) => {

@@ -1,0 +1,60 @@
+// The PDF worker pool's budgets (results/pool.ts, worker.ts; issue 4: "a time budget and a
+// memory limit per task, so that a malicious or huge PDF is rejected without stalling other
+// requests"): each budget stops the task with too_complex, a fresh thread takes over, and the
+// queue turns work away when full. Real worker threads, small budgets.
+import { pino } from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import { UploadRejectedError } from "../../services/consumer/results/errors.ts";
+import { createPdfPool } from "../../services/consumer/results/pool.ts";
+import type { PdfPool } from "../../services/consumer/results/pool.ts";
+import { decompressionBombPdf, harborviewPdf, manyPagesPdf } from "../fixtures/index.ts";
+
+const o = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10", collectedAt: new Date("2026-11-20T16:15:00Z") };
+const pools: PdfPool[] = [];
+const logger = pino({ level: "silent" });
+
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+
+async function reasonOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(UploadRejectedError);
+    return (err as UploadRejectedError).reason;
+  }
+  return "accepted";
+}
+
+describe("PDF worker pool", () => {
+  it("stops a task over its time budget, and the next task runs on a fresh thread", async () => {
+    const pool = createPdfPool(logger, { threads: 1, parseTimeoutMs: 400, memoryLimitMb: 4096 });
+    pools.push(pool);
+    const good = await harborviewPdf(o);
+    expect((await pool.parse(good)).pageCount).toBe(1);
+    const started = performance.now();
+    expect(await reasonOf(pool.parse(await decompressionBombPdf(o, 256)))).toBe("too_complex");
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect((await pool.parse(good)).page1.items.length).toBeGreaterThan(5);
+  });
+
+  it("stops a task over its memory budget", async () => {
+    const pool = createPdfPool(logger, { threads: 1, parseTimeoutMs: 20_000, memoryLimitMb: 96 });
+    pools.push(pool);
+    expect(await reasonOf(pool.parse(await decompressionBombPdf(o, 256)))).toBe("too_complex");
+    expect((await pool.parse(await harborviewPdf(o))).revisions).toBe(1);
+  });
+
+  it("applies the page limit and turns work away when the queue is full", async () => {
+    const pool = createPdfPool(logger, { threads: 1, maxQueue: 1, maxPages: 3 });
+    pools.push(pool);
+    expect(await reasonOf(pool.parse(await manyPagesPdf(o, 4)))).toBe("too_many_pages");
+    const good = await harborviewPdf(o);
+    const answers = await Promise.all([0, 1, 2].map(() => reasonOf(pool.parse(good))));
+    expect(answers.sort()).toEqual(["accepted", "accepted", "busy"]);
+    const image = await pool.render(good);
+    expect(image.width).toBeLessThanOrEqual(1250);
+    expect(image.height).toBe(999);
+  });
+});
