@@ -86,7 +86,7 @@ function rejection(reason: WorkerFailure, maxPages: number, pageCount?: number):
 }
 
 /**
- * Starts the pool: one thread at once (loading pdfjs in it), more on demand up to `threads`.
+ * Starts the pool: `threads` threads at once, each loading pdfjs.
  * @param logger where budget overruns and worker failures are logged (never file contents).
  */
 export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPool {
@@ -99,9 +99,10 @@ export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPoo
   const maxImagePixels = opts.maxImagePixels ?? 16_000_000;
   const piscina = new Piscina<WorkerTask, ParseAnswer | RenderAnswer | true>({
     filename: new URL("./worker.ts", import.meta.url).href,
-    minThreads: 1,
+    // Every thread is kept and warmed at start: loading pdfjs (~0.5 s) must not eat a task's
+    // time budget. A thread stopped by a budget is replaced at once.
+    minThreads: threads,
     maxThreads: threads,
-    idleTimeout: 60_000,
     // Tasks leave pdfjs clean-up on the worker's event loop; never block it between tasks.
     atomics: "disabled",
     // The JS heap; ArrayBuffers are watched by worker.ts.
@@ -130,12 +131,14 @@ export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPoo
     }
   }
 
-  // Load pdfjs in the first thread now rather than on the first upload.
-  const warmup = piscina.run({ op: "warmup" }).catch((err: unknown) => {
-    logger.error({ message: err instanceof Error ? err.message : String(err) }, "PDF worker failed to start");
-  });
-  inFlight.add(warmup);
-  void warmup.finally(() => inFlight.delete(warmup));
+  // Load pdfjs in every thread now rather than on the first uploads.
+  for (let i = 0; i < threads; i += 1) {
+    const warmup = piscina.run({ op: "warmup" }).catch((err: unknown) => {
+      logger.error({ message: err instanceof Error ? err.message : String(err) }, "PDF worker failed to start");
+    });
+    inFlight.add(warmup);
+    void warmup.finally(() => inFlight.delete(warmup));
+  }
 
   let closing: Promise<void> | undefined;
   return {
