@@ -36,7 +36,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect("/mytests", { headers: { "Set-Cookie": await rememberGuidelinesRead() } });
   }
   const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) return data({ error: messages.uploadFileRequired }, { status: 400 });
+  // No file chosen: browsers send an empty, nameless part. The consumer API judges the content.
+  if (!(file instanceof File) || (file.size === 0 && !file.name)) return data({ error: messages.uploadFileRequired }, { status: 400 });
   if (file.size > maxUploadBytes) return data({ error: messages.uploadTooLarge }, { status: 413 });
   if (!/\.pdf$/i.test(file.name) && file.type !== "application/pdf") return data({ error: messages.uploadNotPdf }, { status: 400 });
   let answer;

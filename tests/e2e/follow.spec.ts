@@ -5,7 +5,8 @@
  */
 import type { Page } from "@playwright/test";
 import { messages } from "../../app/messages";
-import { expect, expectAccessible, otherPerson, signedInUser, test, uniqueProfile } from "./support";
+import { labPdf } from "../fixtures/index";
+import { dismissGuidelines, expect, expectAccessible, isoDob, otherPerson, signedInUser, test, uniqueProfile, uploadPdf } from "./support";
 
 async function productIdOf(page: Page): Promise<string> {
   await page.goto("/settings");
@@ -54,17 +55,29 @@ test("find, request, confirm, see the card, follow back, unfollow", async ({ pag
   await expect(b.page.getByRole("button", { name: "Follow Back" })).toBeVisible();
   await expect(b.page.getByText(aProfile.dob)).toHaveCount(0);
 
+  // B has a window: a negative NAAT collected two hours ago.
+  const followerPage = b.page.url();
+  await b.page.goto("/mytests");
+  await dismissGuidelines(b.page);
+  const bytes = await labPdf("harborview", { firstName: bProfile.firstName, lastName: bProfile.lastName, dob: isoDob(bProfile), collectedAt: new Date(Date.now() - 2 * 3600_000) });
+  await uploadPdf(b.page, bytes);
+  await expect(b.page.getByRole("article")).toContainText("Strong");
+
   // A sees B's card, with the window and without the date of birth.
   await page.goto("/people");
+  await expect(page.getByRole("link", { name: new RegExp(`${bProfile.firstName} ${bProfile.lastName}.*Strong window`) })).toBeVisible();
   await page.getByRole("link", { name: new RegExp(`${bProfile.firstName} ${bProfile.lastName}`) }).click();
   await expect(page).toHaveURL(/\/following\?id=/);
   const card = page.getByRole("article", { name: `Safe window of ${bProfile.firstName} ${bProfile.lastName}` });
-  await expect(card).toContainText(messages.emptyWindow);
+  await expect(card).toContainText("Strong");
+  await expect(card).toContainText("Strong until");
   await expect(card).not.toContainText(bProfile.dob);
+  await expect(card).not.toContainText("1988");
   await expect(card.getByRole("link", { name: "Submit Test" })).toHaveCount(0);
   await expectAccessible(page);
 
   // B follows back: the button becomes a disabled 'Pending'.
+  await b.page.goto(followerPage);
   await b.page.getByRole("button", { name: "Follow Back" }).click();
   await expect(b.page.getByRole("button", { name: "Pending" })).toBeDisabled();
 

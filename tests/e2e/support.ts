@@ -219,3 +219,27 @@ export function uniqueProfile(firstName: string): Profile {
   const letters = Array.from({ length: 8 }, () => "abcdefghjkmnpqrstuvwxyz"[Math.floor(Math.random() * 23)]).join("");
   return { firstName, lastName: `Fol${letters}`, dob: "07/14/1988", postalCode: "02139" };
 }
+
+/** YYYY-MM-DD of a profile's MM/DD/YYYY date of birth (the fixtures' format). */
+export function isoDob(profile: Profile): string {
+  const [month, day, year] = profile.dob.split("/");
+  return `${year}-${month}-${day}`;
+}
+
+/** Uploads `bytes` as `name` through the /mytests form (a multipart post, with or without JavaScript). */
+export async function uploadPdf(page: Page, bytes: Uint8Array, name = "result.pdf"): Promise<void> {
+  await page.getByLabel("Test result PDF").setInputFiles({ name, mimeType: "application/pdf", buffer: Buffer.from(bytes) });
+  const answered = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/mytests"));
+  await page.getByRole("button", { name: "Upload" }).click();
+  await answered;
+  await page.waitForLoadState("domcontentloaded");
+}
+
+/** Dismisses the 'Before You Add' guidelines when they show. */
+export async function dismissGuidelines(page: Page): Promise<void> {
+  const dialog = page.getByRole("dialog", { name: "Before You Add" });
+  if (await dialog.isVisible()) {
+    await dialog.getByRole("button", { name: "I understand" }).click();
+    await expect(dialog).toHaveCount(0);
+  }
+}
