@@ -62,10 +62,12 @@ export default function MyTests() {
     <section>
       <h1>My Tests</h1>
       {read ? null : <Guidelines />}
-      {notice ? <FormMessage tone="success" errors={[notice]} /> : null}
+      {/* The consumerMessage says whether the result validated; the tone stays neutral. */}
+      {notice ? <FormMessage tone="info" errors={[notice]} /> : null}
       <SafeWindowCard person={card} own now={now} timeZone={timeZone} />
 
-      <Form method="post" encType="multipart/form-data" className="card upload-form" aria-labelledby="upload-heading">
+      {/* A new key after each stored upload clears the picker. */}
+      <Form key={results.length} method="post" encType="multipart/form-data" className="card upload-form" aria-labelledby="upload-heading">
         <h2 id="upload-heading">Add a test result</h2>
         <FormMessage id="upload-error" errors={actionData?.error ? [actionData.error] : undefined} />
         <div className="field">
