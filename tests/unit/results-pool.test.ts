@@ -29,13 +29,14 @@ async function reasonOf(p: Promise<unknown>): Promise<string> {
 
 describe("PDF worker pool", () => {
   it("stops a task over its time budget, and the next task runs on a fresh thread", async () => {
-    const pool = createPdfPool(logger, { threads: 1, parseTimeoutMs: 400, memoryLimitMb: 4096 });
+    // A generous budget for a 20 ms parse, even on a loaded machine; the bomb needs far more.
+    const pool = createPdfPool(logger, { threads: 1, parseTimeoutMs: 1500, memoryLimitMb: 4096 });
     pools.push(pool);
     const good = await harborviewPdf(o);
     expect((await pool.parse(good)).pageCount).toBe(1);
     const started = performance.now();
-    expect(await reasonOf(pool.parse(await decompressionBombPdf(o, 256)))).toBe("too_complex");
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(await reasonOf(pool.parse(await decompressionBombPdf(o)))).toBe("too_complex");
+    expect(performance.now() - started).toBeLessThan(8000);
     expect((await pool.parse(good)).page1.items.length).toBeGreaterThan(5);
   });
 

@@ -2,7 +2,9 @@
 // time budget (the worker is terminated past it) and a memory budget (heap limit of the
 // thread, plus worker.ts's check of heap and ArrayBuffers), so that a bomb costs one worker for
 // at most the budget while the event loop and the other workers keep answering. The budget
-// starts when a task gets a worker, not while it waits: tasks wait here, in a bounded queue.
+// covers reading the PDF only: not the wait for a thread (tasks wait here, in a bounded queue)
+// nor a fresh thread's loading of pdfjs (the worker says when it starts reading).
+import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { Logger } from "pino";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
@@ -47,6 +49,8 @@ export interface PdfPool {
 /** SPEC §9: the large view is 1250x1000. */
 export const IMAGE_BOX = { width: 1250, height: 1000 } as const;
 const JPEG_QUALITY = 82;
+/** How long a fresh thread may take to load pdfjs before its task counts as stuck. */
+const LOAD_ALLOWANCE_MS = 15_000;
 
 /** A FIFO of waiters for one of `size` slots. */
 class Slots {
@@ -111,10 +115,18 @@ export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPoo
   const slots = new Slots(threads, opts.maxQueue ?? 64);
   const inFlight = new Set<Promise<unknown>>();
 
-  async function run<T>(task: WorkerTask, timeoutMs: number): Promise<T> {
+  async function run<T>(task: Exclude<WorkerTask, { op: "warmup" }>, timeoutMs: number): Promise<T> {
     await slots.acquire();
     const started = performance.now();
-    const running = piscina.run(task, { signal: AbortSignal.timeout(timeoutMs) }) as Promise<T>;
+    const abort = new AbortController();
+    // Until the worker says it has pdfjs loaded, only the load allowance applies; then the budget.
+    let timer = setTimeout(() => abort.abort(), LOAD_ALLOWANCE_MS + timeoutMs);
+    const { port1, port2 } = new MessageChannel();
+    port1.once("message", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => abort.abort(), timeoutMs);
+    });
+    const running = piscina.run({ ...task, started: port2 }, { signal: abort.signal, transferList: [port2] }) as Promise<T>;
     inFlight.add(running);
     try {
       return await running;
@@ -126,6 +138,8 @@ export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPoo
       logger.warn({ op: task.op, ms: Math.round(performance.now() - started), overBudget, code, message: message.slice(0, 200) }, "PDF task stopped");
       throw new UploadRejectedError("too_complex", rejectionMessages.too_complex());
     } finally {
+      clearTimeout(timer);
+      port1.close();
       inFlight.delete(running);
       slots.release();
     }

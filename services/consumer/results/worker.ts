@@ -8,6 +8,7 @@
 // its module is terminated.
 import { createRequire } from "node:module";
 import path from "node:path";
+import type { MessagePort } from "node:worker_threads";
 
 /** One text item of page 1, in PDF user space (points, y grows upwards). */
 export interface TextItem {
@@ -49,6 +50,8 @@ export type WorkerTask =
   | { op: "warmup" }
   | {
       op: "parse";
+      /** Told (one message) once pdfjs is loaded and reading starts: the pool's budget starts then. */
+      started?: MessagePort;
       bytes: Uint8Array;
       maxPages: number;
       /** A PDF declaring a larger image XObject is refused as too complex (an image bomb). */
@@ -57,6 +60,7 @@ export type WorkerTask =
     }
   | {
       op: "render";
+      started?: MessagePort;
       bytes: Uint8Array;
       /** The JPEG fits this box (SPEC §9: large view 1250x1000), keeping the page's proportions. */
       box: { width: number; height: number };
@@ -77,15 +81,45 @@ type Canvas = typeof import("@napi-rs/canvas");
 
 let libraries: Promise<{ pdfjs: PdfJs; canvas: Canvas; assets: string }> | undefined;
 
-/** pdfjs, the canvas and pdfjs's asset folder, loaded on first use (see the file comment). */
+/**
+ * pdfjs, the canvas and pdfjs's asset folder, loaded on first use (see the file comment), then
+ * warmed by reading and drawing a one-line PDF: pdfjs loads its worker code, font data and
+ * wasm lazily on first use, and none of that should count against a real task's time budget.
+ */
 function load(): Promise<{ pdfjs: PdfJs; canvas: Canvas; assets: string }> {
   libraries ??= (async () => {
     const require = createRequire(import.meta.url);
     const assets = path.dirname(require.resolve("pdfjs-dist/package.json"));
     const [pdfjs, canvas] = await Promise.all([import("pdfjs-dist/legacy/build/pdf.mjs"), import("@napi-rs/canvas")]);
-    return { pdfjs, canvas, assets };
+    const loaded = { pdfjs, canvas, assets };
+    libraries = Promise.resolve(loaded);
+    // A failed warm-up only means the first real task pays for what it did not load.
+    await render({ op: "render", bytes: warmupPdf(), box: { width: 125, height: 100 }, quality: 50, maxImagePixels: 1_000_000, memoryLimitBytes: 0 }).catch(() => {});
+    return loaded;
   })();
   return libraries;
+}
+
+/** A one-page PDF with one line of Helvetica (cross-reference offsets computed). */
+function warmupPdf(): Uint8Array {
+  const objects: string[] = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+  ];
+  const content = "BT /F1 12 Tf 10 50 Td (Warm up) Tj ET";
+  objects.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+  let text = "%PDF-1.7\n";
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(text.length);
+    text += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = text.length;
+  text += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+  text += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(text);
 }
 
 /**
@@ -229,6 +263,9 @@ export default async function run(task: WorkerTask): Promise<ParseAnswer | Rende
     await load();
     return true;
   }
+  await load();
+  task.started?.postMessage("started");
+  task.started?.close();
   const stopWatching = watchMemory(task.memoryLimitBytes);
   try {
     return task.op === "parse" ? await parse(task) : await render(task);
