@@ -328,7 +328,8 @@ describe("upload of an original report", () => {
 describe("rejections", () => {
   it("answers every rejection case with its status, reason and consumerMessage, and stores nothing", async () => {
     const user = await withProfile();
-    for (const c of rejectionCases(ADA, new Date()).filter((c) => !c.name.includes("bomb"))) {
+    // The decompression bomb has a test of its own below.
+    for (const c of rejectionCases(ADA, new Date()).filter((c) => c.name !== "decompression-bomb")) {
       const res = await upload(user, await c.build());
       const answer = await body(res);
       expect(res.status, `${c.name}: ${JSON.stringify(answer)}`).toBe(c.status);
