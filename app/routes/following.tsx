@@ -21,13 +21,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context);
   const relation = await relationOf(user, "publishers", new URL(request.url).searchParams.get("id"));
+  // The consumer API decides whether the change fits the relation's state (a page may be stale).
   const intent = (await request.formData()).get("intent");
-  if (intent === "cancel" && relation.confirmed === 0) {
-    return followChange(user, "cancel", relation.sF_ConsumerSubscriptionId, "/people", messages.followCancelFailed);
-  }
-  if (intent === "unfollow" && relation.confirmed === 1) {
-    return followChange(user, "delete", relation.sF_ConsumerSubscriptionId, "/people", messages.unfollowFailed);
-  }
+  if (intent === "cancel") return followChange(user, "cancel", relation.sF_ConsumerSubscriptionId, "/people", messages.followCancelFailed);
+  if (intent === "unfollow") return followChange(user, "delete", relation.sF_ConsumerSubscriptionId, "/people", messages.unfollowFailed);
   throw data(null, { status: 400 });
 }
 

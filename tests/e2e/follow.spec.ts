@@ -17,6 +17,8 @@ async function search(page: Page, text: string) {
   await page.goto("/addpublisher");
   await page.getByPlaceholder(messages.searchPlaceholder).fill(text);
   await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/[?&]q=/);
+  await page.waitForLoadState("domcontentloaded");
 }
 
 test("find, request, confirm, see the card, follow back, unfollow", async ({ page, browser, baseURL }, testInfo) => {
@@ -46,6 +48,7 @@ test("find, request, confirm, see the card, follow back, unfollow", async ({ pag
   // B sees the pending count and confirms.
   await b.page.goto("/people");
   await expect(b.page.getByRole("link", { name: "Followers (1)" })).toBeVisible();
+  await expectAccessible(b.page);
   await b.page.getByRole("link", { name: "Followers (1)" }).click();
   await b.page.getByRole("link", { name: new RegExp(`${aProfile.firstName} ${aProfile.lastName}`) }).click();
   await expect(b.page).toHaveURL(/\/follower\?id=/);
@@ -124,5 +127,44 @@ test("a declined and a cancelled request leave no relation", async ({ page, brow
   await expect(page.getByText("You do not follow anyone yet.")).toBeVisible();
   await b.page.goto("/people?tab=followers");
   await expect(b.page.getByText("Nobody follows you yet.", { exact: false })).toBeVisible();
+  await b.context.close();
+});
+
+test("a change a stale page asks for shows SPEC's follow message", async ({ page, browser, baseURL }, testInfo) => {
+  const aProfile = uniqueProfile("Elif");
+  const bProfile = uniqueProfile("Femi");
+  await signedInUser(page, testInfo, "stale-a", aProfile);
+  const b = await otherPerson(browser, testInfo, baseURL!);
+  await signedInUser(b.page, testInfo, "stale-b", bProfile);
+  const bId = await productIdOf(b.page);
+
+  // A's search page goes stale: the request is made from a second tab first.
+  await search(page, bId);
+  const second = await page.context().newPage();
+  await search(second, bId);
+  await second.getByRole("button", { name: `Add ${bProfile.firstName} ${bProfile.lastName}` }).click();
+  await expect(second.getByRole("img", { name: /Requested to follow/ })).toBeVisible();
+  await page.getByRole("button", { name: `Add ${bProfile.firstName} ${bProfile.lastName}` }).click();
+  await expect(page.getByText(messages.followRequestFailed)).toBeVisible();
+
+  // A keeps the pending request open in a tab that goes stale.
+  await page.goto("/people");
+  await page.getByRole("link", { name: new RegExp(bProfile.lastName) }).click();
+  await expect(page.getByRole("button", { name: "Cancel Request" })).toBeVisible();
+
+  // B confirms in one tab, then again in a stale one.
+  await b.page.goto("/people?tab=followers");
+  await b.page.getByRole("link", { name: new RegExp(aProfile.lastName) }).click();
+  const bStale = await b.context.newPage();
+  await bStale.goto(b.page.url());
+  await b.page.getByRole("button", { name: "Confirm" }).click();
+  await expect(b.page.getByRole("button", { name: "Confirm" })).toHaveCount(0);
+  await bStale.getByRole("button", { name: "Confirm" }).click();
+  await expect(bStale.getByText(messages.followConfirmFailed)).toBeVisible();
+  await expectAccessible(bStale);
+
+  // A's stale page asks to cancel a request that B has confirmed meanwhile.
+  await page.getByRole("button", { name: "Cancel Request" }).click();
+  await expect(page.getByText(messages.followCancelFailed)).toBeVisible();
   await b.context.close();
 });
