@@ -71,8 +71,18 @@ test("valid Harborview, Meridian and Cascade PDFs open the safe window", async (
   await thumbnail.click();
   const large = page.getByRole("dialog", { name: "Large view of the result" });
   await expect(large).toBeVisible();
+  await expectAccessible(page);
   await large.getByRole("link", { name: "Close the large view" }).click();
   await expect(large).toHaveCount(0);
+
+  // The viewer route shows the same result's full-size image, to its owner only.
+  const id = new URL(page.url()).searchParams.get("id")!;
+  await page.goto(`/testresultviewer?id=${encodeURIComponent(id)}`);
+  await expect(page.getByRole("heading", { name: "Cascade Rapid Testing result" })).toBeVisible();
+  expect(await page.getByRole("img", { name: /Page 1 of the Cascade Rapid Testing result/ }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(250);
+  await expectAccessible(page);
+  expect((await page.request.get(`/testresultviewer/image?id=${encodeURIComponent(id)}`)).headers()["content-type"]).toBe("image/jpeg");
+  expect((await page.goto("/testresultviewer?id=00000000-0000-0000-0000-000000000000"))?.status()).toBe(404);
 
   await page.goto("/safewindow");
   await expect(page.getByRole("article")).toContainText("Strong");
