@@ -4,6 +4,7 @@
 // Confirm/Cancel (?step=remove). §8 follow messages.
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/follower";
+import { ConfirmStep } from "~/components/ConfirmStep";
 import { FormMessage } from "~/components/Field";
 import { SafeWindowCard } from "~/components/SafeWindowCard";
 import { messages } from "~/messages";
@@ -85,19 +86,9 @@ export default function Follower() {
         ) : null}
       </div>
       {relation.confirmed === 1 && removing ? (
-        <Form method="post" className="confirm-step" aria-label="Remove follower">
-          <p>
-            Remove {relation.firstName} {relation.lastName}? They will no longer see your safe window.
-          </p>
-          <div className="button-row">
-            <button type="submit" name="intent" value="remove" className="button danger" disabled={busy}>
-              Confirm
-            </button>
-            <Link className="button secondary" to={here}>
-              Cancel
-            </Link>
-          </div>
-        </Form>
+        <ConfirmStep label="Remove follower" intent="remove" cancelTo={here}>
+          Remove {relation.firstName} {relation.lastName}? They will no longer see your safe window.
+        </ConfirmStep>
       ) : null}
       <p>
         <Link to="/people?tab=followers">Back to Followers</Link>

@@ -3,6 +3,7 @@
 // cancelled. §8 follow messages.
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/following";
+import { ConfirmStep } from "~/components/ConfirmStep";
 import { FormMessage } from "~/components/Field";
 import { SafeWindowCard } from "~/components/SafeWindowCard";
 import { messages } from "~/messages";
@@ -56,19 +57,9 @@ export default function Following() {
         <>
           <SafeWindowCard person={relation} own={false} now={now} timeZone={timeZone} />
           {unfollowing ? (
-            <Form method="post" className="confirm-step" aria-label="Unfollow">
-              <p>
-                Stop following {relation.firstName} {relation.lastName}?
-              </p>
-              <div className="button-row">
-                <button type="submit" name="intent" value="unfollow" className="button danger" disabled={busy}>
-                  Confirm
-                </button>
-                <Link className="button secondary" to={here}>
-                  Cancel
-                </Link>
-              </div>
-            </Form>
+            <ConfirmStep label="Unfollow" intent="unfollow" cancelTo={here}>
+              Stop following {relation.firstName} {relation.lastName}?
+            </ConfirmStep>
           ) : (
             <Link className="button secondary" to={`${here}&step=unfollow`}>
               Unfollow
