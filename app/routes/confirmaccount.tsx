@@ -1,11 +1,12 @@
 // app/routes/confirmaccount.tsx: SPEC §2 /confirmaccount: 'Set Password' from the e-mail link
 // (email, token); §5 Confirm account; §8 'There was a problem confirming your account.'
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/confirmaccount";
 import { PasswordField } from "~/components/PasswordField";
-import { Field, FormMessage } from "~/components/Field";
+import { FormMessage } from "~/components/Field";
 import { confirmAccountSchema, linkParameters } from "~/forms/account";
 import { messages } from "~/messages";
 import { UpstreamError } from "~/server/upstream/http.server";
@@ -41,12 +42,7 @@ export default function ConfirmAccount() {
   const { problem, email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: confirmAccountSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useValidatedForm(confirmAccountSchema, actionData?.result);
   if (actionData?.done) {
     return (
       <section className="card narrow">

@@ -1,7 +1,8 @@
 // app/routes/login.tsx: SPEC §2 /login 'Sign In'; §5 Login; §8 login errors
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/login";
 import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage } from "~/components/Field";
@@ -40,13 +41,7 @@ export default function Login() {
   const { redirectTo, email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    defaultValue: { email, redirectTo },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useValidatedForm(loginSchema, actionData?.result, { defaultValue: { email, redirectTo } });
   return (
     <section className="card narrow">
       <h1>Sign In</h1>

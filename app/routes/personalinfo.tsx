@@ -3,8 +3,9 @@
 // JavaScript), which becomes Cancel and restores the original data; Save enabled only when valid
 // and 18+; the invalidation warning; success → /settings; §8 'There was a problem saving your profile information.'
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/personalinfo";
 import { FormMessage } from "~/components/Field";
 import { ProfileFields } from "~/components/ProfileFields";
@@ -74,14 +75,7 @@ function PersonalInfoForm({
 }) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useForm({
-    id: "personal-info",
-    lastResult: result,
-    defaultValue: original,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: personalInfoSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useValidatedForm(personalInfoSchema, result, { id: "personal-info", defaultValue: original });
   const valid = personalInfoSchema.safeParse(form.value ?? original).success;
   return (
     <Form method="post" action="/personalinfo?edit=1" {...getFormProps(form)} aria-describedby={form.errorId}>

@@ -1,8 +1,9 @@
 // app/routes/registration.tsx: SPEC §2 /registration; §4 Registration (register, automatic login,
 // confirmation e-mail, /checkconfirmation); §5 Registration rules; §8 register errors
 import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation } from "react-router";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/registration";
 import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage, Toggle } from "~/components/Field";
@@ -88,12 +89,7 @@ export default function Registration() {
   const hydrated = useHydrated();
   const availability = useFetcher<typeof action>();
   const result = actionData && "result" in actionData ? actionData.result : undefined;
-  const [form, fields] = useForm({
-    lastResult: result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registrationSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useValidatedForm(registrationSchema, result);
 
   const checked = availability.data && "emailCheck" in availability.data ? availability.data.emailCheck : undefined;
   const typedEmail = String(fields.email.value ?? "").trim();

@@ -1,8 +1,9 @@
 // app/routes/requestpasswordchange.tsx: SPEC §2 /requestpasswordchange (and /consumer/...):
 // e-mail, 'Send Reset Email', 'Login'; §5 reset request; §8: the answer never tells whether the account exists
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/requestpasswordchange";
 import { Field, FormMessage } from "~/components/Field";
 import { requestPasswordChangeSchema } from "~/forms/account";
@@ -22,12 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function RequestPasswordChange() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: requestPasswordChangeSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useValidatedForm(requestPasswordChangeSchema, actionData?.result);
   return (
     <section className="card narrow">
       <h1>Reset Password</h1>

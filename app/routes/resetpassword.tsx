@@ -1,11 +1,12 @@
 // app/routes/resetpassword.tsx: SPEC §2 /resetpassword (and /consumer/...): new password and
 // confirm from the e-mail link (email, token), 'Change Password'; §8 password change errors
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/resetpassword";
 import { PasswordField } from "~/components/PasswordField";
-import { Field, FormMessage } from "~/components/Field";
+import { FormMessage } from "~/components/Field";
 import { linkParameters, resetPasswordSchema } from "~/forms/account";
 import { messages } from "~/messages";
 import { UpstreamError } from "~/server/upstream/http.server";
@@ -43,12 +44,7 @@ export default function ResetPassword() {
   const { problem, email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useValidatedForm(resetPasswordSchema, actionData?.result);
   if (actionData?.done) {
     return (
       <section className="card narrow">

@@ -3,8 +3,9 @@
 // ?panel= holds which, so it works without JavaScript), product ID, Logout, 'Local Data' Wipe.
 // §5 settings rules; §8 username and settings-password messages.
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/settings";
 import { Field, FormMessage } from "~/components/Field";
 import { PasswordField } from "~/components/PasswordField";
@@ -186,13 +187,7 @@ type Result = SubmissionResult<string[]> | undefined;
 function PasswordPanel({ result }: { result: Result }) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useForm({
-    id: "change-password",
-    lastResult: result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useValidatedForm(changePasswordSchema, result, { id: "change-password" });
   const current = String(fields.currentPassword.value ?? "");
   const next = String(fields.newPassword.value ?? "");
   const confirm = String(fields.confirmPassword.value ?? "");
@@ -222,13 +217,7 @@ function PasswordPanel({ result }: { result: Result }) {
 
 function UserNamePanel({ result }: { result: Result }) {
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: "change-username",
-    lastResult: result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: changeUserNameSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useValidatedForm(changeUserNameSchema, result, { id: "change-username" });
   return (
     <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
       <input type="hidden" name="intent" value="username" />

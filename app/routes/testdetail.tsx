@@ -4,8 +4,9 @@
 // list or 'This test result was processed successfully.', the Dispute button rule, the
 // Details/Dispute tabs (?tab=), the dispute form, 'Your Submission' and the response branch.
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/testdetail";
 import { FormMessage } from "~/components/Field";
 import { ResultIcon, resultState } from "~/components/ResultIcon";
@@ -136,12 +137,7 @@ function DisputeTab({ disputeStatus, comment, response }: { disputeStatus: 0 | 1
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: disputeSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useValidatedForm(disputeSchema, actionData?.result);
   if (disputeStatus !== 0) {
     return (
       <div className="dispute">

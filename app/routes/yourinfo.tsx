@@ -1,8 +1,9 @@
 // app/routes/yourinfo.tsx: SPEC §2 /yourinfo, first-time profile: first name, last name, date of
 // birth, postal code; Finish enabled only when valid and 18+; the always-shown warning; §8 creation errors
 import { data, Form, redirect, useActionData, useNavigation } from "react-router";
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/yourinfo";
 import { FormMessage } from "~/components/Field";
 import { ProfileFields } from "~/components/ProfileFields";
@@ -48,12 +49,7 @@ export default function YourInfo() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: yourInfoSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useValidatedForm(yourInfoSchema, actionData?.result);
   const valid = yourInfoSchema.safeParse(form.value ?? {}).success;
   return (
     <section className="card narrow">
