@@ -150,11 +150,13 @@ test("a change a stale page asks for shows SPEC's follow message", async ({ page
   // A keeps the pending request open in a tab that goes stale.
   await page.goto("/people");
   await page.getByRole("link", { name: new RegExp(bProfile.lastName) }).click();
+  await expect(page).toHaveURL(/\/following\?id=/);
   await expect(page.getByRole("button", { name: "Cancel Request" })).toBeVisible();
 
   // B confirms in one tab, then again in a stale one.
   await b.page.goto("/people?tab=followers");
   await b.page.getByRole("link", { name: new RegExp(aProfile.lastName) }).click();
+  await expect(b.page).toHaveURL(/\/follower\?id=/);
   const bStale = await b.context.newPage();
   await bStale.goto(b.page.url());
   await b.page.getByRole("button", { name: "Confirm" }).click();
