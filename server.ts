@@ -215,7 +215,7 @@ if (dev) {
   build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
 }
 
-type EntryModule = { createLoadContext: (info: { nonce: string; requestId: string; log: typeof log }) => never };
+type EntryModule = { createLoadContext: (info: { nonce: string; requestId: string; log: typeof log; clientIp: string }) => never };
 const loadContextOf = async () => ((typeof build === "function" ? await build() : build).entry.module as unknown as EntryModule);
 
 app.all(
@@ -224,7 +224,12 @@ app.all(
     build,
     mode: dev ? "development" : "production",
     getLoadContext: async (req, res) =>
-      (await loadContextOf()).createLoadContext({ nonce: res.locals.cspNonce as string, requestId: String(req.id), log: req.log }),
+      (await loadContextOf()).createLoadContext({
+        nonce: res.locals.cspNonce as string,
+        requestId: String(req.id),
+        log: req.log,
+        clientIp: req.ip ?? "",
+      }),
   }),
 );
 

@@ -7,7 +7,7 @@ import type { Route } from "./+types/login";
 import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage } from "~/components/Field";
 import { loginSchema } from "~/forms/account";
-import { authenticator, getSessionUser, safeRedirect, SignInError } from "~/server/auth.server";
+import { authenticator, getSessionUser, safeRedirect, SignInError, withClientIp } from "~/server/auth.server";
 import { rememberedUserName, rememberUserName } from "~/server/preferences.server";
 import { startUserSession } from "~/server/session.server";
 
@@ -19,14 +19,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { redirectTo: redirectTo ? safeRedirect(redirectTo, "") : "", email: await rememberedUserName(request) };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.clone().formData();
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   }
   try {
-    const user = await authenticator.authenticate("password", request);
+    const user = await authenticator.authenticate("password", withClientIp(request, context));
     const headers = new Headers();
     headers.append("Set-Cookie", await startUserSession(request, user));
     headers.append("Set-Cookie", await rememberUserName(user.userName));

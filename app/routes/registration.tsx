@@ -12,6 +12,7 @@ import { isValidPassword } from "~/forms/password";
 import { useHydrated } from "~/hooks/useHydrated";
 import { messages } from "~/messages";
 import { signIn, SignInError } from "~/server/auth.server";
+import { requestContext } from "~/server/context";
 import { rememberUserName } from "~/server/preferences.server";
 import { startUserSession } from "~/server/session.server";
 import { UpstreamError } from "~/server/upstream/http.server";
@@ -40,7 +41,7 @@ function registerErrors(status: number, body: unknown): string[] {
   return [messages.registerUnknownError];
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   if (formData.get("intent") === "check-email") return checkEmail(formData);
 
@@ -71,7 +72,7 @@ export async function action({ request }: Route.ActionArgs) {
 
   let user: Awaited<ReturnType<typeof signIn>>;
   try {
-    user = await signIn(email, password);
+    user = await signIn(email, password, context.get(requestContext).clientIp);
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;
     return data({ result: submission.reply({ formErrors: [messages.loginAfterRegistrationFailed], hideFields: hiddenFields }) }, { status: 502 });

@@ -11,7 +11,7 @@ import { redirect, type MiddlewareFunction, type RouterContextProvider } from "r
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { messages } from "~/messages";
-import { userContext, type SessionUser } from "./context";
+import { requestContext, userContext, type SessionUser } from "./context";
 import { getSession } from "./session.server";
 import { passwordGrant, type AccessToken } from "./upstream/identity.server";
 import { UpstreamError } from "./upstream/http.server";
@@ -41,13 +41,13 @@ export function signInErrorMessage(status: number, detail?: string): string {
 }
 
 /**
- * Calls the password grant for (email, password).
+ * Calls the password grant for (email, password) from the browser at `clientIp`.
  * @throws SignInError carrying the SPEC §8 message
  */
-export async function signIn(email: string, password: string): Promise<AccessToken & { userName: string }> {
+export async function signIn(email: string, password: string, clientIp?: string): Promise<AccessToken & { userName: string }> {
   let answer: Awaited<ReturnType<typeof passwordGrant>>;
   try {
-    answer = await passwordGrant(email, password);
+    answer = await passwordGrant(email, password, clientIp);
   } catch (error) {
     if (error instanceof UpstreamError) throw new SignInError(signInErrorMessage(0));
     throw error;
@@ -58,13 +58,26 @@ export async function signIn(email: string, password: string): Promise<AccessTok
   return { ...answer.token, userName: email };
 }
 
+/** The header through which `withClientIp` hands the browser's address to the strategy. */
+const clientIpHeader = "x-safewindow-client-ip";
+
+/**
+ * `request` carrying the browser's address (from the load context) for the sign-in strategy;
+ * whatever the browser sent under that header name is replaced.
+ */
+export function withClientIp(request: Request, context: Readonly<RouterContextProvider>): Request {
+  const headers = new Headers(request.headers);
+  headers.set(clientIpHeader, context.get(requestContext).clientIp);
+  return new Request(request, { headers });
+}
+
 /** remix-auth authenticator: the "password" strategy reads email and password from the form. */
 export const authenticator = new Authenticator<AccessToken & { userName: string }>();
 authenticator.use(
-  new FormStrategy(async ({ form }) => {
+  new FormStrategy(async ({ form, request }) => {
     const email = String(form.get("email") ?? "").trim();
     const password = String(form.get("password") ?? "");
-    return signIn(email, password);
+    return signIn(email, password, request.headers.get(clientIpHeader) ?? undefined);
   }),
   "password",
 );

@@ -13,6 +13,8 @@ export interface RequestInfo {
   requestId: string;
   /** The request's logger (pino child with the request id; redacts secrets). */
   log: Logger;
+  /** The browser's address as Express sees it (TRUST_PROXY applies). */
+  clientIp: string;
 }
 
 /** The signed-in user, as the guard middleware found them in the session. */

@@ -2,6 +2,7 @@
 // POST /api/account/invite, discovery, JWKS and /healthz. Routes stay thin: parse, authorise,
 // call accounts.ts, answer. Errors are mapped to status and JSON in one handler at the end.
 import { createHash, timingSafeEqual } from "node:crypto";
+import { isIP } from "node:net";
 import express from "express";
 import type { NextFunction, Request, Response } from "express";
 import { ipKeyGenerator, rateLimit } from "express-rate-limit";
@@ -176,6 +177,18 @@ export function createIdentityApp(deps: IdentityAppDeps): express.Express {
 
   // ---------------------------------------------------------- POST /connect/token
 
+  /**
+   * The address failed sign-ins are counted for: the end user's, as the calling client states it
+   * in X-Forwarded-For (one plain IP), else the caller's own. Behind the web app every call comes
+   * from the app's address, so counting by it would let anyone lock an account for everyone with
+   * a few wrong passwords. Stating another address helps nobody guess: the password grant needs
+   * the client's secret.
+   */
+  function endUserAddress(req: Request): string {
+    const stated = req.get("x-forwarded-for")?.split(",")[0]?.trim();
+    return stated && isIP(stated) ? stated : (req.ip ?? "");
+  }
+
   const limits = deps.tokenRateLimit ?? { limit: 20, windowMs: 15 * 60 * 1000 };
   const tokenLimiter = rateLimit({
     windowMs: limits.windowMs,
@@ -185,7 +198,7 @@ export function createIdentityApp(deps: IdentityAppDeps): express.Express {
     legacyHeaders: false,
     keyGenerator(req) {
       const username = typeof req.body?.username === "string" ? req.body.username.trim().toLowerCase().slice(0, 256) : "";
-      return `${ipKeyGenerator(req.ip ?? "")}|${username}`;
+      return `${ipKeyGenerator(endUserAddress(req))}|${username}`;
     },
     handler(_req, res, _next, options) {
       res.set("Cache-Control", "no-store");
@@ -194,7 +207,7 @@ export function createIdentityApp(deps: IdentityAppDeps): express.Express {
         error_description: "Too many failed attempts. Try again later.",
       });
     },
-    // We are called by the app's server, not through a proxy we trust: X-Forwarded-For is ignored on purpose.
+    // Express's trust proxy stays off: the header is read only by endUserAddress, for this key.
     validate: { xForwardedForHeader: false },
     logger: { warn: (e, m) => deps.logger.warn({ err: safeError(e) }, m ?? "rate limiter"), error: (e, m) => deps.logger.error({ err: safeError(e) }, m ?? "rate limiter") },
   });

@@ -298,6 +298,17 @@ describe("token endpoint and keys", () => {
     const other = await registered();
     expect((await passwordGrant(other.email, other.password)).status).toBe(200);
   });
+
+  it("counts failures per end user's address as the client states it, so one browser cannot lock out another", async () => {
+    const { email, password } = await registered();
+    const fields = (pw: string) => ({ grant_type: "password", username: email, password: pw, client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret });
+    for (let i = 0; i < 20; i += 1) {
+      expect((await postForm(fields("Wrong!pass1"), { "x-forwarded-for": "203.0.113.7" })).status).toBe(400);
+    }
+    expect((await postForm(fields(password), { "x-forwarded-for": "203.0.113.7" })).status).toBe(429);
+    // The account's owner, signing in through the same web app from elsewhere, is not locked out.
+    expect((await postForm(fields(password), { "x-forwarded-for": "198.51.100.20" })).status).toBe(200);
+  });
 });
 
 // ---------------------------------------------------------------- registration

@@ -39,3 +39,17 @@ describe("signInErrorMessage (SPEC §8 login)", () => {
     expect(signInErrorMessage(0)).toMatch(/^Unknown Error: /);
   });
 });
+
+describe("withClientIp", () => {
+  it("hands the strategy the address from the load context, never one the browser sent", async () => {
+    const { RouterContextProvider } = await import("react-router");
+    const { requestContext } = await import("../../app/server/context");
+    const { withClientIp } = await import("../../app/server/auth.server");
+    const context = new RouterContextProvider();
+    context.set(requestContext, { nonce: "n", requestId: "r", log: console as never, clientIp: "198.51.100.20" });
+    const spoofed = new Request("http://h/login", { method: "POST", headers: { "x-safewindow-client-ip": "203.0.113.7" }, body: "email=a" });
+    const request = withClientIp(spoofed, context);
+    expect(request.headers.get("x-safewindow-client-ip")).toBe("198.51.100.20");
+    expect(await request.text()).toBe("email=a");
+  });
+});

@@ -22,6 +22,8 @@ export interface UpstreamRequest {
   query?: Record<string, string | number | undefined>;
   /** Access token for the Authorization header. */
   token?: string;
+  /** Further request headers. */
+  headers?: Record<string, string>;
   json?: unknown;
   form?: Record<string, string>;
   /** A multipart body (fetch sets its content type with the boundary). */
@@ -50,7 +52,7 @@ export async function callUpstream<T = unknown>(
   for (const [key, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }
-  const headers: Record<string, string> = { accept: "application/json" };
+  const headers: Record<string, string> = { ...request.headers, accept: "application/json" };
   if (request.token) headers.authorization = `Bearer ${request.token}`;
   let body: string | FormData | undefined;
   if (request.multipart) {

@@ -40,11 +40,13 @@ function identityUrl(): string {
   return url;
 }
 
-function tokenRequest(form: Record<string, string>): Promise<UpstreamResponse<TokenAnswer>> {
+function tokenRequest(form: Record<string, string>, clientIp?: string): Promise<UpstreamResponse<TokenAnswer>> {
   const { IDENTITY_CLIENT_ID, IDENTITY_CLIENT_SECRET } = getConfig();
   return callUpstream<TokenAnswer>(identityUrl(), "/connect/token", {
     method: "POST",
     form: { ...form, client_id: IDENTITY_CLIENT_ID, client_secret: IDENTITY_CLIENT_SECRET ?? "" },
+    // The identity authority counts failed sign-ins per end user's address, not per ours.
+    headers: clientIp ? { "x-forwarded-for": clientIp } : undefined,
   });
 }
 
@@ -84,16 +86,17 @@ async function withClientToken<T>(path: string, request: UpstreamRequest): Promi
 }
 
 /**
- * OAuth 2.0 password grant (SPEC §7 POST /connect/token).
+ * OAuth 2.0 password grant (SPEC §7 POST /connect/token) for the browser at `clientIp`.
  * @returns the raw answer (400 = wrong credentials, per SPEC §8) and, when ok, the token
  * @throws UpstreamError (status 0) when unreachable
  */
 export async function passwordGrant(
   username: string,
   password: string,
+  clientIp?: string,
   now = Date.now(),
 ): Promise<{ status: number; token?: AccessToken; body: TokenAnswer }> {
-  const answer = await tokenRequest({ grant_type: "password", username, password, scope: userScopes });
+  const answer = await tokenRequest({ grant_type: "password", username, password, scope: userScopes }, clientIp);
   return {
     status: answer.status,
     token: answer.ok && answer.body?.access_token ? toAccessToken(answer.body, now) : undefined,
