@@ -13,7 +13,7 @@ import { FormStrategy } from "remix-auth-form";
 import { messages } from "~/messages";
 import { requestContext, userContext, type SessionUser } from "./context";
 import { getSession } from "./session.server";
-import { passwordGrant, type AccessToken } from "./upstream/identity.server";
+import { getUserInfo, passwordGrant, type AccessToken } from "./upstream/identity.server";
 import { UpstreamError } from "./upstream/http.server";
 
 /** SPEC §9: a token is treated as expired 5 s before its expiration. */
@@ -55,7 +55,9 @@ export async function signIn(email: string, password: string, clientIp?: string)
   if (!answer.token) {
     throw new SignInError(signInErrorMessage(answer.status, answer.body?.error_description ?? answer.body?.error));
   }
-  return { ...answer.token, userName: email };
+  // SPEC §7 "Get user info returns userName": the account's own spelling, not what was typed.
+  const info = await getUserInfo(answer.token.accessToken).catch(() => ({ userName: email }));
+  return { ...answer.token, userName: info.userName };
 }
 
 /** The header through which `withClientIp` hands the browser's address to the strategy. */

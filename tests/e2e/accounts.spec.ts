@@ -57,7 +57,8 @@ test("sign in with a confirmed account, then log out", async ({ page }, testInfo
   await createAccount(email, strongPassword, { confirmed: true });
   await page.goto("/login");
   await expectAccessible(page);
-  await signIn(page, email, strongPassword);
+  // Addresses are case-insensitive; the session keeps the account's own spelling (GET /api/users/).
+  await signIn(page, email.toUpperCase(), strongPassword);
   await expect(page).toHaveURL(/\/yourinfo$/);
 
   await page.getByRole("button", { name: "Logout" }).click();
