@@ -1,11 +1,12 @@
 // app/routes/confirmaccount.tsx: SPEC §2 /confirmaccount: 'Set Password' from the e-mail link
 // (email, token); §5 Confirm account; §8 'There was a problem confirming your account.'
-import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
+import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/confirmaccount";
 import { PasswordField } from "~/components/PasswordField";
+import { DoneCard } from "~/components/DoneCard";
 import { FormMessage } from "~/components/Field";
 import { confirmAccountSchema, linkParameters } from "~/forms/account";
 import { messages } from "~/messages";
@@ -43,17 +44,7 @@ export default function ConfirmAccount() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(confirmAccountSchema, actionData?.result);
-  if (actionData?.done) {
-    return (
-      <section className="card narrow">
-        <h1>Set Password</h1>
-        <FormMessage tone="success" errors={[messages.accountConfirmed]} />
-        <Link className="button" to="/login">
-          Sign In
-        </Link>
-      </section>
-    );
-  }
+  if (actionData?.done) return <DoneCard title="Set Password" message={messages.accountConfirmed} />;
   const disabled = Boolean(problem);
   return (
     <section className="card narrow">

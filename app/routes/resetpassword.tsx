@@ -1,11 +1,12 @@
 // app/routes/resetpassword.tsx: SPEC §2 /resetpassword (and /consumer/...): new password and
 // confirm from the e-mail link (email, token), 'Change Password'; §8 password change errors
-import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
+import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/resetpassword";
 import { PasswordField } from "~/components/PasswordField";
+import { DoneCard } from "~/components/DoneCard";
 import { FormMessage } from "~/components/Field";
 import { linkParameters, resetPasswordSchema } from "~/forms/account";
 import { messages } from "~/messages";
@@ -45,17 +46,7 @@ export default function ResetPassword() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(resetPasswordSchema, actionData?.result);
-  if (actionData?.done) {
-    return (
-      <section className="card narrow">
-        <h1>Change Password</h1>
-        <FormMessage tone="success" errors={[messages.resetSucceeded]} />
-        <Link className="button" to="/login">
-          Sign In
-        </Link>
-      </section>
-    );
-  }
+  if (actionData?.done) return <DoneCard title="Change Password" message={messages.resetSucceeded} />;
   const disabled = Boolean(problem);
   return (
     <section className="card narrow">

@@ -1,0 +1,18 @@
+/**
+ * The end of a link flow (set password, reset password): the screen's title, SPEC's success
+ * message, and the way on to Sign In.
+ */
+import { Link } from "react-router";
+import { FormMessage } from "./Field";
+
+export function DoneCard({ title, message }: { title: string; message: string }) {
+  return (
+    <section className="card narrow">
+      <h1>{title}</h1>
+      <FormMessage tone="success" errors={[message]} />
+      <Link className="button" to="/login">
+        Sign In
+      </Link>
+    </section>
+  );
+}
