@@ -108,6 +108,7 @@ test("a declined and a cancelled request leave no relation", async ({ page, brow
   // Declined.
   await search(page, bId);
   await page.getByRole("button", { name: `Add ${bProfile.firstName} ${bProfile.lastName}` }).click();
+  await expect(page.getByRole("img", { name: `Requested to follow ${bProfile.firstName} ${bProfile.lastName}` })).toBeVisible();
   await b.page.goto("/people?tab=followers");
   await b.page.getByRole("link", { name: new RegExp(aProfile.lastName) }).click();
   await b.page.getByRole("button", { name: "Decline" }).click();
@@ -119,6 +120,7 @@ test("a declined and a cancelled request leave no relation", async ({ page, brow
   // Cancelled.
   await search(page, bId);
   await page.getByRole("button", { name: `Add ${bProfile.firstName} ${bProfile.lastName}` }).click();
+  await expect(page.getByRole("img", { name: `Requested to follow ${bProfile.firstName} ${bProfile.lastName}` })).toBeVisible();
   await page.goto("/people");
   await page.getByRole("link", { name: new RegExp(bProfile.lastName) }).click();
   await expect(page.getByText("Your follow request is pending.")).toBeVisible();
