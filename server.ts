@@ -6,6 +6,10 @@
  * database reachable), pino-http request logs with a request id and redaction, a body size limit,
  * the React Router request handler, and graceful shutdown on SIGTERM/SIGINT.
  *
+ * Scale-out (DESIGN.md §1): with REDIS_URL, the account-form rate-limit counters (here) and the
+ * sessions (app/server/session.server.ts) live in Redis, shared by every replica; /readyz then
+ * checks Redis too. Redis unreachable at start stops the start with a message naming REDIS_URL.
+ *
  * Embedded default: with no IDENTITY_URL (CONSUMER_API_URL), the reference identity authority
  * (consumer API) starts in this process on a loopback port, its data in PGlite under DATA_DIR (or
  * PostgreSQL with DATABASE_URL), and the app calls it over HTTP like any upstream.
@@ -21,11 +25,13 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { ipKeyGenerator, rateLimit } from "express-rate-limit";
 import helmet from "helmet";
+import { RedisStore, type RedisReply } from "rate-limit-redis";
 import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
 import { createRequestHandler } from "@react-router/express";
 import { ConfigError, keptSecret, parseConfig, type Config } from "./app/server/config.server.ts";
 import { createLogger, httpSerializers, requestId } from "./app/server/log.server.ts";
+import { connectRedis, redisReachable, RedisUnavailableError, type RedisClient } from "./app/server/redis.server.ts";
 import { startConsumerService } from "./services/consumer/server.ts";
 import { startIdentityService } from "./services/identity/server.ts";
 
@@ -56,6 +62,22 @@ mkdirSync(config.DATA_DIR, { recursive: true });
 process.env.SESSION_SECRET ??= keptSecret(config.DATA_DIR, "session-secret");
 
 const closers: (() => Promise<void>)[] = [];
+
+let redis: RedisClient | undefined;
+if (config.REDIS_URL) {
+  try {
+    redis = await connectRedis(config.REDIS_URL, log.child({ component: "redis" }));
+  } catch (error) {
+    if (error instanceof RedisUnavailableError) {
+      console.error(`Cannot start:\n  ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const client = redis;
+  closers.push(() => client.close());
+  log.info("sessions and rate limits in Redis");
+}
 
 if (!config.IDENTITY_URL) {
   const clientSecret = config.IDENTITY_CLIENT_SECRET ?? keptSecret(config.DATA_DIR, "identity-client-secret");
@@ -141,11 +163,12 @@ app.get("/healthz", (_req, res) => {
 });
 
 app.get("/readyz", async (_req, res) => {
-  const [identity, consumer] = await Promise.all([
+  const [identity, consumer, redisUp] = await Promise.all([
     reachable(`${process.env.IDENTITY_URL}/healthz`),
     reachable(`${process.env.CONSUMER_API_URL}/healthz`),
+    redis ? redisReachable(redis) : undefined,
   ]);
-  const checks = { identity, consumer };
+  const checks = { identity, consumer, ...(redis ? { redis: redisUp } : {}) };
   const ready = Object.values(checks).every(Boolean);
   res.status(ready ? 200 : 503).json({ ready, checks });
 });
@@ -180,7 +203,8 @@ app.use((req, res, next) => {
 });
 
 // Sign-in and account forms: at most AUTH_RATE_LIMIT posts per client address and form in 10
-// minutes, against password guessing and mail flooding. In memory: one process per DATA_DIR.
+// minutes, against password guessing and mail flooding. The counters are in Redis with
+// REDIS_URL (shared by the replicas), else in this process's memory.
 const accountForms = ["login", "registration", "confirmaccount", "confirmemail", "requestpasswordchange", "resetpassword", "checkconfirmation"];
 const accountFormPaths = accountForms.flatMap((form) =>
   [form, `consumer/${form}`].flatMap((p) => [`${base}/${p}`, `${base}/${p}.data`]),
@@ -193,6 +217,7 @@ app.post(
     standardHeaders: "draft-8",
     legacyHeaders: false,
     keyGenerator: (req) => `${ipKeyGenerator(req.ip ?? "")}|${req.path}`,
+    store: redis ? new RedisStore({ prefix: "safewindow:ratelimit:", sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<RedisReply> }) : undefined,
     handler: (req, res) => {
       req.log.warn("account form rate limit reached");
       res.status(429).type("html").send(errorPage("Too many attempts from your connection. Please wait a few minutes and try again."));

@@ -1,15 +1,24 @@
 /**
- * Server-side sessions (issue 2; DESIGN.md §4 "Local storage in SPEC becomes server state").
+ * Server-side sessions (issue 2; DESIGN.md §1 scale-out, §4 "Local storage in SPEC becomes
+ * server state").
  *
  * The cookie holds only a random session id, signed with SESSION_SECRET; the data (the user's
- * access token, its expiry and userName) stays in files under DATA_DIR/sessions
- * (`createFileSessionStorage`). HttpOnly, SameSite=Lax, Secure when PUBLIC_URL is https,
- * path = BASE_PATH. The id is rotated at login (`startUserSession`) and destroyed at logout.
+ * access token, its expiry and userName) stays on the server: in Redis when `REDIS_URL` is set
+ * (shared by every replica; keys `safewindow:session:<id>` expiring with the session), else in
+ * files under DATA_DIR/sessions (`createFileSessionStorage`, one process per DATA_DIR).
+ * HttpOnly, SameSite=Lax, Secure when PUBLIC_URL is https, path = BASE_PATH. The id is rotated at
+ * login (`startUserSession`) and destroyed at logout.
+ *
+ * Errors: with Redis, a session read or write while Redis is down rejects (the request gets the
+ * error page; nothing hangs, see redis.server.ts).
  */
+import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { createCookie, redirect, type Session } from "react-router";
+import { createCookie, createSessionStorage, redirect, type Cookie, type Session, type SessionStorage } from "react-router";
 import { createFileSessionStorage } from "@react-router/node";
 import { getConfig } from "./config.server";
+import { connectRedis } from "./redis.server";
+import { createLogger } from "./log.server";
 import type { ScreenName } from "./upstream/consumer.server";
 
 export interface SessionData {
@@ -30,7 +39,10 @@ export interface SessionFlash {
 /** Session lifetime: 12 hours (the access token inside expires sooner and is checked on each request). */
 const sessionMaxAgeSeconds = 12 * 60 * 60;
 
-function createStorage() {
+/** Prefix of the session keys in Redis. */
+const redisKeyPrefix = "safewindow:session:";
+
+async function createStorage(): Promise<SessionStorage<SessionData, SessionFlash>> {
   const config = getConfig();
   if (!config.SESSION_SECRET) throw new Error("SESSION_SECRET is not set (server.ts keeps one in DATA_DIR)");
   const cookie = createCookie("__session", {
@@ -41,33 +53,67 @@ function createStorage() {
     secrets: [config.SESSION_SECRET],
     maxAge: sessionMaxAgeSeconds,
   });
+  if (config.REDIS_URL) return createRedisSessionStorage(cookie, config.REDIS_URL);
   return createFileSessionStorage<SessionData, SessionFlash>({
     cookie,
     dir: path.join(config.DATA_DIR, "sessions"),
   });
 }
 
-let storage: ReturnType<typeof createStorage> | undefined;
-function sessionStorage() {
-  storage ??= createStorage();
+/**
+ * Session data in Redis as JSON under `safewindow:session:<id>` (id: 128 random bits, hex),
+ * expiring when the cookie does (12 hours when the cookie gives no expiry).
+ */
+async function createRedisSessionStorage(cookie: Cookie, url: string): Promise<SessionStorage<SessionData, SessionFlash>> {
+  const redis = await connectRedis(url, createLogger(getConfig().LOG_LEVEL).child({ component: "sessions" }));
+  const expiration = (expires: Date | undefined) =>
+    expires ? ({ type: "PXAT", value: expires.getTime() } as const) : ({ type: "EX", value: sessionMaxAgeSeconds } as const);
+  return createSessionStorage<SessionData, SessionFlash>({
+    cookie,
+    async createData(data, expires) {
+      for (;;) {
+        const id = randomBytes(16).toString("hex");
+        const created = await redis.set(redisKeyPrefix + id, JSON.stringify(data), { expiration: expiration(expires), condition: "NX" });
+        if (created) return id;
+      }
+    },
+    async readData(id) {
+      const json = await redis.get(redisKeyPrefix + id);
+      return json ? (JSON.parse(json) as Partial<SessionData>) : null;
+    },
+    async updateData(id, data, expires) {
+      await redis.set(redisKeyPrefix + id, JSON.stringify(data), { expiration: expiration(expires) });
+    },
+    async deleteData(id) {
+      await redis.del(redisKeyPrefix + id);
+    },
+  });
+}
+
+let storage: Promise<SessionStorage<SessionData, SessionFlash>> | undefined;
+function sessionStorage(): Promise<SessionStorage<SessionData, SessionFlash>> {
+  storage ??= createStorage().catch((error: unknown) => {
+    storage = undefined; // try again on the next request
+    throw error;
+  });
   return storage;
 }
 
 export type AppSession = Session<SessionData, SessionFlash>;
 
 /** Reads the request's session (an empty one when there is no valid cookie). */
-export function getSession(request: Request): Promise<AppSession> {
-  return sessionStorage().getSession(request.headers.get("Cookie"));
+export async function getSession(request: Request): Promise<AppSession> {
+  return (await sessionStorage()).getSession(request.headers.get("Cookie"));
 }
 
 /** Set-Cookie value that saves the session. */
-export function commitSession(session: AppSession): Promise<string> {
-  return sessionStorage().commitSession(session);
+export async function commitSession(session: AppSession): Promise<string> {
+  return (await sessionStorage()).commitSession(session);
 }
 
 /** Set-Cookie value that removes the session and its stored data. */
-export function destroySession(session: AppSession): Promise<string> {
-  return sessionStorage().destroySession(session);
+export async function destroySession(session: AppSession): Promise<string> {
+  return (await sessionStorage()).destroySession(session);
 }
 
 /**
@@ -77,8 +123,8 @@ export function destroySession(session: AppSession): Promise<string> {
  */
 export async function startUserSession(request: Request, data: SessionData, flash?: Partial<SessionFlash>): Promise<string> {
   const old = await getSession(request);
-  if (old.id) await sessionStorage().destroySession(old);
-  const session = await sessionStorage().getSession(null);
+  if (old.id) await destroySession(old);
+  const session = await (await sessionStorage()).getSession(null);
   session.set("accessToken", data.accessToken);
   session.set("expiresAt", data.expiresAt);
   session.set("userName", data.userName);

@@ -4,7 +4,6 @@
  * unreachable identity authority, and graceful shutdown. Needs `npm run build` first (npm test
  * builds before it runs vitest).
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,50 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { messages } from "../../app/messages";
 import { startIdentityService, type IdentityService } from "../../services/identity/server";
-
-const root = path.resolve(import.meta.dirname, "../..");
-const node = process.execPath;
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts server.ts with `env` on an ephemeral port; resolves once it listens. */
-function startServer(env: Record<string, string>): Promise<Running> {
-  const child = spawn(node, ["server.ts"], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
-    const onData = (chunk: Buffer) => {
-      output += String(chunk);
-      const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1]!.replace("localhost", "127.0.0.1"), output: () => output, exited });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    void exited.then((code) => reject(new Error(`server exited ${code}:\n${output}`)));
-  });
-}
-
-function form(values: Record<string, string>, origin: string): RequestInit {
-  return {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin },
-    body: new URLSearchParams(values).toString(),
-  };
-}
+import { form, runServerToExit, startServer, type Running } from "./server-process";
 
 describe("server.ts with the embedded identity authority", () => {
   let server: Running;
@@ -172,13 +128,7 @@ describe("server.ts with the embedded identity authority", () => {
 
 describe("server.ts configuration", () => {
   it("a wrong value stops the start with a message naming the variable", async () => {
-    const child = spawn(node, ["server.ts"], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", BASE_PATH: "no-leading-slash", DATA_DIR: mkdtempSync(path.join(tmpdir(), "sw-bad-")) },
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => (stderr += String(chunk)));
-    const code = await new Promise((resolve) => child.on("exit", resolve));
+    const { code, stderr } = await runServerToExit({ BASE_PATH: "no-leading-slash", DATA_DIR: mkdtempSync(path.join(tmpdir(), "sw-bad-")) });
     expect(code).toBe(1);
     expect(stderr).toContain("BASE_PATH");
   });

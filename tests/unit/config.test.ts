@@ -30,6 +30,7 @@ describe("parseConfig", () => {
     ["IDENTITY_URL", "ftp://example.com"],
     ["DATABASE_URL", "mysql://x"],
     ["SMTP_URL", "http://mail"],
+    ["REDIS_URL", "http://cache:6379"],
     ["SESSION_SECRET", "short"],
     ["LOG_LEVEL", "loud"],
   ])("a wrong %s stops the start with a message naming it", (name, value) => {

@@ -1,0 +1,76 @@
+/**
+ * server.ts as a child process, the way operators run it (the production build; `npm run build`
+ * first, which npm test does): start it with an environment, talk to it over HTTP, stop it.
+ * Shared by the integration tests of server.ts and of scale-out with Redis.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+/** The project root, where server.ts is. */
+export const root = path.resolve(import.meta.dirname, "../..");
+/** This Node (24), to run server.ts with. */
+export const node = process.execPath;
+
+/** A started server.ts. */
+export interface Running {
+  child: ChildProcess;
+  /** http://127.0.0.1:<port>, no trailing slash */
+  url: string;
+  /** Everything it printed so far (stdout and stderr). */
+  output: () => string;
+  /** Resolves with the exit code when the process ends. */
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts server.ts with `env` (over NODE_ENV=production, HOST=127.0.0.1, PORT=0) on an
+ * ephemeral port.
+ * @throws when it exits or does not listen within 45 s; the error carries its output
+ */
+export function startServer(env: Record<string, string>): Promise<Running> {
+  const child = spawn(node, ["server.ts"], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
+    const onData = (chunk: Buffer) => {
+      output += String(chunk);
+      const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]!.replace("localhost", "127.0.0.1"), output: () => output, exited });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    void exited.then((code) => reject(new Error(`server exited ${code}:\n${output}`)));
+  });
+}
+
+/** Runs server.ts with `env` until it exits by itself (a start that must fail). */
+export async function runServerToExit(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(node, ["server.ts"], { cwd: root, env: { PATH: process.env.PATH ?? "", ...env } });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += String(chunk)));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return { code, stderr };
+}
+
+/** fetch options of a URL-encoded form post from `origin` (React Router checks the Origin), not following redirects. */
+export function form(values: Record<string, string>, origin: string, cookie?: string): RequestInit {
+  return {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin, ...(cookie ? { cookie } : {}) },
+    body: new URLSearchParams(values).toString(),
+  };
+}
+
+/** The `name=value` part of the response's __session Set-Cookie, if it set one. */
+export function sessionCookieOf(response: Response): string | undefined {
+  return response.headers.getSetCookie().find((c) => c.startsWith("__session="))?.split(";")[0];
+}
