@@ -21,14 +21,17 @@ export function isValidPassword(password: string): boolean {
 }
 
 /**
- * A new password field: required (with the form's own message), then SPEC's length message,
- * then SPEC's character-class message.
+ * A new password field: required (with the form's own message), then the length message, then
+ * SPEC's character-class message. Registration and resets name the length ('Passwords must be at
+ * least 8 characters long.', SPEC §5 Registration); the settings change passes
+ * `messages.passwordFormat`, since there any failed format check shows the shared password message
+ * (SPEC §5 Settings password change).
  */
-export function newPassword(requiredMessage: string) {
+export function newPassword(requiredMessage: string, tooShortMessage: string = messages.passwordTooShort) {
   return z
     .string({ error: requiredMessage })
     .min(1, requiredMessage)
-    .min(passwordMinLength, messages.passwordTooShort)
+    .min(passwordMinLength, tooShortMessage)
     .max(passwordMaxLength, messages.passwordFormat)
     .refine(hasPasswordCharacterClasses, messages.passwordFormat);
 }

@@ -10,7 +10,7 @@ export const changePasswordSchema = z
   .object({
     intent: z.literal("password"),
     currentPassword: z.string({ error: messages.currentPasswordRequired }).min(1, messages.currentPasswordRequired).max(1024),
-    newPassword: newPassword(messages.newPasswordRequired),
+    newPassword: newPassword(messages.newPasswordRequired, messages.passwordFormat),
     confirmPassword: z.string({ error: messages.passwordsDoNotMatch }),
   })
   .refine((value) => value.newPassword === value.confirmPassword, {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { linkParameters, registrationSchema, resetPasswordSchema } from "../../app/forms/account";
 import { isValidPassword } from "../../app/forms/password";
+import { changePasswordSchema } from "../../app/forms/settings";
 import { messages } from "../../app/messages";
 
 function form(values: Record<string, string>): FormData {
@@ -49,6 +50,24 @@ describe("reset password schema", () => {
     const submission = parseWithZod(form({ newPassword: "Window#2026a", confirmPassword: "Window#2026b" }), { schema: resetPasswordSchema });
     expect(submission.status).toBe("error");
     expect(submission.reply().error?.confirmPassword).toEqual([messages.passwordsDoNotMatch]);
+  });
+});
+
+describe("settings password change schema (SPEC §5)", () => {
+  const valid = { intent: "password", currentPassword: "Window#2026a", newPassword: "Better!Pass77", confirmPassword: "Better!Pass77" };
+  const errorsOf = (change: Record<string, string>) => {
+    const submission = parseWithZod(form({ ...valid, ...change }), { schema: changePasswordSchema });
+    return submission.status === "success" ? {} : (submission.reply().error ?? {});
+  };
+
+  it("accepts a complete form", () => {
+    expect(errorsOf({})).toEqual({});
+  });
+  it.each(["Ab1!", "abcdefgh1", "Abcdefgh1"])("shows the shared password message for the new password %s", (password) => {
+    expect(errorsOf({ newPassword: password, confirmPassword: password }).newPassword).toEqual([messages.passwordFormat]);
+  });
+  it("requires the confirmation to match", () => {
+    expect(errorsOf({ confirmPassword: "Better!Pass78" }).confirmPassword).toEqual([messages.passwordsDoNotMatch]);
   });
 });
 
