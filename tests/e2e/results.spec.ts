@@ -164,7 +164,7 @@ test("each rejection case shows its consumerMessage and stores nothing", async (
   for (const rejection of rejectionCases({ firstName: profile.firstName, lastName: profile.lastName, dob: isoDob(profile) }, new Date())) {
     await test.step(rejection.name, async () => {
       await uploadPdf(page, await rejection.build(), `${rejection.name}.pdf`);
-      const expected = rejection.name === "empty" ? rejectionMessages.empty() : expectedMessage[rejection.reason!]!;
+      const expected = rejection.consumerMessage ?? (rejection.name === "empty" ? rejectionMessages.empty() : expectedMessage[rejection.reason!]!);
       await expect(page.getByRole("alert")).toContainText(expected);
       await expect(page.getByText(messages.noResults)).toBeVisible();
     });

@@ -32,7 +32,13 @@ export const rejectionMessages = {
   not_pdf: () => `This file is not a PDF. ${UPLOAD_ORIGINAL}`,
   empty: () => "This file is empty. Choose the PDF from your testing company and upload it again.",
   corrupt: () => "This PDF is damaged or incomplete and cannot be read. Download it again from your testing company and upload the new copy.",
+  /** Opening the file needs a password (a user password): nothing in it can be read. */
   encrypted: () => "This PDF is protected with a password, so we cannot read it. Upload the PDF from your testing company without a password.",
+  /**
+   * The file opens without a password but is encrypted (an owner password: printing, copying or
+   * editing restricted), which no accepted lab's original is (originality.ts). Same reason code.
+   */
+  locked: () => `This PDF was encrypted (locked against printing, copying or changes) after your testing company issued it, so we cannot tell it is the original. ${UPLOAD_ORIGINAL}`,
   too_many_pages: (pages: number, maxPages: number) =>
     `This PDF has ${pages} pages; a test result has at most ${maxPages}. Upload only the test result PDF from your testing company.`,
   too_complex: () => `This PDF is too large or too complex for us to check. ${UPLOAD_ORIGINAL}`,

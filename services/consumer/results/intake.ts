@@ -124,7 +124,9 @@ export function hasPdfMagic(bytes: Uint8Array): boolean {
  * @param consumerId the profile's id.
  * @returns what the worker read (page 1's text, metadata, revisions).
  * @throws UploadRejectedError "not_pdf" (empty or no magic), "duplicate", and the pool's
- *   corrupt / encrypted / too_many_pages / too_complex / busy.
+ *   corrupt / encrypted (a password is needed to open it) / too_many_pages / too_complex / busy.
+ *   An encrypted file that opens without a password is read (ParsedPdf.encrypted) and refused
+ *   by originality.ts.
  */
 export async function checkIntake(db: Kysely<ConsumerDatabase>, pool: PdfPool, consumerId: string, upload: Upload): Promise<ParsedPdf> {
   if (upload.bytes.byteLength === 0) throw new UploadRejectedError("not_pdf", rejectionMessages.empty());

@@ -1,9 +1,12 @@
 // DESIGN.md §5 step 2, originality (LAB-FORMATS.md "Originality"): a result counts only from
-// the PDF the lab issued. Refused here: no text layer on page 1 (scanned, faxed,
-// photographed); a Producer or Creator of a known print-to-PDF or save-as driver; more than one
-// revision in the file, or a ModDate more than 10 minutes after the CreationDate (changed after
-// the lab wrote it). Whether the Producer is the recognised lab's own is checked with the
-// issuer (step 3).
+// the PDF the lab issued. Refused here: an encrypted file that opens without a password (an
+// owner password restricting printing, copying or editing: no accepted lab encrypts its
+// reports, and encrypting rewrites every string and stream, so the file is not the one the lab
+// wrote even when its Producer and dates still are; one that needs a password never gets here,
+// intake refuses it); no text layer on page 1 (scanned, faxed, photographed); a Producer or
+// Creator of a known print-to-PDF or save-as driver; more than one revision in the file, or a
+// ModDate more than 10 minutes after the CreationDate (changed after the lab wrote it). Whether
+// the Producer is the recognised lab's own is checked with the issuer (step 3).
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
 import type { ParsedPdf } from "./worker.ts";
 
@@ -66,10 +69,12 @@ export function printOrSaveProgram(pdf: Pick<ParsedPdf, "producer" | "creator">)
 
 /**
  * Checks that `pdf` is an original (DESIGN.md §5 step 2).
- * @throws UploadRejectedError "no_text" when page 1 has no text, "printed" for a print or save
- *   program, "changed" for an incremental update or a late ModDate.
+ * @throws UploadRejectedError "encrypted" (consumerMessage rejectionMessages.locked) for an
+ *   encrypted file that opened without a password, "no_text" when page 1 has no text,
+ *   "printed" for a print or save program, "changed" for an incremental update or a late ModDate.
  */
 export function checkOriginality(pdf: ParsedPdf): void {
+  if (pdf.encrypted) throw new UploadRejectedError("encrypted", rejectionMessages.locked());
   if (!pdf.page1.items.some((item) => /\S/.test(item.str))) throw new UploadRejectedError("no_text", rejectionMessages.no_text());
   if (printOrSaveProgram(pdf)) throw new UploadRejectedError("printed", rejectionMessages.printed());
   if (pdf.revisions > 1) throw new UploadRejectedError("changed", rejectionMessages.changed());

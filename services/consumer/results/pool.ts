@@ -30,9 +30,10 @@ export interface PdfPoolOptions {
 
 export interface PdfPool {
   /**
-   * Reads page 1's text, the metadata and the revision count (worker.ts "parse").
-   * @throws UploadRejectedError corrupt, encrypted, too_many_pages, too_complex (over a budget,
-   *   or an image XObject over maxImagePixels), busy.
+   * Reads page 1's text, the metadata, the revision count and whether the file is encrypted
+   * (worker.ts "parse").
+   * @throws UploadRejectedError corrupt, encrypted (a password is needed to open it),
+   *   too_many_pages, too_complex (over a budget, or an image XObject over maxImagePixels), busy.
    */
   parse(bytes: Uint8Array): Promise<ParsedPdf>;
   /**

@@ -1,6 +1,7 @@
 // The piscina task that touches PDF bytes (DESIGN.md §2 "PDF", §5 steps 1 and 7): pdfjs-dist's
-// legacy build reads page 1's text with positions, the document's metadata and its revision
-// count ("parse"), or draws page 1 into a JPEG that fits a box ("render") with @napi-rs/canvas.
+// legacy build reads page 1's text with positions, the document's metadata, its revision count
+// and whether it is encrypted ("parse"; a file that needs a password to open answers
+// "encrypted"), or draws page 1 into a JPEG that fits a box ("render") with @napi-rs/canvas.
 // It runs in a worker thread so that a hostile PDF costs one worker, never the event loop:
 // pool.ts gives each task a time budget (the worker is terminated past it) and this file
 // enforces a memory budget (the worker exits past it). pdfjs is loaded by the first task, never
@@ -36,6 +37,13 @@ export interface ParsedPdf {
   /** PDF date strings as written, e.g. `D:20261120081500-08'00'`. */
   creationDate: string | null;
   modDate: string | null;
+  /**
+   * Whether the file is encrypted (the trailer names an /Encrypt dictionary) and yet opened
+   * without a password: an owner password only, i.e. an empty user password, as "restrict
+   * printing / copying / editing" tools write. A file that needs a password to open is never
+   * parsed: the worker answers WorkerFailure "encrypted".
+   */
+  encrypted: boolean;
   /** Page 1's size in points and its text items (empty strings dropped). */
   page1: { width: number; height: number; items: TextItem[] };
 }
@@ -221,6 +229,7 @@ async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<ParseA
         creator: text(info.Creator),
         creationDate: text(info.CreationDate),
         modDate: text(info.ModDate),
+        encrypted: typeof info.EncryptFilterName === "string",
         page1: { width: (width ?? 0) - (page.view[0] ?? 0), height: (height ?? 0) - (page.view[1] ?? 0), items },
       },
     };
