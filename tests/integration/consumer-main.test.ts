@@ -1,6 +1,5 @@
 // services/consumer/main.ts as a process: environment validation, starting before the identity
 // authority (503 until it is up, then tokens verify without a restart), graceful SIGTERM.
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -10,6 +9,7 @@ import { SignJWT, generateKeyPair } from "jose";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startIdentityService } from "../../services/identity/server.ts";
+import { listeningUrl, makeUser, runMain } from "./support.ts";
 
 const MAIN = path.resolve("services/consumer/main.ts");
 let dataDir: string;
@@ -21,18 +21,7 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-function run(env: Record<string, string>) {
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, exited, out: () => stdout, err: () => stderr };
-}
+const run = (env: Record<string, string>) => runMain(MAIN, env);
 
 /** A loopback port that nothing listens on (for now). */
 async function freePort(): Promise<number> {
@@ -65,16 +54,7 @@ describe("services/consumer/main.ts", () => {
     const identityPort = await freePort();
     const identityUrl = `http://127.0.0.1:${identityPort}`;
     const p = run({ PORT: "0", DATA_DIR: dataDir, IDENTITY_URL: identityUrl, LOG_LEVEL: "info" });
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line: ${p.out()} ${p.err()}`)), 30_000);
-      p.child.stdout.on("data", () => {
-        const m = /"port":(\d+),.*"consumer API listening"/.exec(p.out());
-        if (m?.[1]) {
-          clearTimeout(timer);
-          resolve(`http://127.0.0.1:${m[1]}`);
-        }
-      });
-    });
+    const url = await listeningUrl(p, "consumer API listening");
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ ok: true });
 
     // No authority yet: a token can be neither accepted nor refused.
@@ -97,19 +77,7 @@ describe("services/consumer/main.ts", () => {
     });
     let token = "";
     try {
-      const tokenForm = (fields: Record<string, string>) =>
-        fetch(`${identity.url}/connect/token`, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, ...fields }).toString(),
-        });
-      const client = ((await (await tokenForm({ grant_type: "client_credentials" })).json()) as { access_token: string }).access_token;
-      await fetch(`${identity.url}/api/account/register`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${client}`, "content-type": "application/json" },
-        body: JSON.stringify({ userName: "late@example.com", password: "Late!pass1" }),
-      });
-      token = ((await (await tokenForm({ grant_type: "password", username: "late@example.com", password: "Late!pass1" })).json()) as { access_token: string }).access_token;
+      token = (await makeUser({ identityUrl: identity.url, client: CLIENT }, { email: "late@example.com", password: "Late!pass1" })).token;
       const res = await fetch(`${url}/consumer`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
       expect(await res.json()).toBeNull();

@@ -2,95 +2,36 @@
 // 4): a real identity authority issues the tokens, the consumer API runs with its PDF worker
 // pool and PGlite, uploads are generated lab PDFs (tests/fixtures). One pair of services for
 // the whole file; each test uses its own users.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { decodeJwt } from "jose";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsumerService } from "../../services/consumer/server.ts";
-import type { ConsumerService } from "../../services/consumer/server.ts";
-import { startIdentityService } from "../../services/identity/server.ts";
-import type { IdentityService } from "../../services/identity/server.ts";
 import { cascadePdf, decompressionBombPdf, harborviewPdf, meridianPdf, rejectionCases, storedCases } from "../fixtures/index.ts";
+import { callApi, json, makePerson, makeUser, modifyCore, startServices } from "./support.ts";
+import type { Services, TestUser } from "./support.ts";
 
 const CLIENT = { clientId: "safewindow-web", clientSecret: "consumer-results-secret-0123456789" };
 const HOUR = 3600_000;
 
-let identity: IdentityService;
-let consumer: ConsumerService;
-let dirs: string[] = [];
-let base: string;
+let services: Services;
 
 beforeAll(async () => {
-  dirs = await Promise.all([mkdtemp(path.join(tmpdir(), "results-id-")), mkdtemp(path.join(tmpdir(), "results-"))]);
-  const logger = pino({ level: "silent" });
-  identity = await startIdentityService({ dataDir: dirs[0]!, publicUrl: "http://localhost:3000", clients: [CLIENT], logger });
-  consumer = await startConsumerService({ dataDir: dirs[1]!, identityUrl: identity.url, logger });
-  base = consumer.url;
+  services = await startServices({ client: CLIENT, tmpPrefix: "results-" });
 });
 
 afterAll(async () => {
-  await consumer?.close();
-  await identity?.close();
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  await services?.close();
 });
 
 // ---------------------------------------------------------------- helpers
 
-async function token(fields: Record<string, string>): Promise<string> {
-  const res = await fetch(`${identity.url}/connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, ...fields }).toString(),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-
-interface User {
-  token: string;
-  sub: string;
-}
-
-let counter = 0;
-async function newUser(): Promise<User> {
-  counter += 1;
-  const email = `results-${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const password = `Rs!${Math.random().toString(36).slice(2, 10)}x9Z`;
-  const reg = await fetch(`${identity.url}/api/account/register`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${await token({ grant_type: "client_credentials", scope: "identity.api" })}`, "content-type": "application/json" },
-    body: JSON.stringify({ userName: email, password }),
-  });
-  expect(reg.status).toBe(200);
-  const t = await token({ grant_type: "password", username: email, password });
-  return { token: t, sub: decodeJwt(t).sub as string };
-}
-
 const ADA = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10" };
 
-async function withProfile(person: { firstName: string; lastName: string; dob: string; middleName?: string } = ADA): Promise<User> {
-  const user = await newUser();
-  const res = await api("/consumer/createprofile", user, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ consumer: { ...person, postalCode: "94105" }, latitude: null, longitude: null }),
-  });
-  expect(res.status).toBe(200);
-  return user;
+const newUser = () => makeUser(services, { tag: "results" });
+
+/** A new user whose profile is `person` in 94105. */
+async function withProfile(person: { firstName: string; lastName: string; dob: string; middleName?: string } = ADA): Promise<TestUser> {
+  return makePerson(services, { ...person, postalCode: "94105" }, { tag: "results" });
 }
 
-async function api(p: string, user: User | null, init: RequestInit = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
-  if (user) headers.set("authorization", `Bearer ${user.token}`);
-  return fetch(`${base}${p}`, { ...init, headers });
-}
-
-async function body<T = any>(res: Response): Promise<T> {
-  expect(res.headers.get("content-type")).toContain("application/json");
-  return (await res.json()) as T;
-}
+const api = (p: string, user: TestUser | null, init?: RequestInit) => callApi(services, p, user, init);
 
 function form(bytes: Uint8Array, field = "multipartData", name = "result.pdf"): FormData {
   const f = new FormData();
@@ -98,27 +39,27 @@ function form(bytes: Uint8Array, field = "multipartData", name = "result.pdf"): 
   return f;
 }
 
-async function upload(user: User | null, bytes: Uint8Array, field = "multipartData"): Promise<Response> {
+async function upload(user: TestUser | null, bytes: Uint8Array, field = "multipartData"): Promise<Response> {
   return api("/testresult/addtestresultmultipart/", user, { method: "POST", body: form(bytes, field) });
 }
 
-async function results(user: User): Promise<any[]> {
+async function results(user: TestUser): Promise<any[]> {
   const res = await api("/testresult/getcurrentusertestresults/", user);
   expect(res.status).toBe(200);
-  return body(res);
+  return json(res);
 }
 
-async function safeWindow(user: User): Promise<any> {
+async function safeWindow(user: TestUser): Promise<any> {
   const res = await api("/consumer/getsafewindow", user);
   expect(res.status).toBe(200);
-  return body(res);
+  return json(res);
 }
 
-async function propertyValues(user: User, id: string): Promise<Response> {
+async function propertyValues(user: TestUser, id: string): Promise<Response> {
   return api(`/testresult/testresultpropertyvalues/?sfTestResultId=${encodeURIComponent(id)}`, user);
 }
 
-async function dispute(user: User, detail: Record<string, unknown>): Promise<Response> {
+async function dispute(user: TestUser, detail: Record<string, unknown>): Promise<Response> {
   return api("/testresult/dispute/", user, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(detail) });
 }
 
@@ -144,7 +85,7 @@ describe("access", () => {
     for (const [p, init] of calls) {
       const res = await api(p, null, init);
       expect(res.status, p).toBe(401);
-      expect((await body(res)).error).toBe("invalid_token");
+      expect((await json(res)).error).toBe("invalid_token");
     }
   });
 
@@ -152,7 +93,7 @@ describe("access", () => {
     const user = await newUser();
     const res = await upload(user, await harborviewPdf({ ...ADA, collectedAt: hoursAgo(2) }));
     expect(res.status).toBe(404);
-    expect(await body(res)).toMatchObject({ success: false, consumerMessage: expect.stringContaining("profile") });
+    expect(await json(res)).toMatchObject({ success: false, consumerMessage: expect.stringContaining("profile") });
     expect(await results(user)).toEqual([]);
   });
 
@@ -161,7 +102,7 @@ describe("access", () => {
     const stranger = await withProfile();
     const res = await upload(owner, await harborviewPdf({ ...ADA, firstName: "Augusta", collectedAt: hoursAgo(3) }));
     expect(res.status).toBe(200);
-    const id = (await body(res)).sF_TestResultId as string;
+    const id = (await json(res)).sF_TestResultId as string;
     expect(await results(stranger)).toEqual([]);
     for (const r of [
       await propertyValues(stranger, id),
@@ -169,7 +110,7 @@ describe("access", () => {
       await dispute(stranger, { sF_TestResultId: id, disputeComment: "mine" }),
     ]) {
       expect(r.status).toBe(404);
-      expect(await body(r)).toMatchObject({ success: false, consumerMessage: expect.any(String) });
+      expect(await json(r)).toMatchObject({ success: false, consumerMessage: expect.any(String) });
     }
     // Unknown and malformed ids read the same.
     for (const other of ["00000000-0000-4000-8000-000000000000", "not-an-id", "' or 1=1 --"]) {
@@ -199,7 +140,7 @@ describe("upload of an original report", () => {
     const ids: string[] = [];
     for (const [, bytes] of uploads) {
       const res = await upload(user, bytes);
-      const answer = await body(res);
+      const answer = await json(res);
       expect(res.status, JSON.stringify(answer)).toBe(200);
       expect(answer).toEqual({ success: true, consumerMessage: expect.stringMatching(/^Your test result was validated\./), sF_TestResultId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
       ids.push(answer.sF_TestResultId);
@@ -233,7 +174,7 @@ describe("upload of an original report", () => {
     // Property values: one per checked field, all matching.
     const pv = await propertyValues(user, ids[0]!);
     expect(pv.status).toBe(200);
-    expect(await body(pv)).toEqual([
+    expect(await json(pv)).toEqual([
       { sF_TestResultPropertyValueId: expect.any(String), name: "First Name", matchInfo: null },
       { sF_TestResultPropertyValueId: expect.any(String), name: "Last Name", matchInfo: null },
       { sF_TestResultPropertyValueId: expect.any(String), name: "Date of Birth", matchInfo: null },
@@ -241,7 +182,7 @@ describe("upload of an original report", () => {
     // The image: a JSON string of base64 JPEG that fits 1250x1000.
     const img = await api(`/testresult/getimage/?testResultId=${ids[1]}`, user);
     expect(img.status).toBe(200);
-    const b64 = await body<string>(img);
+    const b64 = await json<string>(img);
     expect(b64).toMatch(/^[A-Za-z0-9+/]+=*$/);
     const jpeg = Buffer.from(b64, "base64");
     expect([...jpeg.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
@@ -257,7 +198,7 @@ describe("upload of an original report", () => {
     expect((await upload(user, bytes)).status).toBe(200);
     const again = await upload(user, bytes);
     expect(again.status).toBe(422);
-    expect(await body(again)).toEqual({ success: false, reason: "duplicate", consumerMessage: expect.stringContaining("already uploaded") });
+    expect(await json(again)).toEqual({ success: false, reason: "duplicate", consumerMessage: expect.stringContaining("already uploaded") });
     expect(await results(user)).toHaveLength(1);
     // Another user may upload the same file (it is then matched against their own profile).
     const other = await withProfile({ firstName: "Grace", lastName: "Hopper", dob: "1906-12-09" });
@@ -270,10 +211,10 @@ describe("upload of an original report", () => {
     const user = await withProfile();
     const res = await upload(user, await harborviewPdf({ firstName: "Grace", lastName: "Lovelace", dob: "1906-12-09", collectedAt: hoursAgo(2) }));
     expect(res.status).toBe(200);
-    const answer = await body(res);
+    const answer = await json(res);
     expect(answer.consumerMessage).toMatch(/^We stored your result but it does not match your profile: First Name \(PDF: GRACE; profile: Ada\), Date of Birth \(PDF: 12\/09\/1906; profile: 12\/10\/1990\)\..*dispute/);
     expect((await results(user))[0]).toMatchObject({ valid: 0, strongSafetyDate: null, weakSafetyDate: null });
-    expect((await body(await propertyValues(user, answer.sF_TestResultId))).map((p: any) => [p.name, p.matchInfo])).toEqual([
+    expect((await json(await propertyValues(user, answer.sF_TestResultId))).map((p: any) => [p.name, p.matchInfo])).toEqual([
       ["First Name", "PDF: GRACE; profile: Ada"],
       ["Last Name", null],
       ["Date of Birth", "PDF: 12/09/1906; profile: 12/10/1990"],
@@ -290,12 +231,12 @@ describe("upload of an original report", () => {
 
     const inconclusive = await upload(user, await meridianPdf({ ...ADA, collectedAt: hoursAgo(5), result: "inconclusive" }));
     expect(inconclusive.status).toBe(200);
-    expect((await body(inconclusive)).consumerMessage).toContain("void");
+    expect((await json(inconclusive)).consumerMessage).toContain("void");
     expect(await safeWindow(user)).toEqual(open);
 
     const positive = await upload(user, await harborviewPdf({ ...ADA, collectedAt: hoursAgo(3), result: "positive" }));
     expect(positive.status).toBe(200);
-    expect((await body(positive)).consumerMessage).toMatch(/validated.*positive/);
+    expect((await json(positive)).consumerMessage).toMatch(/validated.*positive/);
     expect((await results(user))[0]).toMatchObject({ valid: 1, result: "Positive", strongSafetyDate: null, weakSafetyDate: null });
     expect(await safeWindow(user)).toMatchObject({ strongSafetyDate: null, weakSafetyDate: null, safeWindowDescription: null });
 
@@ -313,7 +254,7 @@ describe("upload of an original report", () => {
     for (const c of storedCases(ADA, new Date())) {
       const user = await withProfile();
       const res = await upload(user, await c.build());
-      const answer = await body(res);
+      const answer = await json(res);
       expect(res.status, `${c.name}: ${JSON.stringify(answer)}`).toBe(200);
       expect(answer.success).toBe(true);
       expect(answer.consumerMessage.length).toBeGreaterThan(20);
@@ -331,7 +272,7 @@ describe("rejections", () => {
     // The decompression bomb has a test of its own below.
     for (const c of rejectionCases(ADA, new Date()).filter((c) => c.name !== "decompression-bomb")) {
       const res = await upload(user, await c.build());
-      const answer = await body(res);
+      const answer = await json(res);
       expect(res.status, `${c.name}: ${JSON.stringify(answer)}`).toBe(c.status);
       expect(answer, c.name).toEqual({ success: false, reason: c.reason, consumerMessage: expect.stringMatching(/\w.*\.$/) });
     }
@@ -345,7 +286,7 @@ describe("rejections", () => {
     big.set(new TextEncoder().encode("%PDF-1.7\n"));
     const declared = await upload(user, big);
     expect(declared.status).toBe(413);
-    expect(await body(declared)).toMatchObject({ success: false, reason: "too_large", consumerMessage: expect.stringContaining("10 MB") });
+    expect(await json(declared)).toMatchObject({ success: false, reason: "too_large", consumerMessage: expect.stringContaining("10 MB") });
 
     // No Content-Length (chunked): the limit is found while streaming.
     const boundary = "----sw-test-boundary";
@@ -371,11 +312,11 @@ describe("rejections", () => {
       duplex: "half",
     } as RequestInit);
     expect(streamed.status).toBe(413);
-    expect((await body(streamed)).reason).toBe("too_large");
+    expect((await json(streamed)).reason).toBe("too_large");
 
     const wrongField = await upload(user, await harborviewPdf({ ...ADA, collectedAt: hoursAgo(2) }), "file");
     expect(wrongField.status).toBe(400);
-    expect(await body(wrongField)).toMatchObject({ success: false, reason: "no_file", consumerMessage: expect.any(String) });
+    expect(await json(wrongField)).toMatchObject({ success: false, reason: "no_file", consumerMessage: expect.any(String) });
     const notMultipart = await api("/testresult/addtestresultmultipart/", user, { method: "POST", headers: { "content-type": "application/pdf" }, body: new Uint8Array([1, 2, 3]) });
     expect(notMultipart.status).toBe(400);
     const noBoundary = await api("/testresult/addtestresultmultipart/", user, { method: "POST", headers: { "content-type": "multipart/form-data" }, body: "x" });
@@ -403,7 +344,7 @@ describe("rejections", () => {
     expect(other.status).toBe(200);
     const res = await pending;
     expect(res.status).toBe(422);
-    expect(await body(res)).toMatchObject({ success: false, reason: "too_complex" });
+    expect(await json(res)).toMatchObject({ success: false, reason: "too_complex" });
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(Math.max(...latencies)).toBeLessThan(1000);
     expect((await results(user)).map((r) => r.testDate)).toHaveLength(1);
@@ -415,8 +356,8 @@ describe("rejections", () => {
 describe("disputes", () => {
   it("applies SPEC's rules: comment required and at most 1000 characters, only valid 0, once", async () => {
     const user = await withProfile();
-    const invalid = await body(await upload(user, await harborviewPdf({ ...ADA, lastName: "Byron", collectedAt: hoursAgo(2) })));
-    const valid = await body(await upload(user, await harborviewPdf({ ...ADA, collectedAt: hoursAgo(3) })));
+    const invalid = await json(await upload(user, await harborviewPdf({ ...ADA, lastName: "Byron", collectedAt: hoursAgo(2) })));
+    const valid = await json(await upload(user, await harborviewPdf({ ...ADA, collectedAt: hoursAgo(3) })));
     const detail = (await results(user)).find((r) => r.sF_TestResultId === invalid.sF_TestResultId);
 
     for (const [comment, reason] of [
@@ -427,11 +368,11 @@ describe("disputes", () => {
     ] as const) {
       const res = await dispute(user, { ...detail, disputeComment: comment });
       expect(res.status).toBe(400);
-      expect(await body(res)).toMatchObject({ success: false, reason, consumerMessage: expect.any(String) });
+      expect(await json(res)).toMatchObject({ success: false, reason, consumerMessage: expect.any(String) });
     }
     const onValid = await dispute(user, { sF_TestResultId: valid.sF_TestResultId, disputeComment: "please" });
     expect(onValid.status).toBe(400);
-    expect((await body(onValid)).reason).toBe("result_valid");
+    expect((await json(onValid)).reason).toBe("result_valid");
     expect((await dispute(user, { disputeComment: "no id" })).status).toBe(400);
     expect((await api("/testresult/dispute/", user, { method: "POST", headers: { "content-type": "text/plain" }, body: "x" })).status).toBe(400);
 
@@ -439,7 +380,7 @@ describe("disputes", () => {
     expect([...comment]).toHaveLength(1000);
     const ok = await dispute(user, { ...detail, disputeComment: comment });
     expect(ok.status).toBe(200);
-    expect(await body(ok)).toEqual({ success: true });
+    expect(await json(ok)).toEqual({ success: true });
     expect((await results(user)).find((r) => r.sF_TestResultId === invalid.sF_TestResultId)).toMatchObject({
       valid: 0,
       disputeStatus: 1,
@@ -448,7 +389,7 @@ describe("disputes", () => {
     });
     const again = await dispute(user, { ...detail, disputeComment: "again" });
     expect(again.status).toBe(400);
-    expect((await body(again)).reason).toBe("already_disputed");
+    expect((await json(again)).reason).toBe("already_disputed");
   });
 });
 
@@ -458,26 +399,22 @@ describe("re-matching after modifycore", () => {
   it("updates validity, property values and the window when the profile changes, both ways", async () => {
     const user = await withProfile({ firstName: "Ada", lastName: "Byron", dob: "1990-12-10" });
     const collected = minute(hoursAgo(6));
-    const answer = await body(await upload(user, await harborviewPdf({ ...ADA, middleNames: "Augusta", collectedAt: collected })));
+    const answer = await json(await upload(user, await harborviewPdf({ ...ADA, middleNames: "Augusta", collectedAt: collected })));
     expect((await results(user))[0]).toMatchObject({ valid: 0 });
     expect((await safeWindow(user)).strongSafetyDate).toBeNull();
 
     const modify = (lastName: string) =>
-      api("/consumer/modifycore/", user, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ identityUserId: user.sub, firstName: "Ada", middleName: "", lastName, dob: "1990-12-10", postalCode: "94105" }).toString(),
-      });
+      modifyCore(services, user, { identityUserId: user.sub, firstName: "Ada", middleName: "", lastName, dob: "1990-12-10", postalCode: "94105" });
     const married = await modify("Lovelace");
     expect(married.status).toBe(200);
     // modifycore's own answer already carries the new window.
-    expect((await body(married)).consumer.strongSafetyDate).toBe(iso(new Date(collected.getTime() + 48 * HOUR)));
+    expect((await json(married)).consumer.strongSafetyDate).toBe(iso(new Date(collected.getTime() + 48 * HOUR)));
     expect((await results(user))[0]).toMatchObject({ valid: 1, strongSafetyDate: iso(new Date(collected.getTime() + 48 * HOUR)) });
-    expect((await body(await propertyValues(user, answer.sF_TestResultId))).every((p: any) => p.matchInfo === null)).toBe(true);
+    expect((await json(await propertyValues(user, answer.sF_TestResultId))).every((p: any) => p.matchInfo === null)).toBe(true);
 
     expect((await modify("King")).status).toBe(200);
     expect((await results(user))[0]).toMatchObject({ valid: 0, strongSafetyDate: null });
-    expect((await body(await propertyValues(user, answer.sF_TestResultId)))[1]).toMatchObject({ name: "Last Name", matchInfo: "PDF: LOVELACE; profile: King" });
+    expect((await json(await propertyValues(user, answer.sF_TestResultId)))[1]).toMatchObject({ name: "Last Name", matchInfo: "PDF: LOVELACE; profile: King" });
     expect(await safeWindow(user)).toMatchObject({ strongSafetyDate: null, weakSafetyDate: null, safeWindowDescription: null });
   });
 });

@@ -5,107 +5,49 @@
 // so the test can also reach the tables: to give a profile a safe window (the test-result
 // pipeline is not involved here) and to add many profiles for the result cap.
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { base32crockford } from "@scure/base";
-import { decodeJwt } from "jose";
 import type { Kysely } from "kysely";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "../../services/db/database.ts";
 import type { ConsumerDatabase } from "../../services/consumer/schema/tables.ts";
-import { startConsumerService } from "../../services/consumer/server.ts";
-import type { ConsumerService } from "../../services/consumer/server.ts";
 import { rememberEmail } from "../../services/consumer/subscriptions.ts";
-import { startIdentityService } from "../../services/identity/server.ts";
-import type { IdentityService } from "../../services/identity/server.ts";
+import { callApi, makePerson, makeUser, startPgliteServer, startServices } from "./support.ts";
+import type { Person, PgliteServer, Services, TestUser } from "./support.ts";
 
 const CLIENT = { clientId: "safewindow-web", clientSecret: "subscriptions-test-secret-0123456789" };
 
-let pglite: PGlite;
-let socketServer: PGLiteSocketServer;
-let dataDir: string;
+let pg: PgliteServer;
 let db: Kysely<ConsumerDatabase>;
-let identity: IdentityService;
-let consumer: ConsumerService;
+let services: Services;
 /** Every /consumersubscription answer's raw text, checked for e-mails and dates of birth at the end. */
 const answers: string[] = [];
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), "consumer-subs-"));
-  pglite = new PGlite();
-  socketServer = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0, maxConnections: 32 });
-  await socketServer.start();
-  const databaseUrl = `postgresql://postgres@${socketServer.getServerConn()}/postgres`;
-  const logger = pino({ level: "silent" });
-  identity = await startIdentityService({ dataDir, databaseUrl, publicUrl: "http://localhost:3000", clients: [CLIENT], logger });
-  consumer = await startConsumerService({ dataDir, databaseUrl, identityUrl: identity.url, identityIssuer: identity.url, logger });
-  db = await createDatabase<ConsumerDatabase>({ databaseUrl, name: "consumer", poolSize: 2 });
+  pg = await startPgliteServer();
+  services = await startServices({ client: CLIENT, tmpPrefix: "consumer-subs-", databaseUrl: pg.databaseUrl, pinIssuer: true });
+  db = await createDatabase<ConsumerDatabase>({ databaseUrl: pg.databaseUrl, name: "consumer", poolSize: 2 });
 });
 
 afterAll(async () => {
   await db?.destroy();
-  await consumer?.close();
-  await identity?.close();
-  await socketServer?.stop();
-  await pglite?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await services?.close();
+  await pg?.close();
 });
 
 // ---------------------------------------------------------------- helpers
 
-async function tokenRequest(fields: Record<string, string>): Promise<string> {
-  const res = await fetch(`${identity.url}/connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, ...fields }).toString(),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-
-interface TestUser {
-  email: string;
-  token: string;
-  /** The identity user id (token `sub`). */
-  sub: string;
-}
-
-interface Person extends TestUser {
-  /** The profile as createprofile answered it. */
-  profile: { sF_ConsumerId: string; firstName: string; lastName: string; dob: string; safeWindowId: string };
-}
-
 let counter = 0;
-/** Registers a fresh identity user (mixed-case e-mail) and logs them in with all user scopes. */
-async function newUser(): Promise<TestUser> {
+/** A fresh identity account with a mixed-case e-mail address (the search must ignore case). */
+function newAccount() {
   counter += 1;
-  const email = `Follow.User${counter}.${randomBytes(3).toString("hex")}@Example.com`;
-  const password = `Fs!${randomBytes(4).toString("hex")}x9Z`;
-  const reg = await fetch(`${identity.url}/api/account/register`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${await tokenRequest({ grant_type: "client_credentials", scope: "identity.api" })}`, "content-type": "application/json" },
-    body: JSON.stringify({ userName: email, password }),
-  });
-  expect(reg.status).toBe(200);
-  const token = await tokenRequest({ grant_type: "password", username: email, password });
-  return { email, token, sub: decodeJwt(token).sub as string };
+  return { email: `Follow.User${counter}.${randomBytes(3).toString("hex")}@Example.com`, password: `Fs!${randomBytes(4).toString("hex")}x9Z` };
 }
+
+/** Registers a fresh identity user and logs them in with all user scopes. */
+const newUser = () => makeUser(services, newAccount());
 
 /** A user with a profile; createprofile is their first call to the consumer API. */
-async function newPerson(firstName: string, lastName: string, dob: string): Promise<Person> {
-  const user = await newUser();
-  const res = await fetch(`${consumer.url}/consumer/createprofile`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${user.token}`, "content-type": "application/json" },
-    body: JSON.stringify({ consumer: { firstName, lastName, dob, postalCode: "94105" }, latitude: null, longitude: null }),
-  });
-  expect(res.status).toBe(200);
-  return { ...user, profile: ((await res.json()) as { consumer: Person["profile"] }).consumer };
-}
+const newPerson = (firstName: string, lastName: string, dob: string) => makePerson(services, { firstName, lastName, dob, postalCode: "94105" }, newAccount());
 
 interface Answer {
   status: number;
@@ -115,9 +57,7 @@ interface Answer {
 /** GET /consumersubscription/<call>/?<query> as `user` (or without a token); records the raw answer. */
 async function call(user: TestUser | null, callName: string, query: Record<string, string> = {}): Promise<Answer> {
   const qs = new URLSearchParams(query).toString();
-  const res = await fetch(`${consumer.url}/consumersubscription/${callName}/${qs ? `?${qs}` : ""}`, {
-    headers: user ? { authorization: `Bearer ${user.token}` } : {},
-  });
+  const res = await callApi(services, `/consumersubscription/${callName}/${qs ? `?${qs}` : ""}`, user);
   expect(res.headers.get("content-type")).toContain("application/json");
   const text = await res.text();
   answers.push(text);
@@ -186,7 +126,7 @@ async function setWindow(person: Person, strongDays: number, weakDays: number): 
 
 /** The person's own window, as GET /consumer/getsafewindow answers it. */
 async function ownWindow(person: Person): Promise<{ strongSafetyDate: string | null; weakSafetyDate: string | null }> {
-  const res = await fetch(`${consumer.url}/consumer/getsafewindow`, { headers: { authorization: `Bearer ${person.token}` } });
+  const res = await callApi(services, "/consumer/getsafewindow", person);
   expect(res.status).toBe(200);
   const { strongSafetyDate, weakSafetyDate } = (await res.json()) as { strongSafetyDate: string | null; weakSafetyDate: string | null };
   return { strongSafetyDate, weakSafetyDate };

@@ -1,26 +1,17 @@
 // The reference consumer API over real HTTP (SPEC §7 consumer table: profile, permissions, safe
 // window; §5 profile rules; §6 one user, acting for itself only), with a real identity
 // authority issuing the tokens. Both services on ephemeral ports with fresh PGlite data dirs.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { Writable } from "node:stream";
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from "jose";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTokenVerifier } from "../../services/consumer/auth.ts";
-import { startConsumerService } from "../../services/consumer/server.ts";
-import type { ConsumerService } from "../../services/consumer/server.ts";
-import { startIdentityService } from "../../services/identity/server.ts";
-import type { IdentityService } from "../../services/identity/server.ts";
+import { accessToken, callApi, createProfile as postProfile, json, lineSink, makePerson, makeUser, modifyCore as postModifyCore, startServices } from "./support.ts";
+import type { Profile, Services, TestUser } from "./support.ts";
 
 const CLIENT = { clientId: "safewindow-web", clientSecret: "consumer-test-secret-0123456789" };
 const PRODUCT_ID = /^[0-9A-HJKMNP-TV-Z]{8}$/;
 
-let identity: IdentityService;
-let consumer: ConsumerService;
-let identityDir: string;
-let consumerDir: string;
+let services: Services;
 let base: string;
 /** Added to the consumer's clock only (tokens are issued on the real clock). */
 let consumerClockOffsetMs = 0;
@@ -28,92 +19,28 @@ const logLines: string[] = [];
 /** Every token value used below; none may appear in a log line. */
 const secrets = new Set<string>();
 
-function sink(): Writable {
-  return new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      logLines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-      cb();
-    },
-  });
-}
-
 beforeAll(async () => {
-  [identityDir, consumerDir] = await Promise.all([mkdtemp(path.join(tmpdir(), "consumer-id-")), mkdtemp(path.join(tmpdir(), "consumer-"))]);
-  identity = await startIdentityService({
-    dataDir: identityDir,
-    publicUrl: "http://localhost:3000",
-    clients: [CLIENT],
-    logger: pino({ level: "info" }, sink()),
+  services = await startServices({
+    client: CLIENT,
+    tmpPrefix: "consumer-",
+    identityLogger: pino({ level: "info" }, lineSink(logLines)),
+    consumerLogger: pino({ level: "debug" }, lineSink(logLines)),
+    consumerNow: () => new Date(Date.now() + consumerClockOffsetMs),
+    onToken: (token) => secrets.add(token),
   });
-  consumer = await startConsumerService({
-    dataDir: consumerDir,
-    identityUrl: identity.url,
-    logger: pino({ level: "debug" }, sink()),
-    now: () => new Date(Date.now() + consumerClockOffsetMs),
-  });
-  base = consumer.url;
+  base = services.consumer.url;
 });
 
 afterAll(async () => {
-  await consumer?.close();
-  await identity?.close();
-  for (const dir of [consumerDir, identityDir]) if (dir) await rm(dir, { recursive: true, force: true });
+  await services?.close();
 });
 
 // ---------------------------------------------------------------- helpers
 
-async function tokenRequest(fields: Record<string, string>): Promise<Response> {
-  return fetch(`${identity.url}/connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, ...fields }).toString(),
-  });
-}
-
-async function accessToken(fields: Record<string, string>): Promise<string> {
-  const res = await tokenRequest(fields);
-  expect(res.status).toBe(200);
-  const token = ((await res.json()) as { access_token: string }).access_token;
-  secrets.add(token);
-  return token;
-}
-
-const clientToken = () => accessToken({ grant_type: "client_credentials", scope: "identity.api" });
-
-interface TestUser {
-  email: string;
-  password: string;
-  token: string;
-  /** The identity user id (token `sub`). */
-  sub: string;
-}
-
-let counter = 0;
+const clientToken = () => accessToken(services, { grant_type: "client_credentials", scope: "identity.api" });
 /** Registers a fresh identity user and logs them in (password grant, all user scopes). */
-async function newUser(): Promise<TestUser> {
-  counter += 1;
-  const email = `consumer-${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const password = `Cs!${Math.random().toString(36).slice(2, 10)}x9Z`;
-  const reg = await fetch(`${identity.url}/api/account/register`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${await clientToken()}`, "content-type": "application/json" },
-    body: JSON.stringify({ userName: email, password }),
-  });
-  expect(reg.status).toBe(200);
-  const token = await accessToken({ grant_type: "password", username: email, password });
-  return { email, password, token, sub: decodeJwt(token).sub as string };
-}
-
-async function api(pathAndQuery: string, token: string | null, init: RequestInit = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
-  if (token) headers.set("authorization", `Bearer ${token}`);
-  return fetch(`${base}${pathAndQuery}`, { ...init, headers });
-}
-
-async function json<T = any>(res: Response): Promise<T> {
-  expect(res.headers.get("content-type")).toContain("application/json");
-  return (await res.json()) as T;
-}
+const newUser = () => makeUser(services, { tag: "consumer" });
+const api = (pathAndQuery: string, token: string | null, init?: RequestInit) => callApi(services, pathAndQuery, token, init);
 
 /** 'YYYY-MM-DD' of the consumer's UTC today moved by whole years and days (calendar arithmetic). */
 function dateFromToday(years: number, days = 0): string {
@@ -124,27 +51,12 @@ function dateFromToday(years: number, days = 0): string {
 
 const goodProfile = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10", postalCode: "94105" };
 
-async function createProfile(user: TestUser, consumer: Record<string, unknown> = goodProfile, extra: Record<string, unknown> = { latitude: null, longitude: null }): Promise<Response> {
-  return api("/consumer/createprofile", user.token, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ consumer, ...extra }),
-  });
-}
+const createProfile = (user: TestUser, consumer: Record<string, unknown> = goodProfile, extra?: Record<string, unknown>) => postProfile(services, user, consumer, extra);
+const modifyCore = (user: TestUser, fields: Record<string, string>) => postModifyCore(services, user, fields);
 
-async function modifyCore(user: TestUser, fields: Record<string, string>): Promise<Response> {
-  return api("/consumer/modifycore/", user.token, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
-
-async function withProfile(consumer: Record<string, unknown> = goodProfile): Promise<{ user: TestUser; profile: any }> {
-  const user = await newUser();
-  const res = await createProfile(user, consumer);
-  expect(res.status).toBe(200);
-  return { user, profile: (await res.json()).consumer };
+async function withProfile(consumer: Record<string, unknown> = goodProfile): Promise<{ user: TestUser; profile: Profile }> {
+  const { profile, ...user } = await makePerson(services, consumer, { tag: "consumer" });
+  return { user, profile };
 }
 
 const CALLS: [string, RequestInit?][] = [
@@ -229,7 +141,7 @@ describe("authentication", () => {
 
   it("refuses a user token without the consumer.api audience", async () => {
     const user = await newUser();
-    const token = await accessToken({ grant_type: "password", username: user.email, password: user.password, scope: "openid identity.user" });
+    const token = await accessToken(services, { grant_type: "password", username: user.email, password: user.password, scope: "openid identity.user" });
     expect(decodeJwt(token).aud).toEqual(["identity.api"]);
     const res = await api("/consumer", token);
     expect(res.status).toBe(401);
@@ -239,11 +151,11 @@ describe("authentication", () => {
   it("checks the issuer (discovered from the authority, or as configured)", async () => {
     const user = await newUser();
     const now = () => new Date();
-    const discovered = createTokenVerifier({ identityUrl: identity.url, now });
+    const discovered = createTokenVerifier({ identityUrl: services.identityUrl, now });
     expect(await discovered.verify(`Bearer ${user.token}`)).toEqual({ identityUserId: user.sub, email: user.email });
-    const configured = createTokenVerifier({ identityUrl: identity.url, issuer: identity.url, now });
+    const configured = createTokenVerifier({ identityUrl: services.identityUrl, issuer: services.identityUrl, now });
     expect(await configured.verify(`Bearer ${user.token}`)).toEqual({ identityUserId: user.sub, email: user.email });
-    const elsewhere = createTokenVerifier({ identityUrl: identity.url, issuer: "https://login.example.com", now });
+    const elsewhere = createTokenVerifier({ identityUrl: services.identityUrl, issuer: "https://login.example.com", now });
     await expect(elsewhere.verify(`Bearer ${user.token}`)).rejects.toMatchObject({ name: "InvalidTokenError" });
   });
 });

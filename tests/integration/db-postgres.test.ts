@@ -6,8 +6,6 @@ import { createHash } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
 import { pino } from "pino";
@@ -18,26 +16,24 @@ import { migrateToLatest } from "../../services/db/migrate.ts";
 import { IDENTITY_MIGRATION_TABLE, identityMigrations } from "../../services/identity/schema/migrations.ts";
 import type { IdentityDatabase } from "../../services/identity/schema/tables.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
+import { requestToken, startPgliteServer } from "./support.ts";
+import type { PgliteServer } from "./support.ts";
 
-let pglite: PGlite;
-let socketServer: PGLiteSocketServer;
+let pg: PgliteServer;
 let databaseUrl: string;
 let dataDir: string;
 let pgDb: Kysely<IdentityDatabase>;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), "db-pg-"));
-  pglite = new PGlite();
-  socketServer = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0, maxConnections: 32 });
-  await socketServer.start();
-  databaseUrl = `postgresql://postgres@${socketServer.getServerConn()}/postgres`;
+  pg = await startPgliteServer();
+  databaseUrl = pg.databaseUrl;
   pgDb = await createDatabase<IdentityDatabase>({ databaseUrl, name: "identity", poolSize: 4 });
 });
 
 afterAll(async () => {
   await pgDb?.destroy();
-  await socketServer?.stop();
-  await pglite?.close();
+  await pg?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -123,12 +119,7 @@ describe("identity authority on PostgreSQL (pg)", () => {
       logger: pino({ level: "silent" }),
     });
     try {
-      const form = (fields: Record<string, string>) =>
-        fetch(`${service.url}/connect/token`, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, ...fields }).toString(),
-        });
+      const form = (fields: Record<string, string>) => requestToken({ identityUrl: service.url, client: CLIENT }, fields);
       const client = ((await (await form({ grant_type: "client_credentials" })).json()) as { access_token: string }).access_token;
       const email = "pg-user@example.com";
       const password = "Pg!passw0rd";

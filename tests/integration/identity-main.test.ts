@@ -1,9 +1,9 @@
 // services/identity/main.ts as a process: environment validation and graceful shutdown.
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listeningUrl, runMain } from "./support.ts";
 
 const MAIN = path.resolve("services/identity/main.ts");
 let dataDir: string;
@@ -15,18 +15,7 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-function run(env: Record<string, string>) {
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, exited, out: () => stdout, err: () => stderr };
-}
+const run = (env: Record<string, string>) => runMain(MAIN, env);
 
 const good = { IDENTITY_CLIENT_SECRET: "main-test-secret-0123456789", PORT: "0" };
 
@@ -48,16 +37,7 @@ describe("services/identity/main.ts", () => {
 
   it("serves from env and stops gracefully on SIGTERM", async () => {
     const p = run({ ...good, DATA_DIR: dataDir, PUBLIC_URL: "http://localhost:3000/" });
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line: ${p.out()} ${p.err()}`)), 30_000);
-      p.child.stdout.on("data", () => {
-        const m = /"port":(\d+),.*"identity authority listening"/.exec(p.out());
-        if (m?.[1]) {
-          clearTimeout(timer);
-          resolve(`http://127.0.0.1:${m[1]}`);
-        }
-      });
-    });
+    const url = await listeningUrl(p, "identity authority listening");
     const health = await fetch(`${url}/healthz`);
     expect(await health.json()).toEqual({ ok: true });
     // The client id defaults to the web app's, safewindow-web.

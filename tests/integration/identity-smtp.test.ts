@@ -10,6 +10,7 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
+import { accessToken } from "./support.ts";
 
 const PUBLIC_URL = "http://localhost:3000/app";
 const ISSUER = "http://identity.test";
@@ -50,15 +51,8 @@ function start(smtpUrl: string): Promise<IdentityService> {
   return startIdentityService({ dataDir, publicUrl: PUBLIC_URL, smtpUrl, issuer: ISSUER, clients: [CLIENT], logger: pino({ level: "silent" }) });
 }
 
-async function token(url: string, fields: Record<string, string>): Promise<string> {
-  const res = await fetch(`${url}/connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, ...fields }).toString(),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
+/** An access token from the authority at `url` as CLIENT (asserts a 200). */
+const token = (url: string, fields: Record<string, string>) => accessToken({ identityUrl: url, client: CLIENT }, fields);
 
 const email = "smtp-user@example.com";
 const password = "Smtp!pass1";

@@ -3,7 +3,6 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { SignJWT, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generateKeyPair, jwtVerify } from "jose";
 import { pino } from "pino";
 import PostalMime from "postal-mime";
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redactUrl } from "../../services/identity/redact.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
+import { lineSink } from "./support.ts";
 
 const PUBLIC_URL = "http://localhost:3000";
 const CLIENT = { clientId: "safewindow-web", clientSecret: "test-secret-0123456789abcdef" };
@@ -36,17 +36,11 @@ function newPassword(): string {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), "identity-test-"));
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      logLines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-      cb();
-    },
-  });
   service = await startIdentityService({
     dataDir,
     publicUrl: PUBLIC_URL,
     clients: [CLIENT],
-    logger: pino({ level: "debug" }, sink),
+    logger: pino({ level: "debug" }, lineSink(logLines)),
     now: () => new Date(Date.now() + clockOffsetMs),
   });
   base = service.url;
