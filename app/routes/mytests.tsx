@@ -1,12 +1,14 @@
-// app/routes/mytests.tsx: SPEC §2 /mytests 'My Tests': the 'Before You Add' guidelines (shown
-// until read, remembered in a cookie), the PDF picker and Upload (a multipart form post that works
+// app/routes/mytests.tsx: SPEC §2 /mytests 'My Tests': the 'Before You Add' guidelines modal (shown
+// until read, remembered in a cookie, reopened with `?guidelines`), the PDF picker and Upload (a multipart form post that works
 // without JavaScript), the server's consumerMessage, the scrollable result list with its icons;
 // a result opens /testdetail. After an upload the outcome shows here with the updated card.
+import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/mytests";
 import { FormMessage } from "~/components/Field";
 import { ResultIcon, resultState } from "~/components/ResultIcon";
 import { SafeWindowCard } from "~/components/SafeWindowCard";
+import { useHydrated } from "~/hooks/useHydrated";
 import { formatInstant } from "~/dates";
 import { messages } from "~/messages";
 import { requireUser } from "~/server/auth.server";
@@ -24,8 +26,9 @@ export const maxUploadBytes = 10 * 1024 * 1024;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = consumerApi(requireUser(context));
   const [results, card, read, flash] = await Promise.all([api.testResults(), api.getSafeWindow(), guidelinesRead(request), takeFlash(request)]);
+  const showGuidelines = !read || new URL(request.url).searchParams.has("guidelines");
   return data(
-    { results, card, guidelinesRead: read, notice: flash.notice, error: flash.error, now: Date.now(), timeZone: timeZoneOf(request) },
+    { results, card, showGuidelines, notice: flash.notice, error: flash.error, now: Date.now(), timeZone: timeZoneOf(request) },
     { headers: flash.setCookie ? { "Set-Cookie": flash.setCookie } : undefined },
   );
 }
@@ -54,14 +57,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function MyTests() {
-  const { results, card, guidelinesRead: read, notice, now, timeZone } = useLoaderData<typeof loader>();
+  const { results, card, showGuidelines, notice, now, timeZone } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const uploading = navigation.state === "submitting" && navigation.formData?.has("file");
   return (
     <section>
       <h1>My Tests</h1>
-      {read ? null : <Guidelines />}
+      {showGuidelines ? <Guidelines /> : null}
       {/* The consumerMessage says whether the result validated; the tone stays neutral. */}
       {notice ? <FormMessage tone="info" errors={[notice]} /> : null}
       <SafeWindowCard person={card} own now={now} timeZone={timeZone} />
@@ -74,7 +77,10 @@ export default function MyTests() {
           <label htmlFor="result-file">Test result PDF</label>
           <input id="result-file" type="file" name="file" accept=".pdf,application/pdf" aria-describedby="upload-error upload-hint" />
           <p className="field-hint" id="upload-hint">
-            {messages.uploadRuleOriginal} {messages.uploadRuleMatch}
+            {messages.uploadRuleOriginal} {messages.uploadRuleNoCopies} {messages.uploadRuleMatch}{" "}
+            <Link to="?guidelines" preventScrollReset>
+              Before You Add
+            </Link>
           </p>
         </div>
         <button type="submit" className="button" disabled={uploading}>
@@ -106,22 +112,40 @@ export default function MyTests() {
   );
 }
 
-/** SPEC §2 'Before You Add': a server-rendered dialog dismissed by a form post (DESIGN.md §4 modals). */
+/**
+ * SPEC §2 'Before You Add': the guidelines modal, dismissed by a form post that remembers it as
+ * read (DESIGN.md §4 modals). The server renders it open over the page, which works without
+ * JavaScript; once JavaScript runs it becomes a true modal (`showModal()`: the page behind is
+ * inert, focus stays inside, Escape closes it for this visit without remembering it as read).
+ */
 function Guidelines() {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const hydrated = useHydrated();
+  const [closed, setClosed] = useState(false);
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element || element.matches(":modal")) return;
+    // Reopened as modal at once; the close event this queues finds it open and is ignored.
+    element.close();
+    element.showModal();
+  }, []);
+  if (closed) return null;
   return (
-    <dialog open className="guidelines" aria-labelledby="guidelines-heading" aria-modal="false">
-      <h2 id="guidelines-heading">Before You Add</h2>
-      <ul>
-        <li>{messages.uploadRuleOriginal}</li>
-        <li>{messages.uploadRuleNoCopies}</li>
-        <li>{messages.uploadRuleMatch}</li>
-        <li>PDF files only.</li>
-      </ul>
-      <Form method="post">
-        <button type="submit" name="intent" value="guidelines-read" className="button">
-          I understand
-        </button>
-      </Form>
-    </dialog>
+    <div className={hydrated ? undefined : "modal-backdrop"}>
+      <dialog ref={dialog} open className="guidelines" aria-labelledby="guidelines-heading" onClose={(event) => setClosed(!event.currentTarget.open)}>
+        <h2 id="guidelines-heading">Before You Add</h2>
+        <ul>
+          <li>{messages.uploadRuleOriginal}</li>
+          <li>{messages.uploadRuleNoCopies}</li>
+          <li>{messages.uploadRuleMatch}</li>
+          <li>PDF files only.</li>
+        </ul>
+        <Form method="post" action="/mytests">
+          <button type="submit" name="intent" value="guidelines-read" className="button">
+            I understand
+          </button>
+        </Form>
+      </dialog>
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 /**
  * SPEC §2 /mytests 'Before You Add': whether the guidelines were read is remembered on this
- * device (SPEC §3 "the testing-rules-guidelines-read flag"; DESIGN.md §4: a cookie). Wipe forgets it.
+ * device (SPEC §3 "the testing-rules-guidelines-read flag"; DESIGN.md §4: a cookie). Logout and Wipe
+ * forget it (SPEC §4: both clear the flags).
  */
 import { createCookie } from "react-router";
 import { getConfig } from "./config.server";
@@ -26,7 +27,7 @@ export function rememberGuidelinesRead(): Promise<string> {
   return guidelinesCookie().serialize(true);
 }
 
-/** Set-Cookie value that forgets the flag (Wipe). */
+/** Set-Cookie value that forgets the flag (Logout, Wipe). */
 export function forgetGuidelinesRead(): Promise<string> {
   return guidelinesCookie().serialize(false, { maxAge: 0 });
 }

@@ -1,7 +1,8 @@
 /**
  * Small remembered values kept in cookies (DESIGN.md §4 "Local storage in SPEC becomes server
  * state"): the username last signed in with (SPEC §3 "the username"), the cookie-consent answer
- * (SPEC §1: 150 days). Logout keeps them; Wipe forgets the username and the flags (SPEC §4).
+ * (SPEC §1: 150 days). Logout keeps them (it forgets only the flags, see routes/logout.tsx); Wipe
+ * forgets the username and the flags (SPEC §4).
  */
 import { createCookie, type Cookie } from "react-router";
 import { getConfig } from "./config.server";

@@ -156,9 +156,3 @@ export async function updateSession(request: Request, change: (session: AppSessi
 export function saveEnabledScreens(request: Request, screens: ScreenName[]): Promise<string> {
   return updateSession(request, (session) => session.set("enabledScreens", screens));
 }
-
-/** Ends the session and redirects (logout). */
-export async function endSession(request: Request, to: string): Promise<Response> {
-  const session = await getSession(request);
-  return redirect(to, { headers: { "Set-Cookie": await destroySession(session) } });
-}

@@ -7,7 +7,7 @@
 import { messages } from "../../app/messages";
 import { rejectionMessages } from "../../services/consumer/results/errors";
 import { labPdf, rejectionCases, storedCases, type LabId } from "../fixtures/index";
-import { dismissGuidelines, expect, expectAccessible, isoDob, signedInUser, test, uniqueProfile, uploadPdf } from "./support";
+import { dismissGuidelines, expect, expectAccessible, isoDob, signedInUser, signIn, strongPassword, test, uniqueProfile, uploadPdf } from "./support";
 
 const hour = 60 * 60 * 1000;
 
@@ -89,6 +89,46 @@ test("valid Harborview, Meridian and Cascade PDFs open the safe window", async (
   // With results, the gate now sends a signed-in user to the safe window.
   await page.goto("/checkaccountstatus");
   await expect(page).toHaveURL(/\/safewindow$/);
+});
+
+test("the 'Before You Add' modal: reopened from the upload form, and shown again after logout", async ({ page, hasJs }, testInfo) => {
+  const email = await signedInUser(page, testInfo, "guidelines", uniqueProfile("Gia"));
+  await page.goto("/mytests");
+  const guidelines = page.getByRole("dialog", { name: "Before You Add" });
+  await expect(guidelines).toBeVisible();
+  for (const rule of [messages.uploadRuleOriginal, messages.uploadRuleNoCopies, messages.uploadRuleMatch]) await expect(guidelines).toContainText(rule);
+  // With JavaScript it is a true modal (the page behind is inert); without, it covers the page.
+  if (hasJs) await expect(page.locator("dialog:modal")).toHaveCount(1);
+  await guidelines.getByRole("button", { name: "I understand" }).click();
+  await expect(guidelines).toHaveCount(0);
+
+  // Every rule stays beside the picker, and the link reopens the modal.
+  const hint = page.locator("#upload-hint");
+  for (const rule of [messages.uploadRuleOriginal, messages.uploadRuleNoCopies, messages.uploadRuleMatch]) await expect(hint).toContainText(rule);
+  await hint.getByRole("link", { name: "Before You Add" }).click();
+  await expect(guidelines).toBeVisible();
+  await expectAccessible(page);
+  if (hasJs) {
+    // Escape closes it for this visit without remembering anything new.
+    await page.keyboard.press("Escape");
+    await expect(guidelines).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Upload" })).toBeEnabled();
+  } else {
+    await guidelines.getByRole("button", { name: "I understand" }).click();
+    await expect(guidelines).toHaveCount(0);
+  }
+  await page.goto("/mytests");
+  await expect(page.getByRole("heading", { name: "My Tests" })).toBeVisible();
+  await expect(guidelines).toHaveCount(0);
+
+  // SPEC §4: Logout clears the flags, so the next sign-in sees the guidelines again.
+  await page.goto("/settings");
+  await page.getByRole("main").getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await signIn(page, email, strongPassword);
+  await expect(page).toHaveURL(/\/(safewindow|welcome)$/);
+  await page.goto("/mytests");
+  await expect(guidelines).toBeVisible();
 });
 
 test("a PDF for another person is stored invalid, shows its errors, and can be disputed", async ({ page, hasJs }, testInfo) => {
