@@ -3,97 +3,79 @@
 // runs with its PDF worker pool and PGlite. Each lab's genuine report for the profile, encrypted
 // with a password to open or with an owner password only, is refused as "encrypted" with the
 // consumerMessage of its case, and nothing is stored; the same report unencrypted is validated.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rejectionMessages } from "../../services/consumer/results/errors.ts";
-import { startConsumerService } from "../../services/consumer/server.ts";
-import type { ConsumerService } from "../../services/consumer/server.ts";
-import { startIdentityService } from "../../services/identity/server.ts";
-import type { IdentityService } from "../../services/identity/server.ts";
 import { labPdf, ownerPasswordOnlyPdf, passwordProtectedPdf, rejectionCases } from "../fixtures/index.ts";
-import type { LabId } from "../fixtures/index.ts";
+import type { LabId, ReportOptions } from "../fixtures/index.ts";
+import { callApi, json, makePerson, startServices } from "./support.ts";
+import type { Services, TestUser } from "./support.ts";
 
 const CLIENT = { clientId: "safewindow-web", clientSecret: "consumer-encrypted-secret-0123456789" };
 const HOUR = 3600_000;
 const ADA = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10" };
 const LABS: LabId[] = ["harborview", "meridian", "cascade"];
 
-let identity: IdentityService;
-let consumer: ConsumerService;
-let dirs: string[] = [];
+let services: Services;
 
 beforeAll(async () => {
-  dirs = await Promise.all([mkdtemp(path.join(tmpdir(), "encrypted-id-")), mkdtemp(path.join(tmpdir(), "encrypted-"))]);
-  const logger = pino({ level: "silent" });
-  identity = await startIdentityService({ dataDir: dirs[0]!, publicUrl: "http://localhost:3000", clients: [CLIENT], logger });
-  consumer = await startConsumerService({ dataDir: dirs[1]!, identityUrl: identity.url, logger });
+  services = await startServices({ client: CLIENT, tmpPrefix: "encrypted-" });
 });
 
 afterAll(async () => {
-  await consumer?.close();
-  await identity?.close();
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  await services?.close();
 });
 
 // ---------------------------------------------------------------- helpers
 
-async function token(fields: Record<string, string>): Promise<string> {
-  const res = await fetch(`${identity.url}/connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, ...fields }).toString(),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
+/** A new user with Ada's profile in 94105. */
+const adaWithProfile = (): Promise<TestUser> => makePerson(services, { ...ADA, postalCode: "94105" }, { tag: "encrypted" });
 
-/** A new account with Ada's profile; its bearer token. */
-async function adaWithProfile(): Promise<string> {
-  const email = `encrypted-${Math.random().toString(36).slice(2, 10)}@example.com`;
-  const password = `En!${Math.random().toString(36).slice(2, 10)}x9Z`;
-  const reg = await fetch(`${identity.url}/api/account/register`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${await token({ grant_type: "client_credentials", scope: "identity.api" })}`, "content-type": "application/json" },
-    body: JSON.stringify({ userName: email, password }),
-  });
-  expect(reg.status).toBe(200);
-  const user = await token({ grant_type: "password", username: email, password });
-  const res = await api("/consumer/createprofile", user, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ consumer: { ...ADA, postalCode: "94105" }, latitude: null, longitude: null }),
-  });
-  expect(res.status).toBe(200);
-  return user;
-}
+const api = (p: string, user: TestUser, init?: RequestInit) => callApi(services, p, user, init);
 
-function api(p: string, user: string, init: RequestInit = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
-  headers.set("authorization", `Bearer ${user}`);
-  return fetch(`${consumer.url}${p}`, { ...init, headers });
-}
-
-async function upload(user: string, bytes: Uint8Array, name: string): Promise<{ status: number; answer: any }> {
+async function upload(user: TestUser, bytes: Uint8Array, name: string): Promise<{ status: number; answer: any }> {
   const form = new FormData();
   form.append("multipartData", new Blob([bytes.slice()], { type: "application/pdf" }), name);
   const res = await api("/testresult/addtestresultmultipart/", user, { method: "POST", body: form });
-  expect(res.headers.get("content-type")).toContain("application/json");
-  return { status: res.status, answer: await res.json() };
+  return { status: res.status, answer: await json(res) };
 }
 
-async function results(user: string): Promise<any[]> {
+async function results(user: TestUser): Promise<any[]> {
   const res = await api("/testresult/getcurrentusertestresults/", user);
   expect(res.status).toBe(200);
-  return (await res.json()) as any[];
+  return json(res);
 }
 
-async function safeWindow(user: string): Promise<any> {
+async function safeWindow(user: TestUser): Promise<any> {
   const res = await api("/consumer/getsafewindow", user);
   expect(res.status).toBe(200);
-  return res.json();
+  return json(res);
+}
+
+/**
+ * Uploads each lab's report for Ada, collected 6 hours ago and encrypted by `encrypt`, as
+ * `<lab>-<fileTag>.pdf`; asserts every answer is 422 `{ success: false, reason: "encrypted",
+ * consumerMessage }`. The answers, in LABS order.
+ */
+async function uploadEachLabRefused(
+  user: TestUser,
+  encrypt: (o: ReportOptions, lab: LabId) => Promise<Uint8Array>,
+  fileTag: string,
+  consumerMessage: string,
+): Promise<any[]> {
+  const answers = [];
+  for (const lab of LABS) {
+    const { status, answer } = await upload(user, await encrypt({ ...ADA, collectedAt: new Date(Date.now() - 6 * HOUR) }, lab), `${lab}-${fileTag}.pdf`);
+    expect(status, `${lab}: ${JSON.stringify(answer)}`).toBe(422);
+    expect(answer, lab).toEqual({ success: false, reason: "encrypted", consumerMessage });
+    answers.push(answer);
+  }
+  return answers;
+}
+
+/** Asserts `user` has no stored result and no window. */
+async function expectNothingStored(user: TestUser): Promise<void> {
+  expect(await results(user)).toEqual([]);
+  expect(await safeWindow(user)).toMatchObject({ strongSafetyDate: null, weakSafetyDate: null, safeWindowDescription: null });
 }
 
 // ---------------------------------------------------------------- tests
@@ -101,27 +83,16 @@ async function safeWindow(user: string): Promise<any> {
 describe("encrypted reports", () => {
   it("a report that needs a password to open: 422 encrypted, 'protected with a password', nothing stored", async () => {
     const user = await adaWithProfile();
-    for (const lab of LABS) {
-      const { status, answer } = await upload(user, await passwordProtectedPdf({ ...ADA, collectedAt: new Date(Date.now() - 6 * HOUR) }, lab), `${lab}-password.pdf`);
-      expect(status, `${lab}: ${JSON.stringify(answer)}`).toBe(422);
-      expect(answer, lab).toEqual({ success: false, reason: "encrypted", consumerMessage: rejectionMessages.encrypted() });
-    }
-    expect(await results(user)).toEqual([]);
-    expect(await safeWindow(user)).toMatchObject({ strongSafetyDate: null, weakSafetyDate: null, safeWindowDescription: null });
+    await uploadEachLabRefused(user, passwordProtectedPdf, "password", rejectionMessages.encrypted());
+    await expectNothingStored(user);
   });
 
   it("a report encrypted with an owner password only (opens without one): 422 encrypted, 'encrypted after your testing company issued it', nothing stored", async () => {
     const user = await adaWithProfile();
-    for (const lab of LABS) {
-      const { status, answer } = await upload(user, await ownerPasswordOnlyPdf({ ...ADA, collectedAt: new Date(Date.now() - 6 * HOUR) }, lab), `${lab}-locked.pdf`);
-      expect(status, `${lab}: ${JSON.stringify(answer)}`).toBe(422);
-      expect(answer, lab).toEqual({ success: false, reason: "encrypted", consumerMessage: rejectionMessages.locked() });
-      expect(answer.consumerMessage).toContain("Upload the original PDF exactly as you received it from your testing company.");
-    }
-    expect(await results(user)).toEqual([]);
-    expect(await safeWindow(user)).toMatchObject({ strongSafetyDate: null, weakSafetyDate: null, safeWindowDescription: null });
+    const answers = await uploadEachLabRefused(user, ownerPasswordOnlyPdf, "locked", rejectionMessages.locked());
+    for (const answer of answers) expect(answer.consumerMessage).toContain("Upload the original PDF exactly as you received it from your testing company.");
+    await expectNothingStored(user);
   });
-
   it("the same report unencrypted is validated and opens the window (encryption was the only difference)", async () => {
     const user = await adaWithProfile();
     const o = { ...ADA, collectedAt: new Date(Math.floor((Date.now() - 6 * HOUR) / 60_000) * 60_000) };

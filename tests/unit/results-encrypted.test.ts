@@ -6,7 +6,7 @@
 import * as cantoo from "@cantoo/pdf-lib";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
-import { UploadRejectedError, rejectionMessages } from "../../services/consumer/results/errors.ts";
+import { rejectionMessages } from "../../services/consumer/results/errors.ts";
 import { recogniseIssuer } from "../../services/consumer/results/issuer.ts";
 import { checkOriginality } from "../../services/consumer/results/originality.ts";
 import { createPdfPool } from "../../services/consumer/results/pool.ts";
@@ -14,30 +14,11 @@ import type { PdfPool } from "../../services/consumer/results/pool.ts";
 import { REPORT_OWNER_PASSWORD, REPORT_PASSWORD, encryptPdf, harborviewPdf, labPdf, ownerPasswordOnlyPdf, passwordProtectedPdf } from "../fixtures/index.ts";
 import type { LabId } from "../fixtures/index.ts";
 import { parseAnswer, parseFixture } from "../fixtures/parse.ts";
+import { rejectionOf, rejectionOfAsync } from "./support.ts";
 
 const o = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10", collectedAt: new Date("2026-11-20T16:15:00Z") };
 const LABS: LabId[] = ["harborview", "meridian", "cascade"];
 const latin1 = (bytes: Uint8Array) => Buffer.from(bytes).toString("latin1");
-
-function rejectionOf(fn: () => unknown): UploadRejectedError | undefined {
-  try {
-    fn();
-    return undefined;
-  } catch (err) {
-    expect(err).toBeInstanceOf(UploadRejectedError);
-    return err as UploadRejectedError;
-  }
-}
-
-async function rejectionOfAsync(p: Promise<unknown>): Promise<UploadRejectedError | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (err) {
-    expect(err).toBeInstanceOf(UploadRejectedError);
-    return err as UploadRejectedError;
-  }
-}
 
 describe("encrypted report fixtures", () => {
   it("are the lab's report, encrypted and nothing else: one revision, same text and metadata", async () => {

@@ -2,7 +2,6 @@
 // limit, corrupt and truncated files, declared image sizes) and the originality rules
 // (LAB-FORMATS.md "Originality"), on generated fixtures.
 import { describe, expect, it } from "vitest";
-import { UploadRejectedError } from "../../services/consumer/results/errors.ts";
 import { hasPdfMagic } from "../../services/consumer/results/intake.ts";
 import { checkOriginality, printOrSaveProgram, readPdfDate } from "../../services/consumer/results/originality.ts";
 import { declaresOversizedImage } from "../../services/consumer/results/worker.ts";
@@ -21,19 +20,16 @@ import {
   truncatedPdf,
 } from "../fixtures/index.ts";
 import { parseAnswer, parseFixture } from "../fixtures/parse.ts";
+import { rejectionOf } from "./support.ts";
 
 const person = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10" };
 const o = { ...person, collectedAt: new Date("2026-11-20T16:15:00Z") };
 
+/** The reason `fn` is refused with (undefined when it is not); every consumerMessage is a sentence. */
 function reasonOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-    return undefined;
-  } catch (err) {
-    expect(err).toBeInstanceOf(UploadRejectedError);
-    expect((err as UploadRejectedError).consumerMessage).toMatch(/\.$/);
-    return (err as UploadRejectedError).reason;
-  }
+  const err = rejectionOf(fn);
+  if (err) expect(err.consumerMessage).toMatch(/\.$/);
+  return err?.reason;
 }
 
 describe("intake", () => {
