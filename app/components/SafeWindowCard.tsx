@@ -1,12 +1,15 @@
 /**
  * The safe window card (SPEC §2 /safewindow; §4 safe window): full name, date of birth (own card
  * only; SPEC §6), and the window's state: 'Strong' while strongSafetyDate is in the future, else
- * 'Weak' while weakSafetyDate is, else the empty card with 'Submit Test' for the user's own card.
+ * 'Weak' while weakSafetyDate is, with the strong or weak icon (strong takes precedence, SPEC §4),
+ * the end of each window still open, and safeWindowDescription (SPEC §3) when the upstream gives
+ * one; else the empty card with 'Submit Test' for the user's own card.
  */
 import { Link } from "react-router";
 import { formatInstant } from "~/dates";
 import { toUsDate } from "~/forms/profile";
 import { messages } from "~/messages";
+import { ResultIcon } from "./ResultIcon";
 
 export interface CardPerson {
   firstName: string;
@@ -16,6 +19,8 @@ export interface CardPerson {
   dob?: string;
   strongSafetyDate: string | null;
   weakSafetyDate: string | null;
+  /** SPEC §3: what the window rests on, e.g. "PCR (NAAT), collected 2026-11-20 16:15 UTC" */
+  safeWindowDescription?: string | null;
 }
 
 /** SPEC §4: which window is open at `now` (epoch ms): 'Strong', 'Weak', or null. */
@@ -55,16 +60,21 @@ export function SafeWindowCard({
       {!showWindow ? null : strength ? (
         <div className="window-state">
           <p className="strength">
-            <span className="label">Window</span> <strong>{strength}</strong>
+            <span className="label">Window</span> <strong>{strength}</strong> <ResultIcon state={strength === "Strong" ? "strong" : "weak"} />
           </p>
-          {person.strongSafetyDate ? (
+          {strength === "Strong" && person.strongSafetyDate ? (
             <p>
               <span className="label">Strong until</span> {formatInstant(person.strongSafetyDate, timeZone)}
             </p>
           ) : null}
-          {person.weakSafetyDate ? (
+          {person.weakSafetyDate && Date.parse(person.weakSafetyDate) > now ? (
             <p>
               <span className="label">Weak until</span> {formatInstant(person.weakSafetyDate, timeZone)}
+            </p>
+          ) : null}
+          {person.safeWindowDescription ? (
+            <p className="window-description">
+              <span className="label">Based on</span> {person.safeWindowDescription}
             </p>
           ) : null}
           <p className="zone-note">Times in {timeZone.replace(/_/g, " ")}</p>

@@ -15,6 +15,7 @@ import { disputeSchema, disputeCommentMax } from "~/forms/dispute";
 import { useHydrated } from "~/hooks/useHydrated";
 import { messages } from "~/messages";
 import { requireUser } from "~/server/auth.server";
+import { getConfig } from "~/server/config.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi, type PropertyValue } from "~/server/upstream/consumer.server";
 
@@ -34,13 +35,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // SPEC §8: test detail errors are shown in the error list with the exception text added.
     loadError = `Could not load the checks of this result: ${(error as Error).message}`;
   }
-  const tab = url.searchParams.get("tab");
+  // SPEC §2, §6: the tabs exist only for a result that can be or has been disputed.
+  const tab = disputable(result) ? url.searchParams.get("tab") : null;
   return {
     result,
     mismatches: propertyValues.filter((p) => p.matchInfo !== null),
     loadError,
     tab: tab === "dispute" || tab === "details" ? tab : null,
     large: url.searchParams.get("view") === "large",
+    supportEmail: getConfig().SUPPORT_EMAIL,
     now: Date.now(),
     timeZone: timeZoneOf(request),
   };
@@ -53,14 +56,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result) throw data(null, { status: 404 });
   const submission = parseWithZod(await request.formData(), { schema: disputeSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  if (result.valid !== 0 || result.disputeStatus !== 0) throw data(null, { status: 409 });
+  // A stale or hand-made post: SPEC §6 offers a dispute only for valid 0, and only once.
+  if (result.valid !== 0 || result.disputeStatus !== 0) return data({ result: submission.reply({ formErrors: [messages.disputeNotOffered] }) }, { status: 409 });
   const sent = await api.dispute(result, submission.value.disputeComment).catch(() => false);
   if (!sent) return data({ result: submission.reply({ formErrors: [messages.disputeFailed] }) }, { status: 502 });
   return { result: submission.reply({ resetForm: true }) };
 }
 
+/** SPEC §2, §6: a result with the Details/Dispute tabs: not validated (valid 0), or already disputed. */
+function disputable(result: { valid: number; disputeStatus: number }): boolean {
+  return result.valid === 0 || result.disputeStatus !== 0;
+}
+
 export default function TestDetail() {
-  const { result, mismatches, loadError, tab, large, now, timeZone } = useLoaderData<typeof loader>();
+  const { result, mismatches, loadError, tab, large, supportEmail, now, timeZone } = useLoaderData<typeof loader>();
   const base = `/testdetail?id=${encodeURIComponent(result.sF_TestResultId)}`;
   const imageUrl = `/testresultviewer/image?id=${encodeURIComponent(result.sF_TestResultId)}`;
   const tabsShown = tab !== null || result.disputeStatus !== 0;
@@ -116,7 +125,12 @@ export default function TestDetail() {
           ) : null}
         </>
       ) : (
-        <DisputeTab disputeStatus={result.disputeStatus} comment={result.disputeComment} response={result.disputeResponseComment} />
+        <DisputeTab
+          disputeStatus={result.disputeStatus}
+          comment={result.disputeComment}
+          response={result.disputeResponseComment}
+          contactHref={`mailto:${supportEmail}?subject=${encodeURIComponent(`Dispute: ${result.publicName} result of ${formatInstant(result.testDate, timeZone)}`)}`}
+        />
       )}
 
       {large ? (
@@ -133,7 +147,22 @@ export default function TestDetail() {
   );
 }
 
-function DisputeTab({ disputeStatus, comment, response }: { disputeStatus: 0 | 1; comment: string | null; response: string | null }) {
+/**
+ * The Dispute tab (SPEC §2 Test Detail): the form, or 'Your Submission' with the 3-hour text or
+ * the provider's response. SPEC's Contact button "does nothing"; here it opens a mail to
+ * SUPPORT_EMAIL about this result, which is what the text above it promises.
+ */
+function DisputeTab({
+  disputeStatus,
+  comment,
+  response,
+  contactHref,
+}: {
+  disputeStatus: 0 | 1;
+  comment: string | null;
+  response: string | null;
+  contactHref: string;
+}) {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
@@ -148,9 +177,9 @@ function DisputeTab({ disputeStatus, comment, response }: { disputeStatus: 0 | 1
             <h3>Our response</h3>
             <blockquote>{response}</blockquote>
             <p>{messages.disputeFollowUp}</p>
-            <button type="button" className="button secondary">
+            <a className="button secondary" href={contactHref}>
               Contact
-            </button>
+            </a>
           </>
         ) : (
           <p>{messages.disputeThanks}</p>

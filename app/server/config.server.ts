@@ -44,6 +44,7 @@ const envSchema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   MAIL_FROM: z.string().min(3).default("SafeWindow <no-reply@safewindow.local>"),
+  SUPPORT_EMAIL: z.email("must be an e-mail address").default("support@safewindow.local"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TRUST_PROXY: z.string().default("loopback"),
   DEFAULT_TIME_ZONE: z.string().default("America/New_York"),

@@ -51,6 +51,8 @@ test("valid Harborview, Meridian and Cascade PDFs open the safe window", async (
   await expect(card).toContainText("Strong");
   await expect(card).toContainText("Strong until");
   await expect(card).toContainText("Weak until");
+  await expect(card.getByRole("img", { name: /^Strong/ })).toBeVisible();
+  await expect(card).toContainText(/Based on .*antigen/i);
   const list = page.getByRole("list", { name: "Test results" });
   await expect(list.getByRole("img", { name: /^Strong/ })).toHaveCount(1);
   await expect(list.getByRole("img", { name: /^Weak/ })).toHaveCount(1);
@@ -63,6 +65,16 @@ test("valid Harborview, Meridian and Cascade PDFs open the safe window", async (
   await expect(page.getByText(messages.resultProcessed)).toBeVisible();
   await expect(page.getByRole("img", { name: /^Strong/ })).toBeVisible();
   await expect(page.getByRole("link", { name: "Dispute" })).toHaveCount(0);
+  // A validated result has no Dispute tab, even asked for by URL, and refuses a dispute post.
+  const detailUrl = page.url();
+  await page.goto(`${detailUrl}&tab=dispute`);
+  await expect(page.getByText(messages.resultProcessed)).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Test result" })).toHaveCount(0);
+  await expect(page.getByLabel("Describe the difference")).toHaveCount(0);
+  const refused = await page.request.post(detailUrl, { form: { disputeComment: "Please look again." }, headers: { origin: new URL(detailUrl).origin }, maxRedirects: 0 });
+  expect(refused.status()).toBe(409);
+  expect(await refused.text()).toContain(messages.disputeNotOffered);
+  await page.goto(detailUrl);
   const thumbnail = page.getByRole("link", { name: "Open the large view of the result" });
   await expect(thumbnail).toHaveClass(/valid/);
   await expect(thumbnail.getByRole("img")).toHaveJSProperty("complete", true);

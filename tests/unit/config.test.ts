@@ -31,6 +31,7 @@ describe("parseConfig", () => {
     ["DATABASE_URL", "mysql://x"],
     ["SMTP_URL", "http://mail"],
     ["REDIS_URL", "http://cache:6379"],
+    ["SUPPORT_EMAIL", "support"],
     ["SESSION_SECRET", "short"],
     ["LOG_LEVEL", "loud"],
   ])("a wrong %s stops the start with a message naming it", (name, value) => {
