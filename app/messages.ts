@@ -114,4 +114,5 @@ export const messages = {
   checkYourEmail: "Please check your e-mail and click the link we sent you to confirm your address.",
   sessionExpired: "Your session has ended. Please sign in again.",
   serverError: "Something went wrong on our side. Please try again in a minute.",
+  loadFailed: "This page could not be loaded", // ours (SPEC §8 load errors)
 } as const;

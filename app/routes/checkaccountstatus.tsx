@@ -1,8 +1,9 @@
 // app/routes/checkaccountstatus.tsx: SPEC §2 /checkaccountstatus, the routing gate after sign-in:
 // not confirmed → /checkconfirmation; no consumer profile → /yourinfo; otherwise load permissions
 // (kept in the session, SPEC §6) and test results: /safewindow with at least one, else /welcome
-// ('Making sure everything is looking good...' shows while it works; on error 'There was an error
-// looking up your account information').
+// ('Making sure everything is looking good...' shows in the pending bar while it works, with
+// JavaScript; on error the page says 'There was an error looking up your account information'
+// and offers 'Try again').
 import { data, Link, redirect, useLoaderData } from "react-router";
 import type { Route } from "./+types/checkaccountstatus";
 import { messages } from "~/messages";
@@ -31,10 +32,7 @@ export default function CheckAccountStatus() {
   const { error } = useLoaderData<typeof loader>();
   return (
     <section className="card narrow">
-      <h1>{messages.checkingAccount}</h1>
-      <p role="alert" className="form-message error">
-        {error}
-      </p>
+      <h1 role="alert">{error}</h1>
       <Link to="/checkaccountstatus" className="button">
         Try again
       </Link>

@@ -1,8 +1,11 @@
 // app/routes/main.tsx: the layout of SPEC §2's main screens: bottom tab bar (safe window, my tests,
-// people, settings) showing only enabled screens; a disabled screen's route answers 404 (SPEC §6)
-import { Outlet, useLoaderData } from "react-router";
+// people, settings) showing only enabled screens; a disabled screen's route answers 404 (SPEC §6).
+// A screen that fails to load keeps the tab bar and offers 'Try again' (SPEC §8 load errors; the
+// exception's own text is logged, not shown, since it can name upstream addresses).
+import { isRouteErrorResponse, Link, Outlet, useLoaderData, useLocation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/main";
 import { TabBar } from "~/components/TabBar";
+import { messages } from "~/messages";
 import { tabs } from "~/screens";
 import { requireUser } from "~/server/auth.server";
 import { screenPermissionMiddleware } from "~/server/permissions.server";
@@ -20,6 +23,30 @@ export default function Main() {
     <>
       <Outlet />
       <TabBar tabs={enabledTabs} />
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const layout = useRouteLoaderData<typeof loader>("routes/main");
+  const location = useLocation();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <>
+      <section className="card narrow">
+        <h1>{notFound ? messages.notFound : messages.loadFailed}</h1>
+        {notFound ? null : (
+          <p role="alert" className="form-message error">
+            {messages.serverError}
+          </p>
+        )}
+        {notFound ? null : (
+          <Link to={`${location.pathname}${location.search}`} className="button" reloadDocument>
+            Try again
+          </Link>
+        )}
+      </section>
+      <TabBar tabs={layout?.tabs ?? []} />
     </>
   );
 }

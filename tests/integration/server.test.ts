@@ -4,14 +4,16 @@
  * unreachable identity authority, and graceful shutdown. Needs `npm run build` first (npm test
  * builds before it runs vitest).
  */
-import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
+import PostalMime from "postal-mime";
 import { messages } from "../../app/messages";
+import { startConsumerService, type ConsumerService } from "../../services/consumer/server";
 import { startIdentityService, type IdentityService } from "../../services/identity/server";
-import { form, runServerToExit, startServer, type Running } from "./server-process";
+import { form, runServerToExit, sessionCookieOf, startServer, type Running } from "./server-process";
 
 describe("server.ts with the embedded identity authority", () => {
   let server: Running;
@@ -252,5 +254,67 @@ describe("the identity authority goes away during a session", () => {
     const password = await post({ intent: "password", currentPassword: "Window#2026a", newPassword: "Better!Pass77", confirmPassword: "Better!Pass77" });
     expect(password.status).toBe(400);
     expect(await password.text()).toContain(messages.settingsPasswordChangeFailed);
+  });
+});
+
+describe("a main screen whose upstream fails while loading", () => {
+  let server: Running;
+  let identity: IdentityService;
+  let consumer: ConsumerService;
+  let cookie: string;
+
+  beforeAll(async () => {
+    const clientSecret = "load-error-client-secret-0123";
+    const identityDir = mkdtempSync(path.join(tmpdir(), "sw-loaderr-id-"));
+    const logger = pino({ level: "silent" });
+    identity = await startIdentityService({ dataDir: identityDir, publicUrl: "http://127.0.0.1", clients: [{ clientId: "safewindow-web", clientSecret }], logger });
+    consumer = await startConsumerService({ dataDir: mkdtempSync(path.join(tmpdir(), "sw-loaderr-consumer-")), identityUrl: identity.url, logger });
+    server = await startServer({
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "sw-loaderr-")),
+      IDENTITY_URL: identity.url,
+      IDENTITY_CLIENT_SECRET: clientSecret,
+      CONSUMER_API_URL: consumer.url,
+    });
+    const email = `load-error-${Date.now()}@example.com`;
+    const password = "Window#2026a";
+    const registered = await fetch(`${server.url}/registration`, form({ email, password, confirmPassword: password, acceptTerms: "on", acceptPrivacy: "on" }, server.url));
+    expect(registered.status).toBe(302);
+    cookie = sessionCookieOf(registered)!;
+    // Confirm the e-mail through the link the authority mailed (its outbox), then make a profile.
+    const outbox = path.join(identityDir, "outbox");
+    const mail = await PostalMime.parse(readFileSync(path.join(outbox, readdirSync(outbox).find((f) => f.endsWith(".eml"))!), "utf8"));
+    const link = new URL(/https?:\/\/\S+\/confirmemail\?\S+/.exec(mail.text ?? "")![0]);
+    expect((await fetch(`${server.url}/confirmemail${link.search}`)).status).toBe(200);
+    const created = await fetch(`${server.url}/yourinfo`, form({ firstName: "Ada", lastName: "Lovelace", dob: "12/10/1985", postalCode: "10001" }, server.url, cookie));
+    expect(created.status).toBe(302);
+    // The gate keeps the enabled screens in the session; then the consumer API goes away.
+    const gate = await fetch(`${server.url}/checkaccountstatus`, { headers: { cookie }, redirect: "manual" });
+    expect(gate.headers.get("location")).toBe("/welcome");
+    cookie = sessionCookieOf(gate) ?? cookie;
+    expect((await fetch(`${server.url}/mytests`, { headers: { cookie }, redirect: "manual" })).status).toBe(200);
+    await consumer.close();
+  }, 90_000);
+
+  afterAll(async () => {
+    server.child.kill("SIGKILL");
+    await identity.close();
+  });
+
+  it.each(["/safewindow", "/mytests", "/people"])("%s shows the load error with 'Try again' and keeps the tab bar", async (screen) => {
+    const response = await fetch(`${server.url}${screen}`, { headers: { cookie }, redirect: "manual" });
+    expect(response.status).toBe(500);
+    const html = await response.text();
+    expect(html).toContain(messages.loadFailed);
+    expect(html).toContain(messages.serverError);
+    expect(html).toMatch(new RegExp(`<a[^>]*href="${screen}"[^>]*>Try again</a>`));
+    expect(html).toContain('aria-label="Main"'); // the tab bar
+    expect(html).not.toMatch(/127\.0\.0\.1:\d+/); // no upstream address
+    expect(server.child.exitCode).toBeNull();
+  });
+
+  it("an unknown result is 'not found' inside the main layout", async () => {
+    const response = await fetch(`${server.url}/testdetail?id=00000000-0000-0000-0000-000000000000`, { headers: { cookie }, redirect: "manual" });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(await response.text()).toContain('aria-label="Main"');
   });
 });
