@@ -1,8 +1,16 @@
-// app/routes/intro.tsx: SPEC §2 "/": the intro screen with the logo
-import { Link } from "react-router";
+// app/routes/intro.tsx: SPEC §2 "/": the intro screen with the logo, and the two ways in (Sign In,
+// Create Account) a web visitor needs. A signed-in user goes on to the gate instead.
+import { Link, redirect } from "react-router";
+import type { Route } from "./+types/intro";
 import { Logo } from "~/components/Logo";
+import { getSessionUser } from "~/server/auth.server";
 
 export const meta = () => [{ title: "SafeWindow" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  if (await getSessionUser(request)) return redirect("/checkaccountstatus");
+  return null;
+}
 
 export default function Intro() {
   return (

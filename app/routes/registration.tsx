@@ -151,7 +151,9 @@ export default function Registration() {
           Create Account
         </button>
       </Form>
+      {/* SPEC §5's 'not available' message tells the user to hit 'Back' then 'Sign In'. */}
       <p className="form-links">
+        <Link to="/">Back</Link>
         <Link to="/login">Sign In</Link>
       </p>
     </section>

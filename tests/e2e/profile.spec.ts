@@ -199,6 +199,10 @@ test("Logout goes to login; Wipe goes to the intro and forgets the e-mail", asyn
 
   await signIn(page, email, strongPassword);
   await expect(page).toHaveURL(/\/settings$/);
+  // Signed in, the intro sends the user on through the gate.
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/(welcome|safewindow)$/);
+  await page.goto("/settings");
   await page.getByRole("button", { name: "Wipe" }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto("/login");

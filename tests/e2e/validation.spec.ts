@@ -95,6 +95,11 @@ test("registration: a taken address is unavailable", async ({ page }, testInfo) 
     await page.getByRole("button", { name: "Create Account" }).click();
   }
   await expect(page.getByText(messages.emailUnavailable)).toBeVisible();
+  // The message's way out: 'Back', then 'Sign In'.
+  await page.getByRole("link", { name: "Back", exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.getByRole("link", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/login$/);
 });
 
 test("confirm account: missing parameters disable the form; the password is required; a bad token fails", async ({ page }, testInfo) => {
