@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rejectionMessages } from "../../services/consumer/results/errors.ts";
 import { labPdf, ownerPasswordOnlyPdf, passwordProtectedPdf, rejectionCases } from "../fixtures/index.ts";
 import type { LabId, ReportOptions } from "../fixtures/index.ts";
-import { callApi, json, makePerson, startServices } from "./support.ts";
+import { callApi, currentResults, json, makePerson, safeWindowOf, startServices } from "./support.ts";
 import type { Services, TestUser } from "./support.ts";
 
 const CLIENT = { clientId: "safewindow-web", clientSecret: "consumer-encrypted-secret-0123456789" };
@@ -39,17 +39,8 @@ async function upload(user: TestUser, bytes: Uint8Array, name: string): Promise<
   return { status: res.status, answer: await json(res) };
 }
 
-async function results(user: TestUser): Promise<any[]> {
-  const res = await api("/testresult/getcurrentusertestresults/", user);
-  expect(res.status).toBe(200);
-  return json(res);
-}
-
-async function safeWindow(user: TestUser): Promise<any> {
-  const res = await api("/consumer/getsafewindow", user);
-  expect(res.status).toBe(200);
-  return json(res);
-}
+const results = (user: TestUser) => currentResults(services, user);
+const safeWindow = (user: TestUser) => safeWindowOf(services, user);
 
 /**
  * Uploads each lab's report for Ada, collected 6 hours ago and encrypted by `encrypt`, as

@@ -4,7 +4,7 @@
 // the whole file; each test uses its own users.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cascadePdf, decompressionBombPdf, harborviewPdf, meridianPdf, rejectionCases, storedCases } from "../fixtures/index.ts";
-import { callApi, json, makePerson, makeUser, modifyCore, startServices } from "./support.ts";
+import { callApi, currentResults, json, makePerson, makeUser, modifyCore, safeWindowOf, startServices } from "./support.ts";
 import type { Services, TestUser } from "./support.ts";
 
 const CLIENT = { clientId: "safewindow-web", clientSecret: "consumer-results-secret-0123456789" };
@@ -43,17 +43,8 @@ async function upload(user: TestUser | null, bytes: Uint8Array, field = "multipa
   return api("/testresult/addtestresultmultipart/", user, { method: "POST", body: form(bytes, field) });
 }
 
-async function results(user: TestUser): Promise<any[]> {
-  const res = await api("/testresult/getcurrentusertestresults/", user);
-  expect(res.status).toBe(200);
-  return json(res);
-}
-
-async function safeWindow(user: TestUser): Promise<any> {
-  const res = await api("/consumer/getsafewindow", user);
-  expect(res.status).toBe(200);
-  return json(res);
-}
+const results = (user: TestUser) => currentResults(services, user);
+const safeWindow = (user: TestUser) => safeWindowOf(services, user);
 
 async function propertyValues(user: TestUser, id: string): Promise<Response> {
   return api(`/testresult/testresultpropertyvalues/?sfTestResultId=${encodeURIComponent(id)}`, user);

@@ -194,6 +194,20 @@ export async function json<T = any>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
 
+/** GET /testresult/getcurrentusertestresults/ as `who` (SPEC §7); asserts 200 and returns the list. */
+export async function currentResults(services: Pick<Services, "consumer">, who: Bearer): Promise<any[]> {
+  const res = await callApi(services, "/testresult/getcurrentusertestresults/", who);
+  expect(res.status).toBe(200);
+  return json(res);
+}
+
+/** GET /consumer/getsafewindow as `who` (SPEC §7); asserts 200 and returns the window. */
+export async function safeWindowOf(services: Pick<Services, "consumer">, who: Bearer): Promise<any> {
+  const res = await callApi(services, "/consumer/getsafewindow", who);
+  expect(res.status).toBe(200);
+  return json(res);
+}
+
 /** A profile as the consumer API answers it (SPEC §7 GET /consumer): the service's own type. */
 export type Profile = ConsumerProfile;
 
