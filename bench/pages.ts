@@ -1,0 +1,354 @@
+// Page load bench (DESIGN.md §3 bench/): `npm run build && node_modules/.bin/node bench/pages.ts`.
+// It builds nothing: it serves whatever `npm run build` last wrote to build/ (BUILD_DIR), and
+// stops with a message when there is no build.
+//
+// Starts server.ts as a child process the way operators run it (NODE_ENV=production, a fresh
+// temporary DATA_DIR, the embedded identity authority and consumer API on PGlite, LOG_LEVEL=warn,
+// AUTH_RATE_LIMIT raised so the form-post row measures the form and not the 429 page), and waits
+// until /healthz answers. Then, through the app's own HTML forms (no JavaScript, as the
+// integration tests drive it): registers a user, confirms the e-mail with the link of the .eml
+// file in DATA_DIR/outbox, signs in through /login, creates the profile through /yourinfo, and
+// uploads one generated Harborview Labs report (tests/fixtures) through the /mytests form, so
+// /safewindow shows an open window and /mytests one result.
+//
+// Each target is first fetched once and must answer its expected status with its expected text;
+// then autocannon drives it for WARMUP_SECONDS (discarded) and DURATION_SECONDS with CONNECTIONS
+// keep-alive connections, sending `Accept-Encoding: gzip, deflate, br` as a browser does (one extra
+// row repeats /login accepting only gzip, to show what brotli costs per page). Reported
+// per target: requests/s (autocannon's mean of per-second counts), latency p50 / p97.5 / p99 / max
+// in ms (autocannon's 1 ms resolution), responses with another status than expected, socket
+// errors and timeouts. Also the JavaScript the browser is told to load for /login and /safewindow
+// (every `<script src>`, `<link rel="modulepreload">` and static import of the inline module
+// scripts, each counted once): bytes raw and gzip-compressed (zlib level 6, as the compression
+// middleware sends it), and the HTML document itself.
+//
+// autocannon runs in this process, on the same machine as the server: on a 2-core machine the
+// figures are a floor, and other work running meanwhile lowers them (the load average is printed).
+// Prints a Markdown report and writes it to bench/pages.results.md; stops the server with SIGTERM.
+// Environment: BENCH_DURATION_SECONDS, BENCH_CONNECTIONS override the defaults.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import PostalMime from "postal-mime";
+import { messages } from "../app/messages.ts";
+import { harborviewPdf } from "../tests/fixtures/index.ts";
+import { form, root, sessionCookieOf } from "../tests/integration/server-process.ts";
+
+const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
+const WARMUP_SECONDS = 2;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Two new PGlite data directories (~5 s each) and the build's import. */
+const START_TIMEOUT_MS = 90_000;
+const STOP_TIMEOUT_MS = 20_000;
+/** What Chromium sends; the compression middleware then answers with br. */
+const BROWSER_ACCEPT_ENCODING = "gzip, deflate, br";
+const PASSWORD = "Window#2026a";
+const PERSON = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10", usDob: "12/10/1990", postalCode: "10001" };
+/** The cookie-banner answer as the app stores it (a returning user has it; see tests/e2e/support.ts). */
+const CONSENT_COOKIE = `sw_cookie_consent=${encodeURIComponent(btoa(JSON.stringify("accepted")))}`;
+
+// autocannon ships no types and package.json stays as it is: the part of its API used here.
+interface AutocannonOptions {
+  url: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  duration: number;
+}
+interface LatencyHistogram {
+  average: number;
+  p50: number;
+  p97_5: number;
+  p99: number;
+  max: number;
+}
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: LatencyHistogram;
+  errors: number;
+  timeouts: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => Promise<AutocannonResult>;
+
+const buildEntry = path.resolve(root, process.env.BUILD_DIR || "build", "server", "index.js");
+if (!existsSync(buildEntry)) {
+  console.error(`No build at ${path.relative(root, buildEntry)}: run \`npm run build\` first.`);
+  process.exit(1);
+}
+
+/** A TCP port free on loopback right now (server.ts with LOG_LEVEL=warn does not print its port). */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as net.AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), "bench-pages-"));
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const loadAtStart = os.loadavg();
+const child = spawn(process.execPath, ["server.ts"], {
+  cwd: root,
+  env: {
+    PATH: process.env.PATH ?? "",
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    AUTH_RATE_LIMIT: "1000000000",
+    ...(process.env.BUILD_DIR ? { BUILD_DIR: process.env.BUILD_DIR } : {}),
+  },
+  stdio: ["ignore", "pipe", "pipe"],
+});
+// The server's log lines are drained (a full pipe would stall it) and counted by pino level; the
+// last part is kept to show when something fails.
+const logLevels = { warn: 0, error: 0 };
+let logTail = "";
+const onLog = (chunk: Buffer) => {
+  const text = String(chunk);
+  logLevels.warn += text.match(/"level":40\b/g)?.length ?? 0;
+  logLevels.error += text.match(/"level":(50|60)\b/g)?.length ?? 0;
+  logTail = (logTail + text).slice(-4000);
+};
+child.stdout.on("data", onLog);
+child.stderr.on("data", onLog);
+const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+
+try {
+  // ------------------------------------------------------------ start
+  const startedAt = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server.ts exited ${child.exitCode} at start:\n${logTail}`);
+    if (performance.now() - startedAt > START_TIMEOUT_MS) throw new Error(`server.ts did not answer /healthz within ${START_TIMEOUT_MS} ms:\n${logTail}`);
+    const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    if (up) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const startSeconds = (performance.now() - startedAt) / 1000;
+
+  // ------------------------------------------------------------ a signed-in user with a profile and a result
+  const email = `bench-${Date.now()}@example.com`;
+  const registered = await fetch(`${base}/registration`, form({ email, password: PASSWORD, confirmPassword: PASSWORD, acceptTerms: "on", acceptPrivacy: "on" }, base));
+  expect(registered.status === 302 && !!sessionCookieOf(registered), `registration answered ${registered.status}`);
+
+  const confirmLink = await mailLink(email, "/confirmemail");
+  const confirmed = await fetch(`${base}${confirmLink.pathname}${confirmLink.search}`);
+  expect(confirmed.status === 200 && (await confirmed.text()).includes(messages.emailConfirmed), `the confirmation link answered ${confirmed.status}`);
+
+  const signedIn = await fetch(`${base}/login`, form({ email, password: PASSWORD }, base));
+  expect(signedIn.status === 302 && !!sessionCookieOf(signedIn), `sign-in answered ${signedIn.status}`);
+  // Every cookie a browser holds after signing in (session, remembered user name) and the banner answer.
+  const cookie = [...signedIn.headers.getSetCookie().map((c) => c.split(";")[0]!), CONSENT_COOKIE].join("; ");
+
+  const profile = await fetch(`${base}/yourinfo`, withCookie(form({ firstName: PERSON.firstName, lastName: PERSON.lastName, dob: PERSON.usDob, postalCode: PERSON.postalCode }, base), cookie));
+  expect(profile.status === 302 && profile.headers.get("location") === "/welcome", `/yourinfo answered ${profile.status} ${profile.headers.get("location")}`);
+
+  const now = Date.now();
+  const pdf = await harborviewPdf({ firstName: PERSON.firstName, lastName: PERSON.lastName, dob: PERSON.dob, collectedAt: new Date(now - 2 * 3600_000), reportedAt: new Date(now - 3600_000) });
+  const upload = new FormData();
+  upload.append("file", new Blob([pdf.slice()], { type: "application/pdf" }), "result.pdf");
+  const uploaded = await fetch(`${base}/mytests`, { method: "POST", redirect: "manual", headers: { origin: base, cookie }, body: upload });
+  expect(uploaded.status === 302, `the /mytests upload answered ${uploaded.status}: ${(await uploaded.text()).slice(0, 300)}`);
+  // The redirect's page shows the upload's outcome once (a flash); take it before measuring.
+  const outcome = await fetch(`${base}/mytests`, { headers: { cookie } });
+  await outcome.text();
+
+  // ------------------------------------------------------------ targets
+  interface Target {
+    label: string;
+    method: "GET" | "POST";
+    path: string;
+    headers: Record<string, string>;
+    body?: string;
+    status: number;
+    /** Texts the first answer must contain (the real page, not a redirect or error page). */
+    texts: string[];
+    /** Default BROWSER_ACCEPT_ENCODING. */
+    acceptEncoding?: string;
+  }
+  const signedInHeaders = { cookie };
+  const badLogin = new URLSearchParams({ email: "", password: "whatever" }).toString();
+  const targets: Target[] = [
+    { label: "GET /healthz (baseline, no React)", method: "GET", path: "/healthz", headers: {}, status: 200, texts: ['"ok":true'] },
+    { label: "GET /login (anonymous SSR)", method: "GET", path: "/login", headers: {}, status: 200, texts: ["<h1>Sign In</h1>"] },
+    // The same page when the client accepts only gzip: what br costs on a server-rendered page.
+    { label: "GET /login, Accept-Encoding: gzip only", method: "GET", path: "/login", headers: {}, status: 200, texts: ["<h1>Sign In</h1>"], acceptEncoding: "gzip" },
+    {
+      label: "POST /login, empty e-mail (no-JS form, fails validation)",
+      method: "POST",
+      path: "/login",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+      body: badLogin,
+      status: 400,
+      texts: [messages.loginEmailRequired],
+    },
+    {
+      label: "GET /safewindow (signed in: 1 upstream call)",
+      method: "GET",
+      path: "/safewindow",
+      headers: signedInHeaders,
+      status: 200,
+      texts: ["My Safe Window", `${PERSON.firstName} ${PERSON.lastName}`, "Strong until"],
+    },
+    {
+      label: "GET /mytests (signed in: 2 upstream calls)",
+      method: "GET",
+      path: "/mytests",
+      headers: signedInHeaders,
+      status: 200,
+      texts: ["<h1>My Tests</h1>", 'aria-label="Test results"', "Strong until"],
+    },
+    { label: "GET /people (signed in: 2 upstream calls)", method: "GET", path: "/people", headers: signedInHeaders, status: 200, texts: ["<h1>People</h1>"] },
+  ];
+
+  for (const target of targets) {
+    const answer = await fetch(`${base}${target.path}`, { method: target.method, headers: target.headers, body: target.body, redirect: "manual" });
+    const text = await answer.text();
+    const missing = target.texts.filter((t) => !text.includes(t));
+    expect(answer.status === target.status && missing.length === 0, `${target.label}: answered ${answer.status} (expected ${target.status}), missing ${JSON.stringify(missing)}`);
+  }
+
+  // ------------------------------------------------------------ JavaScript shipped
+  const shipped = [];
+  for (const page of ["/login", "/safewindow"]) {
+    const html = await (await fetch(`${base}${page}`, { headers: page === "/login" ? {} : { cookie } })).text();
+    const assets = scriptAssets(html);
+    let raw = 0;
+    let gzip = 0;
+    for (const asset of assets) {
+      const response = await fetch(`${base}${asset}`);
+      expect(response.status === 200, `${asset} answered ${response.status}`);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      raw += bytes.length;
+      gzip += gzipSync(bytes).length;
+    }
+    const htmlBytes = Buffer.from(html);
+    shipped.push({ page, files: assets.length, raw, gzip, html: htmlBytes.length, htmlGzip: gzipSync(htmlBytes).length });
+  }
+
+  // ------------------------------------------------------------ load
+  const rows = [];
+  for (const target of targets) {
+    const options: AutocannonOptions = {
+      url: `${base}${target.path}`,
+      method: target.method,
+      headers: { ...target.headers, "accept-encoding": target.acceptEncoding ?? BROWSER_ACCEPT_ENCODING },
+      body: target.body,
+      connections: CONNECTIONS,
+      duration: WARMUP_SECONDS,
+    };
+    await autocannon(options);
+    const result = await autocannon({ ...options, duration: DURATION_SECONDS });
+    const statuses = Object.entries(result.statusCodeStats)
+      .map(([code, { count }]) => `${code}×${count}`)
+      .join(", ");
+    const unexpected = Object.entries(result.statusCodeStats)
+      .filter(([code]) => Number(code) !== target.status)
+      .reduce((sum, [, { count }]) => sum + count, 0);
+    rows.push({ target, result, statuses, unexpected });
+    console.error(`${target.label}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (${statuses})`);
+  }
+
+  // ------------------------------------------------------------ stop
+  const serverErrorsBeforeStop = logLevels.error;
+  child.kill("SIGTERM");
+  const code = await Promise.race([exited, new Promise<string>((resolve) => setTimeout(() => resolve("no exit"), STOP_TIMEOUT_MS))]);
+
+  // ------------------------------------------------------------ report
+  const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+  const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+  const version = execFileSync("git", ["describe", "--always", "--dirty"], { cwd: root, encoding: "utf8" }).trim();
+  const lines = [
+    "# bench/pages results",
+    "",
+    `Run: ${new Date().toISOString()} · Node ${process.version} · ${os.cpus().length} × ${cpu} · ${os.platform()} ${os.release()} · load average at start ${loadAtStart.map((l) => l.toFixed(2)).join(" / ")}`,
+    `Code: ${version}; ${path.relative(root, path.dirname(path.dirname(buildEntry)))}/ built ${statSync(buildEntry).mtime.toISOString()}. Load average at end ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}.`,
+    `server.ts as a child process (NODE_ENV=production, fresh DATA_DIR, embedded identity authority + consumer API on PGlite, file sessions, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised; ready in ${startSeconds.toFixed(1)} s). ` +
+      `autocannon ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up (discarded) then ${DURATION_SECONDS} s per row, one row at a time, Accept-Encoding "${BROWSER_ACCEPT_ENCODING}" (Chromium's; the compression middleware answers br) unless the row says otherwise; ` +
+      "autocannon runs on the same machine as the server, so both share its cores (other work may have been running too): read the figures as a floor and as ratios between rows. " +
+      "Signed-in rows carry the cookies of a user who registered, confirmed the e-mail, signed in, created a profile and uploaded one valid Harborview Labs report through the forms (open Strong window, one result, no follows). " +
+      "Every row's page was first checked for its status and text; 'other status' counts answers with any other status during the run.",
+    "",
+    "| request | expected | req/s | p50 ms | p97.5 ms | p99 ms | max ms | requests | other status | errors / timeouts |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+    ...rows.map(
+      ({ target, result, unexpected }) =>
+        `| ${target.label} | ${target.status} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p97_5} | ${result.latency.p99} | ${result.latency.max} | ${result.requests.total} | ${unexpected} | ${result.errors} / ${result.timeouts} |`,
+    ),
+    "",
+    "JavaScript the browser is told to load on first visit (script src, modulepreload, static imports of the inline module scripts; each file once; gzip at zlib level 6) and the HTML document:",
+    "",
+    "| page | JS files | JS raw | JS gzip | HTML raw | HTML gzip |",
+    "|---|---|---|---|---|---|",
+    ...shipped.map((s) => `| ${s.page} | ${s.files} | ${kib(s.raw)} | ${kib(s.gzip)} | ${kib(s.html)} | ${kib(s.htmlGzip)} |`),
+    "",
+    `Server log during the run: ${logLevels.warn} warn lines (each 4xx answer is logged at warn), ${serverErrorsBeforeStop} error lines. SIGTERM: exit ${code}.`,
+    "",
+  ];
+  const text = lines.join("\n");
+  console.log(text);
+  await writeFile(new URL("./pages.results.md", import.meta.url), text);
+} finally {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS))]);
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  }
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+/** Throws `message` unless `ok`: the bench measures real pages or nothing. */
+function expect(ok: boolean, message: string): asserts ok {
+  if (!ok) throw new Error(`${message}\nserver log tail:\n${logTail}`);
+}
+
+/** `init` with the cookie header added. */
+function withCookie(init: RequestInit, cookie: string): RequestInit {
+  return { ...init, headers: { ...(init.headers as Record<string, string>), cookie } };
+}
+
+/** The link containing `linkPart` of the newest mail to `to` in DATA_DIR/outbox (waits up to 15 s). */
+async function mailLink(to: string, linkPart: string): Promise<URL> {
+  const outbox = path.join(dataDir, "outbox");
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith(".eml")).sort().reverse();
+    for (const file of files) {
+      const parsed = await PostalMime.parse(await readFile(path.join(outbox, file), "utf8"));
+      if (!(parsed.to ?? []).some((a) => "address" in a && a.address?.toLowerCase() === to.toLowerCase())) continue;
+      const link = [...(parsed.text ?? "").matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]).find((l) => l.includes(linkPart));
+      if (link) return new URL(link);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no mail to ${to} with a ${linkPart} link in ${outbox}`);
+}
+
+/**
+ * The same-origin JavaScript files an HTML page makes the browser load at once: `<script src>`,
+ * `<link rel="modulepreload" href>`, and static `import` specifiers inside inline module scripts;
+ * each path once, in order of appearance.
+ */
+function scriptAssets(html: string): string[] {
+  const found: string[] = [];
+  for (const [tag] of html.matchAll(/<(?:script|link)\b[^>]*>/g)) {
+    const isScript = tag.startsWith("<script");
+    if (!isScript && !/\brel="modulepreload"/.test(tag)) continue;
+    const url = new RegExp(`\\b${isScript ? "src" : "href"}="([^"]+)"`).exec(tag)?.[1];
+    if (url) found.push(url);
+  }
+  for (const [, body] of html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)) {
+    for (const [, specifier] of body!.matchAll(/\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?["']([^"']+\.js)["']/g)) found.push(specifier!);
+  }
+  return [...new Set(found.filter((u) => u.startsWith("/") && !u.startsWith("//")))];
+}
