@@ -27,3 +27,9 @@ export function formatInstant(iso: string, timeZone: string): string {
     timeZoneName: "short",
   }).format(new Date(iso));
 }
+
+/** YYYY-MM-DD (or an ISO datetime) → MM/DD/YYYY for display and inputs (SPEC §5 mm/dd/yyyy). */
+export function toUsDate(isoDate: string): string {
+  const [year, month, day] = isoDate.slice(0, 10).split("-");
+  return `${month}/${day}/${year}`;
+}

@@ -6,8 +6,7 @@
  * one; else the empty card with 'Submit Test' for the user's own card.
  */
 import { Link } from "react-router";
-import { formatInstant } from "~/dates";
-import { toUsDate } from "~/forms/profile";
+import { formatInstant, toUsDate } from "~/dates";
 import { messages } from "~/messages";
 import { ResultIcon } from "./ResultIcon";
 

@@ -32,11 +32,6 @@ export function toIsoDate(usDate: string): string {
   return `${year}-${month}-${day}`;
 }
 
-/** YYYY-MM-DD (or an ISO datetime) → MM/DD/YYYY for display and inputs. */
-export function toUsDate(isoDate: string): string {
-  const [year, month, day] = isoDate.slice(0, 10).split("-");
-  return `${month}/${day}/${year}`;
-}
 
 function requiredText(message: string, max: number, tooLong: string = messages.nameTooLong) {
   return z.string({ error: message }).trim().min(1, message).max(max, tooLong);
