@@ -1,5 +1,5 @@
 // Page load bench (DESIGN.md §3 bench/): `npm run bench:pages` (builds, then runs this on Node 24).
-// It builds nothing: it serves whatever `npm run build` last wrote to build/ (BUILD_DIR), and
+// The script itself builds nothing: it serves whatever `npm run build` last wrote to build/ (BUILD_DIR), and
 // stops with a message when there is no build.
 //
 // Starts server.ts as a child process the way operators run it (NODE_ENV=production, a fresh
