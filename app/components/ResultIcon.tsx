@@ -15,7 +15,8 @@ export function resultState(result: Pick<TestResult, "valid" | "disputeStatus" |
   return strength === "Strong" ? "strong" : strength === "Weak" ? "weak" : "expired";
 }
 
-const labels: Record<ResultState, string> = {
+/** What each state's icon says (its accessible name, and the text shown beside it on Test Detail). */
+export const resultStateLabels: Record<ResultState, string> = {
   strong: "Strong: within the strong safe window",
   weak: "Weak: within the weak safe window",
   expired: "Expired: outside the safe window",
@@ -33,8 +34,8 @@ const shapes: Record<ResultState, string> = {
 
 export function ResultIcon({ state }: { state: ResultState }) {
   return (
-    <svg viewBox="0 0 24 24" role="img" aria-label={labels[state]} className={`result-icon ${state}`}>
-      <title>{labels[state]}</title>
+    <svg viewBox="0 0 24 24" role="img" aria-label={resultStateLabels[state]} className={`result-icon ${state}`}>
+      <title>{resultStateLabels[state]}</title>
       <path d={shapes[state]} />
     </svg>
   );

@@ -9,7 +9,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/testdetail";
 import { FormMessage } from "~/components/Field";
-import { ResultIcon, resultState } from "~/components/ResultIcon";
+import { ResultIcon, resultState, resultStateLabels } from "~/components/ResultIcon";
 import { formatInstant } from "~/dates";
 import { disputeSchema, disputeCommentMax } from "~/forms/dispute";
 import { useHydrated } from "~/hooks/useHydrated";
@@ -85,7 +85,12 @@ export default function TestDetail() {
         Test date: {formatInstant(result.testDate, timeZone)} · {result.testName}
         {result.result ? ` · ${result.result}` : ""}
       </p>
-      {result.valid === 1 ? <ResultIcon state={resultState(result, now)} /> : null}
+      {result.valid === 1 ? (
+        <p className="result-state">
+          <ResultIcon state={resultState(result, now)} />
+          <span aria-hidden="true">{resultStateLabels[resultState(result, now)]}</span>
+        </p>
+      ) : null}
 
       {tabsShown ? (
         <nav className="tabs" aria-label="Test result">
