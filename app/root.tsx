@@ -91,7 +91,7 @@ function PendingBar() {
   if (navigation.state === "idle") return null;
   const checking = navigation.location?.pathname.endsWith("/checkaccountstatus");
   return (
-    <div className="pending" role="status">
+    <div className="navigation-pending" role="status">
       <span className="pending-bar" />
       {checking ? <p className="pending-text">{messages.checkingAccount}</p> : null}
     </div>
