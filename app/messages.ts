@@ -88,6 +88,7 @@ export const messages = {
   disputeCommentTooLong: "Please use at most 1000 characters.", // ours (SPEC §5: max 1000)
   disputeFailed: "We could not submit your dispute. Please try again.", // ours: SPEC shows no handling
   disputeNotOffered: "This result cannot be disputed: only a result we could not validate can be disputed, once.", // ours (SPEC §6)
+  guidelinesTitle: "Before You Add",
   uploadRuleOriginal: "Only upload the original PDF you received from your testing company.",
   uploadRuleNoCopies: "Faxed, saved or printed PDFs are not accepted.",
   uploadRuleMatch: "Your first name, last name and date of birth must match the test result exactly to validate.",

@@ -79,7 +79,7 @@ export default function MyTests() {
           <p className="field-hint" id="upload-hint">
             {messages.uploadRuleOriginal} {messages.uploadRuleNoCopies} {messages.uploadRuleMatch}{" "}
             <Link to="?guidelines" preventScrollReset>
-              Before You Add
+              {messages.guidelinesTitle}
             </Link>
           </p>
         </div>
@@ -133,7 +133,7 @@ function Guidelines() {
   return (
     <div className={hydrated ? undefined : "modal-backdrop"}>
       <dialog ref={dialog} open className="guidelines" aria-labelledby="guidelines-heading" onClose={(event) => setClosed(!event.currentTarget.open)}>
-        <h2 id="guidelines-heading">Before You Add</h2>
+        <h2 id="guidelines-heading">{messages.guidelinesTitle}</h2>
         <ul>
           <li>{messages.uploadRuleOriginal}</li>
           <li>{messages.uploadRuleNoCopies}</li>

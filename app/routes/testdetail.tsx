@@ -73,6 +73,7 @@ export default function TestDetail() {
   const base = `/testdetail?id=${encodeURIComponent(result.sF_TestResultId)}`;
   const imageUrl = `/testresultviewer/image?id=${encodeURIComponent(result.sF_TestResultId)}`;
   const tabsShown = tab !== null || result.disputeStatus !== 0;
+  const state = resultState(result, now);
   const activeTab = tab ?? "details";
   const showDisputeButton = result.valid === 0 && !tabsShown && result.disputeStatus === 0;
   const tabQuery = tab ? `&tab=${tab}` : "";
@@ -87,8 +88,8 @@ export default function TestDetail() {
       </p>
       {result.valid === 1 ? (
         <p className="result-state">
-          <ResultIcon state={resultState(result, now)} />
-          <span aria-hidden="true">{resultStateLabels[resultState(result, now)]}</span>
+          <ResultIcon state={state} />
+          <span aria-hidden="true">{resultStateLabels[state]}</span>
         </p>
       ) : null}
 
