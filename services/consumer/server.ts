@@ -1,7 +1,7 @@
 // The reference consumer API as a service (DESIGN.md §1): database, migrations, token
 // verification against the identity authority, and the HTTP app on one listening socket.
 // server.ts at the repo root embeds it; main.ts runs it alone.
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Logger } from "pino";
 import { createDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrate.ts";
@@ -39,6 +39,11 @@ export interface ConsumerOptions {
 export interface ConsumerService {
   /** Base URL the service listens on, e.g. http://127.0.0.1:41235 (no trailing slash). */
   url: string;
+  /**
+   * The service's open database, for an embedding process that keeps its own tables beside the
+   * consumer_ ones (server.ts keeps the web app's sessions there). Closed by `close()`.
+   */
+  db: Kysely<ConsumerDatabase>;
   /** Stops accepting connections, lets requests in flight finish (up to 5 s), closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -96,6 +101,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
     let closing: Promise<void> | undefined;
     return {
       url,
+      db,
       close() {
         closing ??= (async () => {
           await closeHttp(server);

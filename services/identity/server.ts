@@ -2,7 +2,7 @@
 // keys, mail and the HTTP app on one listening socket. server.ts at the repo root embeds it;
 // main.ts runs it alone.
 import path from "node:path";
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Logger } from "pino";
 import { createDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrate.ts";
@@ -42,6 +42,11 @@ export interface IdentityOptions {
 export interface IdentityService {
   /** Base URL the service listens on, e.g. http://127.0.0.1:41234 (no trailing slash). */
   url: string;
+  /**
+   * The service's open database, for an embedding process that keeps its own tables beside the
+   * identity_ ones (server.ts keeps the web app's sessions there). Closed by `close()`.
+   */
+  db: Kysely<IdentityDatabase>;
   /** Stops accepting connections, lets requests in flight finish (up to 5 s), closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -112,6 +117,7 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
     let closing: Promise<void> | undefined;
     return {
       url,
+      db,
       close() {
         closing ??= (async () => {
           await closeHttp(server);
