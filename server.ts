@@ -28,11 +28,14 @@ import { ipKeyGenerator, rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import { RedisStore, type RedisReply } from "rate-limit-redis";
 import { pinoHttp } from "pino-http";
+import type { Kysely } from "kysely";
 import type { ServerBuild } from "react-router";
 import { createRequestHandler } from "@react-router/express";
 import { ConfigError, keptSecret, parseConfig, type Config } from "./app/server/config.server.ts";
 import { createLogger, httpSerializers, requestId } from "./app/server/log.server.ts";
 import { connectRedis, redisReachable, RedisUnavailableError, type RedisClient } from "./app/server/redis.server.ts";
+import { databaseSessionStore, migrateSessionTable, redisSessionStore, type SessionDataStore } from "./app/server/session-store.server.ts";
+import { createDatabase } from "./services/db/database.ts";
 import { startConsumerService } from "./services/consumer/server.ts";
 import { startIdentityService } from "./services/identity/server.ts";
 
@@ -42,6 +45,8 @@ const dev = process.argv.includes("--dev");
 const maxBodyBytes = 64 * 1024;
 /** Largest body of the upload form: a 10 MB PDF (SPEC §5, issue 4) and its multipart framing. */
 const maxUploadBodyBytes = 10 * 1024 * 1024 + 64 * 1024;
+/** How often expired sessions are deleted from the database, ms. */
+const sessionPurgeIntervalMs = 15 * 60 * 1000;
 /** How long in-flight requests may take to finish after SIGTERM. */
 const shutdownGraceMs = 10_000;
 
@@ -80,6 +85,9 @@ if (config.REDIS_URL) {
   log.info("sessions and rate limits in Redis");
 }
 
+/** An embedded service's open database, where the session table can live too. */
+let embeddedDb: Kysely<any> | undefined;
+
 if (!config.IDENTITY_URL) {
   const clientSecret = config.IDENTITY_CLIENT_SECRET ?? keptSecret(config.DATA_DIR, "identity-client-secret");
   const identity = await startIdentityService({
@@ -92,6 +100,7 @@ if (!config.IDENTITY_URL) {
     logger: log.child({ service: "identity" }),
   });
   closers.push(identity.close);
+  embeddedDb = identity.db;
   process.env.IDENTITY_URL = identity.url;
   process.env.IDENTITY_CLIENT_SECRET = clientSecret;
   log.info({ url: "loopback" }, "embedded identity authority started");
@@ -108,8 +117,39 @@ if (!config.CONSUMER_API_URL) {
     logger: log.child({ service: "consumer" }),
   });
   closers.push(consumer.close);
+  embeddedDb ??= consumer.db;
   process.env.CONSUMER_API_URL = consumer.url;
   log.info({ url: "loopback" }, "embedded consumer API started");
+}
+
+// Sessions (docs/decisions/0009-sessions-in-the-database.md): Redis with REDIS_URL; else the
+// app_session table of the embedded database the identity authority (or the consumer API) already
+// has open, so no second database instance; else a database of the app's own (PostgreSQL with
+// DATABASE_URL, PGlite under DATA_DIR/app).
+let sessions: SessionDataStore;
+if (redis) {
+  sessions = redisSessionStore(redis);
+} else {
+  let db = embeddedDb;
+  if (!db) {
+    const own = await createDatabase({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, name: "app" });
+    closers.push(() => own.destroy());
+    db = own;
+  }
+  const applied = await migrateSessionTable(db);
+  if (applied.length > 0) log.info({ migrations: applied }, "session table migrated");
+  const store = databaseSessionStore(db);
+  const purge = () =>
+    store.purgeExpired().then(
+      (purged) => purged > 0 && log.info({ purged }, "expired sessions deleted"),
+      (error: unknown) => log.warn({ err: error }, "purging expired sessions failed"),
+    );
+  await purge();
+  const purgeTimer = setInterval(purge, sessionPurgeIntervalMs);
+  purgeTimer.unref();
+  // Closers run in reverse order: the timer stops before the database closes.
+  closers.push(async () => clearInterval(purgeTimer));
+  sessions = store;
 }
 
 const app = express();
@@ -244,7 +284,7 @@ if (dev) {
   build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
 }
 
-type EntryModule = { createLoadContext: (info: { nonce: string; requestId: string; log: typeof log; clientIp: string }) => never };
+type EntryModule = { createLoadContext: (info: { nonce: string; requestId: string; log: typeof log; clientIp: string; sessions: SessionDataStore }) => never };
 const loadContextOf = async () => ((typeof build === "function" ? await build() : build).entry.module as unknown as EntryModule);
 
 app.all(
@@ -258,6 +298,7 @@ app.all(
         requestId: String(req.id),
         log: req.log,
         clientIp: req.ip ?? "",
+        sessions,
       }),
   }),
 );

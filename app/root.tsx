@@ -22,14 +22,14 @@ import { messages } from "./messages";
 import { useNonce } from "./nonce";
 import { getSessionUser } from "./server/auth.server";
 import { basePathRedirectMiddleware } from "./server/basepath.server";
+import { sessionMiddleware } from "./server/session.server";
 import { consentAnswer } from "./server/preferences.server";
 import "./app.css";
 
-export const middleware: Route.MiddlewareFunction[] = [basePathRedirectMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [basePathRedirectMiddleware, sessionMiddleware];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const [user, consent] = await Promise.all([getSessionUser(request), consentAnswer(request)]);
-  return { signedIn: Boolean(user), consentAnswered: consent !== null };
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return { signedIn: Boolean(getSessionUser(context)), consentAnswered: (await consentAnswer(request)) !== null };
 }
 
 /**
@@ -104,9 +104,10 @@ export default function App() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const upstreamDown = isRouteErrorResponse(error) && (error.status === 502 || error.status === 503);
   return (
     <section className="card narrow">
-      <h1>{notFound ? messages.notFound : messages.serverError}</h1>
+      <h1>{notFound ? messages.notFound : upstreamDown ? messages.upstreamUnavailable : messages.serverError}</h1>
       <p>
         <Link to="/">Go to the start page</Link>
       </p>

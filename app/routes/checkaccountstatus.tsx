@@ -21,7 +21,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const api = consumerApi(user);
     if (!(await api.getProfile())) return redirect("/yourinfo");
     const [screens, results] = await Promise.all([api.getPermissions(), api.testResults()]);
-    return redirect(results.length > 0 ? "/safewindow" : "/welcome", { headers: { "Set-Cookie": await saveEnabledScreens(request, screens) } });
+    saveEnabledScreens(context, screens);
+    return redirect(results.length > 0 ? "/safewindow" : "/welcome");
   } catch (error) {
     if (error instanceof Response) throw error;
     return data({ error: messages.accountLookupFailed }, { status: 502 });

@@ -16,13 +16,12 @@ export const pollIntervalMs = 5_000;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const flash = await takeFlash(request);
-  const headers = flash.setCookie ? { "Set-Cookie": flash.setCookie } : undefined;
+  const flash = takeFlash(context);
   try {
-    if (await isEmailConfirmed(user.accessToken)) return redirect("/checkaccountstatus", { headers });
-    return data({ email: user.userName, error: flash.error }, { headers });
+    if (await isEmailConfirmed(user.accessToken)) return redirect("/checkaccountstatus");
+    return { email: user.userName, error: flash.error };
   } catch {
-    return data({ email: user.userName, error: messages.checkConfirmationFailed }, { status: 502, headers });
+    return data({ email: user.userName, error: messages.checkConfirmationFailed }, { status: 502 });
   }
 }
 

@@ -7,8 +7,8 @@ import { getSessionUser } from "~/server/auth.server";
 
 export const meta = () => [{ title: "SafeWindow" }];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  if (await getSessionUser(request)) return redirect("/checkaccountstatus");
+export async function loader({ context }: Route.LoaderArgs) {
+  if (getSessionUser(context)) return redirect("/checkaccountstatus");
   return null;
 }
 

@@ -9,14 +9,16 @@ import { Field, FormMessage } from "~/components/Field";
 import { loginSchema } from "~/forms/account";
 import { authenticator, getSessionUser, safeRedirect, SignInError, withClientIp } from "~/server/auth.server";
 import { rememberedUserName, rememberUserName } from "~/server/preferences.server";
-import { startUserSession } from "~/server/session.server";
+import { signInSession, takeFlash } from "~/server/session.server";
 
 export const meta = () => [{ title: "Sign In · SafeWindow" }];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
-  if (await getSessionUser(request)) return redirect(safeRedirect(redirectTo));
-  return { redirectTo: redirectTo ? safeRedirect(redirectTo, "") : "", email: await rememberedUserName(request) };
+  if (getSessionUser(context)) return redirect(safeRedirect(redirectTo));
+  // A session that ended early (the upstream refused its token) says so once.
+  const { error: ended } = takeFlash(context);
+  return { redirectTo: redirectTo ? safeRedirect(redirectTo, "") : "", email: await rememberedUserName(request), ended };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -27,10 +29,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   try {
     const user = await authenticator.authenticate("password", withClientIp(request, context));
-    const headers = new Headers();
-    headers.append("Set-Cookie", await startUserSession(request, user));
-    headers.append("Set-Cookie", await rememberUserName(user.userName));
-    return redirect(safeRedirect(submission.value.redirectTo), { headers });
+    signInSession(context, user);
+    return redirect(safeRedirect(submission.value.redirectTo), { headers: { "Set-Cookie": await rememberUserName(user.userName) } });
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;
     return data({ result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }) }, { status: 400 });
@@ -38,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login() {
-  const { redirectTo, email } = useLoaderData<typeof loader>();
+  const { redirectTo, email, ended } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(loginSchema, actionData?.result, { defaultValue: { email, redirectTo } });
@@ -46,7 +46,7 @@ export default function Login() {
     <section className="card narrow">
       <h1>Sign In</h1>
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
-        <FormMessage id={form.errorId} errors={form.errors} />
+        <FormMessage id={form.errorId} errors={form.errors ?? (ended && !actionData ? [ended] : undefined)} />
         <input {...getInputProps(fields.redirectTo, { type: "hidden" })} />
         <Field
           label="Email"

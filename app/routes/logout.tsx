@@ -3,13 +3,11 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { forgetGuidelinesRead } from "~/server/guidelines.server";
-import { destroySession, getSession } from "~/server/session.server";
+import { endSession } from "~/server/session.server";
 
-export async function action({ request }: Route.ActionArgs) {
-  const headers = new Headers();
-  headers.append("Set-Cookie", await destroySession(await getSession(request)));
-  headers.append("Set-Cookie", await forgetGuidelinesRead());
-  return redirect("/login", { headers });
+export async function action({ context }: Route.ActionArgs) {
+  endSession(context);
+  return redirect("/login", { headers: { "Set-Cookie": await forgetGuidelinesRead() } });
 }
 
 export function loader() {

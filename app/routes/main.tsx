@@ -31,13 +31,15 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const layout = useRouteLoaderData<typeof loader>("routes/main");
   const location = useLocation();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // An upstream that is down (502/503 from the upstream clients) is said so, not called our error.
+  const upstreamDown = isRouteErrorResponse(error) && (error.status === 502 || error.status === 503);
   return (
     <>
       <section className="card narrow">
         <h1>{notFound ? messages.notFound : messages.loadFailed}</h1>
         {notFound ? null : (
           <p role="alert" className="form-message error">
-            {messages.serverError}
+            {upstreamDown ? messages.upstreamUnavailable : messages.serverError}
           </p>
         )}
         {notFound ? null : (

@@ -13,7 +13,7 @@ import { formatInstant } from "~/dates";
 import { messages } from "~/messages";
 import { requireUser } from "~/server/auth.server";
 import { guidelinesRead, rememberGuidelinesRead } from "~/server/guidelines.server";
-import { takeFlash, updateSession } from "~/server/session.server";
+import { setFlash, takeFlash } from "~/server/session.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { UpstreamError } from "~/server/upstream/http.server";
@@ -25,12 +25,10 @@ export const maxUploadBytes = 10 * 1024 * 1024;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = consumerApi(requireUser(context));
-  const [results, card, read, flash] = await Promise.all([api.testResults(), api.getSafeWindow(), guidelinesRead(request), takeFlash(request)]);
+  const [results, card, read] = await Promise.all([api.testResults(), api.getSafeWindow(), guidelinesRead(request)]);
+  const flash = takeFlash(context);
   const showGuidelines = !read || new URL(request.url).searchParams.has("guidelines");
-  return data(
-    { results, card, showGuidelines, notice: flash.notice, error: flash.error, now: Date.now(), timeZone: timeZoneOf(request) },
-    { headers: flash.setCookie ? { "Set-Cookie": flash.setCookie } : undefined },
-  );
+  return { results, card, showGuidelines, notice: flash.notice, error: flash.error, now: Date.now(), timeZone: timeZoneOf(request) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -52,8 +50,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (!answer.success) return data({ error: answer.consumerMessage }, { status: 422 });
   // The outcome shows on the next page: the new result in the list and the updated card.
-  const cookie = await updateSession(request, (session) => session.flash("notice", answer.consumerMessage));
-  return redirect("/mytests", { headers: { "Set-Cookie": cookie } });
+  setFlash(context, "notice", answer.consumerMessage);
+  return redirect("/mytests");
 }
 
 export default function MyTests() {

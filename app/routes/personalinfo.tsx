@@ -14,7 +14,7 @@ import { personalInfoSchema, toIsoDate } from "~/forms/profile";
 import { useHydrated } from "~/hooks/useHydrated";
 import { messages } from "~/messages";
 import { requireUser } from "~/server/auth.server";
-import { updateSession } from "~/server/session.server";
+import { setFlash } from "~/server/session.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { UpstreamError } from "~/server/upstream/http.server";
 
@@ -45,8 +45,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!(error instanceof UpstreamError)) throw error;
     return data({ result: submission.reply({ formErrors: [messages.profileSaveFailed] }) }, { status: 502 });
   }
-  const cookie = await updateSession(request, (session) => session.flash("notice", messages.profileSaved));
-  return redirect("/settings", { headers: { "Set-Cookie": cookie } });
+  setFlash(context, "notice", messages.profileSaved);
+  return redirect("/settings");
 }
 
 export default function PersonalInfo() {

@@ -14,7 +14,7 @@ import { messages } from "~/messages";
 import { signIn, SignInError } from "~/server/auth.server";
 import { requestContext } from "~/server/context";
 import { rememberUserName } from "~/server/preferences.server";
-import { startUserSession } from "~/server/session.server";
+import { signInSession } from "~/server/session.server";
 import { UpstreamError } from "~/server/upstream/http.server";
 import { isAvailable, register, sendConfirmationEmail } from "~/server/upstream/identity.server";
 
@@ -78,10 +78,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: submission.reply({ formErrors: [messages.loginAfterRegistrationFailed], hideFields: hiddenFields }) }, { status: 502 });
   }
   const sent = await sendConfirmationEmail(email).catch(() => false);
-  const headers = new Headers();
-  headers.append("Set-Cookie", await startUserSession(request, user, sent ? {} : { error: messages.confirmationEmailSendFailed }));
-  headers.append("Set-Cookie", await rememberUserName(user.userName));
-  return redirect("/checkconfirmation", { headers });
+  signInSession(context, user, sent ? {} : { error: messages.confirmationEmailSendFailed });
+  return redirect("/checkconfirmation", { headers: { "Set-Cookie": await rememberUserName(user.userName) } });
 }
 
 export default function Registration() {

@@ -2,7 +2,7 @@
 // /personalinfo), the password panel, the username/e-mail panel (never both open; the URL's
 // ?panel= holds which, so it works without JavaScript), product ID, Logout, 'Local Data' Wipe.
 // §5 settings rules; §8 username and settings-password messages.
-import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation, type RouterContextProvider } from "react-router";
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
@@ -16,7 +16,7 @@ import { toUsDate } from "~/dates";
 import { messages } from "~/messages";
 import { requireUser } from "~/server/auth.server";
 import { rememberUserName } from "~/server/preferences.server";
-import { takeFlash, updateSession } from "~/server/session.server";
+import { sessionOf, setFlash, takeFlash } from "~/server/session.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { UpstreamError } from "~/server/upstream/http.server";
 import { changePasswordUsingCurrent, changeUserName, validateRequestedEmail } from "~/server/upstream/identity.server";
@@ -34,26 +34,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const profile = await consumerApi(user).getProfile();
   if (!profile) throw redirect("/checkaccountstatus");
-  const flash = await takeFlash(request);
-  return data(
-    {
-      panel: panelOf(new URL(request.url)),
-      userName: user.userName,
-      notice: flash.notice,
-      profile: {
-        fullName: [profile.firstName, profile.middleName, profile.lastName].filter(Boolean).join(" "),
-        dob: toUsDate(profile.dob),
-        postalCode: profile.postalCode,
-        safeWindowId: profile.safeWindowId,
-      },
+  const flash = takeFlash(context);
+  return {
+    panel: panelOf(new URL(request.url)),
+    userName: user.userName,
+    notice: flash.notice,
+    profile: {
+      fullName: [profile.firstName, profile.middleName, profile.lastName].filter(Boolean).join(" "),
+      dob: toUsDate(profile.dob),
+      postalCode: profile.postalCode,
+      safeWindowId: profile.safeWindowId,
     },
-    { headers: flash.setCookie ? { "Set-Cookie": flash.setCookie } : undefined },
-  );
+  };
 }
 
 const hideFields = ["currentPassword", "newPassword", "confirmPassword"];
 
-async function changePassword(formData: FormData, request: Request, accessToken: string) {
+async function changePassword(formData: FormData, context: Readonly<RouterContextProvider>, accessToken: string) {
   const submission = parseWithZod(formData, { schema: changePasswordSchema });
   if (submission.status !== "success") return data({ intent: "password", result: submission.reply({ hideFields }) }, { status: 400 });
   const { currentPassword, newPassword } = submission.value;
@@ -62,11 +59,11 @@ async function changePassword(formData: FormData, request: Request, accessToken:
     return data({ intent: "password", result: submission.reply({ formErrors: [messages.settingsPasswordChangeFailed], hideFields }) }, { status: 400 });
   }
   // Success closes the panel and clears its fields (SPEC §4 settings panels).
-  const cookie = await updateSession(request, (session) => session.flash("notice", messages.passwordChanged));
-  return redirect("/settings", { headers: { "Set-Cookie": cookie } });
+  setFlash(context, "notice", messages.passwordChanged);
+  return redirect("/settings");
 }
 
-async function changeEmail(formData: FormData, request: Request, accessToken: string) {
+async function changeEmail(formData: FormData, context: Readonly<RouterContextProvider>, accessToken: string) {
   const submission = parseWithZod(formData, { schema: changeUserNameSchema });
   if (submission.status !== "success") return data({ intent: "username", result: submission.reply() }, { status: 400 });
   const { userName } = submission.value;
@@ -84,24 +81,17 @@ async function changeEmail(formData: FormData, request: Request, accessToken: st
   const changed = await changeUserName(accessToken, userName).catch(() => false);
   if (!changed) return fail(messages.userNameChangeFailed, 502);
   const normalized = userName.trim().toLowerCase();
-  const headers = new Headers();
-  headers.append(
-    "Set-Cookie",
-    await updateSession(request, (session) => {
-      session.set("userName", normalized);
-      session.flash("notice", messages.userNameChanged);
-    }),
-  );
-  headers.append("Set-Cookie", await rememberUserName(normalized));
-  return redirect("/settings", { headers });
+  sessionOf(context).set("userName", normalized);
+  setFlash(context, "notice", messages.userNameChanged);
+  return redirect("/settings", { headers: { "Set-Cookie": await rememberUserName(normalized) } });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context);
   const formData = await request.formData();
   const intent = formData.get("intent");
-  if (intent === "password") return changePassword(formData, request, user.accessToken);
-  if (intent === "username") return changeEmail(formData, request, user.accessToken);
+  if (intent === "password") return changePassword(formData, context, user.accessToken);
+  if (intent === "username") return changeEmail(formData, context, user.accessToken);
   throw data(null, { status: 400 });
 }
 

@@ -3,11 +3,11 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/wipe";
 import { forgetLocalData } from "~/server/preferences.server";
-import { destroySession, getSession } from "~/server/session.server";
+import { endSession } from "~/server/session.server";
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
+  endSession(context);
   const headers = new Headers();
-  headers.append("Set-Cookie", await destroySession(await getSession(request)));
   for (const cookie of await forgetLocalData()) headers.append("Set-Cookie", cookie);
   return redirect("/", { headers });
 }

@@ -38,7 +38,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     if (!created.success) return data({ result: submission.reply({ formErrors: [messages.profileCreateFailed] }) }, { status: 400 });
     const screens = await api.getPermissions();
-    return redirect("/welcome", { headers: { "Set-Cookie": await saveEnabledScreens(request, screens) } });
+    saveEnabledScreens(context, screens);
+    return redirect("/welcome");
   } catch (error) {
     if (!(error instanceof UpstreamError)) throw error;
     return data({ result: submission.reply({ formErrors: [messages.profileCreateError] }) }, { status: 502 });

@@ -12,7 +12,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { messages } from "~/messages";
 import { requestContext, userContext, type SessionUser } from "./context";
-import { getSession } from "./session.server";
+import { forgetAccessToken, sessionOf, setFlash } from "./session.server";
 import { getUserInfo, passwordGrant, type AccessToken } from "./upstream/identity.server";
 import { UpstreamError } from "./upstream/http.server";
 
@@ -101,9 +101,9 @@ export function requestedPath(request: Request, basePrefix: string): string {
   return pathname + url.search;
 }
 
-/** The signed-in user from the session, or undefined when there is none or it expired. */
-export async function getSessionUser(request: Request, now = Date.now()): Promise<SessionUser | undefined> {
-  const session = await getSession(request);
+/** The signed-in user's session data, or undefined when there is none or its token expired. */
+export function getSessionUser(context: Readonly<RouterContextProvider>, now = Date.now()): Omit<SessionUser, "signInAgain"> | undefined {
+  const session = sessionOf(context);
   const accessToken = session.get("accessToken");
   const expiresAt = session.get("expiresAt");
   const userName = session.get("userName");
@@ -113,17 +113,25 @@ export async function getSessionUser(request: Request, now = Date.now()): Promis
 
 /**
  * Guard middleware for every guarded route (SPEC §2): puts the user in `userContext`, or
- * redirects to /login carrying the requested path and query.
+ * redirects to /login carrying the requested path and query. The user's `signInAgain` (called when
+ * an upstream refuses the token, e.g. after the signing key changed) drops the token from the
+ * session and sends the user to /login the same way, with a one-time message.
  */
 export function createGuard(basePrefix: () => string): MiddlewareFunction<Response> {
   return async ({ request, context }, next) => {
-    const user = await getSessionUser(request);
-    if (!user) {
-      // Forms post to their own route, so the path is also the page to come back to.
-      const target = requestedPath(request, basePrefix());
-      throw redirect(`/login?${new URLSearchParams({ redirectTo: target })}`);
-    }
-    context.set(userContext, user);
+    // Forms post to their own route, so the path is also the page to come back to.
+    const login = () => `/login?${new URLSearchParams({ redirectTo: requestedPath(request, basePrefix()) })}`;
+    const user = getSessionUser(context);
+    if (!user) throw redirect(login());
+    context.set(userContext, {
+      ...user,
+      signInAgain() {
+        context.get(requestContext).log.info("upstream refused the access token: signing the user out");
+        forgetAccessToken(context);
+        setFlash(context, "error", messages.sessionExpired);
+        throw redirect(login());
+      },
+    });
     return next();
   };
 }

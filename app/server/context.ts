@@ -5,6 +5,7 @@
  */
 import { createContext } from "react-router";
 import type { Logger } from "pino";
+import type { SessionDataStore } from "./session-store.server";
 
 export interface RequestInfo {
   /** CSP nonce of this response's scripts (DESIGN.md §2 server). */
@@ -15,6 +16,8 @@ export interface RequestInfo {
   log: Logger;
   /** The browser's address as Express sees it (TRUST_PROXY applies). */
   clientIp: string;
+  /** Where sessions are kept (server.ts picks the embedded database, PostgreSQL or Redis). */
+  sessions: SessionDataStore;
 }
 
 /** The signed-in user, as the guard middleware found them in the session. */
@@ -27,6 +30,12 @@ export interface SessionUser {
   userName: string;
   /** SPEC §6 enabledScreens, once /checkaccountstatus has fetched them. */
   enabledScreens?: import("./upstream/consumer.server").ScreenName[];
+  /**
+   * Called when an upstream refuses the access token (401): drops it from the session and
+   * redirects to /login with the current path as redirectTo.
+   * @throws always, the redirect response
+   */
+  signInAgain(): never;
 }
 
 export const requestContext = createContext<RequestInfo>();

@@ -16,17 +16,14 @@ import { consumerApi } from "./upstream/consumer.server";
  */
 export const screenPermissionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const user = context.get(userContext);
-  let setCookie: string | undefined;
   if (!user.enabledScreens) {
     const screens = await consumerApi(user).getPermissions();
-    setCookie = await saveEnabledScreens(request, screens);
+    saveEnabledScreens(context, screens);
     context.set(userContext, { ...user, enabledScreens: screens });
   }
   const enabled = context.get(userContext).enabledScreens ?? [];
   const path = requestedPath(request, getConfig().basePrefix).split("?")[0] ?? "/";
   const screen = screenOf(path.replace(/\.data$/, ""));
   if (screen && !enabled.includes(screen)) throw data(null, { status: 404 });
-  const response = await next();
-  if (setCookie) response.headers.append("Set-Cookie", setCookie);
-  return response;
+  return next();
 };

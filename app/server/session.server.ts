@@ -1,24 +1,25 @@
 /**
- * Server-side sessions (issue 2; DESIGN.md §1 scale-out, §4 "Local storage in SPEC becomes
- * server state").
+ * Server-side sessions (docs/decisions/0009-sessions-in-the-database.md; README "Scaling out").
  *
- * The cookie holds only a random session id, signed with SESSION_SECRET; the data (the user's
- * access token, its expiry and userName) stays on the server: in Redis when `REDIS_URL` is set
- * (shared by every replica; keys `safewindow:session:<id>` expiring with the session), else in
- * files under DATA_DIR/sessions (`createFileSessionStorage`, one process per DATA_DIR).
- * HttpOnly, SameSite=Lax, Secure when PUBLIC_URL is https, path = BASE_PATH. The id is rotated at
- * login (`startUserSession`) and destroyed at logout.
+ * The cookie `__session` holds only a random id, signed with SESSION_SECRET; the data (the user's
+ * access token, its expiry, userName, enabledScreens, one-time messages) stays on the server in
+ * the store server.ts hands over in the load context (`RequestInfo.sessions`): the embedded
+ * database, PostgreSQL, or Redis (session-store.server.ts). HttpOnly, SameSite=Lax, Secure when
+ * PUBLIC_URL is https, path = BASE_PATH, 12 hours.
  *
- * Errors: with Redis, a session read or write while Redis is down rejects (the request gets the
- * error page; nothing hangs, see redis.server.ts).
+ * `sessionMiddleware` (root route) reads the session once per request and puts it in
+ * `sessionContext`; loaders and actions change it there (`setFlash`, `signInSession`,
+ * `endSession`, ...). On the way out the middleware writes it back only when its data changed
+ * (a plain page view writes nothing), rotating the id at sign-in and deleting it at sign-out.
+ *
+ * A cookie whose id is unknown, expired, or whose data cannot be read counts as no session (the
+ * user signs in again), never as an error. A store that cannot be reached answers 503.
  */
-import { randomBytes } from "node:crypto";
-import path from "node:path";
-import { createCookie, createSessionStorage, redirect, type Cookie, type Session, type SessionStorage } from "react-router";
-import { createFileSessionStorage } from "@react-router/node";
+import { createContext, createCookie, createSession, createSessionStorage, data, type MiddlewareFunction, type RouterContextProvider, type Session, type SessionStorage } from "react-router";
+import { z } from "zod";
 import { getConfig } from "./config.server";
-import { connectRedis } from "./redis.server";
-import { createLogger } from "./log.server";
+import { requestContext } from "./context";
+import type { SessionDataStore } from "./session-store.server";
 import type { ScreenName } from "./upstream/consumer.server";
 
 export interface SessionData {
@@ -36,123 +37,164 @@ export interface SessionFlash {
   error: string;
 }
 
-/** Session lifetime: 12 hours (the access token inside expires sooner and is checked on each request). */
+export type AppSession = Session<SessionData, SessionFlash>;
+
+/** Session lifetime: 12 hours, in seconds (the access token inside expires sooner and is checked on each request). */
 const sessionMaxAgeSeconds = 12 * 60 * 60;
 
-/** Prefix of the session keys in Redis. */
-const redisKeyPrefix = "safewindow:session:";
-
-async function createStorage(): Promise<SessionStorage<SessionData, SessionFlash>> {
-  const config = getConfig();
-  if (!config.SESSION_SECRET) throw new Error("SESSION_SECRET is not set (server.ts keeps one in DATA_DIR)");
-  const cookie = createCookie("__session", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config.publicUrl.startsWith("https:"),
-    path: config.BASE_PATH,
-    secrets: [config.SESSION_SECRET],
-    maxAge: sessionMaxAgeSeconds,
-  });
-  if (config.REDIS_URL) return createRedisSessionStorage(cookie, config.REDIS_URL);
-  return createFileSessionStorage<SessionData, SessionFlash>({
-    cookie,
-    dir: path.join(config.DATA_DIR, "sessions"),
-  });
-}
-
 /**
- * Session data in Redis as JSON under `safewindow:session:<id>` (id: 128 random bits, hex),
- * expiring when the cookie does (12 hours when the cookie gives no expiry).
+ * What a stored session may hold. Data of any other shape (an older version's, or damaged) is
+ * dropped: the user is simply signed out.
  */
-async function createRedisSessionStorage(cookie: Cookie, url: string): Promise<SessionStorage<SessionData, SessionFlash>> {
-  const redis = await connectRedis(url, createLogger(getConfig().LOG_LEVEL).child({ component: "sessions" }));
-  const expiration = (expires: Date | undefined) =>
-    expires ? ({ type: "PXAT", value: expires.getTime() } as const) : ({ type: "EX", value: sessionMaxAgeSeconds } as const);
-  return createSessionStorage<SessionData, SessionFlash>({
-    cookie,
-    async createData(data, expires) {
-      for (;;) {
-        const id = randomBytes(16).toString("hex");
-        const created = await redis.set(redisKeyPrefix + id, JSON.stringify(data), { expiration: expiration(expires), condition: "NX" });
-        if (created) return id;
-      }
-    },
-    async readData(id) {
-      const json = await redis.get(redisKeyPrefix + id);
-      return json ? (JSON.parse(json) as Partial<SessionData>) : null;
-    },
-    async updateData(id, data, expires) {
-      await redis.set(redisKeyPrefix + id, JSON.stringify(data), { expiration: expiration(expires) });
-    },
-    async deleteData(id) {
-      await redis.del(redisKeyPrefix + id);
-    },
-  });
+const storedSessionSchema = z.object({
+  accessToken: z.string().min(1).optional(),
+  expiresAt: z.number().optional(),
+  userName: z.string().optional(),
+  enabledScreens: z.array(z.string()).optional(),
+  __flash_notice__: z.string().optional(),
+  __flash_error__: z.string().optional(),
+});
+
+/** The request's session and what should happen to it when the response goes out. */
+interface SessionState {
+  session: AppSession;
+  /** `keep`: write back if changed; `rotate`: store under a new id (sign-in); `destroy`: delete (sign-out). */
+  fate: "keep" | "rotate" | "destroy";
 }
 
-let storage: Promise<SessionStorage<SessionData, SessionFlash>> | undefined;
-function sessionStorage(): Promise<SessionStorage<SessionData, SessionFlash>> {
-  storage ??= createStorage().catch((error: unknown) => {
-    storage = undefined; // try again on the next request
-    throw error;
-  });
+const sessionContext = createContext<SessionState>();
+
+/** One storage per store object (server.ts makes one store per process). */
+const storages = new WeakMap<SessionDataStore, SessionStorage<SessionData, SessionFlash>>();
+
+function storageFor(store: SessionDataStore): SessionStorage<SessionData, SessionFlash> {
+  let storage = storages.get(store);
+  if (!storage) {
+    const config = getConfig();
+    if (!config.SESSION_SECRET) throw new Error("SESSION_SECRET is not set (server.ts keeps one in DATA_DIR)");
+    const cookie = createCookie("__session", {
+      httpOnly: true,
+      sameSite: "lax",
+      secure: config.publicUrl.startsWith("https:"),
+      path: config.BASE_PATH,
+      secrets: [config.SESSION_SECRET],
+      maxAge: sessionMaxAgeSeconds,
+    });
+    // React Router types the stored data as complete; what is read back is checked here instead.
+    storage = createSessionStorage<SessionData, SessionFlash>({
+      cookie,
+      createData: (values, expires) => store.createData(values as Record<string, unknown>, expires),
+      readData: async (id) => {
+        const parsed = storedSessionSchema.safeParse(await store.readData(id));
+        return parsed.success ? (parsed.data as Partial<SessionData>) : null;
+      },
+      updateData: (id, values, expires) => store.updateData(id, values as Record<string, unknown>, expires),
+      deleteData: (id) => store.deleteData(id),
+    });
+    storages.set(store, storage);
+  }
   return storage;
 }
 
-export type AppSession = Session<SessionData, SessionFlash>;
-
-/** Reads the request's session (an empty one when there is no valid cookie). */
-export async function getSession(request: Request): Promise<AppSession> {
-  return (await sessionStorage()).getSession(request.headers.get("Cookie"));
-}
-
-/** Set-Cookie value that saves the session. */
-export async function commitSession(session: AppSession): Promise<string> {
-  return (await sessionStorage()).commitSession(session);
-}
-
-/** Set-Cookie value that removes the session and its stored data. */
-export async function destroySession(session: AppSession): Promise<string> {
-  return (await sessionStorage()).destroySession(session);
+/** The session store was unreachable: the page answers 503 (the request is not lost, it can be retried). */
+function storeUnavailable(error: unknown, context: Readonly<RouterContextProvider>): never {
+  context.get(requestContext).log.error({ err: error }, "session store unavailable");
+  throw data(null, { status: 503, statusText: "Service Unavailable" });
 }
 
 /**
- * Starts a fresh session for a signed-in user: destroys the old one (so the id rotates,
- * preventing session fixation) and stores the token in a new one.
- * @returns the Set-Cookie header value of the new session
+ * Root middleware: reads the session once, then after the response is made writes it back if it
+ * changed (Set-Cookie appended), stores it under a fresh id after `signInSession`, or deletes it
+ * after `endSession`.
+ * @throws a 503 response when the session store cannot be reached
  */
-export async function startUserSession(request: Request, data: SessionData, flash?: Partial<SessionFlash>): Promise<string> {
-  const old = await getSession(request);
-  if (old.id) await destroySession(old);
-  const session = await (await sessionStorage()).getSession(null);
-  session.set("accessToken", data.accessToken);
-  session.set("expiresAt", data.expiresAt);
-  session.set("userName", data.userName);
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const storage = storageFor(context.get(requestContext).sessions);
+  let session: AppSession;
+  try {
+    session = await storage.getSession(request.headers.get("Cookie"));
+  } catch (error) {
+    storeUnavailable(error, context);
+  }
+  // An id that led to no data (unknown, expired, unreadable) is dropped, so a write starts afresh.
+  if (session.id && Object.keys(session.data).length === 0) session = createSession<SessionData, SessionFlash>();
+  const state: SessionState = { session, fate: "keep" };
+  const before = JSON.stringify(session.data);
+  context.set(sessionContext, state);
+
+  const response = await next();
+
+  let setCookie: string | undefined;
+  try {
+    setCookie = await settle(storage, state, before);
+  } catch (error) {
+    storeUnavailable(error, context);
+  }
+  if (setCookie) response.headers.append("Set-Cookie", setCookie);
+  return response;
+};
+
+/** Carries out the session's fate. @returns the Set-Cookie value, when the cookie must change */
+async function settle(storage: SessionStorage<SessionData, SessionFlash>, state: SessionState, before: string): Promise<string | undefined> {
+  const { session, fate } = state;
+  if (fate === "destroy") return session.id ? storage.destroySession(session) : undefined;
+  if (fate === "rotate") {
+    if (session.id) await storage.destroySession(session);
+    return storage.commitSession(createSession<SessionData, SessionFlash>(session.data as SessionData));
+  }
+  if (JSON.stringify(session.data) === before) return undefined;
+  return storage.commitSession(session);
+}
+
+/** The request's session (set by `sessionMiddleware`). */
+export function sessionOf(context: Readonly<RouterContextProvider>): AppSession {
+  return context.get(sessionContext).session;
+}
+
+/**
+ * Starts a fresh session for a signed-in user: the data replaces what was there, and it is stored
+ * under a new id (the old one is deleted), against session fixation.
+ */
+export function signInSession(context: Readonly<RouterContextProvider>, values: SessionData, flash?: Partial<SessionFlash>): void {
+  const state = context.get(sessionContext);
+  const session = createSession<SessionData, SessionFlash>(undefined, state.session.id);
+  session.set("accessToken", values.accessToken);
+  session.set("expiresAt", values.expiresAt);
+  session.set("userName", values.userName);
   if (flash?.notice) session.flash("notice", flash.notice);
   if (flash?.error) session.flash("error", flash.error);
-  return commitSession(session);
+  state.session = session;
+  state.fate = "rotate";
+}
+
+/** Ends the session: its data is deleted and the cookie cleared when the response goes out. */
+export function endSession(context: Readonly<RouterContextProvider>): void {
+  context.get(sessionContext).fate = "destroy";
+}
+
+/** Keeps `message` for the next page the user sees (read once). */
+export function setFlash(context: Readonly<RouterContextProvider>, kind: keyof SessionFlash, message: string): void {
+  sessionOf(context).flash(kind, message);
+}
+
+/** Reads and consumes the session's one-time messages. */
+export function takeFlash(context: Readonly<RouterContextProvider>): { notice?: string; error?: string } {
+  const session = sessionOf(context);
+  return { notice: session.get("notice"), error: session.get("error") };
+}
+
+/** Keeps `screens` as the session's enabledScreens (SPEC §6). */
+export function saveEnabledScreens(context: Readonly<RouterContextProvider>, screens: ScreenName[]): void {
+  sessionOf(context).set("enabledScreens", screens);
 }
 
 /**
- * Reads and consumes the session's one-time messages.
- * @returns the messages and the Set-Cookie value that saves their removal (undefined when there were none)
+ * Drops the access token (the upstream refused it), so that the next guarded page asks the user to
+ * sign in again instead of using it; the rest of the session stays.
  */
-export async function takeFlash(request: Request): Promise<{ notice?: string; error?: string; setCookie?: string }> {
-  const session = await getSession(request);
-  if (!session.has("notice") && !session.has("error")) return {};
-  const notice = session.get("notice");
-  const error = session.get("error");
-  return { notice, error, setCookie: await commitSession(session) };
-}
-
-/** Changes the request's session with `change` and returns the Set-Cookie value that saves it. */
-export async function updateSession(request: Request, change: (session: AppSession) => void): Promise<string> {
-  const session = await getSession(request);
-  change(session);
-  return commitSession(session);
-}
-
-/** Set-Cookie value that keeps `screens` as the session's enabledScreens (SPEC §6). */
-export function saveEnabledScreens(request: Request, screens: ScreenName[]): Promise<string> {
-  return updateSession(request, (session) => session.set("enabledScreens", screens));
+export function forgetAccessToken(context: Readonly<RouterContextProvider>): void {
+  const session = sessionOf(context);
+  session.unset("accessToken");
+  session.unset("expiresAt");
+  session.unset("enabledScreens");
 }

@@ -1,11 +1,14 @@
 /**
  * Client of the consumer API (SPEC §7, consumer table): profile, permissions, safe window.
  * Every call carries the signed-in user's access token; the API acts only for that user.
- * Non-2xx answers and unreachable upstreams throw `UpstreamError` unless a method says otherwise.
+ * Non-2xx answers throw `UpstreamError` unless a method says otherwise; a 401 (the token was
+ * refused) sends the user to sign in again (`SessionUser.signInAgain`); a read that finds the API
+ * down (5xx, unreachable, timed out) throws a 502/503 route error response, which the error
+ * boundaries show as "briefly unavailable".
  */
 import { getConfig } from "../config.server";
 import type { SessionUser } from "../context";
-import { callUpstream, UpstreamError, type UpstreamRequest } from "./http.server";
+import { callUpstream, unavailable, UpstreamError, type UpstreamRequest } from "./http.server";
 
 /** SPEC §3 Consumer (profile), as the consumer API answers it. */
 export interface Consumer {
@@ -130,10 +133,20 @@ function consumerUrl(): string {
 
 /** The consumer API as `user` sees it. */
 export function consumerApi(user: SessionUser) {
-  const call = <T>(path: string, request: UpstreamRequest = {}) =>
-    callUpstream<T>(consumerUrl(), path, { ...request, token: user.accessToken });
+  const call = async <T>(path: string, request: UpstreamRequest = {}) => {
+    const answer = await callUpstream<T>(consumerUrl(), path, { ...request, token: user.accessToken });
+    if (answer.status === 401) user.signInAgain();
+    return answer;
+  };
   const ok = async <T>(path: string, request?: UpstreamRequest): Promise<T> => {
-    const answer = await call<T>(path, request);
+    let answer: Awaited<ReturnType<typeof call<T>>>;
+    try {
+      answer = await call<T>(path, request);
+    } catch (error) {
+      if (error instanceof UpstreamError) unavailable(error.status);
+      throw error;
+    }
+    if (answer.status >= 500) unavailable(answer.status);
     if (!answer.ok) throw new UpstreamError(`consumer API ${path} answered ${answer.status}`, answer.status, answer.body);
     return answer.body;
   };

@@ -2,6 +2,7 @@
  * The one HTTP client for upstream calls (SPEC §7): 30 s timeout, bearer token when given,
  * JSON or form bodies, JSON answers. Routes never call fetch themselves (STYLE.md).
  */
+import { data } from "react-router";
 import { getConfig } from "../config.server";
 
 /** An upstream answered with a status, or did not answer at all (status 0). */
@@ -14,6 +15,18 @@ export class UpstreamError extends Error {
     this.status = status;
     this.body = body;
   }
+}
+
+/**
+ * Throws the route error response for an upstream that is down: 503 when it could not be reached
+ * or timed out (`status` 0), 502 when it answered with a server error. The error boundaries show
+ * it as "the service did not answer" (SPEC §8 load errors) instead of a 500.
+ * The response carries no detail: the browser learns nothing of the upstream (the request log
+ * has the status).
+ * @param status the upstream's status, 0 when it did not answer
+ */
+export function unavailable(status: number): never {
+  throw data(null, status === 0 ? { status: 503, statusText: "Service Unavailable" } : { status: 502, statusText: "Bad Gateway" });
 }
 
 export interface UpstreamRequest {

@@ -1,0 +1,181 @@
+/**
+ * Where session data lives (docs/architecture.md "Sessions"; DESIGN decision: sessions on the
+ * server, the cookie holds only a signed id).
+ *
+ * Two stores with one shape, the four functions of React Router's `createSessionStorage`:
+ * - `databaseSessionStore`: a row per session in the `app_session` table of the embedded database
+ *   (the identity authority's PGlite in the embedded default, so no extra database instance) or of
+ *   PostgreSQL with DATABASE_URL. Each call is one SQL statement, so a read never sees half a write
+ *   and two writes never interleave. `purgeExpired` deletes rows whose expiry has passed.
+ * - `redisSessionStore`: JSON under `safewindow:session:<id>`, expiring with the session, for
+ *   several replicas (REDIS_URL).
+ *
+ * Both never resurrect a deleted session: an update of an id that no longer exists changes
+ * nothing (so a request that overlaps a logout cannot undo it). Data that cannot be read back
+ * (not JSON, not an object) reads as no session.
+ *
+ * server.ts builds the store and hands it to the app through the load context; this file is
+ * imported only by server.ts and tests (run by Node's type stripping), so it imports nothing from
+ * the app bundle.
+ */
+import { randomBytes } from "node:crypto";
+import { sql, type Kysely } from "kysely";
+import { migrateToLatest, type Migration } from "../../services/db/migrate.ts";
+import type { RedisClient } from "./redis.server.ts";
+
+/** Session data as React Router's session storage reads and writes it (values are JSON). */
+export type StoredSessionData = Record<string, unknown>;
+
+/**
+ * The storage strategy of React Router's `createSessionStorage`, without the cookie.
+ * `expires` is when the session ends (the cookie's expiry); undefined means `defaultSessionTtlMs`.
+ */
+export interface SessionDataStore {
+  /** Stores `data` under a new random id (128 bits, hex) and answers the id. */
+  createData(data: StoredSessionData, expires?: Date): Promise<string>;
+  /** The data of an unexpired session, or null (unknown id, expired, or unreadable data). */
+  readData(id: string): Promise<StoredSessionData | null>;
+  /** Replaces an existing session's data; does nothing when the id no longer exists. */
+  updateData(id: string, data: StoredSessionData, expires?: Date): Promise<void>;
+  /** Removes the session (no error when it does not exist). */
+  deleteData(id: string): Promise<void>;
+}
+
+/** Lifetime of a session stored without an expiry: 12 hours, in ms (the cookie's max age). */
+export const defaultSessionTtlMs = 12 * 60 * 60 * 1000;
+
+/** A new session id: 128 random bits as 32 hex characters. */
+function newSessionId(): string {
+  return randomBytes(16).toString("hex");
+}
+
+/** Parses stored JSON; anything but a JSON object reads as null (no session). */
+function parseStored(json: string | null | undefined): StoredSessionData | null {
+  if (!json) return null;
+  try {
+    const data: unknown = JSON.parse(json);
+    return data && typeof data === "object" && !Array.isArray(data) ? (data as StoredSessionData) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The session table, as Kysely sees it. */
+export interface SessionTables {
+  app_session: {
+    id: string;
+    /** The session data as JSON text. */
+    data: string;
+    expires_at: Date;
+  };
+}
+
+/** Migration table of the app's own tables (kept apart from identity_… and consumer_…). */
+export const APP_MIGRATION_TABLE = "app_migration";
+
+const sessionMigrations: Record<string, Migration> = {
+  "0001_sessions": {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("app_session")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("data", "text", (c) => c.notNull())
+        .addColumn("expires_at", "timestamptz", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("app_session_expires_at").on("app_session").column("expires_at").execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable("app_session").execute();
+    },
+  },
+};
+
+/**
+ * Creates or updates the `app_session` table in `db` (PGlite or PostgreSQL).
+ * @returns the names of the migrations applied now (empty when up to date)
+ * @throws Error naming the failing migration
+ */
+export function migrateSessionTable(db: Kysely<any>): Promise<string[]> {
+  return migrateToLatest(db, sessionMigrations, APP_MIGRATION_TABLE);
+}
+
+/** A database session store, plus the purge of expired rows. */
+export interface DatabaseSessionStore extends SessionDataStore {
+  /**
+   * Deletes the sessions that expired before now.
+   * @returns how many rows were deleted
+   */
+  purgeExpired(): Promise<number>;
+}
+
+/**
+ * Sessions in the `app_session` table of `db` (call `migrateSessionTable` first).
+ * @param now the clock (tests pin it)
+ */
+export function databaseSessionStore(anyDb: Kysely<any>, now: () => Date = () => new Date()): DatabaseSessionStore {
+  const db = anyDb as Kysely<SessionTables>;
+  const expiry = (expires: Date | undefined) => expires ?? new Date(now().getTime() + defaultSessionTtlMs);
+  return {
+    async createData(data, expires) {
+      for (;;) {
+        const id = newSessionId();
+        const inserted = await db
+          .insertInto("app_session")
+          .values({ id, data: JSON.stringify(data), expires_at: expiry(expires) })
+          .onConflict((c) => c.column("id").doNothing())
+          .returning("id")
+          .executeTakeFirst();
+        if (inserted) return id;
+      }
+    },
+    async readData(id) {
+      const row = await db.selectFrom("app_session").select("data").where("id", "=", id).where("expires_at", ">", now()).executeTakeFirst();
+      return parseStored(row?.data);
+    },
+    async updateData(id, data, expires) {
+      await db.updateTable("app_session").set({ data: JSON.stringify(data), expires_at: expiry(expires) }).where("id", "=", id).execute();
+    },
+    async deleteData(id) {
+      if (!id) return;
+      await db.deleteFrom("app_session").where("id", "=", id).execute();
+    },
+    async purgeExpired() {
+      const result = await db.deleteFrom("app_session").where("expires_at", "<=", now()).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+/** Prefix of the session keys in Redis. */
+export const redisSessionKeyPrefix = "safewindow:session:";
+
+/**
+ * Sessions in Redis under `safewindow:session:<id>` as JSON, expiring with the session
+ * (`defaultSessionTtlMs` when no expiry is given). Updates use `XX`, so a deleted session stays
+ * deleted.
+ * @throws whatever the client throws while Redis is down (commands fail at once, see redis.server.ts)
+ */
+export function redisSessionStore(redis: RedisClient): SessionDataStore {
+  const expiration = (expires: Date | undefined) =>
+    expires ? ({ type: "PXAT", value: expires.getTime() } as const) : ({ type: "PX", value: defaultSessionTtlMs } as const);
+  return {
+    async createData(data, expires) {
+      for (;;) {
+        const id = newSessionId();
+        const created = await redis.set(redisSessionKeyPrefix + id, JSON.stringify(data), { expiration: expiration(expires), condition: "NX" });
+        if (created) return id;
+      }
+    },
+    async readData(id) {
+      const json = await redis.get(redisSessionKeyPrefix + id);
+      return parseStored(typeof json === "string" ? json : null);
+    },
+    async updateData(id, data, expires) {
+      await redis.set(redisSessionKeyPrefix + id, JSON.stringify(data), { expiration: expiration(expires), condition: "XX" });
+    },
+    async deleteData(id) {
+      if (!id) return;
+      await redis.del(redisSessionKeyPrefix + id);
+    },
+  };
+}
