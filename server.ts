@@ -31,6 +31,8 @@ import { pinoHttp } from "pino-http";
 import type { Kysely } from "kysely";
 import type { ServerBuild } from "react-router";
 import { createRequestHandler } from "@react-router/express";
+import { maxFormBodyBytes, uploadDiscardLimitBytes } from "./app/limits.ts";
+import { messages } from "./app/messages.ts";
 import { ConfigError, keptSecret, parseConfig, type Config } from "./app/server/config.server.ts";
 import { createLogger, httpSerializers, requestId } from "./app/server/log.server.ts";
 import { connectRedis, redisReachable, RedisUnavailableError, type RedisClient } from "./app/server/redis.server.ts";
@@ -41,10 +43,6 @@ import { startIdentityService } from "./services/identity/server.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
-/** Largest request body the app accepts for forms; larger ones get 413. */
-const maxBodyBytes = 64 * 1024;
-/** Largest body of the upload form: a 10 MB PDF (SPEC §5, issue 4) and its multipart framing. */
-const maxUploadBodyBytes = 10 * 1024 * 1024 + 64 * 1024;
 /** How often expired sessions are deleted from the database, ms. */
 const sessionPurgeIntervalMs = 15 * 60 * 1000;
 /** How long in-flight requests may take to finish after SIGTERM. */
@@ -237,10 +235,13 @@ app.use((req, res, next) => {
     return;
   }
   const length = Number(req.headers["content-length"] ?? 0);
-  const limit = req.method === "POST" && uploadPaths.has(req.path) ? maxUploadBodyBytes : maxBodyBytes;
-  if (length > limit) {
+  // An upload a little over its limit reaches the upload form's action, which answers with the
+  // form's own message (app/limits.ts); only absurd sizes are refused here, unread.
+  const upload = req.method === "POST" && uploadPaths.has(req.path);
+  if (length > (upload ? uploadDiscardLimitBytes : maxFormBodyBytes)) {
     req.log.warn({ length }, "request body too large");
-    res.status(413).set("Connection", "close").type("html").send(errorPage("That was more than this form accepts. Please go back and shorten what you entered."));
+    const message = upload ? messages.uploadTooLarge : "That was more than this form accepts. Please go back and shorten what you entered.";
+    res.status(413).set("Connection", "close").type("html").send(errorPage(message));
     return;
   }
   next();

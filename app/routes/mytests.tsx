@@ -10,6 +10,7 @@ import { ResultIcon, resultState } from "~/components/ResultIcon";
 import { SafeWindowCard } from "~/components/SafeWindowCard";
 import { useHydrated } from "~/hooks/useHydrated";
 import { formatInstant } from "~/dates";
+import { maxUploadBodyBytes, maxUploadBytes } from "~/limits";
 import { messages } from "~/messages";
 import { requireUser } from "~/server/auth.server";
 import { guidelinesRead, rememberGuidelinesRead } from "~/server/guidelines.server";
@@ -20,8 +21,6 @@ import { UpstreamError } from "~/server/upstream/http.server";
 
 export const meta = () => [{ title: "My Tests · SafeWindow" }];
 
-/** SPEC §5 upload: PDF only; 10 MB, the consumer API's limit too. */
-export const maxUploadBytes = 10 * 1024 * 1024;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = consumerApi(requireUser(context));
@@ -32,6 +31,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  // Over the limit: the body is read and dropped, never parsed, and the form says why (SPEC §5).
+  if (Number(request.headers.get("content-length") ?? 0) > maxUploadBodyBytes) {
+    await discardBody(request);
+    return data({ error: messages.uploadTooLarge }, { status: 413, headers: { Connection: "close" } });
+  }
   const form = await request.formData();
   if (form.get("intent") === "guidelines-read") {
     return redirect("/mytests", { headers: { "Set-Cookie": await rememberGuidelinesRead() } });
@@ -52,6 +56,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The outcome shows on the next page: the new result in the list and the updated card.
   setFlash(context, "notice", answer.consumerMessage);
   return redirect("/mytests");
+}
+
+/** Reads the request's body to its end without keeping it (server.ts bounds its size). */
+async function discardBody(request: Request): Promise<void> {
+  if (!request.body) return;
+  for await (const _chunk of request.body) {
+    // dropped
+  }
 }
 
 export default function MyTests() {

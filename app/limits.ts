@@ -1,0 +1,23 @@
+/**
+ * Size limits of what the browser sends (SPEC §5 upload; README "Configuration").
+ *
+ * Imported both by server.ts (run by Node's type stripping) and by the app bundle, so it imports
+ * nothing.
+ */
+
+/** Largest PDF a user may upload: 10 MB, in bytes (the consumer API's limit too). */
+export const maxUploadBytes = 10 * 1024 * 1024;
+
+/** Largest upload form body: the PDF and its multipart framing, in bytes. */
+export const maxUploadBodyBytes = maxUploadBytes + 64 * 1024;
+
+/**
+ * Upload bodies up to this size (bytes) are read and thrown away when they are over
+ * `maxUploadBodyBytes`, so that the upload form can answer with its own message (a browser that is
+ * still sending shows nothing when the server answers and closes early); larger ones are refused
+ * before anything reads them.
+ */
+export const uploadDiscardLimitBytes = 64 * 1024 * 1024;
+
+/** Largest body of every other form, in bytes. */
+export const maxFormBodyBytes = 64 * 1024;
