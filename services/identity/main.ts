@@ -15,7 +15,12 @@ const envSchema = z.object({
   PUBLIC_URL: z.preprocess(unsetIfEmpty, httpUrl.default("http://localhost:3000")),
   SMTP_URL: z.preprocess(unsetIfEmpty, z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
   MAIL_FROM: z.preprocess(unsetIfEmpty, z.string().optional()),
-  IDENTITY_ISSUER: z.preprocess(unsetIfEmpty, httpUrl.optional()),
+  // The JWT issuer; unset: `${PUBLIC_URL}/identity`. Same name as the consumer API's expected
+  // issuer, so one value configures both (services/identity/README.md "Issuer").
+  IDENTITY_ISSUER: z.preprocess(
+    unsetIfEmpty,
+    httpUrl.refine((v) => !v.includes("?") && !v.includes("#"), "must not have a query or fragment").optional(),
+  ),
   // Same default as the web app's IDENTITY_CLIENT_ID, so only the secret must be shared.
   IDENTITY_CLIENT_ID: z.preprocess(unsetIfEmpty, z.string().default("safewindow-web")),
   IDENTITY_CLIENT_SECRET: z.preprocess(unsetIfEmpty, z.string({ error: "is required" }).min(16, "must be at least 16 characters")),

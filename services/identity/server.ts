@@ -27,7 +27,12 @@ export interface IdentityOptions {
   mailFrom?: string;
   /** The confidential OAuth clients allowed (the web app is one). */
   clients: { clientId: string; clientSecret: string }[];
-  /** JWT iss; default the service's own URL. */
+  /**
+   * JWT `iss` of every token, and `issuer` of the discovery document: an absolute http(s) URL
+   * without query or fragment, compared exactly by verifiers. Default `${publicUrl}/identity`,
+   * so it does not depend on the port the service happens to listen on and tokens stay valid
+   * across restarts (services/identity/README.md "Issuer").
+   */
   issuer?: string;
   logger: Logger;
   /** Default 127.0.0.1 and 0 (ephemeral). */
@@ -42,6 +47,8 @@ export interface IdentityOptions {
 export interface IdentityService {
   /** Base URL the service listens on, e.g. http://127.0.0.1:41234 (no trailing slash). */
   url: string;
+  /** The JWT `iss` of its tokens (opts.issuer, else `${publicUrl}/identity`); never contains `url`'s port. */
+  issuer: string;
   /**
    * The service's open database, for an embedding process that keeps its own tables beside the
    * identity_ ones (server.ts keeps the web app's sessions there). Closed by `close()`.
@@ -51,7 +58,12 @@ export interface IdentityService {
   close(): Promise<void>;
 }
 
-function checkOptions(opts: IdentityOptions): string {
+/** The issuer when none is configured: a name under the web app's public URL, not this service's address. */
+export function defaultIssuer(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, "")}/identity`;
+}
+
+function checkOptions(opts: IdentityOptions): { publicUrl: string; issuer: string } {
   let publicUrl: URL;
   try {
     publicUrl = new URL(opts.publicUrl);
@@ -64,17 +76,30 @@ function checkOptions(opts: IdentityOptions): string {
   for (const c of opts.clients) {
     if (!c.clientId || !c.clientSecret) throw new Error("identity: every client needs a clientId and a clientSecret");
   }
-  return opts.publicUrl.replace(/\/+$/, "");
+  const trimmedPublicUrl = opts.publicUrl.replace(/\/+$/, "");
+  const issuer = opts.issuer ?? defaultIssuer(trimmedPublicUrl);
+  let issuerUrl: URL;
+  try {
+    issuerUrl = new URL(issuer);
+  } catch {
+    throw new Error(`identity: issuer is not an absolute URL: ${JSON.stringify(issuer)}`);
+  }
+  // RFC 8414 §2: an issuer is a URL with no query or fragment.
+  if (issuerUrl.protocol !== "http:" && issuerUrl.protocol !== "https:") throw new Error("identity: issuer must be http(s)");
+  if (issuer.includes("?") || issuer.includes("#")) throw new Error("identity: issuer must not have a query or fragment");
+  return { publicUrl: trimmedPublicUrl, issuer };
 }
 
 /**
  * Starts the identity authority: opens the database (PGlite under dataDir, or PostgreSQL),
- * migrates it, loads or creates the RS256 signing key, and listens on host:port.
- * @returns the base URL and a close function.
- * @throws Error for invalid options, an unreachable database, a failed migration or a port in use.
+ * migrates it, loads or creates the RS256 signing key, and listens on host:port. Tokens carry
+ * the configured issuer (default `${publicUrl}/identity`), never the listening URL, so a
+ * restart on another port keeps them valid.
+ * @returns the base URL, the issuer, the open database and a close function.
+ * @throws Error for invalid options (publicUrl or issuer not an http(s) URL, query or fragment, no client), an unreachable database, a failed migration or a port in use.
  */
 export async function startIdentityService(opts: IdentityOptions): Promise<IdentityService> {
-  const publicUrl = checkOptions(opts);
+  const { publicUrl, issuer } = checkOptions(opts);
   const now = opts.now ?? (() => new Date());
   // The embedding app may already have bound `service`; binding it twice duplicates the JSON key.
   const logger = "service" in opts.logger.bindings() ? opts.logger : opts.logger.child({ service: "identity" });
@@ -101,7 +126,7 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
       accounts,
       keys,
       clients: opts.clients,
-      issuer: opts.issuer ?? url,
+      issuer,
       url,
       logger,
       now,
@@ -111,12 +136,13 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
       ...(opts.tokenRateLimit ? { tokenRateLimit: opts.tokenRateLimit } : {}),
     });
     server.on("request", app);
-    logger.info({ port, storage: opts.databaseUrl ? "postgresql" : "pglite", mail: opts.smtpUrl ? "smtp" : "outbox" }, "identity authority listening");
+    logger.info({ port, issuer, storage: opts.databaseUrl ? "postgresql" : "pglite", mail: opts.smtpUrl ? "smtp" : "outbox" }, "identity authority listening");
 
     const openMailer = mailer;
     let closing: Promise<void> | undefined;
     return {
       url,
+      issuer,
       db,
       close() {
         closing ??= (async () => {

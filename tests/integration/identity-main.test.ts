@@ -25,6 +25,7 @@ describe("services/identity/main.ts", () => {
     [{ ...good, PUBLIC_URL: "localhost:3000" }, "PUBLIC_URL"],
     [{ ...good, DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
     [{ ...good, SMTP_URL: "http://mail" }, "SMTP_URL"],
+    [{ ...good, IDENTITY_ISSUER: "https://id.example.com/?tenant=1" }, "IDENTITY_ISSUER"],
     [{ ...good, IDENTITY_CLIENT_SECRET: "" }, "IDENTITY_CLIENT_SECRET"],
     [{ ...good, IDENTITY_CLIENT_SECRET: "too-short" }, "IDENTITY_CLIENT_SECRET"],
     [{ PORT: "0" }, "IDENTITY_CLIENT_SECRET"],
@@ -38,6 +39,8 @@ describe("services/identity/main.ts", () => {
   it("serves from env and stops gracefully on SIGTERM", async () => {
     const p = run({ ...good, DATA_DIR: dataDir, PUBLIC_URL: "http://localhost:3000/" });
     const url = await listeningUrl(p, "identity authority listening");
+    // The issuer is named after PUBLIC_URL, not after the port it listens on.
+    expect(p.out()).toContain('"issuer":"http://localhost:3000/identity"');
     const health = await fetch(`${url}/healthz`);
     expect(await health.json()).toEqual({ ok: true });
     // The client id defaults to the web app's, safewindow-web.

@@ -177,7 +177,7 @@ async function withClock<T>(offsetMs: number, fn: () => Promise<T>): Promise<T> 
 describe("token endpoint and keys", () => {
   it("publishes discovery and a JWKS", async () => {
     const conf = (await (await fetch(`${base}/.well-known/openid-configuration`)).json()) as Record<string, string>;
-    expect(conf.issuer).toBe(base);
+    expect(conf.issuer).toBe(`${PUBLIC_URL}/identity`); // the configured issuer, not the listening URL
     expect(conf.token_endpoint).toBe(`${base}/connect/token`);
     expect(conf.jwks_uri).toBe(`${base}/.well-known/jwks.json`);
     const jwks = (await (await fetch(conf.jwks_uri as string)).json()) as { keys: { kid?: string; alg?: string; d?: string }[] };
@@ -196,7 +196,7 @@ describe("token endpoint and keys", () => {
     const token = body.access_token as string;
     secrets.add(token);
     const { payload, protectedHeader } = await jwtVerify(token, createRemoteJWKSet(new URL(`${base}/.well-known/jwks.json`)), {
-      issuer: base,
+      issuer: service.issuer,
       audience: "identity.api",
     });
     expect(protectedHeader.alg).toBe("RS256");
@@ -251,7 +251,7 @@ describe("token endpoint and keys", () => {
     expect(body.token_type).toBe("Bearer");
     expect(body.expires_in).toBe(3600);
     expect(body.scope.split(" ").sort()).toEqual(["consumer.api", "identity.user", "openid", "profile"]);
-    const { payload } = await jwtVerify(body.access_token, createRemoteJWKSet(new URL(`${base}/.well-known/jwks.json`)), { issuer: base });
+    const { payload } = await jwtVerify(body.access_token, createRemoteJWKSet(new URL(`${base}/.well-known/jwks.json`)), { issuer: service.issuer });
     expect(payload.email).toBe(email);
     expect(payload.email_verified).toBe(false); // unconfirmed users may still log in
     expect(payload.aud).toEqual(expect.arrayContaining(["consumer.api", "identity.api"]));
