@@ -34,6 +34,7 @@ import { createRequestHandler } from "@react-router/express";
 import { maxFormBodyBytes, uploadDiscardLimitBytes } from "./app/limits.ts";
 import { messages } from "./app/messages.ts";
 import { ConfigError, keptSecret, parseConfig, type Config } from "./app/server/config.server.ts";
+import { isCrossSite } from "./app/server/crosssite.server.ts";
 import { createLogger, httpSerializers, requestId } from "./app/server/log.server.ts";
 import { connectRedis, redisReachable, RedisUnavailableError, type RedisClient } from "./app/server/redis.server.ts";
 import { databaseSessionStore, migrateSessionTable, redisSessionStore, type SessionDataStore } from "./app/server/session-store.server.ts";
@@ -226,6 +227,16 @@ async function reachable(url: string): Promise<boolean> {
 
 const base = config.basePrefix;
 const uploadPaths = new Set([`${base}/mytests`, `${base}/mytests.data`]);
+
+// Cross-site state-changing requests are refused before anything acts on them, whatever the route
+// (app/server/crosssite.server.ts: Fetch Metadata, then Origin).
+const trustedOrigins = [new URL(config.publicUrl).origin];
+app.use((req, res, next) => {
+  const site = { method: req.method, secFetchSite: req.get("sec-fetch-site"), origin: req.get("origin"), host: req.get("host") ?? "" };
+  if (!isCrossSite(site, trustedOrigins)) return next();
+  req.log.warn({ origin: site.origin, secFetchSite: site.secFetchSite }, "cross-site request refused");
+  res.status(403).type("html").send(errorPage(messages.crossSiteRefused));
+});
 
 // Bodies are bounded before anything reads them: forms are small, the upload form carries one
 // PDF; a body without a declared length (chunked) is refused, so none is buffered unbounded.

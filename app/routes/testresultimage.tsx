@@ -1,5 +1,5 @@
 // app/routes/testresultimage.tsx: the page-1 JPEG of one of the user's results (SPEC §3: the
-// consumer API answers base64; here it is served as an image, only to its owner, never cached shared)
+// consumer API answers base64; here it is served as an image, only to its owner, never cached)
 import { data } from "react-router";
 import type { Route } from "./+types/testresultimage";
 import { requireUser } from "~/server/auth.server";
@@ -11,7 +11,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   try {
     const jpeg = await consumerApi(requireUser(context)).image(id);
     return new Response(new Uint8Array(jpeg), {
-      headers: { "Content-Type": "image/jpeg", "Cache-Control": "private, max-age=3600", "Content-Length": String(jpeg.length) },
+      headers: { "Content-Type": "image/jpeg", "Cache-Control": "no-store", "Content-Length": String(jpeg.length) },
     });
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) throw data(null, { status: 404 });

@@ -14,6 +14,10 @@
  *
  * A cookie whose id is unknown, expired, or whose data cannot be read counts as no session (the
  * user signs in again), never as an error. A store that cannot be reached answers 503.
+ *
+ * Every answer to a signed-in request (documents, `.data`, images) is `Cache-Control: no-store`,
+ * so neither a shared cache nor the back button after logout keeps personal data
+ * (docs/security.md); anonymous pages keep their own caching.
  */
 import { createContext, createCookie, createSession, createSessionStorage, data, type MiddlewareFunction, type RouterContextProvider, type Session, type SessionStorage } from "react-router";
 import { z } from "zod";
@@ -122,7 +126,9 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const before = JSON.stringify(session.data);
   context.set(sessionContext, state);
 
+  const signedInBefore = session.has("accessToken");
   const response = await next();
+  if (signedInBefore || state.session.has("accessToken")) response.headers.set("Cache-Control", "no-store");
 
   let setCookie: string | undefined;
   try {

@@ -8,24 +8,18 @@
  * - restarts: the same cookie still opens a guarded page after SIGTERM and after kill -9; after the
  *   signing key changed, the user is sent to sign in again, told why, with the path carried.
  */
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kysely } from "kysely";
 import { messages } from "../../app/messages";
 import { maxUploadBytes } from "../../app/limits";
 import { databaseSessionStore, migrateSessionTable, type DatabaseSessionStore } from "../../app/server/session-store.server";
 import { createDatabase } from "../../services/db/database";
-import { harborviewPdf } from "../fixtures/index";
+import { consent, listedResults, password, report, signUp, uploadPost } from "./app-journey";
 import { form, sessionCookieOf, startServer, type Running } from "./server-process";
-
-const password = "Window#2026a";
-const person = { firstName: "Grace", lastName: "Hopper", dob: "1986-12-09", usDob: "12/09/1986", postalCode: "10001" };
-/** The cookie-banner answer, so pages render as for a returning visitor. */
-const consent = `sw_cookie_consent=${encodeURIComponent(btoa(JSON.stringify("accepted")))}`;
 
 describe("the database session store", () => {
   let db: Kysely<any>;
@@ -93,62 +87,6 @@ describe("the database session store", () => {
     expect(last.text ?? "").toBe("x".repeat(last.n * 10));
   });
 });
-
-/** Registers, confirms the e-mail (link from DATA_DIR/outbox), signs in and makes a profile. @returns the browser's cookies */
-async function signUp(base: string, dataDir: string, email: string): Promise<string> {
-  const registered = await fetch(`${base}/registration`, form({ email, password, confirmPassword: password, acceptTerms: "on", acceptPrivacy: "on" }, base));
-  expect(registered.status).toBe(302);
-  const link = await mailLink(dataDir, email, "/confirmemail");
-  expect((await fetch(`${base}/confirmemail${link.search}`)).status).toBe(200);
-  const signedIn = await fetch(`${base}/login`, form({ email, password }, base));
-  expect(signedIn.status).toBe(302);
-  const cookie = `${sessionCookieOf(signedIn)}; ${consent}`;
-  const profile = await fetch(`${base}/yourinfo`, form({ firstName: person.firstName, lastName: person.lastName, dob: person.usDob, postalCode: person.postalCode }, base, cookie));
-  expect(profile.headers.get("location")).toBe("/welcome");
-  return cookie;
-}
-
-/** The link containing `linkPart` in the newest mail to `to` in DATA_DIR/outbox (waits up to 20 s). */
-async function mailLink(dataDir: string, to: string, linkPart: string): Promise<URL> {
-  const outbox = path.join(dataDir, "outbox");
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    let files: string[] = [];
-    try {
-      files = readdirSync(outbox).filter((f) => f.endsWith(".eml")).sort().reverse();
-    } catch {
-      // not written yet
-    }
-    for (const file of files) {
-      const mail = await PostalMime.parse(readFileSync(path.join(outbox, file), "utf8"));
-      if (!(mail.to ?? []).some((a) => "address" in a && a.address?.toLowerCase() === to)) continue;
-      const link = [...(mail.text ?? "").matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]).find((l) => l.includes(linkPart));
-      if (link) return new URL(link);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`no mail to ${to} with a ${linkPart} link`);
-}
-
-/** A Harborview report of `person`, collected `minutesAgo` minutes ago (distinct times: distinct reports). */
-async function report(minutesAgo: number): Promise<Uint8Array> {
-  const collectedAt = new Date(Date.now() - minutesAgo * 60_000);
-  return harborviewPdf({ ...person, collectedAt, reportedAt: new Date(collectedAt.getTime() + 30 * 60_000) });
-}
-
-/** The upload form's post, as a browser without JavaScript sends it. */
-function uploadPost(base: string, cookie: string, pdf: Uint8Array): Promise<Response> {
-  const body = new FormData();
-  body.append("file", new Blob([pdf.slice()], { type: "application/pdf" }), "result.pdf");
-  return fetch(`${base}/mytests`, { method: "POST", redirect: "manual", headers: { origin: base, cookie }, body });
-}
-
-/** The distinct result ids that /mytests lists. */
-async function listedResults(base: string, cookie: string): Promise<string[]> {
-  const page = await fetch(`${base}/mytests`, { headers: { cookie } });
-  expect(page.status).toBe(200);
-  return [...new Set([...(await page.text()).matchAll(/testdetail\?id=([0-9a-f-]{36})/g)].map((m) => m[1]!))];
-}
 
 describe("one session used by many requests at once (embedded default)", () => {
   let server: Running;

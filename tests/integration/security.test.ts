@@ -1,0 +1,113 @@
+/**
+ * Attacks on server.ts as operators run it (issue 10; docs/security.md), each written as the request
+ * that worked before: it now fails, and the legitimate request still works.
+ * - Cross-site posts (Fetch Metadata, then Origin) to page actions, `.data` and resource routes.
+ * - Signed-in answers must not be cached (documents, `.data`, the result image); public pages may.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messages } from "../../app/messages";
+import { listedResults, report, signUp, uploadPost } from "./app-journey";
+import { form, sessionCookieOf, startServer, type Running } from "./server-process";
+
+let server: Running;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), "sw-security-"));
+  server = await startServer({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: "100000" });
+}, 90_000);
+
+afterAll(() => {
+  server?.child.kill("SIGKILL");
+});
+
+/** A form post that names its site the way a browser does (extra headers override `form`'s Origin). */
+function post(url: string, values: Record<string, string>, cookie: string, headers: Record<string, string>): Promise<Response> {
+  const init = form(values, server.url, cookie);
+  return fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), ...headers } });
+}
+
+describe("cross-site requests", () => {
+  let cookie: string;
+
+  beforeAll(async () => {
+    cookie = await signUp(server.url, dataDir, `csrf-${Date.now()}@example.com`);
+  }, 90_000);
+
+  const attacks: [string, Record<string, string>][] = [
+    ["Sec-Fetch-Site: cross-site, no Origin", { "sec-fetch-site": "cross-site" }],
+    ["Sec-Fetch-Site: same-site (a sibling subdomain)", { "sec-fetch-site": "same-site", origin: "https://other.safewindow.example" }],
+    ["an Origin of another site, no Fetch Metadata", { origin: "https://evil.example" }],
+    ["Origin: null", { origin: "null" }],
+  ];
+
+  it.each(attacks)("/logout, /wipe and /cookies refuse %s, and the session survives", async (_name, headers) => {
+    for (const [route, values] of [["/logout", {}], ["/wipe", {}], ["/cookies", { answer: "declined" }]] as const) {
+      const answer = await post(`${server.url}${route}`, values, cookie, headers);
+      expect(answer.status, route).toBe(403);
+      expect(answer.headers.getSetCookie(), route).toEqual([]);
+    }
+    const settings = await fetch(`${server.url}/settings`, { headers: { cookie }, redirect: "manual" });
+    expect(settings.status).toBe(200);
+  });
+
+  it("a page action and its .data post refuse a cross-site post, with a message; nothing changes", async () => {
+    const before = await listedResults(server.url, cookie);
+    const upload = await uploadPost(server.url, cookie, await report(60), { origin: "https://evil.example", "sec-fetch-site": "cross-site" });
+    expect(upload.status).toBe(403);
+    expect(await upload.text()).toContain(messages.crossSiteRefused);
+    const profile = await post(`${server.url}/personalinfo.data`, { firstName: "Mallory", lastName: "Hopper", dob: "12/09/1986", postalCode: "10001" }, cookie, { "sec-fetch-site": "cross-site" });
+    expect(profile.status).toBe(403);
+    expect(await listedResults(server.url, cookie)).toEqual(before);
+    expect(await (await fetch(`${server.url}/settings`, { headers: { cookie } })).text()).not.toContain("Mallory");
+  });
+
+  it("the same posts from the app's own pages still work", async () => {
+    const sameOrigin = { "sec-fetch-site": "same-origin", origin: server.url };
+    const consentAnswer = await post(`${server.url}/cookies`, { answer: "declined", redirectTo: "/settings" }, cookie, sameOrigin);
+    expect(consentAnswer.status).toBe(302);
+    const upload = await uploadPost(server.url, cookie, await report(61), sameOrigin);
+    expect(upload.status).toBe(302);
+    // A browser that sends only Origin (no Fetch Metadata), naming this host.
+    const logout = await post(`${server.url}/logout`, {}, cookie, { origin: server.url });
+    expect(logout.status).toBe(302);
+    expect(logout.headers.get("location")).toBe("/login");
+    expect((await fetch(`${server.url}/settings`, { headers: { cookie }, redirect: "manual" })).status).toBe(302);
+  });
+});
+
+describe("caching of personal pages", () => {
+  let cookie: string;
+  let resultId: string;
+
+  beforeAll(async () => {
+    cookie = await signUp(server.url, dataDir, `cache-${Date.now()}@example.com`);
+    expect((await uploadPost(server.url, cookie, await report(45))).status).toBe(302);
+    resultId = (await listedResults(server.url, cookie))[0]!;
+  }, 90_000);
+
+  it("every signed-in answer is no-store: documents, .data and the result image", async () => {
+    for (const page of ["/settings", "/personalinfo", "/mytests", "/safewindow", "/people", `/testdetail?id=${resultId}`, "/mytests.data", "/settings.data", `/testresultviewer/image?id=${resultId}`]) {
+      const answer = await fetch(`${server.url}${page}`, { headers: { cookie }, redirect: "manual" });
+      expect(answer.status, page).toBe(200);
+      expect(answer.headers.get("cache-control"), page).toBe("no-store");
+    }
+  });
+
+  it("the answer that signs in is no-store too; public pages are not marked so", async () => {
+    const email = `cache-login-${Date.now()}@example.com`;
+    const other = await signUp(server.url, dataDir, email);
+    expect(other).toContain("__session=");
+    const signedIn = await fetch(`${server.url}/login`, form({ email, password: "Window#2026a" }, server.url));
+    expect(sessionCookieOf(signedIn)).toBeTruthy();
+    expect(signedIn.headers.get("cache-control")).toBe("no-store");
+    for (const page of ["/login", "/registration", "/terms"]) {
+      const answer = await fetch(`${server.url}${page}`);
+      expect(answer.status, page).toBe(200);
+      expect(answer.headers.get("cache-control"), page).not.toBe("no-store");
+    }
+  });
+});
