@@ -1,6 +1,7 @@
-// The consumer API on PostgreSQL: `pg` talks to a PGlite socket server on an ephemeral port (no
-// PostgreSQL install needed). Its migrations run over pg beside the identity authority's in one
-// shared database, and a profile is created end to end with both services on DATABASE_URL.
+// The consumer API on a real PostgreSQL server (a throwaway cluster of Debian's postgresql
+// package, tests/integration/postgres.ts). Its migrations run over pg beside the identity
+// authority's in one shared database, and a profile is created end to end with both services on
+// DATABASE_URL.
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,14 +9,15 @@ import { createDatabase } from "../../services/db/database.ts";
 import { migrateToLatest } from "../../services/db/migrate.ts";
 import { CONSUMER_MIGRATION_TABLE, consumerMigrations } from "../../services/consumer/schema/migrations.ts";
 import type { ConsumerDatabase } from "../../services/consumer/schema/tables.ts";
-import { callApi, createProfile, makeUser, modifyCore, startPgliteServer, startServices } from "./support.ts";
-import type { PgliteServer } from "./support.ts";
+import { startPostgres } from "./postgres.ts";
+import type { PostgresServer } from "./postgres.ts";
+import { callApi, createProfile, makeUser, modifyCore, startServices } from "./support.ts";
 
-let pg: PgliteServer;
+let pg: PostgresServer;
 let pgDb: Kysely<ConsumerDatabase>;
 
 beforeAll(async () => {
-  pg = await startPgliteServer();
+  pg = await startPostgres();
   pgDb = await createDatabase<ConsumerDatabase>({ databaseUrl: pg.databaseUrl, name: "consumer", poolSize: 4 });
 });
 
