@@ -34,6 +34,7 @@ import { createRequestHandler } from "@react-router/express";
 import { maxFormBodyBytes, uploadDiscardLimitBytes } from "./app/limits.ts";
 import { messages } from "./app/messages.ts";
 import { ConfigError, keptSecret, parseConfig, type Config } from "./app/server/config.server.ts";
+import { createAttemptLimits, formName, minutesToWait, type AttemptLimits } from "./app/server/attempt-limits.server.ts";
 import { isCrossSite } from "./app/server/crosssite.server.ts";
 import { createLogger, httpSerializers, requestId } from "./app/server/log.server.ts";
 import { connectRedis, redisReachable, RedisUnavailableError, type RedisClient } from "./app/server/redis.server.ts";
@@ -259,24 +260,27 @@ app.use((req, res, next) => {
 });
 
 // Sign-in and account forms: at most AUTH_RATE_LIMIT posts per client address and form in 10
-// minutes, against password guessing and mail flooding. The counters are in Redis with
-// REDIS_URL (shared by the replicas), else in this process's memory.
-const accountForms = ["login", "registration", "confirmaccount", "confirmemail", "requestpasswordchange", "resetpassword", "checkconfirmation"];
-const accountFormPaths = accountForms.flatMap((form) =>
-  [form, `consumer/${form}`].flatMap((p) => [`${base}/${p}`, `${base}/${p}.data`]),
-);
-app.post(
-  accountFormPaths,
+// minutes, against password guessing and mail flooding, whatever the spelling of the path
+// (formName). The route actions add limits per target account and per mail recipient
+// (attemptLimits, in the load context). The counters are in Redis with REDIS_URL (shared by the
+// replicas), else in this process's memory.
+const redisStore = (prefix: string) =>
+  new RedisStore({ prefix, sendCommand: (...args: string[]) => (redis as RedisClient).sendCommand(args) as Promise<RedisReply> });
+const attemptLimits = createAttemptLimits(redis ? redisStore : undefined);
+app.use(
   rateLimit({
     windowMs: 10 * 60 * 1000,
     limit: config.AUTH_RATE_LIMIT,
     standardHeaders: "draft-8",
     legacyHeaders: false,
-    keyGenerator: (req) => `${ipKeyGenerator(req.ip ?? "")}|${req.path}`,
-    store: redis ? new RedisStore({ prefix: "safewindow:ratelimit:", sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<RedisReply> }) : undefined,
+    skip: (req) => req.method !== "POST" || !formName(req.path, base),
+    keyGenerator: (req) => `${ipKeyGenerator(req.ip ?? "")}|${formName(req.path, base)}`,
+    store: redis ? redisStore("safewindow:ratelimit:") : undefined,
     handler: (req, res) => {
       req.log.warn("account form rate limit reached");
-      res.status(429).type("html").send(errorPage("Too many attempts from your connection. Please wait a few minutes and try again."));
+      const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+      const seconds = resetTime ? Math.ceil((resetTime.getTime() - Date.now()) / 1000) : 600;
+      res.status(429).set("Retry-After", String(Math.max(1, seconds))).type("html").send(errorPage(messages.tooManyAttempts(minutesToWait(seconds))));
     },
   }),
 );
@@ -296,7 +300,7 @@ if (dev) {
   build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
 }
 
-type EntryModule = { createLoadContext: (info: { nonce: string; requestId: string; log: typeof log; clientIp: string; sessions: SessionDataStore }) => never };
+type EntryModule = { createLoadContext: (info: { nonce: string; requestId: string; log: typeof log; clientIp: string; sessions: SessionDataStore; attemptLimits: AttemptLimits }) => never };
 const loadContextOf = async () => ((typeof build === "function" ? await build() : build).entry.module as unknown as EntryModule);
 
 app.all(
@@ -311,6 +315,7 @@ app.all(
         log: req.log,
         clientIp: req.ip ?? "",
         sessions,
+        attemptLimits,
       }),
   }),
 );

@@ -115,6 +115,7 @@ export const messages = {
   checkYourEmail: "Please check your e-mail and click the link we sent you to confirm your address.",
   sessionExpired: "Your session has ended. Please sign in again.",
   serverError: "Something went wrong on our side. Please try again in a minute.",
+  tooManyAttempts: (minutes: number) => `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, // ours
   crossSiteRefused: "That form was sent from another site, so we did nothing. Please use SafeWindow's own pages.",
   loadFailed: "This page could not be loaded", // ours (SPEC §8 load errors)
 } as const;

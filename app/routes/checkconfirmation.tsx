@@ -6,6 +6,7 @@ import type { Route } from "./+types/checkconfirmation";
 import { FormMessage } from "~/components/Field";
 import { messages } from "~/messages";
 import { requireUser } from "~/server/auth.server";
+import { attemptRefused } from "~/server/attempts.server";
 import { takeFlash } from "~/server/session.server";
 import { isEmailConfirmed, sendConfirmationEmail } from "~/server/upstream/identity.server";
 
@@ -27,6 +28,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ context }: Route.ActionArgs) {
   const user = requireUser(context);
+  const refused = await attemptRefused(context, "mail", user.userName);
+  if (refused) return data({ notice: undefined, error: refused.message }, refused.init);
   const sent = await sendConfirmationEmail(user.userName).catch(() => false);
   return sent
     ? { notice: messages.confirmationEmailSent, error: undefined }

@@ -6,6 +6,7 @@ import { FormMessage } from "~/components/Field";
 import { linkParameters } from "~/forms/account";
 import { messages } from "~/messages";
 import { UpstreamError } from "~/server/upstream/http.server";
+import { attemptRefused } from "~/server/attempts.server";
 import { confirmEmail, sendConfirmationEmail } from "~/server/upstream/identity.server";
 
 export const meta = () => [{ title: "Confirm Email · SafeWindow" }];
@@ -29,8 +30,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const email = new URL(request.url).searchParams.get("email")?.trim() ?? "";
+  const refused = email ? await attemptRefused(context, "mail", email) : undefined;
+  if (refused) return data({ notice: undefined, error: refused.message }, refused.init);
   const sent = email ? await sendConfirmationEmail(email).catch(() => false) : false;
   return sent
     ? { notice: messages.confirmationEmailSent, error: undefined }

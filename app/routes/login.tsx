@@ -9,6 +9,7 @@ import { Field, FormMessage } from "~/components/Field";
 import { loginSchema } from "~/forms/account";
 import { authenticator, getSessionUser, safeRedirect, SignInError, withClientIp } from "~/server/auth.server";
 import { rememberedUserName, rememberUserName } from "~/server/preferences.server";
+import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
 import { signInSession, takeFlash } from "~/server/session.server";
 
 export const meta = () => [{ title: "Sign In · SafeWindow" }];
@@ -27,13 +28,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   }
+  const refused = await attemptRefused(context, "signIn", submission.value.email);
+  if (refused) return data({ result: submission.reply({ formErrors: [refused.message], hideFields: ["password"] }) }, refused.init);
   try {
     const user = await authenticator.authenticate("password", withClientIp(request, context));
+    await forgiveAttempt(context, "signIn", submission.value.email);
     signInSession(context, user);
     return redirect(safeRedirect(submission.value.redirectTo), { headers: { "Set-Cookie": await rememberUserName(user.userName) } });
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;
-    return data({ result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }) }, { status: 400 });
+    return data({ result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }) }, { status: error.status });
   }
 }
 

@@ -14,6 +14,7 @@ import { messages } from "~/messages";
 import { signIn, SignInError } from "~/server/auth.server";
 import { requestContext } from "~/server/context";
 import { rememberUserName } from "~/server/preferences.server";
+import { attemptRefused } from "~/server/attempts.server";
 import { signInSession } from "~/server/session.server";
 import { UpstreamError } from "~/server/upstream/http.server";
 import { isAvailable, register, sendConfirmationEmail } from "~/server/upstream/identity.server";
@@ -50,6 +51,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: submission.reply({ hideFields: hiddenFields }) }, { status: 400 });
   }
   const { email, password } = submission.value;
+  // Each registration mails the address: counted per recipient.
+  const refused = await attemptRefused(context, "mail", email);
+  if (refused) return data({ result: submission.reply({ formErrors: [refused.message], hideFields: hiddenFields }) }, refused.init);
   try {
     if (!(await isAvailable(email))) {
       return data(

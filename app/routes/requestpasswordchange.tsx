@@ -8,6 +8,7 @@ import type { Route } from "./+types/requestpasswordchange";
 import { Field, FormMessage } from "~/components/Field";
 import { requestPasswordChangeSchema } from "~/forms/account";
 import { messages } from "~/messages";
+import { attemptRefused } from "~/server/attempts.server";
 import { requestPasswordChange } from "~/server/upstream/identity.server";
 
 export const meta = () => [{ title: "Reset Password · SafeWindow" }];
@@ -15,6 +16,9 @@ export const meta = () => [{ title: "Reset Password · SafeWindow" }];
 export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: requestPasswordChangeSchema });
   if (submission.status !== "success") return data({ sent: false, result: submission.reply() }, { status: 400 });
+  // Counted per recipient, whether or not the account exists, so the limit discloses nothing either.
+  const refused = await attemptRefused(context, "mail", submission.value.email);
+  if (refused) return data({ sent: false, result: submission.reply({ formErrors: [refused.message] }) }, refused.init);
   // SPEC §8: always the same message, so the page does not disclose whether the account exists.
   await requestPasswordChange(submission.value.email).catch(() => undefined);
   return { sent: true, result: submission.reply() };

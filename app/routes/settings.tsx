@@ -16,6 +16,7 @@ import { toUsDate } from "~/dates";
 import { messages } from "~/messages";
 import { requireUser } from "~/server/auth.server";
 import { rememberUserName } from "~/server/preferences.server";
+import { attemptRefused } from "~/server/attempts.server";
 import { sessionOf, setFlash, takeFlash } from "~/server/session.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { UpstreamError } from "~/server/upstream/http.server";
@@ -78,6 +79,9 @@ async function changeEmail(formData: FormData, context: Readonly<RouterContextPr
   }
   if (!check.valid) return fail(messages.userNameInvalid, 400);
   if (!check.available) return fail(messages.userNameTaken, 409);
+  // The change mails the new address: counted per recipient.
+  const refused = await attemptRefused(context, "mail", userName);
+  if (refused) return fail(refused.message, 429);
   const changed = await changeUserName(accessToken, userName).catch(() => false);
   if (!changed) return fail(messages.userNameChangeFailed, 502);
   const normalized = userName.trim().toLowerCase();

@@ -27,7 +27,16 @@ export function isTokenValid(expiresAt: number | undefined, now = Date.now()): b
 /** A sign-in that failed, with the SPEC §8 message to show. */
 export class SignInError extends Error {
   override name = "SignInError";
+  /** The status the sign-in form answers with: 429 when the authority locked the attempts, else 400. */
+  readonly status: 400 | 429;
+  constructor(message: string, status: 400 | 429 = 400) {
+    super(message);
+    this.status = status;
+  }
 }
+
+/** How long the identity authority's lockout of failed sign-ins lasts (its README), in minutes. */
+const authorityLockoutMinutes = 15;
 
 /**
  * SPEC §8 message for a failed token request: 400 → wrong credentials, 500 → unexpected,
@@ -37,6 +46,7 @@ export function signInErrorMessage(status: number, detail?: string): string {
   if (status === 400) return messages.loginFailed;
   if (status === 500) return messages.unexpectedError;
   if (status === 0) return messages.unknownError(messages.upstreamUnavailable);
+  if (status === 429) return messages.tooManyAttempts(authorityLockoutMinutes);
   return messages.unknownError(detail ?? `status ${status}`);
 }
 
@@ -53,7 +63,7 @@ export async function signIn(email: string, password: string, clientIp?: string)
     throw error;
   }
   if (!answer.token) {
-    throw new SignInError(signInErrorMessage(answer.status, answer.body?.error_description ?? answer.body?.error));
+    throw new SignInError(signInErrorMessage(answer.status, answer.body?.error_description ?? answer.body?.error), answer.status === 429 ? 429 : 400);
   }
   // SPEC §7 "Get user info returns userName": the account's own spelling, not what was typed.
   const info = await getUserInfo(answer.token.accessToken).catch(() => ({ userName: email }));

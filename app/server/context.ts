@@ -5,6 +5,7 @@
  */
 import { createContext } from "react-router";
 import type { Logger } from "pino";
+import type { AttemptLimits } from "./attempt-limits.server";
 import type { SessionDataStore } from "./session-store.server";
 
 export interface RequestInfo {
@@ -18,6 +19,8 @@ export interface RequestInfo {
   clientIp: string;
   /** Where sessions are kept (server.ts picks the embedded database, PostgreSQL or Redis). */
   sessions: SessionDataStore;
+  /** Limits per target account and per mail recipient (server.ts keeps their counters). */
+  attemptLimits: AttemptLimits;
 }
 
 /** The signed-in user, as the guard middleware found them in the session. */

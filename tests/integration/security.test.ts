@@ -111,3 +111,65 @@ describe("caching of personal pages", () => {
     }
   });
 });
+
+describe("limits on account forms", () => {
+  let limited: Running;
+  let limitedDir: string;
+
+  beforeAll(async () => {
+    limitedDir = mkdtempSync(path.join(tmpdir(), "sw-security-limits-"));
+    limited = await startServer({ DATA_DIR: limitedDir, AUTH_RATE_LIMIT: "4" });
+  }, 90_000);
+
+  afterAll(() => {
+    limited?.child.kill("SIGKILL");
+  });
+
+  it("spelling the path differently does not start a fresh counter", async () => {
+    const spellings = ["/login", "/LOGIN", "/Login/", "/login.data", "/%6Cogin", "/login//"];
+    const statuses: number[] = [];
+    for (const spelling of spellings) {
+      const answer = await fetch(`${limited.url}${spelling}`, form({ email: "", password: "x" }, limited.url));
+      statuses.push(answer.status);
+      if (answer.status === 429) {
+        expect(answer.headers.get("retry-after")).toMatch(/^\d+$/);
+        expect(await answer.text()).toMatch(/Too many attempts\. Please try again in \d+ minutes?\./);
+      }
+    }
+    expect(statuses.slice(4)).toEqual([429, 429]);
+    expect(statuses.slice(0, 4).every((s) => s !== 429)).toBe(true);
+    // Another form keeps its own counter.
+    expect((await fetch(`${limited.url}/registration`, form({ email: "" }, limited.url))).status).not.toBe(429);
+  });
+
+  it("mails to one address are capped, whatever the sender; other addresses are unaffected", async () => {
+    const email = `flood-${Date.now()}@example.com`;
+    await signUp(server.url, dataDir, email);
+    const statuses: number[] = [];
+    for (let n = 0; n < 7; n++) {
+      const answer = await fetch(`${server.url}/requestpasswordchange`, form({ email }, server.url));
+      statuses.push(answer.status);
+      const html = await answer.text();
+      if (answer.status === 429) expect(html).toMatch(/Too many attempts\. Please try again in \d+ minutes?\./);
+    }
+    // The sign-up mailed the address once; five more mails an hour at most.
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429, 429]);
+    expect((await fetch(`${server.url}/requestpasswordchange`, form({ email: `other-${Date.now()}@example.com` }, server.url))).status).toBe(200);
+  });
+
+  it("sign-in attempts against one account are capped from anywhere, and the right password waits too", async () => {
+    const email = `guess-${Date.now()}@example.com`;
+    await signUp(server.url, dataDir, email);
+    const statuses: number[] = [];
+    for (let n = 0; n < 11; n++) statuses.push((await fetch(`${server.url}/login`, form({ email, password: `Wrong#${n}aaaa` }, server.url))).status);
+    expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    const right = await fetch(`${server.url}/login`, form({ email, password: "Window#2026a" }, server.url));
+    expect(right.status).toBe(429);
+    expect(await right.text()).toMatch(/Too many attempts\. Please try again in \d+ minutes?\./);
+    // Someone else signs in as usual; and successful sign-ins do not count against an account.
+    const other = `fine-${Date.now()}@example.com`;
+    await signUp(server.url, dataDir, other);
+    for (let n = 0; n < 12; n++) expect((await fetch(`${server.url}/login`, form({ email: other, password: "Window#2026a" }, server.url))).status).toBe(302);
+  }, 60_000);
+});

@@ -46,7 +46,7 @@ describe("withClientIp", () => {
     const { requestContext } = await import("../../app/server/context");
     const { withClientIp } = await import("../../app/server/auth.server");
     const context = new RouterContextProvider();
-    context.set(requestContext, { nonce: "n", requestId: "r", log: console as never, clientIp: "198.51.100.20", sessions: undefined as never });
+    context.set(requestContext, { nonce: "n", requestId: "r", log: console as never, clientIp: "198.51.100.20", sessions: undefined as never, attemptLimits: undefined as never });
     const spoofed = new Request("http://h/login", { method: "POST", headers: { "x-safewindow-client-ip": "203.0.113.7" }, body: "email=a" });
     const request = withClientIp(spoofed, context);
     expect(request.headers.get("x-safewindow-client-ip")).toBe("198.51.100.20");
