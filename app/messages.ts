@@ -73,6 +73,7 @@ export const messages = {
   userNameChangeFailed: "There was an internal error changing the user name.",
   settingsPasswordChangeFailed: "There was a problem changing your password. Please check the spelling of you current password.",
   currentPasswordRequired: "You must enter your current password", // ours
+  currentPasswordWrong: "That is not your current password.", // ours
   newUserNameRequired: "You must enter the new email address", // ours
   passwordChanged: "Your password has been changed.", // ours
   userNameChanged: "Your email address has been changed. Please confirm the new address from the e-mail we sent to it.", // ours
@@ -116,6 +117,8 @@ export const messages = {
   sessionExpired: "Your session has ended. Please sign in again.",
   serverError: "Something went wrong on our side. Please try again in a minute.",
   tooManyAttempts: (minutes: number) => `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, // ours
+  signOutEverywhere: "Sign out everywhere", // ours
+  signOutEverywhereHint: "Signs you out on every device and browser, this one included.", // ours
   crossSiteRefused: "That form was sent from another site, so we did nothing. Please use SafeWindow's own pages.",
   loadFailed: "This page could not be loaded", // ours (SPEC §8 load errors)
 } as const;

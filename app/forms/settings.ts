@@ -19,8 +19,13 @@ export const changePasswordSchema = z
     when: bothPresent("newPassword", "confirmPassword"),
   });
 
-/** SPEC §5 new username: required here; validity and availability are the identity authority's answer. */
+/**
+ * SPEC §5 new username: required here; validity and availability are the identity authority's
+ * answer. The current password is asked too (docs/security.md "Sessions"): a session alone must not
+ * be enough to take the account.
+ */
 export const changeUserNameSchema = z.object({
   intent: z.literal("username"),
   userName: z.string({ error: messages.newUserNameRequired }).trim().min(1, messages.newUserNameRequired).max(254, messages.userNameInvalid),
+  currentPassword: z.string({ error: messages.currentPasswordRequired }).min(1, messages.currentPasswordRequired).max(1024),
 });

@@ -1,12 +1,15 @@
 // app/routes/logout.tsx: SPEC §4 Logout: clears the tokens (the server session) and the flags
-// (the guidelines-read flag), keeps the remembered username, then goes to login.
+// (the guidelines-read flag), keeps the remembered username, then goes to login. With
+// `everywhere=1` (settings' 'Sign out everywhere') every other browser of the user is signed out too.
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { forgetGuidelinesRead } from "~/server/guidelines.server";
-import { endSession } from "~/server/session.server";
+import { endSession, endSessionEverywhere } from "~/server/session.server";
 
-export async function action({ context }: Route.ActionArgs) {
-  endSession(context);
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  if (form.get("everywhere") === "1") await endSessionEverywhere(context);
+  else endSession(context);
   return redirect("/login", { headers: { "Set-Cookie": await forgetGuidelinesRead() } });
 }
 

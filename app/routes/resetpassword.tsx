@@ -10,6 +10,7 @@ import { DoneCard } from "~/components/DoneCard";
 import { FormMessage } from "~/components/Field";
 import { linkParameters, resetPasswordSchema } from "~/forms/account";
 import { messages } from "~/messages";
+import { revokeSessionsOf } from "~/server/session.server";
 import { UpstreamError } from "~/server/upstream/http.server";
 import { changePasswordUsingToken } from "~/server/upstream/identity.server";
 
@@ -22,7 +23,7 @@ export function loader({ request }: Route.LoaderArgs) {
   return { problem: link.problem, email: link.problem === undefined ? link.email : "" };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const link = linkParameters(new URL(request.url));
   const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
   if (link.problem !== undefined) {
@@ -32,7 +33,11 @@ export async function action({ request }: Route.ActionArgs) {
   let message: string = messages.passwordChangeFailed;
   try {
     const answer = await changePasswordUsingToken(link.email, submission.value.newPassword, link.token);
-    if (answer.ok && answer.body?.succeeded) return { done: true, result: submission.reply({ resetForm: true }) };
+    if (answer.ok && answer.body?.succeeded) {
+      // Whoever was signed in to the account anywhere is signed out.
+      await revokeSessionsOf(context, link.email);
+      return { done: true, result: submission.reply({ resetForm: true }) };
+    }
     if (answer.status === 500) message = messages.unexpectedError;
   } catch (error) {
     if (!(error instanceof UpstreamError)) throw error;

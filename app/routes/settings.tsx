@@ -14,10 +14,11 @@ import { changePasswordSchema, changeUserNameSchema } from "~/forms/settings";
 import { useHydrated } from "~/hooks/useHydrated";
 import { toUsDate } from "~/dates";
 import { messages } from "~/messages";
-import { requireUser } from "~/server/auth.server";
+import { requireUser, signIn, SignInError } from "~/server/auth.server";
 import { rememberUserName } from "~/server/preferences.server";
-import { attemptRefused } from "~/server/attempts.server";
-import { sessionOf, setFlash, takeFlash } from "~/server/session.server";
+import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
+import { requestContext, type SessionUser } from "~/server/context";
+import { changeSessionUserName, revokeOtherSessions, setFlash, takeFlash } from "~/server/session.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { UpstreamError } from "~/server/upstream/http.server";
 import { changePasswordUsingCurrent, changeUserName, validateRequestedEmail } from "~/server/upstream/identity.server";
@@ -60,16 +61,30 @@ async function changePassword(formData: FormData, context: Readonly<RouterContex
     return data({ intent: "password", result: submission.reply({ formErrors: [messages.settingsPasswordChangeFailed], hideFields }) }, { status: 400 });
   }
   // Success closes the panel and clears its fields (SPEC §4 settings panels).
+  // Every other browser signed in to the account is signed out; this one stays.
+  await revokeOtherSessions(context);
   setFlash(context, "notice", messages.passwordChanged);
   return redirect("/settings");
 }
 
-async function changeEmail(formData: FormData, context: Readonly<RouterContextProvider>, accessToken: string) {
+async function changeEmail(formData: FormData, context: Readonly<RouterContextProvider>, user: SessionUser) {
   const submission = parseWithZod(formData, { schema: changeUserNameSchema });
-  if (submission.status !== "success") return data({ intent: "username", result: submission.reply() }, { status: 400 });
-  const { userName } = submission.value;
-  const fail = (message: string, status: number) =>
-    data({ intent: "username", result: submission.reply({ fieldErrors: { userName: [message] } }) }, { status });
+  const hideFields = ["currentPassword"];
+  if (submission.status !== "success") return data({ intent: "username", result: submission.reply({ hideFields }) }, { status: 400 });
+  const { userName, currentPassword } = submission.value;
+  const fail = (message: string, status: number, field: "userName" | "currentPassword" = "userName") =>
+    data({ intent: "username", result: submission.reply({ fieldErrors: { [field]: [message] }, hideFields }) }, { status });
+  // The password first: whoever holds only the session learns nothing, not even whether the new
+  // address is taken. Checked like a sign-in (the password grant), and counted like one.
+  const refusedSignIn = await attemptRefused(context, "signIn", user.userName);
+  if (refusedSignIn) return fail(refusedSignIn.message, 429, "currentPassword");
+  try {
+    await signIn(user.userName, currentPassword, context.get(requestContext).clientIp);
+  } catch (error) {
+    if (!(error instanceof SignInError)) throw error;
+    return error.status === 429 ? fail(error.message, 429, "currentPassword") : fail(messages.currentPasswordWrong, 400, "currentPassword");
+  }
+  await forgiveAttempt(context, "signIn", user.userName);
   let check: { available: boolean; valid: boolean };
   try {
     check = await validateRequestedEmail(userName);
@@ -82,10 +97,10 @@ async function changeEmail(formData: FormData, context: Readonly<RouterContextPr
   // The change mails the new address: counted per recipient.
   const refused = await attemptRefused(context, "mail", userName);
   if (refused) return fail(refused.message, 429);
-  const changed = await changeUserName(accessToken, userName).catch(() => false);
+  const changed = await changeUserName(user.accessToken, userName).catch(() => false);
   if (!changed) return fail(messages.userNameChangeFailed, 502);
   const normalized = userName.trim().toLowerCase();
-  sessionOf(context).set("userName", normalized);
+  await changeSessionUserName(context, normalized);
   setFlash(context, "notice", messages.userNameChanged);
   return redirect("/settings", { headers: { "Set-Cookie": await rememberUserName(normalized) } });
 }
@@ -95,7 +110,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   if (intent === "password") return changePassword(formData, context, user.accessToken);
-  if (intent === "username") return changeEmail(formData, context, user.accessToken);
+  if (intent === "username") return changeEmail(formData, context, user);
   throw data(null, { status: 400 });
 }
 
@@ -161,6 +176,13 @@ export default function Settings() {
             Logout
           </button>
         </Form>
+        <p>{messages.signOutEverywhereHint}</p>
+        <Form method="post" action="/logout">
+          <input type="hidden" name="everywhere" value="1" />
+          <button type="submit" className="button secondary">
+            {messages.signOutEverywhere}
+          </button>
+        </Form>
       </section>
 
       <section className="card" aria-labelledby="local-data-heading">
@@ -222,6 +244,7 @@ function UserNamePanel({ result }: { result: Result }) {
         errorId={fields.userName.errorId}
         errors={fields.userName.errors}
       />
+      <PasswordField label="Current Password" field={fields.currentPassword} autoComplete="current-password" />
       <div className="button-row">
         <button type="submit" className="button" disabled={navigation.state === "submitting"}>
           Update

@@ -12,7 +12,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { messages } from "~/messages";
 import { requestContext, userContext, type SessionUser } from "./context";
-import { forgetAccessToken, sessionOf, setFlash } from "./session.server";
+import { forgetAccessToken, sessionOf } from "./session.server";
 import { getUserInfo, passwordGrant, type AccessToken } from "./upstream/identity.server";
 import { UpstreamError } from "./upstream/http.server";
 
@@ -138,7 +138,6 @@ export function createGuard(basePrefix: () => string): MiddlewareFunction<Respon
       signInAgain() {
         context.get(requestContext).log.info("upstream refused the access token: signing the user out");
         forgetAccessToken(context);
-        setFlash(context, "error", messages.sessionExpired);
         throw redirect(login());
       },
     });

@@ -14,11 +14,17 @@
  * nothing (so a request that overlaps a logout cannot undo it). Data that cannot be read back
  * (not JSON, not an object) reads as no session.
  *
+ * Both also keep a generation number per user (docs/security.md "Sessions"): a session records the
+ * generation current when it began, and one from an older generation is no longer signed in. A
+ * password change, reset or e-mail change, or "sign out everywhere", increments it, which signs out
+ * every other browser of that user at once, on every replica. Users are keyed by a SHA-256 of
+ * their lower-cased e-mail (no address in keys).
+ *
  * server.ts builds the store and hands it to the app through the load context; this file is
  * imported only by server.ts and tests (run by Node's type stripping), so it imports nothing from
  * the app bundle.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { migrateToLatest, type Migration } from "../../services/db/migrate.ts";
 import type { RedisClient } from "./redis.server.ts";
@@ -39,6 +45,15 @@ export interface SessionDataStore {
   updateData(id: string, data: StoredSessionData, expires?: Date): Promise<void>;
   /** Removes the session (no error when it does not exist). */
   deleteData(id: string): Promise<void>;
+  /** The user's current session generation (0 until the first increment). */
+  userGeneration(userName: string): Promise<number>;
+  /** Increments the user's session generation and answers the new one. */
+  nextUserGeneration(userName: string): Promise<number>;
+}
+
+/** The key a user's generation is kept under: a SHA-256 of the lower-cased, trimmed e-mail. */
+export function userKey(userName: string): string {
+  return createHash("sha256").update(userName.trim().toLowerCase()).digest("hex");
 }
 
 /** Lifetime of a session stored without an expiry: 12 hours, in ms (the cookie's max age). */
@@ -68,6 +83,10 @@ export interface SessionTables {
     data: string;
     expires_at: Date;
   };
+  app_user_generation: {
+    user_key: string;
+    generation: number;
+  };
 }
 
 /** Migration table of the app's own tables (kept apart from identity_… and consumer_…). */
@@ -86,6 +105,18 @@ const sessionMigrations: Record<string, Migration> = {
     },
     async down(db: Kysely<any>) {
       await db.schema.dropTable("app_session").execute();
+    },
+  },
+  "0002_user_generations": {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("app_user_generation")
+        .addColumn("user_key", "text", (c) => c.primaryKey())
+        .addColumn("generation", "integer", (c) => c.notNull())
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable("app_user_generation").execute();
     },
   },
 };
@@ -139,6 +170,20 @@ export function databaseSessionStore(anyDb: Kysely<any>, now: () => Date = () =>
       if (!id) return;
       await db.deleteFrom("app_session").where("id", "=", id).execute();
     },
+    async userGeneration(userName) {
+      const row = await db.selectFrom("app_user_generation").select("generation").where("user_key", "=", userKey(userName)).executeTakeFirst();
+      return row?.generation ?? 0;
+    },
+    async nextUserGeneration(userName) {
+      // One statement: two changes at once each get their own number.
+      const row = await db
+        .insertInto("app_user_generation")
+        .values({ user_key: userKey(userName), generation: 1 })
+        .onConflict((c) => c.column("user_key").doUpdateSet({ generation: sql<number>`app_user_generation.generation + 1` }))
+        .returning("generation")
+        .executeTakeFirstOrThrow();
+      return row.generation;
+    },
     async purgeExpired() {
       const result = await db.deleteFrom("app_session").where("expires_at", "<=", now()).executeTakeFirst();
       return Number(result.numDeletedRows);
@@ -148,6 +193,8 @@ export function databaseSessionStore(anyDb: Kysely<any>, now: () => Date = () =>
 
 /** Prefix of the session keys in Redis. */
 export const redisSessionKeyPrefix = "safewindow:session:";
+/** Prefix of the users' session generations in Redis. */
+export const redisGenerationKeyPrefix = "safewindow:session-generation:";
 
 /**
  * Sessions in Redis under `safewindow:session:<id>` as JSON, expiring with the session
@@ -176,6 +223,12 @@ export function redisSessionStore(redis: RedisClient): SessionDataStore {
     async deleteData(id) {
       if (!id) return;
       await redis.del(redisSessionKeyPrefix + id);
+    },
+    async userGeneration(userName) {
+      return Number((await redis.get(redisGenerationKeyPrefix + userKey(userName))) ?? 0);
+    },
+    async nextUserGeneration(userName) {
+      return Number(await redis.incr(redisGenerationKeyPrefix + userKey(userName)));
     },
   };
 }

@@ -15,12 +15,16 @@
  * A cookie whose id is unknown, expired, or whose data cannot be read counts as no session (the
  * user signs in again), never as an error. A store that cannot be reached answers 503.
  *
+ * A session from before the user's password change, reset or e-mail change elsewhere (an older
+ * session generation, session-store.server.ts) is signed out at its next request, told why.
+ *
  * Every answer to a signed-in request (documents, `.data`, images) is `Cache-Control: no-store`,
  * so neither a shared cache nor the back button after logout keeps personal data
  * (docs/security.md); anonymous pages keep their own caching.
  */
 import { createContext, createCookie, createSession, createSessionStorage, data, type MiddlewareFunction, type RouterContextProvider, type Session, type SessionStorage } from "react-router";
 import { z } from "zod";
+import { messages } from "~/messages";
 import { getConfig } from "./config.server";
 import { requestContext } from "./context";
 import type { SessionDataStore } from "./session-store.server";
@@ -33,6 +37,8 @@ export interface SessionData {
   userName: string;
   /** SPEC §6: the enabledScreens list, fetched after login and kept for the session. */
   enabledScreens?: ScreenName[];
+  /** The user's session generation when this session began or last changed the account. */
+  generation?: number;
 }
 
 /** One-time messages for the next page (read once, then gone). */
@@ -55,6 +61,7 @@ const storedSessionSchema = z.object({
   expiresAt: z.number().optional(),
   userName: z.string().optional(),
   enabledScreens: z.array(z.string()).optional(),
+  generation: z.number().int().nonnegative().optional(),
   __flash_notice__: z.string().optional(),
   __flash_error__: z.string().optional(),
 });
@@ -122,8 +129,22 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   }
   // An id that led to no data (unknown, expired, unreadable) is dropped, so a write starts afresh.
   if (session.id && Object.keys(session.data).length === 0) session = createSession<SessionData, SessionFlash>();
-  const state: SessionState = { session, fate: "keep" };
   const before = JSON.stringify(session.data);
+  const { sessions: store } = context.get(requestContext);
+  const userName = session.get("userName");
+  if (session.has("accessToken") && userName) {
+    let current: number;
+    try {
+      current = await store.userGeneration(userName);
+    } catch (error) {
+      storeUnavailable(error, context);
+    }
+    if ((session.get("generation") ?? 0) < current) {
+      context.get(requestContext).log.info("session from before an account change elsewhere: signed out");
+      signOut(session);
+    }
+  }
+  const state: SessionState = { session, fate: "keep" };
   context.set(sessionContext, state);
 
   const signedInBefore = session.has("accessToken");
@@ -132,7 +153,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
 
   let setCookie: string | undefined;
   try {
-    setCookie = await settle(storage, state, before);
+    setCookie = await settle(storage, store, state, before);
   } catch (error) {
     storeUnavailable(error, context);
   }
@@ -141,12 +162,15 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
 };
 
 /** Carries out the session's fate. @returns the Set-Cookie value, when the cookie must change */
-async function settle(storage: SessionStorage<SessionData, SessionFlash>, state: SessionState, before: string): Promise<string | undefined> {
+async function settle(storage: SessionStorage<SessionData, SessionFlash>, store: SessionDataStore, state: SessionState, before: string): Promise<string | undefined> {
   const { session, fate } = state;
   if (fate === "destroy") return session.id ? storage.destroySession(session) : undefined;
   if (fate === "rotate") {
     if (session.id) await storage.destroySession(session);
-    return storage.commitSession(createSession<SessionData, SessionFlash>(session.data as SessionData));
+    const fresh = createSession<SessionData, SessionFlash>(session.data as SessionData);
+    const userName = fresh.get("userName");
+    if (userName) fresh.set("generation", await store.userGeneration(userName));
+    return storage.commitSession(fresh);
   }
   if (JSON.stringify(session.data) === before) return undefined;
   return storage.commitSession(session);
@@ -199,8 +223,49 @@ export function saveEnabledScreens(context: Readonly<RouterContextProvider>, scr
  * sign in again instead of using it; the rest of the session stays.
  */
 export function forgetAccessToken(context: Readonly<RouterContextProvider>): void {
-  const session = sessionOf(context);
+  signOut(sessionOf(context));
+}
+
+/** Removes what makes `session` signed in, and says why on the next page. */
+function signOut(session: AppSession): void {
   session.unset("accessToken");
   session.unset("expiresAt");
   session.unset("enabledScreens");
+  session.unset("generation");
+  session.flash("error", messages.sessionExpired);
+}
+
+/**
+ * Signs out every other session of the signed-in user, at once and on every replica (after a
+ * password change); this one stays signed in.
+ * @throws whatever the store throws (unreachable)
+ */
+export async function revokeOtherSessions(context: Readonly<RouterContextProvider>): Promise<void> {
+  const session = sessionOf(context);
+  const userName = session.get("userName");
+  if (!userName) return;
+  session.set("generation", await context.get(requestContext).sessions.nextUserGeneration(userName));
+}
+
+/** Signs out every session of `userName` (after a password reset, which no session made). */
+export async function revokeSessionsOf(context: Readonly<RouterContextProvider>, userName: string): Promise<void> {
+  await context.get(requestContext).sessions.nextUserGeneration(userName);
+}
+
+/**
+ * After an e-mail change: every other session of the user is signed out, and this one goes on
+ * under the new address.
+ */
+export async function changeSessionUserName(context: Readonly<RouterContextProvider>, userName: string): Promise<void> {
+  await revokeOtherSessions(context);
+  const session = sessionOf(context);
+  session.set("userName", userName);
+  session.set("generation", await context.get(requestContext).sessions.userGeneration(userName));
+}
+
+/** Signs the user out here and in every other browser ('Sign out everywhere'). */
+export async function endSessionEverywhere(context: Readonly<RouterContextProvider>): Promise<void> {
+  const userName = sessionOf(context).get("userName");
+  if (userName) await context.get(requestContext).sessions.nextUserGeneration(userName);
+  endSession(context);
 }

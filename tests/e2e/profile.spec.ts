@@ -138,16 +138,25 @@ test("settings: change the e-mail (taken, invalid, then a good one)", async ({ p
   const taken = uniqueEmail(testInfo, "taken");
   await createAccount(taken, strongPassword, { confirmed: false });
   await page.goto("/settings?panel=username");
+  // The current password is asked every time (it is never sent back to the page).
+  const current = () => page.getByLabel("Current Password", { exact: true });
   const input = page.getByLabel("New Email");
   await input.fill(taken);
+  await current().fill("Not-my-password1!");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByText(messages.currentPasswordWrong)).toBeVisible();
+  await page.getByLabel("New Email").fill(taken);
+  await current().fill(strongPassword);
   await page.getByRole("button", { name: "Update" }).click();
   await expect(page.getByText(messages.userNameTaken)).toBeVisible();
   await page.getByLabel("New Email").fill("not-an-address@");
+  await current().fill(strongPassword);
   await page.getByRole("button", { name: "Update" }).click();
   await expect(page.getByText(messages.userNameInvalid)).toBeVisible();
 
   const fresh = uniqueEmail(testInfo, "fresh");
   await page.getByLabel("New Email").fill(fresh);
+  await current().fill(strongPassword);
   await page.getByRole("button", { name: "Update" }).click();
   await expect(page.getByText(messages.userNameChanged)).toBeVisible();
   await expect(page.getByText(fresh.toLowerCase())).toBeVisible();

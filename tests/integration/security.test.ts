@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../app/messages";
-import { listedResults, report, signUp, uploadPost } from "./app-journey";
+import { listedResults, mailLink, report, signUp, uploadPost } from "./app-journey";
 import { form, sessionCookieOf, startServer, type Running } from "./server-process";
 
 let server: Running;
@@ -172,4 +172,85 @@ describe("limits on account forms", () => {
     await signUp(server.url, dataDir, other);
     for (let n = 0; n < 12; n++) expect((await fetch(`${server.url}/login`, form({ email: other, password: "Window#2026a" }, server.url))).status).toBe(302);
   }, 60_000);
+});
+
+describe("a change to the account signs out every other browser", () => {
+  const strong = "Window#2026a";
+
+  /** Signs `email` in as a second browser. @returns its cookies */
+  async function secondBrowser(email: string, pass = strong): Promise<string> {
+    const answer = await fetch(`${server.url}/login`, form({ email, password: pass }, server.url));
+    expect(answer.status).toBe(302);
+    return `${sessionCookieOf(answer)}; ${consentCookie}`;
+  }
+  const consentCookie = `sw_cookie_consent=${encodeURIComponent(btoa(JSON.stringify("accepted")))}`;
+
+  /** True when the browser's cookies still open /settings; when not, /login says why once. */
+  async function signedIn(cookie: string): Promise<boolean> {
+    const answer = await fetch(`${server.url}/settings`, { headers: { cookie }, redirect: "manual" });
+    if (answer.status === 200) return true;
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent("/settings")}`);
+    const next = `${sessionCookieOf(answer) ?? cookie.split("; ")[0]}; ${consentCookie}`;
+    expect(await (await fetch(`${server.url}/login`, { headers: { cookie: next } })).text()).toContain(messages.sessionExpired);
+    return false;
+  }
+
+  it("a password change: the other browser is out at its next request, this one stays", async () => {
+    const email = `pw-change-${Date.now()}@example.com`;
+    const a = await signUp(server.url, dataDir, email);
+    const b = await secondBrowser(email);
+    expect(await signedIn(b)).toBe(true);
+    const changed = await fetch(`${server.url}/settings`, form({ intent: "password", currentPassword: strong, newPassword: "Better#2026b", confirmPassword: "Better#2026b" }, server.url, a));
+    expect(changed.headers.get("location")).toBe("/settings");
+    expect(await signedIn(a)).toBe(true);
+    expect(await signedIn(b)).toBe(false);
+    // B cannot save personal info any more either.
+    const save = await fetch(`${server.url}/personalinfo`, form({ firstName: "Mallory", lastName: "Hopper", dob: "12/09/1986", postalCode: "10001" }, server.url, b));
+    expect(save.status).toBe(302);
+    expect(save.headers.get("location")).toMatch(/^\/login\?redirectTo=/);
+  });
+
+  it("an e-mail change needs the current password; it signs the others out and keeps this browser", async () => {
+    const email = `mail-change-${Date.now()}@example.com`;
+    const a = await signUp(server.url, dataDir, email);
+    const b = await secondBrowser(email);
+    const fresh = `mail-changed-${Date.now()}@example.com`;
+    // With the session alone (no or a wrong current password), nothing changes.
+    for (const currentPassword of ["", "Guess#2026zz"]) {
+      const refused = await fetch(`${server.url}/settings`, form({ intent: "username", userName: fresh, currentPassword }, server.url, b));
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain(currentPassword ? messages.currentPasswordWrong : messages.currentPasswordRequired);
+    }
+    expect(await signedIn(a)).toBe(true);
+    const changed = await fetch(`${server.url}/settings`, form({ intent: "username", userName: fresh, currentPassword: strong }, server.url, a));
+    expect(changed.headers.get("location")).toBe("/settings");
+    const settings = await fetch(`${server.url}/settings`, { headers: { cookie: a } });
+    expect(await settings.text()).toContain(fresh);
+    expect(await signedIn(b)).toBe(false);
+  });
+
+  it("a password reset signs out every browser of the account", async () => {
+    const email = `reset-${Date.now()}@example.com`;
+    const a = await signUp(server.url, dataDir, email);
+    const b = await secondBrowser(email);
+    expect((await fetch(`${server.url}/requestpasswordchange`, form({ email }, server.url))).status).toBe(200);
+    const link = await mailLink(dataDir, email, "/resetpassword");
+    const reset = await fetch(`${server.url}/resetpassword${link.search}`, form({ newPassword: "Reset#2026c", confirmPassword: "Reset#2026c" }, server.url));
+    expect(reset.status).toBe(200);
+    expect(await reset.text()).toContain(messages.resetSucceeded);
+    expect(await signedIn(a)).toBe(false);
+    expect(await signedIn(b)).toBe(false);
+    expect(await signedIn(await secondBrowser(email, "Reset#2026c"))).toBe(true);
+  });
+
+  it("'Sign out everywhere' signs out this browser and every other", async () => {
+    const email = `everywhere-${Date.now()}@example.com`;
+    const a = await signUp(server.url, dataDir, email);
+    const b = await secondBrowser(email);
+    const out = await fetch(`${server.url}/logout`, form({ everywhere: "1" }, server.url, a));
+    expect(out.headers.get("location")).toBe("/login");
+    expect((await fetch(`${server.url}/settings`, { headers: { cookie: a }, redirect: "manual" })).status).toBe(302);
+    expect(await signedIn(b)).toBe(false);
+  });
 });
