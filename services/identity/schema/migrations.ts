@@ -1,6 +1,7 @@
 // The identity authority's migrations, in order. Names are permanent once deployed.
 import type { Migration } from "../../db/migrate.ts";
 import { initial } from "./0001_initial.ts";
+import { outbox } from "./0002_outbox.ts";
 
 /** Migration table of the identity authority (kept apart from consumer_… in a shared database). */
 export const IDENTITY_MIGRATION_TABLE = "identity_migration";
@@ -8,4 +9,5 @@ export const IDENTITY_MIGRATION_TABLE = "identity_migration";
 /** Every identity migration by name; pass to migrateToLatest with IDENTITY_MIGRATION_TABLE. */
 export const identityMigrations: Record<string, Migration> = {
   "0001_initial": initial,
+  "0002_outbox": outbox,
 };

@@ -1,4 +1,4 @@
-// Row types of the identity authority's tables (see 0001_initial.ts). Kysely reads these;
+// Row types of the identity authority's tables (see 0001_initial.ts, 0002_outbox.ts). Kysely reads these;
 // the migrations are the source of truth for the SQL.
 import type { ColumnType, Selectable } from "kysely";
 
@@ -40,12 +40,45 @@ export interface IdentitySigningKeysTable {
   created_at: ColumnType<Date, Date, never>;
 }
 
+/** Where an outbox row stands: waiting (or retrying), delivered, dropped (dead link), given up. */
+export type OutboxStatus = "pending" | "sent" | "cancelled" | "failed";
+
+/** One mail of the outbox (services/identity/README.md "Mail outbox"). Times are the database's clock. */
+export interface IdentityOutboxTable {
+  id: string; // uuid
+  user_id: string;
+  /** The token row the link redeems; null once superseded or deleted (the mail is then cancelled). */
+  token_id: string | null;
+  /** Which mail: one per token purpose (confirm e-mail, invitation, password reset). */
+  kind: TokenPurpose;
+  recipient: string;
+  /** The raw token of the link, only while pending (a check constraint clears it with the status). */
+  token: string | null;
+  /** The caller's requestedUri, checked again when the mail is rendered. */
+  requested_uri: string | null;
+  status: OutboxStatus;
+  /** Delivery attempts started, including one cut short by a crash. */
+  attempts: number;
+  /** Not sent before this time (a hold or a retry's backoff). */
+  next_attempt_at: Date;
+  /** The claim of the sender delivering it now, with its lease; a lapsed lease frees the row. */
+  claimed_by: string | null;
+  claimed_until: Date | null;
+  /** The last transport error's message (never the token). */
+  last_error: string | null;
+  created_at: ColumnType<Date, Date, never>;
+  /** When it was sent, cancelled or given up. */
+  finished_at: Date | null;
+}
+
 export interface IdentityDatabase {
   identity_users: IdentityUsersTable;
   identity_user_tokens: IdentityUserTokensTable;
   identity_signing_keys: IdentitySigningKeysTable;
+  identity_outbox: IdentityOutboxTable;
 }
 
 export type UserRow = Selectable<IdentityUsersTable>;
 export type UserTokenRow = Selectable<IdentityUserTokensTable>;
 export type SigningKeyRow = Selectable<IdentitySigningKeysTable>;
+export type OutboxRow = Selectable<IdentityOutboxTable>;
