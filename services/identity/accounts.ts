@@ -1,6 +1,8 @@
 // Accounts of the identity authority (SPEC §7 identity table, §5 password rule): users,
 // passwords, e-mail confirmation, resets and invitations. Plain values in, plain values out;
 // http.ts does the HTTP. Rule failures throw AccountError, which http.ts maps to 400.
+// Every mail is queued in the outbox in the transaction of the change that causes it
+// (services/identity/README.md "Mail outbox"), then delivered at once by this process.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import type { Kysely, Transaction } from "kysely";
@@ -8,6 +10,7 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import { AccountError, describe } from "./errors.ts";
 import type { IdentityErrorItem } from "./errors.ts";
+import type { ClaimedMail, Outbox } from "./outbox.ts";
 import type { IdentityDatabase, TokenPurpose, UserRow } from "./schema/tables.ts";
 
 /** SPEC §5 / §9: at least 8 characters; we also cap at 128 (argon2 input stays bounded). */
@@ -33,18 +36,12 @@ export interface PublicUser {
   emailConfirmed: boolean;
 }
 
-/** The mails accounts send; mail.ts implements it. `token` is the raw single-use token. */
-export interface AccountMails {
-  confirmEmail(to: string, token: string, requestedUri?: string): Promise<void>;
-  resetPassword(to: string, token: string, requestedUri?: string): Promise<void>;
-  invite(to: string, token: string): Promise<void>;
-}
-
-/** What every account function needs: the database, the clock and the mail sender. */
+/** What every account function needs: the database, the clock, the mail outbox and the logger. */
 export interface AccountsContext {
   db: Kysely<IdentityDatabase>;
   now: () => Date;
-  mail: AccountMails;
+  /** Mails are queued here in the same transaction as the change that causes them (outbox.ts). */
+  outbox: Outbox;
   logger: Logger;
 }
 
@@ -111,28 +108,61 @@ function sameHash(a: string, b: string): boolean {
 }
 
 /**
- * Creates a single-use token for `user` and `purpose`: 32 random bytes, base64url. Only its
- * SHA-256 is stored; older tokens of the same purpose are deleted (a new link supersedes them).
+ * In `trx`: creates a single-use token for `user` and `purpose` (32 random bytes, base64url;
+ * only its SHA-256 is stored in identity_user_tokens), deletes older tokens of the same purpose
+ * and cancels their pending mails (a new link supersedes them), and queues the mail carrying it.
+ * `hold`: the mail waits for an explicit request (registration); otherwise it is claimed by
+ * this process, to be delivered once `trx` commits.
  */
-async function issueMailToken(db: Kysely<IdentityDatabase>, user: UserRow, purpose: TokenPurpose, now: Date): Promise<string> {
+async function queueTokenMail(
+  ctx: AccountsContext,
+  trx: Transaction<IdentityDatabase>,
+  user: Pick<UserRow, "id" | "user_name">,
+  purpose: TokenPurpose,
+  options: { now: Date; requestedUri?: string | undefined; hold?: boolean },
+): Promise<ClaimedMail | null> {
   const token = randomBytes(32).toString("base64url");
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom("identity_user_tokens").where("user_id", "=", user.id).where("purpose", "=", purpose).execute();
-    await trx
-      .insertInto("identity_user_tokens")
-      .values({
-        id: randomUUID(),
-        user_id: user.id,
-        purpose,
-        email: user.user_name,
-        token_hash: sha256Hex(token),
-        created_at: now,
-        expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS[purpose]),
-        used_at: null,
-      })
-      .execute();
-  });
-  return token;
+  const tokenId = randomUUID();
+  await ctx.outbox.cancelPending(trx, user.id, purpose);
+  await trx.deleteFrom("identity_user_tokens").where("user_id", "=", user.id).where("purpose", "=", purpose).execute();
+  await trx
+    .insertInto("identity_user_tokens")
+    .values({
+      id: tokenId,
+      user_id: user.id,
+      purpose,
+      email: user.user_name,
+      token_hash: sha256Hex(token),
+      created_at: options.now,
+      expires_at: new Date(options.now.getTime() + TOKEN_LIFETIME_MS[purpose]),
+      used_at: null,
+    })
+    .execute();
+  const mail = {
+    kind: purpose,
+    to: user.user_name,
+    token,
+    userId: user.id,
+    tokenId,
+    ...(options.requestedUri ? { requestedUri: options.requestedUri } : {}),
+  };
+  if (options.hold) {
+    await ctx.outbox.hold(trx, mail);
+    return null;
+  }
+  return ctx.outbox.enqueue(trx, mail);
+}
+
+/** queueTokenMail for a mail this process delivers right after the commit. */
+async function queueMailNow(
+  ctx: AccountsContext,
+  trx: Transaction<IdentityDatabase>,
+  user: Pick<UserRow, "id" | "user_name">,
+  purpose: TokenPurpose,
+  now: Date,
+  requestedUri?: string,
+): Promise<ClaimedMail> {
+  return (await queueTokenMail(ctx, trx, user, purpose, { now, requestedUri })) as ClaimedMail;
 }
 
 /** The user behind `email` when `token` is a live token of `purpose` for them, else null. */
@@ -207,7 +237,10 @@ export async function validateRequestedEmail(ctx: AccountsContext, email: string
 // ---------------------------------------------------------------- flows
 
 /**
- * SPEC §7 register: creates an account with e-mail unconfirmed. Sends no mail.
+ * SPEC §7 register: creates an account with e-mail unconfirmed and, in the same transaction,
+ * its confirmation mail (24 h link), held in the outbox for `registrationHoldMs` (2 min): the
+ * client's sendconfirmationemail call right after registering (SPEC §4) sends that mail at once
+ * instead of a second one; without the call (the client crashed) it goes out when the hold ends.
  * @throws AccountError with every failing rule: InvalidEmail, DuplicateUserName, Password*.
  */
 export async function registerUser(ctx: AccountsContext, input: { userName: string; password: string }): Promise<PublicUser> {
@@ -229,11 +262,15 @@ export async function registerUser(ctx: AccountsContext, input: { userName: stri
     updated_at: now,
   };
   try {
-    await ctx.db.insertInto("identity_users").values(user).execute();
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.insertInto("identity_users").values(user).execute();
+      await queueTokenMail(ctx, trx, user, "confirm_email", { now, hold: true });
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AccountError([describe.duplicateUserName(userName)]);
     throw err;
   }
+  ctx.outbox.wake();
   return toPublic(user);
 }
 
@@ -254,14 +291,21 @@ export async function authenticateUser(ctx: AccountsContext, userName: string, p
 /**
  * SPEC §7 sendconfirmationemail: mails a confirmation link (24 h) to an existing account whose
  * e-mail is not confirmed yet; does nothing for unknown or confirmed addresses, so the answer
- * discloses nothing. `requestedUri` may replace the link's page (mail.ts checks it).
- * @throws MailDeliveryError when the mail transport fails.
+ * discloses nothing. A confirmation mail still waiting in the outbox with a working link (the
+ * one registration holds, or one waiting for a retry) is sent now instead of a second mail, so
+ * registering and then asking for the mail yields one mail; otherwise a new link supersedes the
+ * older ones. Nothing new is sent while such a mail is being sent by another request.
+ * `requestedUri` may replace the link's page (mail.ts checks it).
+ * @throws MailDeliveryError when the mail transport fails (the mail stays queued and is retried).
  */
 export async function sendEmailConfirmation(ctx: AccountsContext, email: string, requestedUri?: string): Promise<void> {
   const user = await findUserByName(ctx.db, normalizeEmail(email));
   if (!user || user.email_confirmed) return;
-  const token = await issueMailToken(ctx.db, user, "confirm_email", ctx.now());
-  await ctx.mail.confirmEmail(user.user_name, token, requestedUri);
+  const now = ctx.now();
+  const waiting = await ctx.outbox.claimWaiting(user.id, "confirm_email", requestedUri, now);
+  if (waiting === "in_flight") return;
+  const claimed = waiting ?? (await ctx.db.transaction().execute((trx) => queueMailNow(ctx, trx, user, "confirm_email", now, requestedUri)));
+  await ctx.outbox.deliver(claimed);
 }
 
 /**
@@ -275,19 +319,23 @@ export async function confirmEmail(ctx: AccountsContext, email: string, token: s
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await consumeToken(trx, found.tokenId, now))) throw new AccountError([describe.invalidToken()]);
     await trx.updateTable("identity_users").set({ email_confirmed: true, updated_at: now }).where("id", "=", found.user.id).execute();
+    // A confirmation mail still queued (a retry) would only carry a dead link now.
+    await ctx.outbox.cancelPending(trx, found.user.id, "confirm_email");
   });
 }
 
 /**
  * SPEC §7 requestpasswordchange: mails a reset link (1 h) when the account exists; silent
- * otherwise (SPEC §8: the answer must not disclose whether the account exists).
- * @throws MailDeliveryError when the mail transport fails.
+ * otherwise (SPEC §8: the answer must not disclose whether the account exists). The token and
+ * its mail are written in one transaction; an older reset link and its queued mail end.
+ * @throws MailDeliveryError when the mail transport fails (the mail stays queued and is retried).
  */
 export async function requestPasswordReset(ctx: AccountsContext, email: string, requestedUri?: string): Promise<void> {
   const user = await findUserByName(ctx.db, normalizeEmail(email));
   if (!user) return;
-  const token = await issueMailToken(ctx.db, user, "reset_password", ctx.now());
-  await ctx.mail.resetPassword(user.user_name, token, requestedUri);
+  const now = ctx.now();
+  const claimed = await ctx.db.transaction().execute((trx) => queueMailNow(ctx, trx, user, "reset_password", now, requestedUri));
+  await ctx.outbox.deliver(claimed);
 }
 
 /**
@@ -314,13 +362,15 @@ async function setPasswordWithToken(
       .set(confirm ? { password_hash: passwordHash, email_confirmed: true, updated_at: now } : { password_hash: passwordHash, updated_at: now })
       .where("id", "=", found.user.id)
       .execute();
-    // A password set by mail ends every other outstanding reset link.
+    // A password set by mail ends every other outstanding reset link, and its queued mail.
     await trx
       .deleteFrom("identity_user_tokens")
       .where("user_id", "=", found.user.id)
       .where("purpose", "=", "reset_password")
       .where("id", "!=", found.tokenId)
       .execute();
+    await ctx.outbox.cancelPending(trx, found.user.id, "reset_password");
+    if (purpose !== "reset_password") await ctx.outbox.cancelPending(trx, found.user.id, purpose);
   });
 }
 
@@ -336,29 +386,28 @@ export async function resetPasswordWithToken(ctx: AccountsContext, input: { emai
  * Invitation (not in SPEC's table; how the business side creates an account without a
  * password): creates the account if missing, password unset and e-mail unconfirmed, and mails
  * a /confirmaccount link (24 h). Inviting an existing account that has no password yet sends a
- * new link (the old one stops working).
+ * new link (the old one stops working). The account, the token and the mail are written in one
+ * transaction.
  * @throws AccountError InvalidEmail, or UserAlreadyHasPassword for an account already in use.
- * @throws MailDeliveryError when the mail transport fails (the account stays; invite again).
+ * @throws MailDeliveryError when the mail transport fails (the account stays and the mail is
+ *   retried from the outbox; inviting again sends a new link instead).
  */
 export async function inviteUser(ctx: AccountsContext, rawUserName: string): Promise<void> {
   const userName = normalizeEmail(rawUserName);
   if (!isValidEmail(userName)) throw new AccountError([describe.invalidEmail(rawUserName.trim())]);
-  let user = await findUserByName(ctx.db, userName);
-  if (user?.password_hash) throw new AccountError([describe.userAlreadyHasPassword()]);
-  if (!user) {
-    const now = ctx.now();
-    const created: UserRow = { id: randomUUID(), user_name: userName, password_hash: null, email_confirmed: false, created_at: now, updated_at: now };
-    try {
-      await ctx.db.insertInto("identity_users").values(created).execute();
-      user = created;
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
-      user = await findUserByName(ctx.db, userName);
-      if (!user || user.password_hash) throw new AccountError([describe.userAlreadyHasPassword()]);
+  const now = ctx.now();
+  const claimed = await ctx.db.transaction().execute(async (trx) => {
+    let user = await findUserByName(trx, userName);
+    if (!user) {
+      const created: UserRow = { id: randomUUID(), user_name: userName, password_hash: null, email_confirmed: false, created_at: now, updated_at: now };
+      // Another request may create the same address meanwhile: then use that account.
+      await trx.insertInto("identity_users").values(created).onConflict((oc) => oc.doNothing()).execute();
+      user = await findUserByName(trx, userName);
     }
-  }
-  const token = await issueMailToken(ctx.db, user, "invite", ctx.now());
-  await ctx.mail.invite(user.user_name, token);
+    if (!user || user.password_hash) throw new AccountError([describe.userAlreadyHasPassword()]);
+    return queueMailNow(ctx, trx, user, "invite", now);
+  });
+  await ctx.outbox.deliver(claimed);
 }
 
 /**
@@ -372,8 +421,9 @@ export async function confirmAccount(ctx: AccountsContext, input: { email: strin
 /**
  * SPEC §7 changeusername for the signed-in user. Returns false (SPEC: falsy means failure) when
  * the new name is not a valid address or is taken (including by this user). On success the
- * new address is unconfirmed, outstanding mail links die, and a confirmation link is mailed to
- * the new address; a mail failure is logged but the change stands (the app can resend).
+ * new address is unconfirmed, outstanding mail links die (their queued mails are cancelled), and
+ * a confirmation link is mailed to the new address, queued in the same transaction as the
+ * change; a mail failure is logged but the change stands (the outbox retries it, the app can resend).
  */
 export async function changeUserName(ctx: AccountsContext, userId: string, rawUserName: string, requestedUri?: string): Promise<boolean> {
   const userName = normalizeEmail(rawUserName);
@@ -382,21 +432,25 @@ export async function changeUserName(ctx: AccountsContext, userId: string, rawUs
   if (!user) return false;
   if (!(await isUserNameAvailable(ctx, userName))) return false;
   const now = ctx.now();
+  let claimed: ClaimedMail;
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    claimed = await ctx.db.transaction().execute(async (trx) => {
       await trx.updateTable("identity_users").set({ user_name: userName, email_confirmed: false, updated_at: now }).where("id", "=", userId).execute();
+      await ctx.outbox.cancelPending(trx, userId);
       await trx.deleteFrom("identity_user_tokens").where("user_id", "=", userId).execute();
+      return queueMailNow(ctx, trx, { id: userId, user_name: userName }, "confirm_email", now, requestedUri);
     });
   } catch (err) {
     if (isUniqueViolation(err)) return false;
     throw err;
   }
-  const renamed: UserRow = { ...user, user_name: userName, email_confirmed: false, updated_at: now };
   try {
-    const token = await issueMailToken(ctx.db, renamed, "confirm_email", now);
-    await ctx.mail.confirmEmail(userName, token, requestedUri);
+    await ctx.outbox.deliver(claimed);
   } catch (err) {
-    ctx.logger.error({ err: { type: (err as Error).name, message: (err as Error).message }, userId }, "user name changed but the confirmation mail failed");
+    ctx.logger.error(
+      { err: { type: (err as Error).name, message: (err as Error).message }, userId },
+      "user name changed but the confirmation mail failed (it stays queued for a retry)",
+    );
   }
   return true;
 }
@@ -418,6 +472,7 @@ export async function changePasswordWithCurrent(
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable("identity_users").set({ password_hash: passwordHash, updated_at: now }).where("id", "=", userId).execute();
     await trx.deleteFrom("identity_user_tokens").where("user_id", "=", userId).where("purpose", "=", "reset_password").execute();
+    await ctx.outbox.cancelPending(trx, userId, "reset_password");
   });
   return true;
 }

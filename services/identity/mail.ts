@@ -1,13 +1,14 @@
 // Mail of the identity authority (DESIGN.md §2 "mail"): nodemailer over SMTP when configured,
-// otherwise each message is written to an outbox directory as a raw .eml file.
+// otherwise each message is written to an outbox directory as a raw .eml file. This is the
+// transport and the templates; outbox.ts queues mails in the database and calls them.
 import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
-import type { AccountMails } from "./accounts.ts";
 import { MailDeliveryError } from "./errors.ts";
+import type { TokenPurpose } from "./schema/tables.ts";
 import { redactUrl } from "../shared/redact.ts";
 
 export const DEFAULT_MAIL_FROM = "SafeWindow <no-reply@safewindow.local>";
@@ -21,9 +22,11 @@ export interface OutgoingMail {
   links: string[];
 }
 
+/** A mail transport: SMTP, or the directory of .eml files. */
 export interface Mailer {
-  /** @throws MailDeliveryError when the transport or the outbox write fails. */
+  /** Sends one message, logging it with its links redacted. @throws MailDeliveryError when the transport or the file write fails. */
   send(mail: OutgoingMail): Promise<void>;
+  /** Closes the transport's connections; sends after this fail. */
   close(): void;
 }
 
@@ -131,51 +134,52 @@ function message(to: string, subject: string, intro: string, link: string, actio
   return { to, subject, text, html, links: [link] };
 }
 
+/** What an account mail is made of: which mail, to whom, and its link's token (the outbox row). */
+export interface AccountMail {
+  kind: TokenPurpose;
+  to: string;
+  /** The raw single-use token the link carries. */
+  token: string;
+  /** The caller's requestedUri for confirm and reset links; buildLink checks it. */
+  requestedUri?: string;
+}
+
 /**
- * The three account mails of SPEC §4 (confirm e-mail, reset password, account confirmation
- * for invitations), linking to the app's pages /confirmemail, /resetpassword, /confirmaccount.
+ * The renderer of the three account mails of SPEC §4 (confirm e-mail, reset password, account
+ * confirmation for invitations), linking to the app's pages /confirmemail, /resetpassword,
+ * /confirmaccount with `?email=…&token=…`. The outbox renders a mail when it sends it.
  * @param publicUrl the app's public URL incl. base path, no trailing slash.
  */
-export function accountMails(mailer: Mailer, publicUrl: string): AccountMails {
-  return {
-    async confirmEmail(to, token, requestedUri) {
-      const link = buildLink(publicUrl, "confirmemail", { email: to, token }, requestedUri);
-      await mailer.send(
-        message(
+export function accountMailRenderer(publicUrl: string): (mail: AccountMail) => OutgoingMail {
+  return ({ kind, to, token, requestedUri }) => {
+    switch (kind) {
+      case "confirm_email":
+        return message(
           to,
           "Confirm your SafeWindow e-mail address",
           "Please confirm the e-mail address of your SafeWindow account by opening this link:",
-          link,
+          buildLink(publicUrl, "confirmemail", { email: to, token }, requestedUri),
           "Confirm my e-mail address",
           "The link works once and for 24 hours. If you did not ask for a SafeWindow account, ignore this message.",
-        ),
-      );
-    },
-    async resetPassword(to, token, requestedUri) {
-      const link = buildLink(publicUrl, "resetpassword", { email: to, token }, requestedUri);
-      await mailer.send(
-        message(
+        );
+      case "reset_password":
+        return message(
           to,
           "Reset your SafeWindow password",
           "Someone asked to reset the password of your SafeWindow account. To choose a new password, open this link:",
-          link,
+          buildLink(publicUrl, "resetpassword", { email: to, token }, requestedUri),
           "Choose a new password",
           "The link works once and for 1 hour. If you did not ask for this, ignore this message: your password stays as it is.",
-        ),
-      );
-    },
-    async invite(to, token) {
-      const link = buildLink(publicUrl, "confirmaccount", { email: to, token });
-      await mailer.send(
-        message(
+        );
+      case "invite":
+        return message(
           to,
           "Set up your SafeWindow account",
           "A SafeWindow account was created for this e-mail address. To set its password, open this link:",
-          link,
+          buildLink(publicUrl, "confirmaccount", { email: to, token }),
           "Set my password",
           "The link works once and for 24 hours. If you did not expect this, ignore this message.",
-        ),
-      );
-    },
+        );
+    }
   };
 }

@@ -9,7 +9,9 @@ import { migrateToLatest } from "../db/migrate.ts";
 import { closeHttp, listenHttp } from "../shared/listen.ts";
 import type { AccountsContext } from "./accounts.ts";
 import { createIdentityApp } from "./http.ts";
-import { DEFAULT_MAIL_FROM, accountMails, createMailer } from "./mail.ts";
+import { DEFAULT_MAIL_FROM, accountMailRenderer, createMailer } from "./mail.ts";
+import { createOutbox } from "./outbox.ts";
+import type { Outbox, OutboxTimings } from "./outbox.ts";
 import { IDENTITY_MIGRATION_TABLE, identityMigrations } from "./schema/migrations.ts";
 import type { IdentityDatabase } from "./schema/tables.ts";
 import { loadSigningKeys } from "./tokens.ts";
@@ -42,6 +44,11 @@ export interface IdentityOptions {
   now?: () => Date;
   /** Failed /connect/token attempts allowed per client IP + username; default 20 per 15 min. */
   tokenRateLimit?: { limit: number; windowMs: number };
+  /**
+   * Pacing of the mail outbox (hold of a registration's mail, retry backoff, attempts, lease,
+   * poll interval); defaults in outbox.ts DEFAULT_OUTBOX_TIMINGS. Tests shorten them.
+   */
+  mailQueue?: Partial<OutboxTimings>;
 }
 
 export interface IdentityService {
@@ -54,7 +61,11 @@ export interface IdentityService {
    * identity_ ones (server.ts keeps the web app's sessions there). Closed by `close()`.
    */
   db: Kysely<IdentityDatabase>;
-  /** Stops accepting connections, lets requests in flight finish (up to 5 s), closes the database. Idempotent. */
+  /**
+   * Stops accepting connections, lets requests in flight finish (up to 5 s), stops the mail
+   * sender (no timer left; a delivery in flight gets up to 5 s more, then is left to its lease
+   * and sent again at the next start), closes the mail transport and the database. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -92,7 +103,8 @@ function checkOptions(opts: IdentityOptions): { publicUrl: string; issuer: strin
 
 /**
  * Starts the identity authority: opens the database (PGlite under dataDir, or PostgreSQL),
- * migrates it, loads or creates the RS256 signing key, and listens on host:port. Tokens carry
+ * migrates it, loads or creates the RS256 signing key, starts the mail outbox's sender (which
+ * first delivers what an earlier run left pending), and listens on host:port. Tokens carry
  * the configured issuer (default `${publicUrl}/identity`), never the listening URL, so a
  * restart on another port keeps them valid.
  * @returns the base URL, the issuer, the open database and a close function.
@@ -109,6 +121,7 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
     name: "identity",
   });
   let mailer: ReturnType<typeof createMailer> | undefined;
+  let outbox: Outbox | undefined;
   try {
     const applied = await migrateToLatest(db, identityMigrations, IDENTITY_MIGRATION_TABLE);
     if (applied.length > 0) logger.info({ migrations: applied }, "identity database migrated");
@@ -120,8 +133,10 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
       logger,
     });
 
+    outbox = createOutbox({ db, mailer, render: accountMailRenderer(publicUrl), logger, now, ...(opts.mailQueue ? { timings: opts.mailQueue } : {}) });
+
     const { server, url, port } = await listenHttp(opts.host ?? "127.0.0.1", opts.port ?? 0);
-    const accounts: AccountsContext = { db, now, mail: accountMails(mailer, publicUrl), logger };
+    const accounts: AccountsContext = { db, now, outbox, logger };
     const app = createIdentityApp({
       accounts,
       keys,
@@ -139,6 +154,8 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
     logger.info({ port, issuer, storage: opts.databaseUrl ? "postgresql" : "pglite", mail: opts.smtpUrl ? "smtp" : "outbox" }, "identity authority listening");
 
     const openMailer = mailer;
+    const openOutbox = outbox;
+    openOutbox.start();
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -147,6 +164,7 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
       close() {
         closing ??= (async () => {
           await closeHttp(server);
+          await openOutbox.close();
           openMailer.close();
           await db.destroy();
           logger.info("identity authority stopped");
@@ -155,6 +173,7 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
       },
     };
   } catch (err) {
+    await outbox?.close();
     mailer?.close();
     await db.destroy().catch(() => {});
     throw err;

@@ -1,0 +1,450 @@
+// The identity authority's mail outbox (services/identity/README.md "Mail outbox"): every
+// account mail is a row of identity_outbox, written in the same transaction as the change that
+// causes it, so a crash can delay a mail but never lose it. A sender delivers pending rows
+// through the transport of mail.ts, retries failures with backoff, and claims each row with a
+// lease, so that processes sharing one database never send the same row twice.
+//
+// Queue times (holds, backoff, leases) are the database's clock, the one clock every process
+// sharing the database agrees on; the service's own `now` stays the clock of the token rules.
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import type { Kysely, RawBuilder, Transaction } from "kysely";
+import type { Logger } from "pino";
+import { MailDeliveryError } from "./errors.ts";
+import type { AccountMail, Mailer, OutgoingMail } from "./mail.ts";
+import type { IdentityDatabase, OutboxRow, TokenPurpose } from "./schema/tables.ts";
+
+/** How the queue paces itself; every value in milliseconds except maxAttempts. */
+export interface OutboxTimings {
+  /**
+   * How long a registration's confirmation mail waits for the client's explicit
+   * sendconfirmationemail call, which sends it at once instead of a second mail; without that
+   * call it goes out when the hold ends. Default 2 min (the web app calls within a second).
+   */
+  registrationHoldMs: number;
+  /** Wait after the first failed attempt; doubled after each further failure, up to retryMaxMs. Default 30 s. */
+  retryBaseMs: number;
+  /** Longest wait between two attempts. Default 30 min. */
+  retryMaxMs: number;
+  /** Attempts before a mail is given up (status 'failed', logged at error). Default 8 (about an hour with the defaults). */
+  maxAttempts: number;
+  /** A claim's lease: the row of a sender that died mid-send is free again after this. Default 2 min. */
+  leaseMs: number;
+  /** Longest sleep of the sender between two looks at the table (rows queued by other processes, lapsed leases). Default 30 s. */
+  pollMs: number;
+  /** Sent, cancelled and failed rows are deleted this long after they were queued. Default 7 days. */
+  keepFinishedMs: number;
+  /** How long close() waits for deliveries in flight before it abandons them to their lease. Default 5 s. */
+  closeGraceMs: number;
+}
+
+export const DEFAULT_OUTBOX_TIMINGS: OutboxTimings = {
+  registrationHoldMs: 2 * 60_000,
+  retryBaseMs: 30_000,
+  retryMaxMs: 30 * 60_000,
+  maxAttempts: 8,
+  leaseMs: 2 * 60_000,
+  pollMs: 30_000,
+  keepFinishedMs: 7 * 24 * 3600_000,
+  closeGraceMs: 5_000,
+};
+
+/** A mail to queue: its account mail, and the user and token row it belongs to. */
+export interface QueuedMail extends AccountMail {
+  userId: string;
+  /** identity_user_tokens.id of `token`: the mail is dropped if that row is gone, used or expired when it is sent. */
+  tokenId: string;
+}
+
+/** A row this process has claimed and must deliver with `deliver` (after its transaction committed). */
+export interface ClaimedMail {
+  id: string;
+  claimId: string;
+}
+
+export interface Outbox {
+  /**
+   * Queues `mail` in `trx`, already claimed by this process: call `deliver` once `trx` has
+   * committed. Should this process die first, the claim's lease lapses and any sender sends it.
+   */
+  enqueue(trx: Transaction<IdentityDatabase>, mail: QueuedMail): Promise<ClaimedMail>;
+  /**
+   * Queues `mail` in `trx` to go out after `registrationHoldMs`, unless `claimWaiting` takes it
+   * earlier. Call `wake` after the commit so this process times the hold.
+   */
+  hold(trx: Transaction<IdentityDatabase>, mail: QueuedMail): Promise<void>;
+  /**
+   * Claims the newest pending mail of `kind` for `userId` whose link still works at `now`
+   * (held, or waiting for a retry), to send it now with `requestedUri` (undefined: the default
+   * page). `"in_flight"`: such a mail is being sent by a sender right now; null: none waits.
+   */
+  claimWaiting(userId: string, kind: TokenPurpose, requestedUri: string | undefined, now: Date): Promise<ClaimedMail | "in_flight" | null>;
+  /**
+   * Cancels the pending mails of `userId` (of `kind` only, when given) in `trx`: their links
+   * died with the change `trx` makes. Their raw tokens are cleared.
+   */
+  cancelPending(trx: Transaction<IdentityDatabase>, userId: string, kind?: TokenPurpose): Promise<void>;
+  /**
+   * Delivers a claimed mail now through the transport and marks it sent. A mail whose link no
+   * longer works at `now` (token superseded, used or expired) is cancelled instead, silently.
+   * @throws MailDeliveryError when the transport fails: the row stays pending and is retried
+   *   after the backoff (or is given up after maxAttempts), so the mail may still arrive later.
+   */
+  deliver(claimed: ClaimedMail): Promise<void>;
+  /** Makes the sender look at the table now (after a commit that queued or held a mail). */
+  wake(): void;
+  /** Starts the sender: it delivers what is due at once (leftovers of an earlier run), then sleeps until the next due row. */
+  start(): void;
+  /**
+   * Stops the sender: no timer is left, no new delivery starts, and deliveries in flight get
+   * closeGraceMs to finish. One still running then is abandoned to its lease (it makes no
+   * further query) and may be sent again by the next sender. Idempotent.
+   */
+  close(): Promise<void>;
+}
+
+export interface OutboxOptions {
+  db: Kysely<IdentityDatabase>;
+  mailer: Mailer;
+  /** Builds the message of a row when it is sent (mail.ts accountMailRenderer). */
+  render: (mail: AccountMail) => OutgoingMail;
+  logger: Logger;
+  /** The clock of the token rules (a link's expiry); queue times use the database's clock. */
+  now: () => Date;
+  timings?: Partial<OutboxTimings>;
+}
+
+/** now() + ms on the database's clock. */
+function dbNowPlus(ms: number): RawBuilder<Date> {
+  return sql<Date>`now() + ${Math.round(ms)}::float8 * interval '1 millisecond'`;
+}
+
+/** The wait before attempt `attempts + 1`, after `attempts` failed ones: base, 2 base, 4 base, …, at most max. */
+export function retryDelayMs(attempts: number, timings: Pick<OutboxTimings, "retryBaseMs" | "retryMaxMs">): number {
+  return Math.min(timings.retryBaseMs * 2 ** Math.max(0, attempts - 1), timings.retryMaxMs);
+}
+
+/** A transport error's message for the log and the row, with the token taken out should it ever be echoed. */
+function errorText(err: unknown, token: string | null): string {
+  let text = err instanceof Error ? err.message : String(err);
+  if (token) text = text.replaceAll(token, "[redacted]").replaceAll(encodeURIComponent(token), "[redacted]");
+  return text.slice(0, 500);
+}
+
+/**
+ * Creates the outbox of one identity authority process. Nothing runs until `start`.
+ * @param opts the database, the transport, the renderer, the logger, the token clock and optional timings.
+ */
+export function createOutbox(opts: OutboxOptions): Outbox {
+  const { db, mailer, render, logger } = opts;
+  const t: OutboxTimings = { ...DEFAULT_OUTBOX_TIMINGS, ...opts.timings };
+  let started = false;
+  let closed = false;
+  /** Set when close() gave up waiting: deliveries still running make no further query. */
+  let abandoned = false;
+  let timer: NodeJS.Timeout | undefined;
+  let loop: Promise<void> | undefined;
+  let loopAgain = false;
+  let lastPurge = 0;
+  const inFlight = new Set<Promise<unknown>>();
+  let closing: Promise<void> | undefined;
+
+  function track<T>(work: Promise<T>): Promise<T> {
+    inFlight.add(work);
+    const done = () => inFlight.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  function checkOpen(): void {
+    if (abandoned) throw new MailDeliveryError("The mail outbox was closed while this mail was being sent.");
+  }
+
+  async function cancelRow(id: string, claimId: string): Promise<void> {
+    checkOpen();
+    await db
+      .updateTable("identity_outbox")
+      .set({ status: "cancelled", token: null, claimed_by: null, claimed_until: null, finished_at: sql<Date>`now()` })
+      .where("id", "=", id)
+      .where("claimed_by", "=", claimId)
+      .where("status", "=", "pending")
+      .execute();
+  }
+
+  /** True when the row's link still works at the token clock's `now`. */
+  async function linkAlive(row: OutboxRow): Promise<boolean> {
+    if (row.token_id === null || row.token === null) return false;
+    const token = await db.selectFrom("identity_user_tokens").select(["used_at", "expires_at"]).where("id", "=", row.token_id).executeTakeFirst();
+    return token !== undefined && token.used_at === null && token.expires_at.getTime() > opts.now().getTime();
+  }
+
+  async function deliverClaimed(claimed: ClaimedMail): Promise<void> {
+    checkOpen();
+    const row = await db
+      .selectFrom("identity_outbox")
+      .selectAll()
+      .where("id", "=", claimed.id)
+      .where("claimed_by", "=", claimed.claimId)
+      .where("status", "=", "pending")
+      .executeTakeFirst();
+    if (!row) {
+      logger.debug({ mailId: claimed.id }, "outbox mail no longer ours to send (cancelled, or its lease lapsed)");
+      return;
+    }
+    checkOpen();
+    if (!(await linkAlive(row))) {
+      checkOpen();
+      await cancelRow(row.id, claimed.claimId);
+      logger.info({ mailId: row.id, kind: row.kind }, "outbox mail dropped: its link no longer works");
+      return;
+    }
+    const token = row.token as string;
+    checkOpen();
+    try {
+      await mailer.send(render({ kind: row.kind, to: row.recipient, token, ...(row.requested_uri ? { requestedUri: row.requested_uri } : {}) }));
+    } catch (err) {
+      const reason = errorText(err, token);
+      checkOpen();
+      const giveUp = row.attempts >= t.maxAttempts;
+      const retryInMs = retryDelayMs(row.attempts, t);
+      await db
+        .updateTable("identity_outbox")
+        .set(
+          giveUp
+            ? { status: "failed", token: null, claimed_by: null, claimed_until: null, last_error: reason, finished_at: sql<Date>`now()` }
+            : { next_attempt_at: dbNowPlus(retryInMs), claimed_by: null, claimed_until: null, last_error: reason },
+        )
+        .where("id", "=", row.id)
+        .where("claimed_by", "=", claimed.claimId)
+        .where("status", "=", "pending")
+        .execute();
+      if (giveUp) {
+        logger.error({ mailId: row.id, kind: row.kind, attempts: row.attempts, err: reason }, "mail delivery failed; giving up");
+      } else {
+        logger.warn({ mailId: row.id, kind: row.kind, attempts: row.attempts, retryInMs, err: reason }, "mail delivery failed; will retry");
+        schedule(retryInMs);
+      }
+      throw err instanceof MailDeliveryError ? err : new MailDeliveryError(reason, { cause: err });
+    }
+    if (abandoned) {
+      logger.warn({ mailId: row.id }, "mail sent after the outbox closed; it may be sent again");
+      return;
+    }
+    const marked = await db
+      .updateTable("identity_outbox")
+      .set({ status: "sent", token: null, claimed_by: null, claimed_until: null, last_error: null, finished_at: sql<Date>`now()` })
+      .where("id", "=", row.id)
+      .where("claimed_by", "=", claimed.claimId)
+      .where("status", "=", "pending")
+      .executeTakeFirst();
+    if (marked.numUpdatedRows !== 1n) logger.warn({ mailId: row.id }, "mail sent, but its row was cancelled or reclaimed meanwhile");
+  }
+
+  /**
+   * Claims one due row: pending, due, and not claimed by a live lease. `for update skip locked`
+   * makes concurrent senders pass over a row another one is claiming; the lease keeps it theirs.
+   */
+  async function claimDue(): Promise<ClaimedMail | null> {
+    const claimId = randomUUID();
+    const claimed = await sql<{ id: string }>`
+      update identity_outbox
+         set claimed_by = ${claimId}, claimed_until = ${dbNowPlus(t.leaseMs)}, attempts = attempts + 1
+       where id = (select id from identity_outbox
+                    where status = 'pending' and next_attempt_at <= now()
+                      and (claimed_until is null or claimed_until <= now())
+                    order by next_attempt_at
+                    limit 1
+                    for update skip locked)
+      returning id`.execute(db);
+    const id = claimed.rows[0]?.id;
+    return id ? { id, claimId } : null;
+  }
+
+  /** Milliseconds until the next pending row is due (or its lease lapses); null when none is pending. */
+  async function msUntilNextDue(): Promise<number | null> {
+    const { rows } = await sql<{ due: Date | null; now: Date }>`
+      select min(greatest(next_attempt_at, coalesce(claimed_until, next_attempt_at))) as due, now() as now
+        from identity_outbox
+       where status = 'pending'`.execute(db);
+    const row = rows[0];
+    if (!row?.due) return null;
+    return Math.max(0, row.due.getTime() - row.now.getTime());
+  }
+
+  async function purgeFinished(): Promise<void> {
+    if (Date.now() - lastPurge < 3600_000) return;
+    lastPurge = Date.now();
+    const result = await db
+      .deleteFrom("identity_outbox")
+      .where("status", "!=", "pending")
+      .where("created_at", "<", sql<Date>`now() - ${Math.round(t.keepFinishedMs)}::float8 * interval '1 millisecond'`)
+      .executeTakeFirst();
+    if (result.numDeletedRows > 0n) logger.debug({ deleted: Number(result.numDeletedRows) }, "outbox: old finished mails deleted");
+  }
+
+  /** Sends every due row, one at a time, then sleeps until the next one is due (pollMs at most). */
+  async function runOnce(): Promise<void> {
+    let next: number | null = null;
+    try {
+      for (;;) {
+        if (closed) return;
+        const claimed = await claimDue();
+        if (!claimed) break;
+        if (closed) {
+          if (abandoned) return;
+          // Claimed just as close() began: hand it back rather than leave it to the lease.
+          await db
+            .updateTable("identity_outbox")
+            .set({ claimed_by: null, claimed_until: null, attempts: sql<number>`attempts - 1` })
+            .where("id", "=", claimed.id)
+            .where("claimed_by", "=", claimed.claimId)
+            .execute();
+          return;
+        }
+        await deliverClaimed(claimed).catch((err: unknown) => {
+          // A transport failure is logged and rescheduled by deliverClaimed; anything else is the database's.
+          if (!(err instanceof MailDeliveryError)) logger.error({ mailId: claimed.id, err: errorText(err, null) }, "outbox sender: could not record a delivery");
+        });
+      }
+      if (closed) return;
+      await purgeFinished();
+      next = await msUntilNextDue();
+    } catch (err) {
+      if (closed) return;
+      logger.error({ err: errorText(err, null) }, "outbox sender: the database did not answer; trying again later");
+    }
+    schedule(next ?? t.pollMs);
+  }
+
+  function schedule(ms: number): void {
+    if (closed || !started) return;
+    clearTimeout(timer);
+    timer = setTimeout(wake, Math.min(Math.max(ms, 0), t.pollMs));
+    // The sender alone never keeps the process alive; close() clears the timer anyway.
+    timer.unref();
+  }
+
+  function wake(): void {
+    if (closed || !started) return;
+    if (loop) {
+      loopAgain = true;
+      return;
+    }
+    clearTimeout(timer);
+    timer = undefined;
+    loop = track(runOnce()).finally(() => {
+      loop = undefined;
+      if (loopAgain) {
+        loopAgain = false;
+        wake();
+      }
+    });
+  }
+
+  function baseRow(mail: QueuedMail) {
+    return {
+      id: randomUUID(),
+      user_id: mail.userId,
+      token_id: mail.tokenId,
+      kind: mail.kind,
+      recipient: mail.to,
+      token: mail.token,
+      requested_uri: mail.requestedUri ?? null,
+      status: "pending" as const,
+      last_error: null,
+      finished_at: null,
+      created_at: sql<Date>`now()`,
+    };
+  }
+
+  return {
+    async enqueue(trx, mail) {
+      const claimId = randomUUID();
+      const row = baseRow(mail);
+      await trx
+        .insertInto("identity_outbox")
+        .values({ ...row, attempts: 1, next_attempt_at: sql<Date>`now()`, claimed_by: claimId, claimed_until: dbNowPlus(t.leaseMs) })
+        .execute();
+      return { id: row.id, claimId };
+    },
+
+    async hold(trx, mail) {
+      await trx
+        .insertInto("identity_outbox")
+        .values({ ...baseRow(mail), attempts: 0, next_attempt_at: dbNowPlus(t.registrationHoldMs), claimed_by: null, claimed_until: null })
+        .execute();
+    },
+
+    async claimWaiting(userId, kind, requestedUri, now) {
+      const claimId = randomUUID();
+      const claimed = await sql<{ id: string }>`
+        update identity_outbox
+           set claimed_by = ${claimId}, claimed_until = ${dbNowPlus(t.leaseMs)}, attempts = attempts + 1,
+               next_attempt_at = now(), requested_uri = ${requestedUri ?? null}
+         where id = (select o.id from identity_outbox o
+                       join identity_user_tokens k on k.id = o.token_id
+                      where o.user_id = ${userId} and o.kind = ${kind} and o.status = 'pending'
+                        and (o.claimed_until is null or o.claimed_until <= now())
+                        and k.used_at is null and k.expires_at > ${now}
+                      order by o.created_at desc
+                      limit 1
+                      for update of o skip locked)
+        returning id`.execute(db);
+      const id = claimed.rows[0]?.id;
+      if (id) return { id, claimId };
+      const sending = await db
+        .selectFrom("identity_outbox")
+        .select("id")
+        .where("user_id", "=", userId)
+        .where("kind", "=", kind)
+        .where("status", "=", "pending")
+        .where("claimed_until", ">", sql<Date>`now()`)
+        .executeTakeFirst();
+      return sending ? "in_flight" : null;
+    },
+
+    async cancelPending(trx, userId, kind) {
+      let query = trx
+        .updateTable("identity_outbox")
+        .set({ status: "cancelled", token: null, claimed_by: null, claimed_until: null, finished_at: sql<Date>`now()` })
+        .where("user_id", "=", userId)
+        .where("status", "=", "pending");
+      if (kind) query = query.where("kind", "=", kind);
+      await query.execute();
+    },
+
+    deliver(claimed) {
+      if (closed) return Promise.reject(new MailDeliveryError("The mail outbox is closed; the mail stays queued for the next start."));
+      return track(deliverClaimed(claimed));
+    },
+
+    wake,
+
+    start() {
+      if (started || closed) return;
+      started = true;
+      wake();
+    },
+
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        clearTimeout(timer);
+        timer = undefined;
+        if (inFlight.size > 0) {
+          let graceTimer: NodeJS.Timeout | undefined;
+          const grace = new Promise<"timeout">((resolve) => {
+            graceTimer = setTimeout(() => resolve("timeout"), t.closeGraceMs);
+          });
+          const outcome = await Promise.race([Promise.allSettled([...inFlight]).then(() => "done" as const), grace]);
+          clearTimeout(graceTimer);
+          if (outcome === "timeout") {
+            abandoned = true;
+            logger.warn({ deliveries: inFlight.size }, "outbox closed with mail deliveries still running; their leases will free them");
+          }
+        }
+      })();
+      return closing;
+    },
+  };
+}
