@@ -1,0 +1,365 @@
+// The identity authority's mail outbox (services/identity/README.md "Mail outbox"): a mail is
+// written in the transaction of the change that causes it, held or sent at once, retried after
+// a transport failure (file outbox and SMTP), delivered at start when an earlier run left it
+// pending, never sent twice by two senders on one database, and the sender stops with close().
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { pino } from "pino";
+import PostalMime from "postal-mime";
+import { SMTPServer } from "smtp-server";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startIdentityService } from "../../services/identity/server.ts";
+import type { IdentityOptions, IdentityService } from "../../services/identity/server.ts";
+import { startPostgres } from "./postgres.ts";
+import type { PostgresServer } from "./postgres.ts";
+import { accessToken, lineSink } from "./support.ts";
+
+const PUBLIC_URL = "http://localhost:3000";
+const CLIENT = { clientId: "web", clientSecret: "outbox-test-secret-0123456789" };
+const PASSWORD = "Outbox!pass1";
+
+const dirs: string[] = [];
+const running: IdentityService[] = [];
+/** Every mail token seen; none may reach a log line. */
+const tokens = new Set<string>();
+const logLines: string[] = [];
+const logger = pino({ level: "debug" }, lineSink(logLines));
+
+async function emptyDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "identity-outbox-"));
+  dirs.push(dir);
+  return dir;
+}
+
+let template: string;
+/** A data dir with a migrated, empty database: a copy of one made once (a new PGlite dir costs seconds). */
+async function newDir(): Promise<string> {
+  const dir = await emptyDir();
+  await cp(path.join(template, "identity"), path.join(dir, "identity"), { recursive: true });
+  return dir;
+}
+
+async function start(dataDir: string, extra: Partial<IdentityOptions> = {}): Promise<IdentityService> {
+  const service = await startIdentityService({ dataDir, publicUrl: PUBLIC_URL, clients: [CLIENT], logger, ...extra });
+  running.push(service);
+  return service;
+}
+
+async function stop(service: IdentityService): Promise<void> {
+  await service.close();
+  running.splice(running.indexOf(service), 1);
+}
+
+beforeAll(async () => {
+  template = await emptyDir();
+  const service = await startIdentityService({ dataDir: template, publicUrl: PUBLIC_URL, clients: [CLIENT], logger: pino({ level: "silent" }) });
+  await service.close();
+});
+
+afterEach(async () => {
+  for (const service of running.splice(0)) await service.close();
+});
+
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  // Every test's mails carried tokens, and the log saw every delivery and failure.
+  expect(tokens.size).toBeGreaterThan(5);
+  const all = logLines.join("\n");
+  for (const token of tokens) expect(all.includes(token), "a mail token reached the log").toBe(false);
+});
+
+let counter = 0;
+const newEmail = (tag: string) => `${tag}-${++counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+async function asClient(service: IdentityService, pathAndQuery: string, init: RequestInit = {}): Promise<Response> {
+  const token = await accessToken({ identityUrl: service.url, client: CLIENT }, { grant_type: "client_credentials" });
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${token}`);
+  return fetch(`${service.url}${pathAndQuery}`, { ...init, headers });
+}
+
+const post = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const register = (service: IdentityService, email: string) => asClient(service, "/api/account/register", post({ userName: email, password: PASSWORD }));
+const invite = (service: IdentityService, email: string) => asClient(service, "/api/account/invite", post({ userName: email }));
+const sendConfirmation = (service: IdentityService, email: string) => asClient(service, `/api/account/sendconfirmationemail?${new URLSearchParams({ email })}`);
+
+interface Mail {
+  to: string;
+  link: URL;
+}
+
+async function parseMail(raw: Buffer | string): Promise<Mail> {
+  const parsed = await PostalMime.parse(raw);
+  const link = new URL(/https?:\/\/\S+/.exec(parsed.text ?? "")?.[0] ?? "http://invalid");
+  const token = link.searchParams.get("token");
+  if (token) tokens.add(token);
+  const first = parsed.to?.[0];
+  return { to: first && "address" in first ? (first.address ?? "") : "", link };
+}
+
+/** The mails in `${dataDir}/outbox`, oldest first. */
+async function fileMails(dataDir: string): Promise<Mail[]> {
+  const dir = path.join(dataDir, "outbox");
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".eml")).sort();
+  return Promise.all(files.map(async (f) => parseMail(await readFile(path.join(dir, f)))));
+}
+
+const mailsTo = (mails: Mail[], to: string) => mails.filter((m) => m.to === to);
+
+/** Polls `check` every 50 ms until it returns a value other than undefined (10 s at most). */
+async function eventually<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function outboxRows(service: IdentityService, recipient: string) {
+  return service.db.selectFrom("identity_outbox").selectAll().where("recipient", "=", recipient).orderBy("created_at").execute();
+}
+
+/** An SMTP peer that keeps what it receives; `failNext` makes it refuse that many messages. */
+async function startSmtp(): Promise<{ url: string; received: Mail[]; close(): Promise<void> }> {
+  const received: Mail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        parseMail(Buffer.concat(chunks)).then((mail) => {
+          received.push(mail);
+          callback();
+        }, callback);
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
+  const port = (smtp.server.address() as AddressInfo).port;
+  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
+}
+
+/** An SMTP URL where nothing listens: every delivery fails at connect. */
+const DEAD_SMTP = "smtp://127.0.0.1:1";
+
+describe("registration and its confirmation mail", () => {
+  it("writes the account and its held mail together; the explicit call sends exactly that mail", async () => {
+    const dataDir = await newDir();
+    const service = await start(dataDir, { mailQueue: { registrationHoldMs: 500, pollMs: 100 } });
+    const email = newEmail("reg");
+    expect((await register(service, email)).status).toBe(200);
+
+    const user = await service.db.selectFrom("identity_users").selectAll().where("user_name", "=", email).executeTakeFirstOrThrow();
+    const [held] = await outboxRows(service, email);
+    expect(held).toMatchObject({ user_id: user.id, kind: "confirm_email", status: "pending", attempts: 0, claimed_by: null });
+    expect(held?.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(mailsTo(await fileMails(dataDir), email)).toHaveLength(0);
+
+    // SPEC §4: the app asks for the mail right after registering; that sends the held one, now.
+    expect(await (await sendConfirmation(service, email)).json()).toBe(true);
+    const [mail] = mailsTo(await fileMails(dataDir), email);
+    expect(mail?.link.searchParams.get("token")).toBe(held?.token);
+    const [sent] = await outboxRows(service, email);
+    expect(sent).toMatchObject({ id: held?.id, status: "sent", token: null, attempts: 1, claimed_by: null });
+
+    // Past the hold: still one mail, and its link works.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(mailsTo(await fileMails(dataDir), email)).toHaveLength(1);
+    const confirmed = await asClient(service, `/api/account/confirmemail?${mail?.link.searchParams}`);
+    expect(confirmed.status).toBe(200);
+  });
+
+  it("sends the held mail when the hold ends without the explicit call (a client that crashed in between)", async () => {
+    const dataDir = await newDir();
+    const service = await start(dataDir, { mailQueue: { registrationHoldMs: 300 } });
+    const email = newEmail("crash");
+    expect((await register(service, email)).status).toBe(200);
+    const [mail] = await eventually("the held mail", async () => {
+      const mails = mailsTo(await fileMails(dataDir), email);
+      return mails.length > 0 ? mails : undefined;
+    });
+    expect(mail?.link.pathname).toBe("/confirmemail");
+    expect((await outboxRows(service, email)).map((r) => r.status)).toEqual(["sent"]);
+    expect((await asClient(service, `/api/account/confirmemail?${mail?.link.searchParams}`)).status).toBe(200);
+  });
+
+  it("a later explicit call sends a new link and ends the earlier one", async () => {
+    const dataDir = await newDir();
+    const service = await start(dataDir);
+    const email = newEmail("again");
+    await register(service, email);
+    await sendConfirmation(service, email);
+    await sendConfirmation(service, email);
+    const [first, second] = mailsTo(await fileMails(dataDir), email);
+    expect(second?.link.searchParams.get("token")).not.toBe(first?.link.searchParams.get("token"));
+    expect((await asClient(service, `/api/account/confirmemail?${first?.link.searchParams}`)).status).toBe(400);
+    expect((await asClient(service, `/api/account/confirmemail?${second?.link.searchParams}`)).status).toBe(200);
+  });
+});
+
+describe("a failing transport", () => {
+  it("file outbox: answers 502, keeps the mail pending with the account, retries with backoff and delivers it", async () => {
+    const dataDir = await newDir();
+    // A file where the outbox directory should be: every write fails until it is removed.
+    await writeFile(path.join(dataDir, "outbox"), "not a directory");
+    const service = await start(dataDir, { mailQueue: { retryBaseMs: 100, retryMaxMs: 200, pollMs: 100, maxAttempts: 50 } });
+    const email = newEmail("invitee");
+    const res = await invite(service, email);
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { error: string }).error).toBe("mail_delivery_failed");
+
+    // The account and its mail were written together; the mail waits for a retry.
+    expect(await service.db.selectFrom("identity_users").select("id").where("user_name", "=", email).executeTakeFirst()).toBeDefined();
+    const [pending] = await outboxRows(service, email);
+    expect(pending).toMatchObject({ kind: "invite", status: "pending", attempts: 1, claimed_by: null });
+    expect(pending?.last_error).toBeTruthy();
+    expect(pending?.last_error).not.toContain(pending?.token ?? "-");
+
+    // The sender retries on its own...
+    await eventually("a retry", async () => ((await outboxRows(service, email))[0]?.attempts ?? 0) >= 3 || undefined);
+    expect(logLines.some((l) => l.includes("mail delivery failed; will retry") && l.includes(pending?.id ?? "-"))).toBe(true);
+
+    // ...and delivers once the transport works again.
+    await rm(path.join(dataDir, "outbox"));
+    const mail = await eventually("the retried mail", async () => mailsTo(await fileMails(dataDir), email)[0]);
+    const row = (await outboxRows(service, email))[0];
+    expect(row).toMatchObject({ status: "sent", token: null, last_error: null });
+    expect(mailsTo(await fileMails(dataDir), email)).toHaveLength(1);
+    const ok = await asClient(service, `/api/account/confirmaccount?${new URLSearchParams({ email, password: PASSWORD, token: mail.link.searchParams.get("token") ?? "" })}`);
+    expect(ok.status).toBe(200);
+  });
+
+  it("SMTP: gives up after maxAttempts, logged, and clears the token", async () => {
+    const dataDir = await newDir();
+    const service = await start(dataDir, { smtpUrl: DEAD_SMTP, mailQueue: { retryBaseMs: 50, retryMaxMs: 50, pollMs: 100, maxAttempts: 3 } });
+    const email = newEmail("giveup");
+    expect((await invite(service, email)).status).toBe(502);
+    const row = await eventually("the mail given up", async () => {
+      const r = (await outboxRows(service, email))[0];
+      return r?.status === "failed" ? r : undefined;
+    });
+    expect(row).toMatchObject({ attempts: 3, token: null, claimed_by: null });
+    expect(row.finished_at).toBeInstanceOf(Date);
+    expect(logLines.some((l) => l.includes("mail delivery failed; giving up") && l.includes(row.id))).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await outboxRows(service, email))[0]?.attempts).toBe(3);
+  });
+
+  it("a pending mail is delivered at the next start (SMTP), not sent again after", async () => {
+    const dataDir = await newDir();
+    const smtp = await startSmtp();
+    try {
+      const first = await start(dataDir, { smtpUrl: DEAD_SMTP, mailQueue: { retryBaseMs: 100 } });
+      const email = newEmail("leftover");
+      expect((await invite(first, email)).status).toBe(502);
+      await stop(first);
+
+      // The default poll is 30 s: only the start-up run can send it this soon.
+      const second = await start(dataDir, { smtpUrl: smtp.url });
+      const mail = await eventually("the leftover mail over SMTP", async () => mailsTo(smtp.received, email)[0]);
+      expect(mail.link.pathname).toBe("/confirmaccount");
+      await eventually("the row marked sent", async () => ((await outboxRows(second, email))[0]?.status === "sent" ? true : undefined));
+      const ok = await asClient(second, `/api/account/confirmaccount?${new URLSearchParams({ email, password: PASSWORD, token: mail.link.searchParams.get("token") ?? "" })}`);
+      expect(ok.status).toBe(200);
+
+      await stop(second);
+      const third = await start(dataDir, { smtpUrl: smtp.url });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(mailsTo(smtp.received, email)).toHaveLength(1);
+      await stop(third);
+    } finally {
+      await smtp.close();
+    }
+  });
+});
+
+describe("supersede and cancel", () => {
+  it("a new reset link cancels the older mail still waiting for a retry", async () => {
+    const dataDir = await newDir();
+    await writeFile(path.join(dataDir, "outbox"), "not a directory");
+    const service = await start(dataDir, { mailQueue: { retryBaseMs: 60_000 } });
+    const email = newEmail("reset");
+    await register(service, email);
+    const ask = () => asClient(service, `/api/account/requestpasswordchange?${new URLSearchParams({ email })}`);
+    expect((await ask()).status).toBe(502);
+    expect((await ask()).status).toBe(502);
+    const resets = (await outboxRows(service, email)).filter((r) => r.kind === "reset_password");
+    expect(resets.map((r) => r.status)).toEqual(["cancelled", "pending"]);
+    expect(resets[0]?.token).toBeNull();
+    // The two failed attempts' tokens are in no mail, but still secrets.
+    for (const r of resets) if (r.token) tokens.add(r.token);
+  });
+});
+
+// Real PostgreSQL (tests/integration/postgres.ts): PGlite over a socket serves one session, so
+// two pools on it would not contend for row locks the way replicas do.
+describe("two senders on one PostgreSQL database (scale-out)", () => {
+  let pg: PostgresServer;
+  beforeAll(async () => {
+    pg = await startPostgres({ database: "identity_outbox" });
+  });
+  afterAll(async () => {
+    for (const service of running.splice(0)) await service.close();
+    await pg?.close();
+  });
+
+  it("never send the same mail twice", async () => {
+    const [dirA, dirB] = [await emptyDir(), await emptyDir()];
+    const timings = { registrationHoldMs: 60_000, pollMs: 20 };
+    const a = await start(dirA, { databaseUrl: pg.databaseUrl, mailQueue: timings });
+    const b = await start(dirB, { databaseUrl: pg.databaseUrl, mailQueue: timings });
+    const emails = Array.from({ length: 40 }, () => newEmail("scale"));
+    // Half through each replica; every mail is held...
+    for (let i = 0; i < emails.length; i += 8) {
+      await Promise.all(emails.slice(i, i + 8).map((email, j) => register(j % 2 === 0 ? a : b, email).then((r) => expect(r.status).toBe(200))));
+    }
+    // ...until the hold ends for all of them at once: both senders, polling, race for every row.
+    await a.db.updateTable("identity_outbox").set({ next_attempt_at: sql<Date>`now()` }).where("recipient", "in", emails).execute();
+    await eventually("every held mail sent", async () => {
+      const rows = await a.db.selectFrom("identity_outbox").select("status").where("recipient", "in", emails).execute();
+      return rows.length === emails.length && rows.every((r) => r.status === "sent") ? true : undefined;
+    });
+    const [byA, byB] = [await fileMails(dirA), await fileMails(dirB)];
+    expect([...byA, ...byB].map((m) => m.to).sort()).toEqual([...emails].sort());
+    expect(byA.length, "replica A sent some").toBeGreaterThan(0);
+    expect(byB.length, "replica B sent some").toBeGreaterThan(0);
+
+    // Explicit calls racing on both replicas for one held mail: it is sent once.
+    const email = newEmail("race");
+    await register(a, email);
+    const answers = await Promise.all([sendConfirmation(a, email), sendConfirmation(b, email), sendConfirmation(a, email), sendConfirmation(b, email)]);
+    for (const answer of answers) expect(await answer.json()).toBe(true);
+    const raced = mailsTo([...(await fileMails(dirA)), ...(await fileMails(dirB))], email);
+    const distinctTokens = new Set(raced.map((m) => m.link.searchParams.get("token")));
+    expect(distinctTokens.size).toBe(raced.length); // no token mailed twice
+    const sentRows = (await outboxRows(a, email)).filter((r) => r.status === "sent");
+    expect(sentRows).toHaveLength(raced.length);
+  });
+});
+
+describe("close()", () => {
+  it("stops the sender: no timer left and no query once the database is closed", async () => {
+    const dataDir = await newDir();
+    const timersBefore = process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const service = await start(dataDir, { smtpUrl: DEAD_SMTP, mailQueue: { retryBaseMs: 50, retryMaxMs: 50, pollMs: 50, maxAttempts: 1000 } });
+    const email = newEmail("closing");
+    expect((await invite(service, email)).status).toBe(502);
+    // Let the sender retry a few times, then close in the middle of it.
+    await eventually("retries", async () => ((await outboxRows(service, email))[0]?.attempts ?? 0) >= 3 || undefined);
+    const linesBefore = logLines.length;
+    await stop(service);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = logLines.slice(linesBefore).map((l) => JSON.parse(l) as { level: number; msg: string });
+    expect(after.filter((l) => l.level >= 50), "no error after close").toEqual([]);
+    expect(after.at(-1)?.msg).toBe("identity authority stopped");
+    expect(process.getActiveResourcesInfo().filter((r) => r === "Timeout").length).toBeLessThanOrEqual(timersBefore);
+  });
+});
