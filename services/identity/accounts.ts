@@ -239,7 +239,7 @@ export async function validateRequestedEmail(ctx: AccountsContext, email: string
 /**
  * SPEC §7 register: creates an account with e-mail unconfirmed and, in the same transaction,
  * its confirmation mail (24 h link), held in the outbox for `registrationHoldMs` (2 min): the
- * client's sendconfirmationemail call right after registering (SPEC §4) sends that mail at once
+ * client's sendconfirmationemail call right after registering (README "Mail outbox") sends it at once
  * instead of a second one; without the call (the client crashed) it goes out when the hold ends.
  * @throws AccountError with every failing rule: InvalidEmail, DuplicateUserName, Password*.
  */

@@ -163,7 +163,7 @@ describe("registration and its confirmation mail", () => {
     expect(held?.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(mailsTo(await fileMails(dataDir), email)).toHaveLength(0);
 
-    // SPEC §4: the app asks for the mail right after registering; that sends the held one, now.
+    // The web app asks for the mail right after registering; that sends the held one, now.
     expect(await (await sendConfirmation(service, email)).json()).toBe(true);
     const [mail] = mailsTo(await fileMails(dataDir), email);
     expect(mail?.link.searchParams.get("token")).toBe(held?.token);
