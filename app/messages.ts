@@ -119,6 +119,8 @@ export const messages = {
   tooManyAttempts: (minutes: number) => `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, // ours
   signOutEverywhere: "Sign out everywhere", // ours
   signOutEverywhereHint: "Signs you out on every device and browser, this one included.", // ours
+  controlCharacters: "This contains characters that cannot be typed. Please type it again.", // ours
+  searchInvalid: "Please type the search again: it contains characters that cannot be typed.", // ours
   crossSiteRefused: "That form was sent from another site, so we did nothing. Please use SafeWindow's own pages.",
   loadFailed: "This page could not be loaded", // ours (SPEC §8 load errors)
 } as const;

@@ -5,11 +5,12 @@
 import { z } from "zod";
 import { messages } from "../messages";
 import { bothPresent, emailAddress, newPassword } from "./password";
+import { singleLine } from "./text";
 
 /** SPEC §5 Login. */
 export const loginSchema = z.object({
-  email: z.string({ error: messages.loginEmailRequired }).trim().min(1, messages.loginEmailRequired).max(254),
-  password: z.string({ error: messages.loginPasswordRequired }).min(1, messages.loginPasswordRequired).max(1024),
+  email: z.string({ error: messages.loginEmailRequired }).trim().min(1, messages.loginEmailRequired).max(254).refine(singleLine, messages.controlCharacters),
+  password: z.string({ error: messages.loginPasswordRequired }).min(1, messages.loginPasswordRequired).max(1024).refine(singleLine, messages.controlCharacters),
   redirectTo: z.string().max(2048).optional(),
 });
 

@@ -1,6 +1,7 @@
 /** SPEC §5 Dispute comment: required (Submit is disabled when empty), at most 1000 characters. */
 import { z } from "zod";
 import { messages } from "../messages";
+import { multiLine } from "./text";
 
 export const disputeCommentMax = 1000;
 
@@ -9,5 +10,6 @@ export const disputeSchema = z.object({
     .string({ error: messages.disputeCommentRequired })
     .trim()
     .min(1, messages.disputeCommentRequired)
-    .max(disputeCommentMax, messages.disputeCommentTooLong),
+    .max(disputeCommentMax, messages.disputeCommentTooLong)
+    .refine(multiLine, messages.controlCharacters),
 });

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { messages } from "../messages";
+import { singleLine } from "./text";
 
 export const passwordMinLength = 8;
 /** Upper bound against abuse (argon2 input); not a SPEC rule. */
@@ -33,6 +34,7 @@ export function newPassword(requiredMessage: string, tooShortMessage: string = m
     .min(1, requiredMessage)
     .min(passwordMinLength, tooShortMessage)
     .max(passwordMaxLength, messages.passwordFormat)
+    .refine(singleLine, messages.controlCharacters)
     .refine(hasPasswordCharacterClasses, messages.passwordFormat);
 }
 
@@ -43,6 +45,7 @@ export function emailAddress(requiredMessage: string) {
     .trim()
     .min(1, requiredMessage)
     .max(254, messages.emailInvalid)
+    .refine(singleLine, messages.controlCharacters)
     .pipe(z.email(messages.emailInvalid));
 }
 

@@ -6,6 +6,7 @@
 import { differenceInYears, format, isValid, parse } from "date-fns";
 import { z } from "zod";
 import { messages } from "../messages";
+import { singleLine } from "./text";
 
 /** SPEC §9: date format MM/DD/YYYY. */
 export const usDatePattern = /^(0[1-9]|1[0-2])\/(0[1-9]|[12]\d|3[01])\/(19|20)\d{2}$/;
@@ -34,7 +35,7 @@ export function toIsoDate(usDate: string): string {
 
 
 function requiredText(message: string, max: number, tooLong: string = messages.nameTooLong) {
-  return z.string({ error: message }).trim().min(1, message).max(max, tooLong);
+  return z.string({ error: message }).trim().min(1, message).max(max, tooLong).refine(singleLine, messages.controlCharacters);
 }
 
 function profileSchema(dobFormatMessage: string) {

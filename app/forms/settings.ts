@@ -4,12 +4,13 @@
 import { z } from "zod";
 import { messages } from "../messages";
 import { bothPresent, newPassword } from "./password";
+import { singleLine } from "./text";
 
 /** SPEC §5: current password, then a new one passing the rule, confirmed. */
 export const changePasswordSchema = z
   .object({
     intent: z.literal("password"),
-    currentPassword: z.string({ error: messages.currentPasswordRequired }).min(1, messages.currentPasswordRequired).max(1024),
+    currentPassword: z.string({ error: messages.currentPasswordRequired }).min(1, messages.currentPasswordRequired).max(1024).refine(singleLine, messages.controlCharacters),
     newPassword: newPassword(messages.newPasswordRequired, messages.passwordFormat),
     confirmPassword: z.string({ error: messages.passwordsDoNotMatch }),
   })
@@ -26,6 +27,6 @@ export const changePasswordSchema = z
  */
 export const changeUserNameSchema = z.object({
   intent: z.literal("username"),
-  userName: z.string({ error: messages.newUserNameRequired }).trim().min(1, messages.newUserNameRequired).max(254, messages.userNameInvalid),
-  currentPassword: z.string({ error: messages.currentPasswordRequired }).min(1, messages.currentPasswordRequired).max(1024),
+  userName: z.string({ error: messages.newUserNameRequired }).trim().min(1, messages.newUserNameRequired).max(254, messages.userNameInvalid).refine(singleLine, messages.controlCharacters),
+  currentPassword: z.string({ error: messages.currentPasswordRequired }).min(1, messages.currentPasswordRequired).max(1024).refine(singleLine, messages.controlCharacters),
 });

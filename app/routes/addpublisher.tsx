@@ -4,6 +4,7 @@
 import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/addpublisher";
 import { FormMessage } from "~/components/Field";
+import { hasControlCharacters } from "~/forms/text";
 import { messages } from "~/messages";
 import { requireUser } from "~/server/auth.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
@@ -15,12 +16,13 @@ export const searchMinimum = 3;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const query = new URL(request.url).searchParams.get("q")?.slice(0, 254) ?? "";
-  if (!query.trim()) return { query, tooShort: false, results: null };
-  if (query.replace(/\s/g, "").length < searchMinimum) return data({ query, tooShort: true, results: null }, { status: 400 });
+  if (!query.trim()) return { query, problem: undefined, results: null };
+  if (hasControlCharacters(query)) return data({ query: "", problem: messages.searchInvalid, results: null }, { status: 400 });
+  if (query.replace(/\s/g, "").length < searchMinimum) return data({ query, problem: messages.searchTooShort, results: null }, { status: 400 });
   const api = consumerApi(requireUser(context));
   const [hits, publishers] = await Promise.all([api.searchPublishers(query), api.publishers()]);
   const requested = new Set(publishers.map((p) => p.sF_ConsumerId));
-  return { query, tooShort: false, results: hits.map((hit) => ({ ...hit, requested: requested.has(hit.sF_ConsumerId) })) };
+  return { query, problem: undefined, results: hits.map((hit) => ({ ...hit, requested: requested.has(hit.sF_ConsumerId) })) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -32,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AddPublisher() {
-  const { query, tooShort, results } = useLoaderData<typeof loader>();
+  const { query, problem, results } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   return (
@@ -49,7 +51,7 @@ export default function AddPublisher() {
           defaultValue={query}
           placeholder={messages.searchPlaceholder}
           aria-describedby="search-error"
-          aria-invalid={tooShort || undefined}
+          aria-invalid={problem ? true : undefined}
           maxLength={254}
         />
         <button type="submit" className="button">
@@ -57,7 +59,7 @@ export default function AddPublisher() {
         </button>
       </Form>
       <div id="search-error" className="field-error" aria-live="polite">
-        {tooShort ? <p>{messages.searchTooShort}</p> : null}
+        {problem ? <p>{problem}</p> : null}
       </div>
       <FormMessage errors={actionData?.error ? [actionData.error] : undefined} />
       {results && results.length === 0 ? <p className="empty">{messages.searchNoResults}</p> : null}

@@ -78,10 +78,38 @@ export const apiHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** JSON and form-urlencoded parsers, both limited to BODY_LIMIT (a repeated form field becomes an array). */
+/**
+ * JSON and form-urlencoded parsers, both limited to BODY_LIMIT (a repeated form field becomes an
+ * array), then the refusal of control characters in the query and the body (see
+ * `refuseControlCharacters`).
+ */
 export function bodyParsers(): RequestHandler[] {
-  return [express.json({ limit: BODY_LIMIT }), express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 100 })];
+  return [express.json({ limit: BODY_LIMIT }), express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 100 }), refuseControlCharacters];
 }
+
+/** C0 control characters (NUL among them) and DEL, except tab, CR and LF (multi-line text). */
+const controlCharacter = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** The path of the first string in `value` (a parsed query or body) that holds a control character. */
+function controlCharacterAt(value: unknown, path: string, depth = 0): string | undefined {
+  if (typeof value === "string") return controlCharacter.test(value) ? path || "body" : undefined;
+  if (depth > 20 || value === null || typeof value !== "object") return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (controlCharacter.test(key)) return path || "body";
+    const found = controlCharacterAt(inner, path ? `${path}.${key}` : key, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Refuses, with 400, a request whose query or parsed body holds a control character (a NUL reached
+ * the databases and answered 500 before): names the parameter, never its value.
+ */
+export const refuseControlCharacters: RequestHandler = (req, _res, next) => {
+  const at = controlCharacterAt(req.query, "") ?? controlCharacterAt(req.body, "");
+  next(at ? new BadRequestError(`Invalid request: ${at} contains a control character`) : undefined);
+};
 
 /**
  * Validates `value` (a body or query; undefined reads as {}) against `schema`.

@@ -10,7 +10,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../app/messages";
 import { listedResults, mailLink, report, signUp, uploadPost } from "./app-journey";
+import { harborviewPdf } from "../fixtures/index";
 import { form, sessionCookieOf, startServer, type Running } from "./server-process";
+import { callApi, makePerson, requestToken, startServices } from "./support";
 
 let server: Running;
 let dataDir: string;
@@ -253,4 +255,56 @@ describe("a change to the account signs out every other browser", () => {
     expect((await fetch(`${server.url}/settings`, { headers: { cookie: a }, redirect: "manual" })).status).toBe(302);
     expect(await signedIn(b)).toBe(false);
   });
+});
+
+describe("control characters at the edge", () => {
+  let cookie: string;
+  let resultId: string;
+
+  beforeAll(async () => {
+    cookie = await signUp(server.url, dataDir, `nul-${Date.now()}@example.com`);
+    // A refused upload (a report of someone else) is what a dispute is for.
+    const other = await harborviewPdf({ firstName: "Ada", lastName: "Lovelace", dob: "1985-12-10", collectedAt: new Date(Date.now() - 3_600_000) });
+    expect((await uploadPost(server.url, cookie, other)).status).toBeLessThan(500);
+    resultId = (await listedResults(server.url, cookie))[0]!;
+  }, 90_000);
+
+  it("a NUL in the login e-mail, the people search, a dispute comment or a new e-mail is a 400 with the field's message", async () => {
+    const login = await fetch(`${server.url}/login`, form({ email: "a\u0000@example.com", password: "x" }, server.url));
+    expect(login.status).toBe(400);
+    expect(await login.text()).toContain(messages.controlCharacters);
+
+    const search = await fetch(`${server.url}/addpublisher?q=${encodeURIComponent("Hop\u0000per")}`, { headers: { cookie } });
+    expect(search.status).toBe(400);
+    expect(await search.text()).toContain(messages.searchInvalid);
+
+    const dispute = await fetch(`${server.url}/testdetail?id=${resultId}&tab=dispute`, form({ disputeComment: "typo\u0000" }, server.url, cookie));
+    expect(dispute.status).toBe(400);
+    expect(await dispute.text()).toContain(messages.controlCharacters);
+
+    const email = await fetch(`${server.url}/settings`, form({ intent: "username", userName: "x\u0000@example.com", currentPassword: "Window#2026a" }, server.url, cookie));
+    expect(email.status).toBe(400);
+    expect(await email.text()).toContain(messages.controlCharacters);
+  });
+
+  it("multi-line text keeps its tabs and line breaks", async () => {
+    const dispute = await fetch(`${server.url}/testdetail?id=${resultId}&tab=dispute`, form({ disputeComment: "Line one\r\n\tline two" }, server.url, cookie));
+    expect(dispute.status).toBeLessThan(400);
+  });
+
+  it("the reference services refuse control characters with a 400 that names the parameter", async () => {
+    const services = await startServices({ client: { clientId: "nul-client", clientSecret: "nul-client-secret-0123456789" }, tmpPrefix: "sw-nul-" });
+    try {
+      const user = await makePerson(services, { firstName: "Ada", lastName: "Lovelace", dob: "1985-12-10", postalCode: "10001" });
+      const search = await callApi(services, `/consumersubscription/searchpublishers/?searchString=${encodeURIComponent("abc\u0000")}`, user);
+      expect(search.status).toBe(400);
+      expect(await search.text()).toContain("searchString");
+      const token = await requestToken(services, { grant_type: "password", username: `${user.email}\u0000`, password: user.password });
+      expect(token.status).toBe(400);
+      // Clean requests still work.
+      expect((await callApi(services, "/consumersubscription/searchpublishers/?searchString=abcdef", user)).status).toBe(200);
+    } finally {
+      await services.close();
+    }
+  }, 60_000);
 });

@@ -78,3 +78,28 @@ describe("linkParameters (SPEC §5 confirm account)", () => {
     expect(linkParameters(new URL("http://h/x?email=a%40b.c&token=t"))).toEqual({ email: "a@b.c", token: "t" });
   });
 });
+
+describe("control characters (docs/security.md Input)", () => {
+  const fieldErrors = (schema: Parameters<typeof parseWithZod>[1]["schema"], values: Record<string, string>) => {
+    const submission = parseWithZod(form(values), { schema });
+    return submission.status === "success" ? {} : (submission.reply().error ?? {});
+  };
+
+  it.each(["\u0000", "\u0007", "\u001b", "\u007f", "\n", "\t"])("a single-line field refuses U+%s with the field's message", async (c) => {
+    const { loginSchema } = await import("../../app/forms/account");
+    expect(fieldErrors(loginSchema, { email: `a${c}@example.com`, password: "x" }).email).toEqual([messages.controlCharacters]);
+    expect(fieldErrors(loginSchema, { email: "a@example.com", password: `pass${c}word` }).password).toEqual([messages.controlCharacters]);
+    expect(errors({ email: "a@example.com", password: `Window#2026a${c}`, confirmPassword: `Window#2026a${c}`, acceptTerms: "on", acceptPrivacy: "on" }).password).toContain(messages.controlCharacters);
+  });
+
+  it("the dispute comment keeps tab, CR and LF, and refuses NUL", async () => {
+    const { disputeSchema } = await import("../../app/forms/dispute");
+    expect(fieldErrors(disputeSchema, { disputeComment: "Line one\r\n\tline two" })).toEqual({});
+    expect(fieldErrors(disputeSchema, { disputeComment: "typo\u0000" }).disputeComment).toEqual([messages.controlCharacters]);
+  });
+
+  it("profile names refuse a NUL", async () => {
+    const { yourInfoSchema } = await import("../../app/forms/profile");
+    expect(fieldErrors(yourInfoSchema, { firstName: "Gr\u0000ace", lastName: "Hopper", dob: "12/09/1986", postalCode: "10001" }).firstName).toEqual([messages.controlCharacters]);
+  });
+});
