@@ -55,7 +55,7 @@ export interface ServicesOptions {
   tmpPrefix: string;
   /** PostgreSQL for both services (their tables are prefixed, so one database serves both); default PGlite in each data dir. */
   databaseUrl?: string;
-  /** Give the consumer API the authority's URL as the expected token issuer, instead of it reading the discovery document. */
+  /** Give the consumer API the authority's configured issuer as the expected one, instead of it reading the discovery document. */
   pinIssuer?: boolean;
   /** Default: silent. */
   identityLogger?: Logger;
@@ -94,7 +94,7 @@ export async function startServices(options: ServicesOptions): Promise<Services>
       dataDir: dirs[1]!,
       databaseUrl,
       identityUrl: identity.url,
-      identityIssuer: options.pinIssuer ? identity.url : undefined,
+      identityIssuer: options.pinIssuer ? identity.issuer : undefined,
       logger: options.consumerLogger ?? silent,
       now: options.consumerNow,
     });
