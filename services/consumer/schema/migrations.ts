@@ -4,6 +4,7 @@ import type { Migration } from "../../db/migrate.ts";
 import { profiles } from "./0001_profiles.ts";
 import { results } from "./0002_results.ts";
 import { subscriptions } from "./0003_subscriptions.ts";
+import { reportIdentity } from "./0004_report_identity.ts";
 
 /** Migration table of the consumer API (kept apart from identity_… in a shared database). */
 export const CONSUMER_MIGRATION_TABLE = "consumer_migration";
@@ -13,4 +14,5 @@ export const consumerMigrations: Record<string, Migration> = {
   "0001_profiles": profiles,
   "0002_results": results,
   "0003_subscriptions": subscriptions,
+  "0004_report_identity": reportIdentity,
 };

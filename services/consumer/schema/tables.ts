@@ -69,6 +69,12 @@ export interface ConsumerTestResultsTable {
   /** SHA-256 of the uploaded file, lower-case hex; unique per consumer (duplicate uploads). */
   file_sha256: ColumnType<string, string, never>;
   file_size: ColumnType<number, number, never>;
+  /**
+   * SHA-256 of the report's identity (0004_report_identity.ts reportIdentityKey: lab, name, date
+   * of birth, collection time, test); unique per consumer (the same report in other bytes). Null
+   * only on a copy stored before that migration.
+   */
+  report_key: ColumnType<string | null, string, never>;
   /** labs/ id of the issuer. */
   lab_id: ColumnType<string, string, never>;
   testing_company_name: ColumnType<string, string, never>;
