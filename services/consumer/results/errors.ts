@@ -9,6 +9,13 @@ export type RejectionReason =
   | "no_file"
   | "too_large"
   | "not_pdf"
+  | "archive"
+  | "wrapped"
+  | "appended"
+  | "javascript"
+  | "launch"
+  | "embedded_file"
+  | "actions"
   | "corrupt"
   | "encrypted"
   | "too_many_pages"
@@ -31,6 +38,22 @@ export const rejectionMessages = {
   too_large: (maxMb: number) => `This file is larger than ${maxMb} MB, which is more than any lab report we accept. ${UPLOAD_ORIGINAL}`,
   not_pdf: () => `This file is not a PDF. ${UPLOAD_ORIGINAL}`,
   empty: () => "This file is empty. Choose the PDF from your testing company and upload it again.",
+  /** A ZIP archive (docs/decisions/0010-forged-originals.md), whatever it holds. */
+  archive: () => "This file is a ZIP archive, not a PDF. Open it and upload the PDF inside, exactly as your testing company sent it.",
+  /** `%PDF-` comes after another format's header: a PDF inside or behind another kind of file. */
+  wrapped: () => `This file is another kind of file with a PDF inside it, so we cannot tell it is the original. ${UPLOAD_ORIGINAL}`,
+  /** Bytes other than white space after the PDF's last `%%EOF` (a ZIP or other data behind it). */
+  appended: () => `This file has other data added after the end of the PDF, so it is not the file your testing company issued. ${UPLOAD_ORIGINAL}`,
+  /** JavaScript anywhere in the document; no lab report has any. */
+  javascript: () => `This PDF contains JavaScript, which no test result from a testing company has, so it was changed after it was issued. ${UPLOAD_ORIGINAL}`,
+  /** A Launch action (or a link to a file rather than a web page): it would open a program or a file. */
+  launch: () => `This PDF tries to open another program or file, which no test result from a testing company does, so it was changed after it was issued. ${UPLOAD_ORIGINAL}`,
+  /** The /EmbeddedFiles name tree, a file attachment annotation or another embedded file. */
+  embedded_file: () =>
+    `This PDF has other files attached inside it, which no test result from a testing company has, so it was changed after it was issued. ${UPLOAD_ORIGINAL}`,
+  /** An OpenAction that is an action, or additional actions (/AA), without JavaScript. */
+  actions: () =>
+    `This PDF runs actions by itself when it is opened or viewed, which no test result from a testing company does, so it was changed after it was issued. ${UPLOAD_ORIGINAL}`,
   corrupt: () => "This PDF is damaged or incomplete and cannot be read. Download it again from your testing company and upload the new copy.",
   /** Opening the file needs a password (a user password): nothing in it can be read. */
   encrypted: () => "This PDF is protected with a password, so we cannot read it. Upload the PDF from your testing company without a password.",
@@ -67,6 +90,13 @@ const STATUS: Record<RejectionReason, number> = {
   too_large: 413,
   busy: 503,
   not_pdf: 422,
+  archive: 422,
+  wrapped: 422,
+  appended: 422,
+  javascript: 422,
+  launch: 422,
+  embedded_file: 422,
+  actions: 422,
   corrupt: 422,
   encrypted: 422,
   too_many_pages: 422,

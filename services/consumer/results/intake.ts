@@ -1,7 +1,10 @@
 // DESIGN.md §5 step 1, intake: the upload is read as a stream (multipart/form-data, field
-// multipartData, SPEC §7) and never buffered past the 10 MB limit; it must be a PDF (`%PDF-` in
-// the first KiB), not a file this user already stored (SHA-256 of the file), and readable by
-// the worker pool within its page, time and memory budgets.
+// multipartData, SPEC §7) and never buffered past the 10 MB limit; it must be a PDF and nothing
+// else (its `%PDF-` header first, after at most white space or a byte-order mark; nothing but
+// white space after its end), not a file this user already stored (SHA-256 of the file), readable
+// by the worker pool within its page, time and memory budgets, and free of the active content no
+// lab report carries (JavaScript, OpenAction and additional actions, Launch actions, embedded
+// files). docs/decisions/0010-forged-originals.md says why each rule and what else was tried.
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import busboy from "busboy";
@@ -9,6 +12,8 @@ import type { Kysely } from "kysely";
 import type { ConsumerDatabase } from "../schema/tables.ts";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
 import type { PdfPool } from "./pool.ts";
+import { hasDataAfterEnd, headerPlacement } from "./structure.ts";
+import type { ActiveContent } from "./structure.ts";
 import type { ParsedPdf } from "./worker.ts";
 
 /** SPEC §7 POST /testresult/addtestresultmultipart/: the file's form field. */
@@ -17,8 +22,6 @@ export const UPLOAD_FIELD = "multipartData";
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Room for multipart boundaries, part headers and small fields around the file. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
-/** `%PDF-` must start within this many bytes (ISO 32000 lets a header follow some junk). */
-export const PDF_MAGIC_WINDOW = 1024;
 
 /** A file as received. */
 export interface Upload {
@@ -111,26 +114,57 @@ export function readUpload(req: IncomingMessage, maxBytes = MAX_UPLOAD_BYTES): P
   });
 }
 
-/** True when `%PDF-` starts within the first PDF_MAGIC_WINDOW bytes. */
+/** True when the file's `%PDF-` header comes first, after at most white space or a UTF-8 byte-order mark. */
 export function hasPdfMagic(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, PDF_MAGIC_WINDOW + 5));
-  const at = head.indexOf("%PDF-");
-  return at !== -1 && at < PDF_MAGIC_WINDOW;
+  return headerPlacement(bytes) === "pdf";
 }
 
 /**
- * DESIGN.md §5 step 1 for a received file: a PDF, not already stored for this consumer, and
- * readable in the pool's budgets.
+ * The bytes of a received file are a PDF and only a PDF (structure.ts headerPlacement,
+ * hasDataAfterEnd). Cheap: runs before the file reaches a worker.
+ * @throws UploadRejectedError "not_pdf" (empty, or no `%PDF-` at all), "archive" (a ZIP
+ *   archive), "wrapped" (`%PDF-` after another format's header), "appended" (data after the end).
+ */
+export function checkPdfBytes(bytes: Uint8Array): void {
+  switch (headerPlacement(bytes)) {
+    case "empty":
+      throw new UploadRejectedError("not_pdf", rejectionMessages.empty());
+    case "not_pdf":
+      throw new UploadRejectedError("not_pdf", rejectionMessages.not_pdf());
+    case "archive":
+      throw new UploadRejectedError("archive", rejectionMessages.archive());
+    case "wrapped":
+      throw new UploadRejectedError("wrapped", rejectionMessages.wrapped());
+    case "pdf":
+      break;
+  }
+  if (hasDataAfterEnd(bytes)) throw new UploadRejectedError("appended", rejectionMessages.appended());
+}
+
+/**
+ * Refuses a read PDF that carries active content (ParsedPdf.activeContent); when it carries
+ * several kinds, the first in structure.ts ACTIVE_CONTENT_ORDER names the refusal.
+ * @throws UploadRejectedError "launch", "javascript", "embedded_file" or "actions", each with its
+ *   own consumerMessage.
+ */
+export function checkActiveContent(pdf: Pick<ParsedPdf, "activeContent">): void {
+  const kind: ActiveContent | undefined = pdf.activeContent[0];
+  if (kind) throw new UploadRejectedError(kind, rejectionMessages[kind]());
+}
+
+/**
+ * Intake (step 1) for a received file: a PDF and nothing else, not already stored for this
+ * consumer, readable in the pool's budgets, without active content.
  * @param consumerId the profile's id.
- * @returns what the worker read (page 1's text, metadata, revisions).
- * @throws UploadRejectedError "not_pdf" (empty or no magic), "duplicate", and the pool's
- *   corrupt / encrypted (a password is needed to open it) / too_many_pages / too_complex / busy.
- *   An encrypted file that opens without a password is read (ParsedPdf.encrypted) and refused
- *   by originality.ts.
+ * @returns what the worker read (page 1's text, metadata, revisions, active content).
+ * @throws UploadRejectedError checkPdfBytes's "not_pdf" / "archive" / "wrapped" / "appended";
+ *   "duplicate" (this file's SHA-256 is stored for the consumer); the pool's corrupt / encrypted
+ *   (a password is needed to open it) / too_many_pages / too_complex (over a budget, or an
+ *   object stream it cannot read) / busy; checkActiveContent's. An encrypted file that opens
+ *   without a password is read (ParsedPdf.encrypted) and refused by originality.ts.
  */
 export async function checkIntake(db: Kysely<ConsumerDatabase>, pool: PdfPool, consumerId: string, upload: Upload): Promise<ParsedPdf> {
-  if (upload.bytes.byteLength === 0) throw new UploadRejectedError("not_pdf", rejectionMessages.empty());
-  if (!hasPdfMagic(upload.bytes)) throw new UploadRejectedError("not_pdf", rejectionMessages.not_pdf());
+  checkPdfBytes(upload.bytes);
   const stored = await db
     .selectFrom("consumer_test_results")
     .select("id")
@@ -138,5 +172,7 @@ export async function checkIntake(db: Kysely<ConsumerDatabase>, pool: PdfPool, c
     .where("file_sha256", "=", upload.sha256)
     .executeTakeFirst();
   if (stored) throw new UploadRejectedError("duplicate", rejectionMessages.duplicate());
-  return pool.parse(upload.bytes);
+  const pdf = await pool.parse(upload.bytes);
+  checkActiveContent(pdf);
+  return pdf;
 }

@@ -1,7 +1,9 @@
 // The piscina task that touches PDF bytes (DESIGN.md §2 "PDF", §5 steps 1 and 7): pdfjs-dist's
-// legacy build reads page 1's text with positions, the document's metadata, its revision count
-// and whether it is encrypted ("parse"; a file that needs a password to open answers
-// "encrypted"), or draws page 1 into a JPEG that fits a box ("render") with @napi-rs/canvas.
+// legacy build reads page 1's text with positions, the document's metadata, its revision count,
+// whether it is encrypted, and the active content it carries, seen both by structure.ts's scan
+// of the objects as written and by pdf.js's reading of the document ("parse"; a file that needs
+// a password to open answers "encrypted"), or draws page 1 into a JPEG that fits a box
+// ("render") with @napi-rs/canvas.
 // It runs in a worker thread so that a hostile PDF costs one worker, never the event loop:
 // pool.ts gives each task a time budget (the worker is terminated past it) and this file
 // enforces a memory budget (the worker exits past it). pdfjs is loaded by the first task, never
@@ -10,6 +12,9 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { MessagePort } from "node:worker_threads";
+import type { PDFDocumentProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { ACTIVE_CONTENT_ORDER, scanObjects } from "./structure.ts";
+import type { ActiveContent } from "./structure.ts";
 
 /** One text item of page 1, in PDF user space (points, y grows upwards). */
 export interface TextItem {
@@ -44,6 +49,12 @@ export interface ParsedPdf {
    * parsed: the worker answers WorkerFailure "encrypted".
    */
   encrypted: boolean;
+  /**
+   * Active content no lab report carries (JavaScript, Launch actions, embedded files, an
+   * OpenAction or additional actions), in structure.ts ACTIVE_CONTENT_ORDER; empty for a plain
+   * report. The union of structure.ts scanObjects and documentActiveContent.
+   */
+  activeContent: ActiveContent[];
   /** Page 1's size in points and its text items (empty strings dropped). */
   page1: { width: number; height: number; items: TextItem[] };
 }
@@ -201,16 +212,61 @@ async function open(task: { bytes: Uint8Array; maxImagePixels?: number }) {
   });
 }
 
+/**
+ * Link targets a viewer opens in a browser or mail program (a scheme-less `www.` address
+ * included); anything else opens a file or a program.
+ */
+const WEB_LINK = /^(https?:|mailto:|www\.)/i;
+
+/**
+ * The active content pdf.js finds in an open document (the complement of structure.ts
+ * scanObjects: what pdf.js resolves, through any filter it reads): document, page, annotation
+ * and form-field JavaScript (getJSActions, hasJSActions, annotations' actions); an OpenAction
+ * that is an action (getOpenAction answers its name, e.g. Print); the /EmbeddedFiles name tree
+ * (getAttachments); file attachment annotations and links into attachments; links whose target
+ * is a file or a program rather than a web or mail address (Launch, GoToR). Every page is read,
+ * up to the page limit the caller already checked.
+ * @returns the kinds found, in ACTIVE_CONTENT_ORDER.
+ */
+export async function documentActiveContent(pdf: PDFDocumentProxy): Promise<ActiveContent[]> {
+  const { AnnotationType } = (await load()).pdfjs;
+  const found = new Set<ActiveContent>();
+  const [jsActions, hasJs, openAction, attachments] = await Promise.all([pdf.getJSActions(), pdf.hasJSActions(), pdf.getOpenAction(), pdf.getAttachments()]);
+  if ((jsActions && jsActions.size > 0) || hasJs) found.add("javascript");
+  if (openAction?.has("action")) found.add("actions");
+  if (attachments && attachments.size > 0) found.add("embedded_file");
+  for (let n = 1; n <= pdf.numPages; n += 1) {
+    const page = await pdf.getPage(n);
+    const pageJs = await page.getJSActions();
+    if (pageJs && pageJs.size > 0) found.add("javascript");
+    for (const a of (await page.getAnnotations({ intent: "any" })) as Record<string, unknown>[]) {
+      if (a.annotationType === AnnotationType.FILEATTACHMENT || a.attachment) found.add("embedded_file");
+      if (a.actions instanceof Map ? a.actions.size > 0 : a.actions && typeof a.actions === "object" && Object.keys(a.actions).length > 0) found.add("javascript");
+      if (typeof a.unsafeUrl === "string" && !WEB_LINK.test(a.unsafeUrl.trim())) found.add("launch");
+    }
+  }
+  return ACTIVE_CONTENT_ORDER.filter((k) => found.has(k));
+}
+
 async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<ParseAnswer> {
   const revisions = countEofMarkers(task.bytes);
   // A file cut short has no end marker; pdfjs would quietly rebuild it.
   if (revisions === 0) return { ok: false, reason: "corrupt" };
   if (declaresOversizedImage(task.bytes, task.maxImagePixels)) return { ok: false, reason: "too_complex" };
+  // Before pdfjs may take the buffer over.
+  const scan = scanObjects(task.bytes);
   const loading = await open(task);
   try {
     const pdf = await loading.promise;
     if (pdf.numPages > task.maxPages) return { ok: false, reason: "too_many_pages", pageCount: pdf.numPages };
     const { info } = (await pdf.getMetadata()) as { info: Record<string, unknown> };
+    const encrypted = typeof info.EncryptFilterName === "string";
+    const seen = new Set([...scan.found, ...(await documentActiveContent(pdf))]);
+    // An object stream the scan cannot read may hold anything pdf.js does not report (a Launch
+    // or URI OpenAction, additional actions): refused as too complex to check, as no accepted
+    // lab writes one. An encrypted file's object streams are encrypted too; originality.ts
+    // refuses it as encrypted whatever they hold.
+    if (seen.size === 0 && scan.unreadableObjectStreams > 0 && !encrypted) return { ok: false, reason: "too_complex" };
     const page = await pdf.getPage(1);
     const [, , width, height] = page.view;
     const content = await page.getTextContent();
@@ -229,7 +285,8 @@ async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<ParseA
         creator: text(info.Creator),
         creationDate: text(info.CreationDate),
         modDate: text(info.ModDate),
-        encrypted: typeof info.EncryptFilterName === "string",
+        encrypted,
+        activeContent: ACTIVE_CONTENT_ORDER.filter((k) => seen.has(k)),
         page1: { width: (width ?? 0) - (page.view[0] ?? 0), height: (height ?? 0) - (page.view[1] ?? 0), items },
       },
     };
