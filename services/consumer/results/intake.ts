@@ -4,13 +4,18 @@
 // white space after its end), not a file this user already stored (SHA-256 of the file), readable
 // by the worker pool within its page, time and memory budgets, and free of the active content no
 // lab report carries (JavaScript, OpenAction and additional actions, Launch actions, embedded
-// files). docs/decisions/0010-forged-originals.md says why each rule and what else was tried.
+// files). Once the report is read (step 4), the same report already stored for this user, in
+// whatever bytes, is refused too (its identity: lab, name, date of birth, collection time, test).
+// docs/decisions/0010-forged-originals.md says why each rule and what else was tried.
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import busboy from "busboy";
 import type { Kysely } from "kysely";
+import type { LabFormat } from "../labs/types.ts";
+import { reportIdentityKey } from "../schema/0004_report_identity.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import type { Extracted } from "./extract.ts";
 import type { PdfPool } from "./pool.ts";
 import { hasDataAfterEnd, headerPlacement } from "./structure.ts";
 import type { ActiveContent } from "./structure.ts";
@@ -175,4 +180,23 @@ export async function checkIntake(db: Kysely<ConsumerDatabase>, pool: PdfPool, c
   const pdf = await pool.parse(upload.bytes);
   checkActiveContent(pdf);
   return pdf;
+}
+
+/**
+ * The rest of step 1 once the report is read (step 4): the same report is not already stored for
+ * this consumer, in whatever bytes (saved again, white space appended), by its identity
+ * (schema/0004_report_identity.ts reportIdentityKey: lab, name, date of birth, collection time,
+ * test). A cheap early answer before the image is drawn; store.ts's unique index on the same key
+ * is what holds when two uploads of one report race.
+ * @param consumerId the profile's id.
+ * @throws UploadRejectedError "duplicate".
+ */
+export async function checkNewReport(db: Kysely<ConsumerDatabase>, consumerId: string, lab: LabFormat, report: Extracted): Promise<void> {
+  const stored = await db
+    .selectFrom("consumer_test_results")
+    .select("id")
+    .where("consumer_id", "=", consumerId)
+    .where("report_key", "=", reportIdentityKey({ labId: lab.id, ...report }))
+    .executeTakeFirst();
+  if (stored) throw new UploadRejectedError("duplicate", rejectionMessages.duplicate());
 }

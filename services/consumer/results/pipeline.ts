@@ -1,5 +1,6 @@
-// The test-result pipeline (DESIGN.md §5): the seven steps in order, each one call. A step that
-// refuses the upload throws UploadRejectedError (nothing is stored); a recognised, original PDF
+// The test-result pipeline (DESIGN.md §5): the seven steps in order, each one call (intake's
+// duplicate check by the report's identity waits for step 4, which reads the identity). A step
+// that refuses the upload throws UploadRejectedError (nothing is stored); a recognised, original PDF
 // whose patient does not match the profile is stored with valid 0. The result, its property
 // values, its image and the consumer's new window are written in one transaction.
 import type { Kysely } from "kysely";
@@ -7,7 +8,7 @@ import type { LabFormat } from "../labs/types.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
 import { extractReport } from "./extract.ts";
 import type { Extracted } from "./extract.ts";
-import { checkIntake } from "./intake.ts";
+import { checkIntake, checkNewReport } from "./intake.ts";
 import type { Upload } from "./intake.ts";
 import { recogniseIssuer } from "./issuer.ts";
 import { matchProfile } from "./match.ts";
@@ -46,6 +47,7 @@ export async function addTestResult(ctx: ResultsContext, owner: ResultOwner, upl
   checkOriginality(pdf); // 2. originality
   const lab = recogniseIssuer(pdf, ctx.labs); // 3. issuer
   const report = extractReport(pdf.page1.items, lab); // 4. extraction
+  await checkNewReport(ctx.db, owner.consumerId, lab, report); // 1. intake: the same report stored already
   const match = matchProfile(report, owner); // 5. matching
   const window = reportWindow(report, now); // 6. windows
   const image = await renderResultImage(ctx.pool, upload.bytes); // 7. image

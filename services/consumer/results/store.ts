@@ -7,6 +7,7 @@ import type { Kysely, Transaction } from "kysely";
 import { DISEASE_NAME } from "../labs/rules.ts";
 import type { LabFormat, Outcome } from "../labs/types.ts";
 import type { ProfileChange } from "../profiles.ts";
+import { REPORT_KEY_CONSTRAINT, reportIdentityKey } from "../schema/0004_report_identity.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
 import { DisputeRuleError, ResultNotFoundError, ResultsNeedProfileError, UploadRejectedError, rejectionMessages } from "./errors.ts";
 import type { Extracted } from "./extract.ts";
@@ -125,10 +126,12 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
  * Stores a result, its property values and its image, and updates the consumer's window, in
  * one transaction. When the profile changed since the pipeline read it (a modifycore in
  * between), matching runs again against the row locked for the transaction, so that the
- * stored validity is never stale.
+ * stored validity is never stale. The row carries the report's identity key
+ * (schema/0004_report_identity.ts), unique per consumer like the file's SHA-256: of two uploads
+ * of one report that race, in the same or other bytes, the database stores one.
  * @returns the new id and the match as stored.
  * @throws ResultsNeedProfileError when the profile is gone; UploadRejectedError "duplicate" when
- *   the same file was stored meanwhile.
+ *   the same file, or the same report, was stored meanwhile.
  */
 export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwner, result: NewResult, now: Date): Promise<{ id: string; match: MatchOutcome }> {
   try {
@@ -151,6 +154,7 @@ export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwn
           consumer_id: owner.consumerId,
           file_sha256: result.sha256,
           file_size: result.size,
+          report_key: reportIdentityKey({ labId: lab.id, ...report }),
           lab_id: lab.id,
           testing_company_name: lab.testingCompanyName,
           public_name: lab.publicName,
@@ -188,7 +192,9 @@ export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwn
       return { id, match };
     });
   } catch (err) {
-    if (isUniqueViolation(err, "consumer_test_results_file_key")) throw new UploadRejectedError("duplicate", rejectionMessages.duplicate());
+    if (isUniqueViolation(err, "consumer_test_results_file_key") || isUniqueViolation(err, REPORT_KEY_CONSTRAINT)) {
+      throw new UploadRejectedError("duplicate", rejectionMessages.duplicate());
+    }
     throw err;
   }
 }
