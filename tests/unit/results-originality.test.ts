@@ -33,11 +33,15 @@ function reasonOf(fn: () => unknown): string | undefined {
 }
 
 describe("intake", () => {
-  it("wants %PDF- within the first KiB", () => {
+  it("wants %PDF- first, after at most white space or a byte-order mark (issue 10: no 1 KiB of anything before it)", () => {
     const pdf = new TextEncoder().encode("%PDF-1.7\n");
     expect(hasPdfMagic(pdf)).toBe(true);
-    expect(hasPdfMagic(new Uint8Array([...new Uint8Array(1000), ...pdf]))).toBe(true);
+    expect(hasPdfMagic(new Uint8Array([...new TextEncoder().encode(" \r\n\t\f"), ...pdf]))).toBe(true);
+    expect(hasPdfMagic(new Uint8Array([0xef, 0xbb, 0xbf, ...pdf]))).toBe(true);
+    // Any other byte before it, NUL included, is another format's (or junk) ahead of the PDF.
+    expect(hasPdfMagic(new Uint8Array([...new Uint8Array(1000), ...pdf]))).toBe(false);
     expect(hasPdfMagic(new Uint8Array([...new Uint8Array(1024), ...pdf]))).toBe(false);
+    expect(hasPdfMagic(new Uint8Array([0x41, ...pdf]))).toBe(false);
     expect(hasPdfMagic(notPdf())).toBe(false);
     expect(hasPdfMagic(new Uint8Array(0))).toBe(false);
   });

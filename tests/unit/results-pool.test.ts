@@ -7,7 +7,19 @@ import { afterAll, describe, expect, it } from "vitest";
 import { UploadRejectedError } from "../../services/consumer/results/errors.ts";
 import { createPdfPool } from "../../services/consumer/results/pool.ts";
 import type { PdfPool } from "../../services/consumer/results/pool.ts";
-import { decompressionBombPdf, harborviewPdf, manyPagesPdf } from "../fixtures/index.ts";
+import {
+  additionalActionPdf,
+  decompressionBombPdf,
+  embeddedFilePdf,
+  fileAttachmentAnnotationPdf,
+  handWrittenPdf,
+  harborviewPdf,
+  launchActionPdf,
+  manyPagesPdf,
+  onePageObjects,
+  openActionJavaScriptPdf,
+  resavedPdf,
+} from "../fixtures/index.ts";
 
 const o = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10", collectedAt: new Date("2026-11-20T16:15:00Z") };
 const pools: PdfPool[] = [];
@@ -57,5 +69,30 @@ describe("PDF worker pool", () => {
     const image = await pool.render(good);
     expect(image.width).toBeLessThanOrEqual(1250);
     expect(image.height).toBe(999);
+  });
+
+  it("reads the active content of forged reports in its threads (issue 10), and refuses an object stream it cannot read", async () => {
+    const pool = createPdfPool(logger, { threads: 2 });
+    pools.push(pool);
+    const forged = await Promise.all([
+      openActionJavaScriptPdf(o, "harborview", "object-streams"),
+      additionalActionPdf(o, "meridian", "object-streams"),
+      launchActionPdf(o, "cascade", "object-streams"),
+      embeddedFilePdf(o, "harborview", "object-streams"),
+      fileAttachmentAnnotationPdf(o, "meridian", "object-streams"),
+    ]);
+    const read = await Promise.all(forged.map((bytes) => pool.parse(bytes)));
+    expect(read.map((pdf) => pdf.activeContent)).toEqual([["javascript", "actions"], ["actions"], ["launch"], ["embedded_file"], ["embedded_file"]]);
+    // The genuine report, and saved again, carry none.
+    const good = await harborviewPdf(o);
+    expect((await pool.parse(good)).activeContent).toEqual([]);
+    expect((await pool.parse(await resavedPdf(good))).activeContent).toEqual([]);
+    // An LZW object stream holding a URI OpenAction (which pdf.js does not report): too complex.
+    const hidden = handWrittenPdf(onePageObjects({ catalog: "/OpenAction << /S /URI /URI (https://x.example) >>" }), { objectStream: { packed: [1, 2], encoding: "lzw" } });
+    expect(await reasonOf(pool.parse(hidden))).toBe("too_complex");
+    // Hostile nesting costs its task only.
+    const nested = handWrittenPdf(onePageObjects({ more: [`${"[".repeat(200_000)}`] }));
+    expect(await reasonOf(pool.parse(nested))).toBe("accepted");
+    expect((await pool.parse(good)).pageCount).toBe(1);
   });
 });
