@@ -36,7 +36,11 @@ export function startServer(env: Record<string, string>): Promise<Running> {
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
+    // A server that does not start in time is killed, never left running after the test.
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server did not start:\n${output}`));
+    }, 45_000);
     const onData = (chunk: Buffer) => {
       output += String(chunk);
       const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
