@@ -25,7 +25,7 @@ export interface Running {
 /**
  * Starts server.ts with `env` (over NODE_ENV=production, HOST=127.0.0.1, PORT=0) on an
  * ephemeral port.
- * @throws when it exits or does not listen within 45 s; the error carries its output
+ * @throws when it exits or does not listen within 90 s; the error carries its output
  */
 export function startServer(env: Record<string, string>): Promise<Running> {
   const child = spawn(node, ["server.ts"], {
@@ -40,7 +40,7 @@ export function startServer(env: Record<string, string>): Promise<Running> {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`server did not start:\n${output}`));
-    }, 45_000);
+    }, 90_000);
     const onData = (chunk: Buffer) => {
       output += String(chunk);
       const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
