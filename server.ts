@@ -195,8 +195,16 @@ app.use(
     // React Router's CSRF check rejects (DESIGN.md §2).
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     strictTransportSecurity: config.publicUrl.startsWith("https:"),
+    // CSP frame-ancestors 'none' already forbids framing; the legacy header said less (SAMEORIGIN).
+    xFrameOptions: false,
   }),
 );
+// No page uses the camera, microphone, location, payments or USB: browsers refuse them to every
+// frame and script of the app (docs/security.md "Headers").
+app.use((_req, res, next) => {
+  res.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()");
+  next();
+});
 // Brotli at quality 4 (compression's default) with a 64 KiB window instead of zlib's 4 MiB: the
 // encoder state is allocated per response, and with the large window brotli pages served about
 // half the requests/s of gzip ones (bench/pages.ts); pages are far smaller than 64 KiB anyway.

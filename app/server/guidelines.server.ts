@@ -3,18 +3,10 @@
  * device (SPEC §3 "the testing-rules-guidelines-read flag"; DESIGN.md §4: a cookie). Logout and Wipe
  * forget it (SPEC §4: both clear the flags).
  */
-import { createCookie } from "react-router";
-import { getConfig } from "./config.server";
+import { appCookie } from "./cookies.server";
 
 function guidelinesCookie() {
-  const config = getConfig();
-  return createCookie("sw_guidelines_read", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config.publicUrl.startsWith("https:"),
-    path: config.BASE_PATH,
-    maxAge: 365 * 24 * 60 * 60,
-  });
+  return appCookie("sw_guidelines_read", { maxAge: 365 * 24 * 60 * 60 });
 }
 
 /** True when this device has read the guidelines. */

@@ -6,14 +6,15 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pino, type Logger } from "pino";
+import { redactUrl as redactSecrets } from "../../services/shared/redact.ts";
 
-/** Query parameters whose values never reach a log line. */
-export const secretParameters = ["password", "newPassword", "currentPassword", "token", "access_token", "client_secret", "code"];
-const secretPattern = new RegExp(`([?&](?:${secretParameters.join("|")})=)[^&#]*`, "gi");
-
-/** `url` with the values of secret query parameters replaced by [redacted]. */
+/**
+ * `url` with the values of secret query parameters replaced by [redacted], their names read the way
+ * the query parser reads them (so `%74oken` is `token`): the one function the reference services
+ * use too.
+ */
 export function redactUrl(url: string | undefined): string | undefined {
-  return url?.replace(secretPattern, "$1[redacted]");
+  return url === undefined ? undefined : redactSecrets(url);
 }
 
 /** Paths of objects that pino replaces with [redacted] wherever they are logged. */

@@ -4,30 +4,22 @@
  * (SPEC §1: 150 days). Logout keeps them (it forgets only the flags, see routes/logout.tsx); Wipe
  * forgets the username and the flags (SPEC §4).
  */
-import { createCookie, type Cookie } from "react-router";
-import { getConfig } from "./config.server";
+import { appCookie } from "./cookies.server";
 import { forgetGuidelinesRead } from "./guidelines.server";
 
 const dayS = 24 * 60 * 60;
 /** SPEC §1, §9: the consent cookie lasts 150 days. */
 export const consentMaxAgeSeconds = 150 * dayS;
 
-/** A cookie of this app; `signed` ones are signed with SESSION_SECRET so they cannot be forged. */
-function cookie(name: string, maxAge: number, signed: boolean): Cookie {
-  const config = getConfig();
-  return createCookie(name, {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config.publicUrl.startsWith("https:"),
-    path: config.BASE_PATH,
-    secrets: signed && config.SESSION_SECRET ? [config.SESSION_SECRET] : [],
-    maxAge,
-  });
-}
+/**
+ * The remembered e-mail address lasts 30 days from the last sign-in (docs/security.md "Cookies"): long
+ * enough to help a returning user, not a year of an address on a shared device.
+ */
+export const userNameMaxAgeSeconds = 30 * dayS;
 
-const userNameCookie = () => cookie("sw_username", 365 * dayS, true);
+const userNameCookie = () => appCookie("sw_username", { maxAge: userNameMaxAgeSeconds, signed: true });
 // The consent answer is no secret and grants nothing, so it is not signed.
-const consentCookie = () => cookie("sw_cookie_consent", consentMaxAgeSeconds, false);
+const consentCookie = () => appCookie("sw_cookie_consent", { maxAge: consentMaxAgeSeconds });
 
 /** The remembered username, or "" when none. */
 export async function rememberedUserName(request: Request): Promise<string> {

@@ -4,8 +4,8 @@
  * The cookie `__session` holds only a random id, signed with SESSION_SECRET; the data (the user's
  * access token, its expiry, userName, enabledScreens, one-time messages) stays on the server in
  * the store server.ts hands over in the load context (`RequestInfo.sessions`): the embedded
- * database, PostgreSQL, or Redis (session-store.server.ts). HttpOnly, SameSite=Lax, Secure when
- * PUBLIC_URL is https, path = BASE_PATH, 12 hours.
+ * database, PostgreSQL, or Redis (session-store.server.ts). Made like every app cookie
+ * (cookies.server.ts: `__Host-session` over https), 12 hours.
  *
  * `sessionMiddleware` (root route) reads the session once per request and puts it in
  * `sessionContext`; loaders and actions change it there (`setFlash`, `signInSession`,
@@ -22,10 +22,11 @@
  * so neither a shared cache nor the back button after logout keeps personal data
  * (docs/security.md); anonymous pages keep their own caching.
  */
-import { createContext, createCookie, createSession, createSessionStorage, data, type MiddlewareFunction, type RouterContextProvider, type Session, type SessionStorage } from "react-router";
+import { createContext, createSession, createSessionStorage, data, type MiddlewareFunction, type RouterContextProvider, type Session, type SessionStorage } from "react-router";
 import { z } from "zod";
 import { messages } from "~/messages";
 import { getConfig } from "./config.server";
+import { appCookie } from "./cookies.server";
 import { requestContext } from "./context";
 import type { SessionDataStore } from "./session-store.server";
 import type { ScreenName } from "./upstream/consumer.server";
@@ -83,14 +84,7 @@ function storageFor(store: SessionDataStore): SessionStorage<SessionData, Sessio
   if (!storage) {
     const config = getConfig();
     if (!config.SESSION_SECRET) throw new Error("SESSION_SECRET is not set (server.ts keeps one in DATA_DIR)");
-    const cookie = createCookie("__session", {
-      httpOnly: true,
-      sameSite: "lax",
-      secure: config.publicUrl.startsWith("https:"),
-      path: config.BASE_PATH,
-      secrets: [config.SESSION_SECRET],
-      maxAge: sessionMaxAgeSeconds,
-    });
+    const cookie = appCookie("__session", { maxAge: sessionMaxAgeSeconds, signed: true });
     // React Router types the stored data as complete; what is read back is checked here instead.
     storage = createSessionStorage<SessionData, SessionFlash>({
       cookie,

@@ -308,3 +308,38 @@ describe("control characters at the edge", () => {
     }
   }, 60_000);
 });
+
+describe("headers and cookies", () => {
+  it("framing is refused by CSP alone, and powerful browser features are off", async () => {
+    const page = await fetch(`${server.url}/login`);
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(page.headers.get("x-frame-options")).toBeNull();
+    expect(page.headers.get("permissions-policy")).toBe("camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()");
+  });
+
+  it("over https every cookie carries the __Host- prefix, and the remembered address lasts 30 days", async () => {
+    const httpsDir = mkdtempSync(path.join(tmpdir(), "sw-security-https-"));
+    const https = await startServer({ DATA_DIR: httpsDir, PUBLIC_URL: "https://safewindow.example" });
+    try {
+      const email = `https-${Date.now()}@example.com`;
+      const registered = await fetch(`${https.url}/registration`, form({ email, password: "Window#2026a", confirmPassword: "Window#2026a", acceptTerms: "on", acceptPrivacy: "on" }, https.url));
+      expect(registered.status).toBe(302);
+      const cookies = registered.headers.getSetCookie();
+      expect(cookies.length).toBeGreaterThanOrEqual(2);
+      for (const cookie of cookies) {
+        expect(cookie).toMatch(/^__Host-/);
+        expect(cookie).toMatch(/; Secure/);
+        expect(cookie).toMatch(/; Path=\//);
+        expect(cookie).not.toMatch(/; Domain=/i);
+      }
+      expect(cookies.find((c) => c.startsWith("__Host-session="))).toBeTruthy();
+      expect(cookies.find((c) => c.startsWith("__Host-sw_username="))).toMatch(/Max-Age=2592000/);
+      // The prefixed session works: the next page is signed in.
+      const session = cookies.find((c) => c.startsWith("__Host-session="))!.split(";")[0]!;
+      const next = await fetch(`${https.url}/checkconfirmation`, { headers: { cookie: session }, redirect: "manual" });
+      expect(next.status).toBe(200);
+    } finally {
+      https.child.kill("SIGKILL");
+    }
+  }, 90_000);
+});

@@ -9,6 +9,8 @@ describe("redactUrl", () => {
     );
     expect(redactUrl("/x?newPassword=P&currentPassword=Q")).toBe("/x?newPassword=[redacted]&currentPassword=[redacted]");
     expect(redactUrl("/plain?email=a")).toBe("/plain?email=a");
+    // Spelled with percent-encoding or another case, the name still counts.
+    expect(redactUrl("/resetpassword?email=a&%74oken=abc&PassWord=p")).toBe("/resetpassword?email=a&%74oken=[redacted]&PassWord=[redacted]");
   });
 });
 
