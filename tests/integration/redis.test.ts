@@ -5,9 +5,8 @@
  * rate limit counts across both; /readyz checks Redis; Redis going away gives error pages, not
  * hangs or crashes, and the replicas recover when it returns; an unreachable Redis stops the start.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient } from "@redis/client";
@@ -15,44 +14,8 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsumerService, type ConsumerService } from "../../services/consumer/server";
 import { startIdentityService, type IdentityService } from "../../services/identity/server";
+import { freePort, startRedis, stopProcess as stop } from "./redis-server";
 import { form, runServerToExit, sessionCookieOf, startServer, type Running } from "./server-process";
-
-const redisServerPath = process.env.REDIS_SERVER_PATH || "/usr/bin/redis-server";
-
-/** A free loopback port (asked of the OS, then released). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** Starts redis-server on `port` without persistence; resolves once it accepts connections. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  if (!existsSync(redisServerPath)) throw new Error(`${redisServerPath} is missing: install Debian's redis-server (.ci/run does)`);
-  const child = spawn(redisServerPath, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
-    child.stdout!.on("data", (chunk) => {
-      output += String(chunk);
-      if (output.includes("Ready to accept connections")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`redis-server exited ${code}:\n${output}`)));
-  });
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
 
 /** Polls `check` every 200 ms until it returns true, for at most `ms`. */
 async function eventually(check: () => Promise<boolean>, ms = 15_000): Promise<boolean> {
