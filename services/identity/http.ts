@@ -6,6 +6,7 @@ import { isIP } from "node:net";
 import express from "express";
 import type { NextFunction, Request, Response } from "express";
 import { ipKeyGenerator, rateLimit } from "express-rate-limit";
+import type { AugmentedRequest } from "express-rate-limit";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { apiHeaders, bodyParsers, commonErrorAnswer, notFound, parse, requestLogger, safeError, sendErrorAnswer } from "../shared/http.ts";
@@ -190,6 +191,15 @@ export function createIdentityApp(deps: IdentityAppDeps): express.Express {
   }
 
   const limits = deps.tokenRateLimit ?? { limit: 20, windowMs: 15 * 60 * 1000 };
+  /**
+   * Seconds until the locked key's window resets (its first counted failure + windowMs), at
+   * least 1: the lockout's `Retry-After`, so a client can say when to try again.
+   */
+  function secondsUntilReset(req: Request): number {
+    const resetTime = (req as AugmentedRequest).rateLimit?.resetTime;
+    const resetAt = resetTime?.getTime() ?? Date.now() + limits.windowMs;
+    return Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+  }
   const tokenLimiter = rateLimit({
     windowMs: limits.windowMs,
     limit: limits.limit,
@@ -200,8 +210,11 @@ export function createIdentityApp(deps: IdentityAppDeps): express.Express {
       const username = typeof req.body?.username === "string" ? req.body.username.trim().toLowerCase().slice(0, 256) : "";
       return `${ipKeyGenerator(endUserAddress(req))}|${username}`;
     },
-    handler(_req, res, _next, options) {
+    // Also the header's value: the library would write 0 in the last second of a window.
+    retryAfter: secondsUntilReset,
+    handler(req, res, _next, options) {
       res.set("Cache-Control", "no-store");
+      res.set("Retry-After", String(secondsUntilReset(req)));
       res.status(options.statusCode).json({
         error: "too_many_requests",
         error_description: "Too many failed attempts. Try again later.",

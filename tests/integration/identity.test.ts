@@ -288,6 +288,9 @@ describe("token endpoint and keys", () => {
     const limited = await passwordGrant(email, password);
     expect(limited.status).toBe(429);
     expect(((await limited.json()) as { error: string }).error).toBe("too_many_requests");
+    // When to try again: the seconds left of the 15-minute window.
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(800);
+    expect(Number(limited.headers.get("retry-after"))).toBeLessThanOrEqual(900);
     // Another username from the same address is not affected.
     const other = await registered();
     expect((await passwordGrant(other.email, other.password)).status).toBe(200);
