@@ -1,6 +1,6 @@
 /**
- * The scale-out recipe, end to end (DESIGN.md §1): two replicas of server.ts behind a (here
- * imaginary) load balancer, on a real PostgreSQL and a real Redis.
+ * The scale-out recipe of the README ("Scaling out"), end to end: two replicas of server.ts
+ * behind a (here imaginary) load balancer, on a real PostgreSQL and a real Redis.
  *
  *   PostgreSQL ── identity authority (node services/identity/main.ts) ─┐
  *            └─── consumer API (node services/consumer/main.ts) ───────┤
