@@ -35,7 +35,9 @@ describe("signInErrorMessage (SPEC §8 login)", () => {
   it("maps statuses to SPEC's messages", () => {
     expect(signInErrorMessage(400)).toBe(messages.loginFailed);
     expect(signInErrorMessage(500)).toBe(messages.unexpectedError);
-    expect(signInErrorMessage(429, "slow down")).toBe("Unknown Error: slow down");
+    // The authority's lockout says when to try again, not "Unknown Error" (issue 10).
+    expect(signInErrorMessage(429, "Too many failed attempts. Try again later.")).toBe(messages.tooManyAttempts(15));
+    expect(signInErrorMessage(418, "slow down")).toBe("Unknown Error: slow down");
     expect(signInErrorMessage(0)).toMatch(/^Unknown Error: /);
   });
 });
