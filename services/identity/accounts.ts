@@ -2,15 +2,17 @@
 // passwords, e-mail confirmation, resets and invitations. Plain values in, plain values out;
 // http.ts does the HTTP. Rule failures throw AccountError, which http.ts maps to 400.
 // Every mail is queued in the outbox in the transaction of the change that causes it
-// (services/identity/README.md "Mail outbox"), then delivered at once by this process.
+// (services/identity/README.md "Mail outbox"), then delivered at once by this process: the
+// link mails, and the notices that tell an address of a password change or reset, or of its
+// account moving to another address (README "Mails").
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import type { Kysely, Transaction } from "kysely";
 import type { Logger } from "pino";
 import { z } from "zod";
-import { AccountError, describe } from "./errors.ts";
+import { AccountError, MailDeliveryError, describe } from "./errors.ts";
 import type { IdentityErrorItem } from "./errors.ts";
-import type { ClaimedMail, Outbox } from "./outbox.ts";
+import type { ClaimedMail, Outbox, QueuedNotice } from "./outbox.ts";
 import type { IdentityDatabase, TokenPurpose, UserRow } from "./schema/tables.ts";
 
 /** SPEC §5 / §9: at least 8 characters; we also cap at 128 (argon2 input stays bounded). */
@@ -163,6 +165,22 @@ async function queueMailNow(
   requestedUri?: string,
 ): Promise<ClaimedMail> {
   return (await queueTokenMail(ctx, trx, user, purpose, { now, requestedUri })) as ClaimedMail;
+}
+
+/**
+ * Delivers mails this process queued and claimed, once their transaction committed, for a
+ * change that stands whether or not they go out now: a transport failure is logged (the
+ * outbox logs the row and retries it), never thrown. Other errors (the database) are thrown.
+ */
+async function deliverAfterChange(ctx: AccountsContext, claimed: ClaimedMail[], userId: string, change: string): Promise<void> {
+  for (const mail of claimed) {
+    try {
+      await ctx.outbox.deliver(mail);
+    } catch (err) {
+      if (!(err instanceof MailDeliveryError)) throw err;
+      ctx.logger.warn({ err: { type: err.name, message: err.message }, userId, mailId: mail.id }, `${change}; a mail about it failed and stays queued for a retry`);
+    }
+  }
 }
 
 /** The user behind `email` when `token` is a live token of `purpose` for them, else null. */
@@ -341,7 +359,9 @@ export async function requestPasswordReset(ctx: AccountsContext, email: string, 
 /**
  * Shared by the two "set a password with a mailed token" flows: checks the token first (so a
  * dead link is reported before the password), then the rule, then redeems the token and sets
- * the password in one transaction; `confirm` also marks the e-mail confirmed.
+ * the password in one transaction; `confirm` also marks the e-mail confirmed. A reset also
+ * queues, in that transaction, the notice of the reset to the account's address (an invitation
+ * sets the first password: nothing to tell), and sends it once committed.
  */
 async function setPasswordWithToken(
   ctx: AccountsContext,
@@ -355,7 +375,7 @@ async function setPasswordWithToken(
   if (ruleErrors.length > 0) throw new AccountError(ruleErrors);
   const passwordHash = await hashPassword(input.password);
   const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  const notice = await ctx.db.transaction().execute(async (trx) => {
     if (!(await consumeToken(trx, found.tokenId, now))) throw new AccountError([describe.invalidToken()]);
     await trx
       .updateTable("identity_users")
@@ -370,12 +390,19 @@ async function setPasswordWithToken(
       .where("id", "!=", found.tokenId)
       .execute();
     await ctx.outbox.cancelPending(trx, found.user.id, "reset_password");
-    if (purpose !== "reset_password") await ctx.outbox.cancelPending(trx, found.user.id, purpose);
+    if (purpose !== "reset_password") {
+      await ctx.outbox.cancelPending(trx, found.user.id, purpose);
+      return null;
+    }
+    return ctx.outbox.enqueue(trx, { kind: "password_reset", to: found.user.user_name, at: now, userId: found.user.id });
   });
+  if (notice) await deliverAfterChange(ctx, [notice], found.user.id, "password reset");
 }
 
 /**
- * SPEC §7 changepasswordusingtoken (the reset link's form).
+ * SPEC §7 changepasswordusingtoken (the reset link's form). The account's address is told of
+ * the reset, with its time (README "Mails"); a failure to send that notice does not undo the
+ * reset (it is retried).
  * @throws AccountError InvalidToken (wrong, expired after 1 h, reused) or the password rule's codes.
  */
 export async function resetPasswordWithToken(ctx: AccountsContext, input: { email: string; token: string; newPassword: string }): Promise<void> {
@@ -421,9 +448,12 @@ export async function confirmAccount(ctx: AccountsContext, input: { email: strin
 /**
  * SPEC §7 changeusername for the signed-in user. Returns false (SPEC: falsy means failure) when
  * the new name is not a valid address or is taken (including by this user). On success the
- * new address is unconfirmed, outstanding mail links die (their queued mails are cancelled), and
- * a confirmation link is mailed to the new address, queued in the same transaction as the
- * change; a mail failure is logged but the change stands (the outbox retries it, the app can resend).
+ * new address is unconfirmed until its link is followed, outstanding mail links die (their
+ * queued mails are cancelled), and two mails are queued in the same transaction as the change
+ * and sent at once: a confirmation link (24 h) to the new address, and to the old address a
+ * notice of the change with its time and how to get help if it was not them (README "Mails").
+ * A mail failure is logged but the change stands (the outbox retries it, the app can resend
+ * the confirmation).
  */
 export async function changeUserName(ctx: AccountsContext, userId: string, rawUserName: string, requestedUri?: string): Promise<boolean> {
   const userName = normalizeEmail(rawUserName);
@@ -432,32 +462,32 @@ export async function changeUserName(ctx: AccountsContext, userId: string, rawUs
   if (!user) return false;
   if (!(await isUserNameAvailable(ctx, userName))) return false;
   const now = ctx.now();
-  let claimed: ClaimedMail;
+  let claimed: ClaimedMail[];
   try {
     claimed = await ctx.db.transaction().execute(async (trx) => {
+      // The address being replaced, read under the row's lock: the notice goes to it even when two changes race.
+      const { user_name: oldAddress } = await trx.selectFrom("identity_users").select("user_name").where("id", "=", userId).forUpdate().executeTakeFirstOrThrow();
       await trx.updateTable("identity_users").set({ user_name: userName, email_confirmed: false, updated_at: now }).where("id", "=", userId).execute();
       await ctx.outbox.cancelPending(trx, userId);
       await trx.deleteFrom("identity_user_tokens").where("user_id", "=", userId).execute();
-      return queueMailNow(ctx, trx, { id: userId, user_name: userName }, "confirm_email", now, requestedUri);
+      const confirmation = await queueMailNow(ctx, trx, { id: userId, user_name: userName }, "confirm_email", now, requestedUri);
+      const notice: QueuedNotice = { kind: "email_changed", to: oldAddress, at: now, newAddress: userName, userId };
+      return [confirmation, await ctx.outbox.enqueue(trx, notice)];
     });
   } catch (err) {
     if (isUniqueViolation(err)) return false;
     throw err;
   }
-  try {
-    await ctx.outbox.deliver(claimed);
-  } catch (err) {
-    ctx.logger.error(
-      { err: { type: (err as Error).name, message: (err as Error).message }, userId },
-      "user name changed but the confirmation mail failed (it stays queued for a retry)",
-    );
-  }
+  await deliverAfterChange(ctx, claimed, userId, "user name changed");
   return true;
 }
 
 /**
  * SPEC §7 changepasswordusingcurrent for the signed-in user: true when changed; false for a
- * wrong current password or a new password failing the SPEC §5 rule.
+ * wrong current password or a new password failing the SPEC §5 rule. A change ends outstanding
+ * reset links and tells the account's address of the change, with its time (README "Mails"):
+ * the notice is queued in the change's transaction and sent at once; a failure to send it does
+ * not undo the change (it is retried).
  */
 export async function changePasswordWithCurrent(
   ctx: AccountsContext,
@@ -469,10 +499,18 @@ export async function changePasswordWithCurrent(
   if (passwordErrors(input.newPassword).length > 0) return false;
   const passwordHash = await hashPassword(input.newPassword);
   const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.updateTable("identity_users").set({ password_hash: passwordHash, updated_at: now }).where("id", "=", userId).execute();
+  const notice = await ctx.db.transaction().execute(async (trx) => {
+    // The address at the time of the change (an e-mail change may have raced this one).
+    const { user_name: address } = await trx
+      .updateTable("identity_users")
+      .set({ password_hash: passwordHash, updated_at: now })
+      .where("id", "=", userId)
+      .returning("user_name")
+      .executeTakeFirstOrThrow();
     await trx.deleteFrom("identity_user_tokens").where("user_id", "=", userId).where("purpose", "=", "reset_password").execute();
     await ctx.outbox.cancelPending(trx, userId, "reset_password");
+    return ctx.outbox.enqueue(trx, { kind: "password_changed", to: address, at: now, userId });
   });
+  await deliverAfterChange(ctx, [notice], userId, "password changed");
   return true;
 }

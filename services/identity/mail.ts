@@ -8,10 +8,12 @@ import nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import { MailDeliveryError } from "./errors.ts";
-import type { TokenPurpose } from "./schema/tables.ts";
+import type { NoticeKind, TokenPurpose } from "./schema/tables.ts";
 import { redactUrl } from "../shared/redact.ts";
 
 export const DEFAULT_MAIL_FROM = "SafeWindow <no-reply@safewindow.local>";
+/** Where notices send someone who did not make a change (the web app's SUPPORT_EMAIL default too). */
+export const DEFAULT_SUPPORT_EMAIL = "support@safewindow.local";
 
 export interface OutgoingMail {
   to: string;
@@ -134,8 +136,8 @@ function message(to: string, subject: string, intro: string, link: string, actio
   return { to, subject, text, html, links: [link] };
 }
 
-/** What an account mail is made of: which mail, to whom, and its link's token (the outbox row). */
-export interface AccountMail {
+/** A mail with a single-use link: which mail, to whom, and its link's token (the outbox row). */
+export interface LinkMail {
   kind: TokenPurpose;
   to: string;
   /** The raw single-use token the link carries. */
@@ -144,42 +146,124 @@ export interface AccountMail {
   requestedUri?: string;
 }
 
+/** A notice: tells `to` of a change to its account made at `at`; it carries no token. */
+export type NoticeMail =
+  | { kind: Exclude<NoticeKind, "email_changed">; to: string; at: Date }
+  /** To the old address; `newAddress` is the account's address since the change. */
+  | { kind: "email_changed"; to: string; at: Date; newAddress: string };
+
+/** What an account mail is made of, as the outbox keeps it. */
+export type AccountMail = LinkMail | NoticeMail;
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
 /**
- * The renderer of the three account mails of SPEC §4 (confirm e-mail, reset password, account
- * confirmation for invitations), linking to the app's pages /confirmemail, /resetpassword,
- * /confirmaccount with `?email=…&token=…`. The outbox renders a mail when it sends it.
- * @param publicUrl the app's public URL incl. base path, no trailing slash.
+ * The time of a change as notices show it, in UTC and labelled so, with the month named so no
+ * reader takes the day for the month: "4 March 2025, 14:05:09 UTC (Coordinated Universal Time)".
  */
-export function accountMailRenderer(publicUrl: string): (mail: AccountMail) => OutgoingMail {
-  return ({ kind, to, token, requestedUri }) => {
-    switch (kind) {
+export function formatUtc(at: Date): string {
+  const two = (n: number) => String(n).padStart(2, "0");
+  const clock = `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())}`;
+  return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}, ${clock} UTC (Coordinated Universal Time)`;
+}
+
+/** A notice: paragraphs of plain text, and at most one link (a page of the app, never a token). */
+function notice(to: string, subject: string, paragraphs: string[], link?: { href: string; label: string }): OutgoingMail {
+  const blocks = link ? [...paragraphs.slice(0, -1), `${link.label}: ${link.href}`, ...paragraphs.slice(-1)] : paragraphs;
+  const text = `${blocks.join("\n\n")}\n`;
+  const html =
+    `<!doctype html><html><body style="font-family:sans-serif">` +
+    paragraphs
+      .map((p, i) => {
+        const para = `<p>${escapeHtml(p)}</p>`;
+        return link && i === paragraphs.length - 1 ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>${para}` : para;
+      })
+      .join("") +
+    `</body></html>`;
+  return { to, subject, text, html, links: link ? [link.href] : [] };
+}
+
+/**
+ * The renderer of every account mail. Link mails (SPEC §4: confirm e-mail, reset password,
+ * account confirmation for invitations) link to the app's pages /confirmemail, /resetpassword,
+ * /confirmaccount with `?email=…&token=…`. Notices (services/identity/README.md "Mails") tell
+ * an address of a password change or reset, or that the account moved to another address, with
+ * the time of the change in UTC and what to do when it was not them: the password notices link
+ * to the app's /requestpasswordchange, and every notice names `supportEmail`. The outbox renders
+ * a mail when it sends it.
+ * @param publicUrl the app's public URL incl. base path, no trailing slash.
+ * @param supportEmail the address someone who did not make a change writes to.
+ */
+export function accountMailRenderer(publicUrl: string, supportEmail: string = DEFAULT_SUPPORT_EMAIL): (mail: AccountMail) => OutgoingMail {
+  const resetPage = { href: `${publicUrl}/requestpasswordchange`, label: "Ask for a password reset link" };
+  return (mail) => {
+    switch (mail.kind) {
       case "confirm_email":
         return message(
-          to,
+          mail.to,
           "Confirm your SafeWindow e-mail address",
           "Please confirm the e-mail address of your SafeWindow account by opening this link:",
-          buildLink(publicUrl, "confirmemail", { email: to, token }, requestedUri),
+          buildLink(publicUrl, "confirmemail", { email: mail.to, token: mail.token }, mail.requestedUri),
           "Confirm my e-mail address",
           "The link works once and for 24 hours. If you did not ask for a SafeWindow account, ignore this message.",
         );
       case "reset_password":
         return message(
-          to,
+          mail.to,
           "Reset your SafeWindow password",
           "Someone asked to reset the password of your SafeWindow account. To choose a new password, open this link:",
-          buildLink(publicUrl, "resetpassword", { email: to, token }, requestedUri),
+          buildLink(publicUrl, "resetpassword", { email: mail.to, token: mail.token }, mail.requestedUri),
           "Choose a new password",
           "The link works once and for 1 hour. If you did not ask for this, ignore this message: your password stays as it is.",
         );
       case "invite":
         return message(
-          to,
+          mail.to,
           "Set up your SafeWindow account",
           "A SafeWindow account was created for this e-mail address. To set its password, open this link:",
-          buildLink(publicUrl, "confirmaccount", { email: to, token }),
+          buildLink(publicUrl, "confirmaccount", { email: mail.to, token: mail.token }),
           "Set my password",
           "The link works once and for 24 hours. If you did not expect this, ignore this message.",
         );
+      case "password_changed":
+        return notice(
+          mail.to,
+          "Your SafeWindow password was changed",
+          [
+            "The password of your SafeWindow account was changed.",
+            `Time of the change: ${formatUtc(mail.at)}`,
+            "If you made this change, there is nothing more to do.",
+            "If you did not, someone else knows your password and has signed in to your account. " +
+              "Choose a new password at once: open the page below and ask for a password reset link for this address. " +
+              `Then write to ${supportEmail} so that we can help you check your account.`,
+            "We send this message whenever the password of your account changes.",
+          ],
+          resetPage,
+        );
+      case "password_reset":
+        return notice(
+          mail.to,
+          "Your SafeWindow password was reset",
+          [
+            "The password of your SafeWindow account was reset with a link sent to this address.",
+            `Time of the change: ${formatUtc(mail.at)}`,
+            "If you made this change, there is nothing more to do.",
+            "If you did not, someone else can read your e-mail or got hold of the link. " +
+              "Change the password of your e-mail account first, then ask for a new password reset link on the page below. " +
+              `Then write to ${supportEmail} so that we can help you check your account.`,
+            "We send this message whenever the password of your account changes.",
+          ],
+          resetPage,
+        );
+      case "email_changed":
+        return notice(mail.to, "The e-mail address of your SafeWindow account was changed", [
+          `The e-mail address of your SafeWindow account was changed from ${mail.to} to ${mail.newAddress}. ` +
+            "From now on the account signs in with the new address, and its mail goes there.",
+          `Time of the change: ${formatUtc(mail.at)}`,
+          "If you made this change, there is nothing more to do.",
+          "If you did not, someone else has taken over your account, and this address can no longer sign in to it or reset its password. " +
+            `Write to ${supportEmail} at once, from this address, and say that you did not make this change, so that we can help you get your account back.`,
+        ]);
     }
   };
 }

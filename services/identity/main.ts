@@ -15,6 +15,9 @@ const envSchema = z.object({
   PUBLIC_URL: z.preprocess(unsetIfEmpty, httpUrl.default("http://localhost:3000")),
   SMTP_URL: z.preprocess(unsetIfEmpty, z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
   MAIL_FROM: z.preprocess(unsetIfEmpty, z.string().optional()),
+  // Named in notices of account changes as where to write when the change was not theirs; the
+  // web app's SUPPORT_EMAIL, so one value configures both (services/identity/README.md "Mails").
+  SUPPORT_EMAIL: z.preprocess(unsetIfEmpty, z.email("must be an e-mail address").optional()),
   // The JWT issuer; unset: `${PUBLIC_URL}/identity`. Same name as the consumer API's expected
   // issuer, so one value configures both (services/identity/README.md "Issuer").
   IDENTITY_ISSUER: z.preprocess(
@@ -36,6 +39,7 @@ const service = await startIdentityService({
   publicUrl: env.PUBLIC_URL.replace(/\/+$/, ""),
   ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}),
   ...(env.MAIL_FROM ? { mailFrom: env.MAIL_FROM } : {}),
+  ...(env.SUPPORT_EMAIL ? { supportEmail: env.SUPPORT_EMAIL } : {}),
   ...(env.IDENTITY_ISSUER ? { issuer: env.IDENTITY_ISSUER.replace(/\/+$/, "") } : {}),
   clients: [{ clientId: env.IDENTITY_CLIENT_ID, clientSecret: env.IDENTITY_CLIENT_SECRET }],
   logger,

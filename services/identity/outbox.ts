@@ -1,6 +1,6 @@
 // The identity authority's mail outbox (services/identity/README.md "Mail outbox"): every
-// account mail is a row of identity_outbox, written in the same transaction as the change that
-// causes it, so a crash can delay a mail but never lose it. A sender delivers pending rows
+// account mail (a link mail or a notice of a change) is a row of identity_outbox, written in the
+// same transaction as the change that causes it, so a crash can delay a mail but never lose it. A sender delivers pending rows
 // through the transport of mail.ts, retries failures with backoff, and claims each row with a
 // lease, so that processes sharing one database never send the same row twice.
 //
@@ -11,8 +11,8 @@ import { sql } from "kysely";
 import type { Kysely, RawBuilder, Transaction } from "kysely";
 import type { Logger } from "pino";
 import { MailDeliveryError } from "./errors.ts";
-import type { AccountMail, Mailer, OutgoingMail } from "./mail.ts";
-import type { IdentityDatabase, OutboxRow, TokenPurpose } from "./schema/tables.ts";
+import type { AccountMail, LinkMail, Mailer, NoticeMail, OutgoingMail } from "./mail.ts";
+import type { IdentityDatabase, OutboxKind, OutboxRow, TokenPurpose } from "./schema/tables.ts";
 
 /** How the queue paces itself; every value in milliseconds except maxAttempts. */
 export interface OutboxTimings {
@@ -49,12 +49,25 @@ export const DEFAULT_OUTBOX_TIMINGS: OutboxTimings = {
   closeGraceMs: 5_000,
 };
 
-/** A mail to queue: its account mail, and the user and token row it belongs to. */
-export interface QueuedMail extends AccountMail {
+/** The kinds of mail that carry a single-use link (a token row); the others are notices. */
+export const LINK_KINDS: readonly TokenPurpose[] = ["confirm_email", "invite", "reset_password"];
+
+function isLinkKind(kind: OutboxKind): kind is TokenPurpose {
+  return (LINK_KINDS as readonly string[]).includes(kind);
+}
+
+/** A link mail to queue: its mail, and the user and token row it belongs to. */
+export interface QueuedLinkMail extends LinkMail {
   userId: string;
   /** identity_user_tokens.id of `token`: the mail is dropped if that row is gone, used or expired when it is sent. */
   tokenId: string;
 }
+
+/** A notice to queue, and the user whose account changed; it is sent whatever links die later. */
+export type QueuedNotice = NoticeMail & { userId: string };
+
+/** Anything the outbox sends. */
+export type QueuedMail = QueuedLinkMail | QueuedNotice;
 
 /** A row this process has claimed and must deliver with `deliver` (after its transaction committed). */
 export interface ClaimedMail {
@@ -72,7 +85,7 @@ export interface Outbox {
    * Queues `mail` in `trx` to go out after `registrationHoldMs`, unless `claimWaiting` takes it
    * earlier. Call `wake` after the commit so this process times the hold.
    */
-  hold(trx: Transaction<IdentityDatabase>, mail: QueuedMail): Promise<void>;
+  hold(trx: Transaction<IdentityDatabase>, mail: QueuedLinkMail): Promise<void>;
   /**
    * Claims the newest pending mail of `kind` for `userId` whose link still works at `now`
    * (held, or waiting for a retry), to send it now with `requestedUri` (undefined: the default
@@ -80,13 +93,14 @@ export interface Outbox {
    */
   claimWaiting(userId: string, kind: TokenPurpose, requestedUri: string | undefined, now: Date): Promise<ClaimedMail | "in_flight" | null>;
   /**
-   * Cancels the pending mails of `userId` (of `kind` only, when given) in `trx`: their links
-   * died with the change `trx` makes. Their raw tokens are cleared.
+   * Cancels the pending link mails of `userId` (of `kind` only, when given) in `trx`: their
+   * links died with the change `trx` makes. Their raw tokens are cleared. Notices are never
+   * cancelled: a later change does not make an earlier one untrue.
    */
   cancelPending(trx: Transaction<IdentityDatabase>, userId: string, kind?: TokenPurpose): Promise<void>;
   /**
-   * Delivers a claimed mail now through the transport and marks it sent. A mail whose link no
-   * longer works at `now` (token superseded, used or expired) is cancelled instead, silently.
+   * Delivers a claimed mail now through the transport and marks it sent. A link mail whose link
+   * no longer works at `now` (token superseded, used or expired) is cancelled instead, silently.
    * @throws MailDeliveryError when the transport fails: the row stays pending and is retried
    *   after the backoff (or is given up after maxAttempts), so the mail may still arrive later.
    */
@@ -112,6 +126,16 @@ export interface OutboxOptions {
   /** The clock of the token rules (a link's expiry); queue times use the database's clock. */
   now: () => Date;
   timings?: Partial<OutboxTimings>;
+}
+
+/** The mail a row describes, as the renderer takes it. */
+function mailOf(row: OutboxRow): AccountMail {
+  if (isLinkKind(row.kind)) {
+    return { kind: row.kind, to: row.recipient, token: row.token ?? "", ...(row.requested_uri ? { requestedUri: row.requested_uri } : {}) };
+  }
+  const at = row.occurred_at ?? row.created_at;
+  if (row.kind === "email_changed") return { kind: row.kind, to: row.recipient, at, newAddress: row.new_address ?? "" };
+  return { kind: row.kind, to: row.recipient, at };
 }
 
 /** now() + ms on the database's clock. */
@@ -192,16 +216,16 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       return;
     }
     checkOpen();
-    if (!(await linkAlive(row))) {
+    if (isLinkKind(row.kind) && !(await linkAlive(row))) {
       checkOpen();
       await cancelRow(row.id, claimed.claimId);
       logger.info({ mailId: row.id, kind: row.kind }, "outbox mail dropped: its link no longer works");
       return;
     }
-    const token = row.token as string;
+    const token = row.token;
     checkOpen();
     try {
-      await mailer.send(render({ kind: row.kind, to: row.recipient, token, ...(row.requested_uri ? { requestedUri: row.requested_uri } : {}) }));
+      await mailer.send(render(mailOf(row)));
     } catch (err) {
       const reason = errorText(err, token);
       checkOpen();
@@ -342,18 +366,26 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   }
 
   function baseRow(mail: QueuedMail) {
-    return {
+    const common = {
       id: randomUUID(),
       user_id: mail.userId,
-      token_id: mail.tokenId,
       kind: mail.kind,
       recipient: mail.to,
-      token: mail.token,
-      requested_uri: mail.requestedUri ?? null,
       status: "pending" as const,
       last_error: null,
       finished_at: null,
       created_at: sql<Date>`now()`,
+    };
+    if ("token" in mail) {
+      return { ...common, token_id: mail.tokenId, token: mail.token, requested_uri: mail.requestedUri ?? null, occurred_at: null, new_address: null };
+    }
+    return {
+      ...common,
+      token_id: null,
+      token: null,
+      requested_uri: null,
+      occurred_at: mail.at,
+      new_address: mail.kind === "email_changed" ? mail.newAddress : null,
     };
   }
 
@@ -409,7 +441,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         .set({ status: "cancelled", token: null, claimed_by: null, claimed_until: null, finished_at: sql<Date>`now()` })
         .where("user_id", "=", userId)
         .where("status", "=", "pending");
-      if (kind) query = query.where("kind", "=", kind);
+      query = kind ? query.where("kind", "=", kind) : query.where("kind", "in", LINK_KINDS);
       await query.execute();
     },
 

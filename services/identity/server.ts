@@ -9,7 +9,7 @@ import { migrateToLatest } from "../db/migrate.ts";
 import { closeHttp, listenHttp } from "../shared/listen.ts";
 import type { AccountsContext } from "./accounts.ts";
 import { createIdentityApp } from "./http.ts";
-import { DEFAULT_MAIL_FROM, accountMailRenderer, createMailer } from "./mail.ts";
+import { DEFAULT_MAIL_FROM, DEFAULT_SUPPORT_EMAIL, accountMailRenderer, createMailer } from "./mail.ts";
 import { createOutbox } from "./outbox.ts";
 import type { Outbox, OutboxTimings } from "./outbox.ts";
 import { IDENTITY_MIGRATION_TABLE, identityMigrations } from "./schema/migrations.ts";
@@ -27,6 +27,12 @@ export interface IdentityOptions {
   smtpUrl?: string;
   /** Default 'SafeWindow <no-reply@safewindow.local>'. */
   mailFrom?: string;
+  /**
+   * The address notices of account changes (password changed or reset, e-mail address changed)
+   * tell someone to write to when the change was not theirs; the web app's SUPPORT_EMAIL.
+   * Default 'support@safewindow.local'.
+   */
+  supportEmail?: string;
   /** The confidential OAuth clients allowed (the web app is one). */
   clients: { clientId: string; clientSecret: string }[];
   /**
@@ -133,7 +139,14 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
       logger,
     });
 
-    outbox = createOutbox({ db, mailer, render: accountMailRenderer(publicUrl), logger, now, ...(opts.mailQueue ? { timings: opts.mailQueue } : {}) });
+    outbox = createOutbox({
+      db,
+      mailer,
+      render: accountMailRenderer(publicUrl, opts.supportEmail ?? DEFAULT_SUPPORT_EMAIL),
+      logger,
+      now,
+      ...(opts.mailQueue ? { timings: opts.mailQueue } : {}),
+    });
 
     const { server, url, port } = await listenHttp(opts.host ?? "127.0.0.1", opts.port ?? 0);
     const accounts: AccountsContext = { db, now, outbox, logger };

@@ -26,6 +26,7 @@ describe("services/identity/main.ts", () => {
     [{ ...good, DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
     [{ ...good, SMTP_URL: "http://mail" }, "SMTP_URL"],
     [{ ...good, IDENTITY_ISSUER: "https://id.example.com/?tenant=1" }, "IDENTITY_ISSUER"],
+    [{ ...good, SUPPORT_EMAIL: "support" }, "SUPPORT_EMAIL"],
     [{ ...good, IDENTITY_CLIENT_SECRET: "" }, "IDENTITY_CLIENT_SECRET"],
     [{ ...good, IDENTITY_CLIENT_SECRET: "too-short" }, "IDENTITY_CLIENT_SECRET"],
     [{ PORT: "0" }, "IDENTITY_CLIENT_SECRET"],

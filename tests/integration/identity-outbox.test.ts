@@ -299,6 +299,42 @@ describe("supersede and cancel", () => {
   });
 });
 
+describe("notices", () => {
+  it("a notice that failed is retried, is not cancelled by later links, and goes out once the transport works", async () => {
+    const dataDir = await newDir();
+    await writeFile(path.join(dataDir, "outbox"), "not a directory");
+    const service = await start(dataDir, { mailQueue: { retryBaseMs: 100, retryMaxMs: 200, pollMs: 100, maxAttempts: 50 } });
+    const email = newEmail("notice");
+    expect((await register(service, email)).status).toBe(200);
+    const user = await accessToken({ identityUrl: service.url, client: CLIENT }, { grant_type: "password", username: email, password: PASSWORD });
+    const asUser = (pathAndQuery: string) => fetch(`${service.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${user}` } });
+
+    // The change stands although its notice cannot be sent now.
+    const newPassword = "Outbox!pass2";
+    const changed = await asUser(`/api/account/changepasswordusingcurrent?${new URLSearchParams({ currentPassword: PASSWORD, newPassword })}`);
+    expect(await changed.json()).toBe(true);
+    const [notice] = (await outboxRows(service, email)).filter((r) => r.kind === "password_changed");
+    expect(notice).toMatchObject({ status: "pending", token: null, token_id: null });
+    expect(notice?.attempts).toBeGreaterThanOrEqual(1);
+    expect(notice?.last_error).toBeTruthy();
+
+    // An e-mail change ends every link mail of the account (the held confirmation), not the notice.
+    const next = newEmail("notice-next");
+    expect(await (await asUser(`/api/account/changeusername?${new URLSearchParams({ userName: next })}`)).json()).toBe(true);
+    const byKind = async () => Object.fromEntries((await outboxRows(service, email)).map((r) => [r.kind, r.status]));
+    expect(await byKind()).toEqual({ confirm_email: "cancelled", password_changed: "pending", email_changed: "pending" });
+
+    await rm(path.join(dataDir, "outbox"));
+    await eventually("both notices and the new confirmation sent", async () => {
+      const done = (await byKind()).email_changed === "sent" && (await byKind()).password_changed === "sent";
+      const confirmation = (await outboxRows(service, next))[0];
+      return done && confirmation?.status === "sent" ? true : undefined;
+    });
+    expect(mailsTo(await fileMails(dataDir), email)).toHaveLength(2);
+    expect(mailsTo(await fileMails(dataDir), next)).toHaveLength(1);
+  });
+});
+
 // Real PostgreSQL (tests/integration/postgres.ts): PGlite over a socket serves one session, so
 // two pools on it would not contend for row locks the way replicas do.
 describe("two senders on one PostgreSQL database (scale-out)", () => {

@@ -1,10 +1,11 @@
 // Account takeover paths at the reference identity authority (issue 10), each written as the
 // attack: what the attacker does, and what the owner or the attacker sees afterwards.
 // services/identity/README.md has the contract ("Contract", "Mails").
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pino } from "pino";
+import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
@@ -15,6 +16,7 @@ const PUBLIC_URL = "http://localhost:3000";
 const CLIENT = { clientId: "safewindow-web", clientSecret: "takeover-secret-0123456789" };
 /** The lockout's window here: short, so a test can wait it out. */
 const LOCKOUT = { limit: 5, windowMs: 3_000 };
+const SUPPORT = "help@safewindow.test";
 
 let service: IdentityService;
 let dataDir: string;
@@ -29,6 +31,7 @@ beforeAll(async () => {
     clients: [CLIENT],
     logger: pino({ level: "debug" }, lineSink(logLines)),
     tokenRateLimit: LOCKOUT,
+    supportEmail: SUPPORT,
   });
   authority = { identityUrl: service.url, client: CLIENT };
 });
@@ -36,11 +39,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  // No mail token and no password reached a log line.
+  const all = logLines.join("\n");
+  expect(tokens.size).toBeGreaterThan(3);
+  for (const secret of [...tokens, PASSWORD, NEW_PASSWORD]) expect(all.includes(secret), "a secret reached the log").toBe(false);
 });
 
 let counter = 0;
 const newEmail = (tag: string) => `${tag}-${++counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 const PASSWORD = "Owner!pass1";
+const NEW_PASSWORD = "Changed!pass2";
+/** Every token a mail carried. */
+const tokens = new Set<string>();
 
 async function asClient(pathAndQuery: string, init: RequestInit = {}): Promise<Response> {
   const res = await requestToken(authority, { grant_type: "client_credentials" });
@@ -56,6 +66,83 @@ async function register(email: string, password = PASSWORD): Promise<void> {
 }
 
 const signIn = (username: string, password: string) => requestToken(authority, { grant_type: "password", username, password });
+
+async function userToken(username: string, password: string): Promise<string> {
+  const res = await signIn(username, password);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+const asUser = (token: string, pathAndQuery: string) => fetch(`${service.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${token}` } });
+const qs = (params: Record<string, string>) => new URLSearchParams(params).toString();
+
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Every http(s) link of the text. */
+  links: URL[];
+}
+
+/** Every mail to `to` in the outbox (DATA_DIR/outbox), oldest first. */
+async function mailsTo(to: string): Promise<Mail[]> {
+  const dir = path.join(dataDir, "outbox");
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".eml")).sort();
+  const mails: Mail[] = [];
+  for (const file of files) {
+    const parsed = await PostalMime.parse(await readFile(path.join(dir, file)));
+    const first = parsed.to?.[0];
+    if (!first || !("address" in first) || first.address !== to) continue;
+    const text = parsed.text ?? "";
+    const links = [...text.matchAll(/https?:\/\/\S+/g)].map((m) => new URL(m[0]));
+    for (const link of links) {
+      const token = link.searchParams.get("token");
+      if (token) tokens.add(token);
+    }
+    mails.push({ to, subject: parsed.subject ?? "", text, html: parsed.html ?? "", links });
+  }
+  return mails;
+}
+
+/** Waits (10 s at most) until `count` mails to `to` are in the outbox, and answers them. */
+async function waitForMails(to: string, count: number): Promise<Mail[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const mails = await mailsTo(to);
+    if (mails.length >= count) return mails;
+    if (Date.now() > deadline) throw new Error(`${mails.length} of ${count} mails to ${to} arrived`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/** The time a notice states, which must be labelled UTC; asserts it lies within [from, to] (whole seconds). */
+function expectStatedTime(mail: Mail, from: number, to: number): void {
+  const m = /Time of the change: (\d{1,2}) ([A-Z][a-z]+) (\d{4}), (\d{2}):(\d{2}):(\d{2}) UTC \(Coordinated Universal Time\)/.exec(mail.text);
+  expect(m, "the notice states the time of the change in UTC").not.toBeNull();
+  const [, day, month, year, h, mi, sec] = m as RegExpExecArray;
+  const stated = Date.UTC(Number(year), MONTHS.indexOf(month as string), Number(day), Number(h), Number(mi), Number(sec));
+  expect(stated).toBeGreaterThanOrEqual(Math.floor(from / 1000) * 1000);
+  expect(stated).toBeLessThanOrEqual(to);
+  expect(mail.html).toContain(m?.[0]);
+}
+
+/** A registered account whose address is confirmed, and its user token. */
+async function confirmedAccount(tag: string): Promise<{ email: string; token: string }> {
+  const email = newEmail(tag);
+  await register(email);
+  expect(await (await asClient(`/api/account/sendconfirmationemail?${qs({ email })}`)).json()).toBe(true);
+  const [mail] = await waitForMails(email, 1);
+  const link = mail?.links[0] as URL;
+  expect((await asClient(`/api/account/confirmemail?${link.searchParams}`)).status).toBe(200);
+  return { email, token: await userToken(email, PASSWORD) };
+}
+
+async function outboxRows(recipient: string) {
+  return service.db.selectFrom("identity_outbox").selectAll().where("recipient", "=", recipient).orderBy("created_at").execute();
+}
 
 // ---------------------------------------------------------------- lockout
 
@@ -86,5 +173,112 @@ describe("lockout after failed sign-ins", () => {
     // Waiting as long as it said is enough.
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 100));
     expect((await signIn(email, PASSWORD)).status).toBe(200);
+  });
+});
+
+// ---------------------------------------------------------------- e-mail change
+
+describe("e-mail change by whoever holds a session and the password", () => {
+  it("tells the old address, with the time in UTC and where to get help; the new address must confirm", async () => {
+    const victim = await confirmedAccount("victim");
+    const attacker = newEmail("attacker");
+    const before = Date.now();
+    const changed = await asUser(victim.token, `/api/account/changeusername?${qs({ userName: attacker, applicationContext: "SafeWindow" })}`);
+    const after = Date.now();
+    expect(await changed.json()).toBe(true);
+
+    // The owner's address learns of it at once: from what, to what, when, and whom to write to.
+    const [notice, ...more] = await mailsTo(victim.email).then((all) => all.slice(1)); // [0] is the confirmation from the sign-up
+    expect(more).toHaveLength(0);
+    expect(notice?.subject).toBe("The e-mail address of your SafeWindow account was changed");
+    expect(notice?.text).toContain(`changed from ${victim.email} to ${attacker}`);
+    expectStatedTime(notice as Mail, before, after);
+    expect(notice?.text).toContain(`If you did not, someone else has taken over your account`);
+    expect(notice?.text).toContain(`Write to ${SUPPORT} at once, from this address`);
+    expect(notice?.links).toEqual([]); // nothing in it that acts on the account
+    expect(notice?.html).toContain(SUPPORT);
+
+    // Both mails were written by the change's own transaction (one database clock reading).
+    const [noticeRow] = await outboxRows(victim.email).then((rows) => rows.filter((r) => r.kind === "email_changed"));
+    const [confirmRow] = await outboxRows(attacker);
+    expect(noticeRow).toMatchObject({ status: "sent", token: null, token_id: null, new_address: attacker });
+    expect(confirmRow).toMatchObject({ kind: "confirm_email", status: "sent" });
+    expect(noticeRow?.created_at.getTime()).toBe(confirmRow?.created_at.getTime());
+
+    // The new address is unconfirmed until its own link is followed.
+    expect(await (await asUser(victim.token, "/api/account/isemailconfirmed")).json()).toBe(false);
+    expect(await (await asUser(victim.token, "/api/users/")).json()).toMatchObject({ userName: attacker, emailConfirmed: false });
+    const [confirmation] = await waitForMails(attacker, 1);
+    const link = confirmation?.links[0] as URL;
+    expect(link.pathname).toBe("/confirmemail");
+    expect(link.searchParams.get("email")).toBe(attacker);
+    expect((await asClient(`/api/account/confirmemail?${link.searchParams}`)).status).toBe(200);
+    expect(await (await asUser(victim.token, "/api/account/isemailconfirmed")).json()).toBe(true);
+
+    // Which is why the notice matters: the old address no longer signs in.
+    expect((await signIn(victim.email, PASSWORD)).status).toBe(400);
+  });
+
+  it("tells nobody when the change is refused", async () => {
+    const owner = await confirmedAccount("refused");
+    const other = await confirmedAccount("other");
+    for (const userName of [other.email, "not an address", owner.email]) {
+      expect(await (await asUser(owner.token, `/api/account/changeusername?${qs({ userName })}`)).json()).toBe(false);
+    }
+    expect((await outboxRows(owner.email)).map((r) => r.kind)).toEqual(["confirm_email"]);
+    expect((await outboxRows(other.email)).map((r) => r.kind)).toEqual(["confirm_email"]);
+  });
+});
+
+// ---------------------------------------------------------------- password notices
+
+describe("password change and reset are told to the account's address", () => {
+  it("a change with the current password: the owner learns when, and how to take the account back", async () => {
+    const owner = await confirmedAccount("changed");
+    const change = (currentPassword: string) =>
+      asUser(owner.token, `/api/account/changepasswordusingcurrent?${qs({ currentPassword, newPassword: NEW_PASSWORD, applicationContext: "SafeWindow" })}`);
+    // A wrong guess changes nothing and tells nothing.
+    expect(await (await change("Wrong!guess1")).json()).toBe(false);
+    expect(await mailsTo(owner.email)).toHaveLength(1);
+
+    const before = Date.now();
+    expect(await (await change(PASSWORD)).json()).toBe(true);
+    const after = Date.now();
+    const notice = (await mailsTo(owner.email))[1] as Mail;
+    expect(notice.subject).toBe("Your SafeWindow password was changed");
+    expectStatedTime(notice, before, after);
+    expect(notice.text).toContain("If you did not, someone else knows your password");
+    expect(notice.text).toContain(SUPPORT);
+    // Its one link is the app's page to ask for a reset link, which goes to this address.
+    expect(notice.links.map((l) => l.href)).toEqual([`${PUBLIC_URL}/requestpasswordchange`]);
+    expect((await outboxRows(owner.email)).map((r) => [r.kind, r.status])).toEqual([
+      ["confirm_email", "sent"],
+      ["password_changed", "sent"],
+    ]);
+    expect((await signIn(owner.email, NEW_PASSWORD)).status).toBe(200);
+  });
+
+  it("a reset by link: the address is told of the reset and its time", async () => {
+    const owner = await confirmedAccount("reset");
+    expect(await (await asClient(`/api/account/requestpasswordchange?${qs({ email: owner.email })}`)).json()).toBe(true);
+    const [, resetMail] = await waitForMails(owner.email, 2);
+    const link = resetMail?.links[0] as URL;
+    expect(link.pathname).toBe("/resetpassword");
+
+    const before = Date.now();
+    const reset = await asClient(`/api/account/changepasswordusingtoken?${qs({ email: owner.email, newPassword: NEW_PASSWORD, token: link.searchParams.get("token") ?? "" })}`);
+    const after = Date.now();
+    expect(await reset.json()).toEqual({ succeeded: true, errors: [] });
+    const notice = (await mailsTo(owner.email))[2] as Mail;
+    expect(notice.subject).toBe("Your SafeWindow password was reset");
+    expect(notice.text).toContain("was reset with a link sent to this address");
+    expectStatedTime(notice, before, after);
+    expect(notice.text).toContain(SUPPORT);
+    expect(notice.links.map((l) => l.href)).toEqual([`${PUBLIC_URL}/requestpasswordchange`]);
+
+    // A dead link sets nothing and tells nothing.
+    const reuse = await asClient(`/api/account/changepasswordusingtoken?${qs({ email: owner.email, newPassword: PASSWORD, token: link.searchParams.get("token") ?? "" })}`);
+    expect(reuse.status).toBe(400);
+    expect(await mailsTo(owner.email)).toHaveLength(3);
   });
 });

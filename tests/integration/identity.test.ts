@@ -131,8 +131,12 @@ interface SentMail {
   to: string;
   subject: string;
   text: string;
-  link: URL;
+  /** The first link of the text; null for a notice without one (an e-mail change notice). */
+  link: URL | null;
 }
+
+/** A mail with a link (a link mail): the one `oneMail` answers. */
+type LinkedMail = SentMail & { link: URL };
 
 /** Runs `action` and returns the mails it wrote to the outbox. */
 async function mailsFrom(action: () => Promise<unknown>): Promise<SentMail[]> {
@@ -144,22 +148,23 @@ async function mailsFrom(action: () => Promise<unknown>): Promise<SentMail[]> {
     const email = await PostalMime.parse(await readFile(path.join(outbox(), file)));
     const text = email.text ?? "";
     const href = /https?:\/\/\S+/.exec(text)?.[0];
-    expect(href, "mail has a link").toBeDefined();
-    const link = new URL(href as string);
-    const token = link.searchParams.get("token");
+    const link = href === undefined ? null : new URL(href);
+    const token = link?.searchParams.get("token");
     if (token) secrets.add(token);
     mails.push({ to: email.to?.[0] && "address" in email.to[0] ? (email.to[0].address ?? "") : "", subject: email.subject ?? "", text, link });
   }
   return mails;
 }
 
-async function oneMail(action: () => Promise<unknown>): Promise<SentMail> {
+/** The one mail `action` wrote, which has a link. */
+async function oneMail(action: () => Promise<unknown>): Promise<LinkedMail> {
   const mails = await mailsFrom(action);
   expect(mails).toHaveLength(1);
-  return mails[0] as SentMail;
+  expect(mails[0]?.link, "mail has a link").toBeInstanceOf(URL);
+  return mails[0] as LinkedMail;
 }
 
-function linkParams(mail: SentMail): { email: string; token: string } {
+function linkParams(mail: LinkedMail): { email: string; token: string } {
   return { email: mail.link.searchParams.get("email") ?? "", token: mail.link.searchParams.get("token") ?? "" };
 }
 
@@ -549,24 +554,31 @@ describe("user-token calls", () => {
     expect(body).toEqual({ id: decodeJwt(token).sub, userName: email, emailConfirmed: false });
   });
 
-  it("changeusername: true for a valid free address (then unconfirmed, mailed), false otherwise", async () => {
+  it("changeusername: true for a valid free address (then unconfirmed, mailed, the old address told), false otherwise", async () => {
     const { email, password } = await registered();
     const taken = await registered();
     const token = await userToken(email, password);
     const change = (userName: string) => call(`/api/account/changeusername?${qs({ userName, applicationContext: "SafeWindow" })}`, token);
 
-    expect(await (await change("not an address")).json()).toBe(false);
-    expect(await (await change(taken.email.toUpperCase())).json()).toBe(false);
-    expect(await (await change(email)).json()).toBe(false);
+    const refused = await mailsFrom(async () => {
+      expect(await (await change("not an address")).json()).toBe(false);
+      expect(await (await change(taken.email.toUpperCase())).json()).toBe(false);
+      expect(await (await change(email)).json()).toBe(false);
+    });
+    expect(refused).toHaveLength(0);
 
     const next = newEmail("renamed");
-    const mail = await oneMail(async () => {
+    const mails = await mailsFrom(async () => {
       const res = await change(next.toUpperCase());
       expect(res.status).toBe(200);
       expect(await res.json()).toBe(true);
     });
-    expect(mail.to).toBe(next);
+    expect(mails.map((m) => m.to).sort()).toEqual([email, next].sort());
+    const mail = mails.find((m) => m.to === next) as LinkedMail;
     expect(linkParams(mail).email).toBe(next);
+    const notice = mails.find((m) => m.to === email) as SentMail;
+    expect(notice.text).toContain(`changed from ${email} to ${next}`);
+    expect(notice.link).toBeNull();
     expect(await (await call("/api/users/", token)).json()).toMatchObject({ userName: next, emailConfirmed: false });
     expect((await passwordGrant(email, password)).status).toBe(400);
     expect((await passwordGrant(next, password)).status).toBe(200);

@@ -2,6 +2,7 @@
 import type { Migration } from "../../db/migrate.ts";
 import { initial } from "./0001_initial.ts";
 import { outbox } from "./0002_outbox.ts";
+import { notices } from "./0003_notices.ts";
 
 /** Migration table of the identity authority (kept apart from consumer_… in a shared database). */
 export const IDENTITY_MIGRATION_TABLE = "identity_migration";
@@ -10,4 +11,5 @@ export const IDENTITY_MIGRATION_TABLE = "identity_migration";
 export const identityMigrations: Record<string, Migration> = {
   "0001_initial": initial,
   "0002_outbox": outbox,
+  "0003_notices": notices,
 };

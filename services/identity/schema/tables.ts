@@ -1,9 +1,15 @@
-// Row types of the identity authority's tables (see 0001_initial.ts, 0002_outbox.ts). Kysely reads these;
+// Row types of the identity authority's tables (see 0001_initial.ts, 0002_outbox.ts, 0003_notices.ts). Kysely reads these;
 // the migrations are the source of truth for the SQL.
 import type { ColumnType, Selectable } from "kysely";
 
 /** What a token row was issued for; each purpose has its own lifetime (accounts.ts). */
 export type TokenPurpose = "confirm_email" | "invite" | "reset_password";
+
+/** A mail that tells an address of a change to its account; it carries no link token. */
+export type NoticeKind = "password_changed" | "password_reset" | "email_changed";
+
+/** Every kind of outbox mail: one per token purpose (a link mail), and the notices. */
+export type OutboxKind = TokenPurpose | NoticeKind;
 
 export interface IdentityUsersTable {
   id: string; // uuid
@@ -47,12 +53,15 @@ export type OutboxStatus = "pending" | "sent" | "cancelled" | "failed";
 export interface IdentityOutboxTable {
   id: string; // uuid
   user_id: string;
-  /** The token row the link redeems; null once superseded or deleted (the mail is then cancelled). */
+  /**
+   * The token row the link redeems; null once superseded or deleted (a link mail is then
+   * cancelled), and always null for a notice.
+   */
   token_id: string | null;
-  /** Which mail: one per token purpose (confirm e-mail, invitation, password reset). */
-  kind: TokenPurpose;
+  /** Which mail: one per token purpose (confirm e-mail, invitation, password reset), or a notice. */
+  kind: OutboxKind;
   recipient: string;
-  /** The raw token of the link, only while pending (a check constraint clears it with the status). */
+  /** The raw token of the link, only while pending (a check constraint clears it with the status); null for a notice. */
   token: string | null;
   /** The caller's requestedUri, checked again when the mail is rendered. */
   requested_uri: string | null;
@@ -69,6 +78,10 @@ export interface IdentityOutboxTable {
   created_at: ColumnType<Date, Date, never>;
   /** When it was sent, cancelled or given up. */
   finished_at: Date | null;
+  /** A notice's time of the change it tells of (the service's clock, shown in UTC); null for link mails. */
+  occurred_at: Date | null;
+  /** An e-mail change notice's new address (`recipient` is the old one); null otherwise. */
+  new_address: string | null;
 }
 
 export interface IdentityDatabase {
