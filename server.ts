@@ -34,6 +34,7 @@ import { createRequestHandler } from "@react-router/express";
 import { maxFormBodyBytes, uploadDiscardLimitBytes } from "./app/limits.ts";
 import { messages } from "./app/messages.ts";
 import { ConfigError, keptSecret, parseConfig, type Config } from "./app/server/config.server.ts";
+import { DataDirInUseError, lockDataDir, type DataDirLock } from "./app/server/data-dir-lock.server.ts";
 import { createAttemptLimits, formName, minutesToWait, type AttemptLimits } from "./app/server/attempt-limits.server.ts";
 import { isCrossSite } from "./app/server/crosssite.server.ts";
 import { createLogger, httpSerializers, requestId } from "./app/server/log.server.ts";
@@ -65,6 +66,24 @@ const log = createLogger(config.LOG_LEVEL);
 process.on("unhandledRejection", (reason) => log.error({ err: reason }, "unhandled rejection"));
 
 mkdirSync(config.DATA_DIR, { recursive: true });
+// One server per DATA_DIR (docs/decisions/0008-one-process-per-data-dir-and-draining-shutdown.md):
+// a second one stops here with a message naming the first; a lock left by a killed one is taken over.
+let dataDirLock: DataDirLock;
+try {
+  dataDirLock = await lockDataDir(config.DATA_DIR, {
+    onLost: (error) => {
+      log.fatal({ err: error }, "lost the DATA_DIR lock (another server may now use DATA_DIR): stopping");
+      process.exitCode = 1;
+      process.kill(process.pid, "SIGTERM");
+    },
+  });
+} catch (error) {
+  if (error instanceof DataDirInUseError) {
+    console.error(`Cannot start:\n  ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}
 process.env.SESSION_SECRET ??= keptSecret(config.DATA_DIR, "session-secret");
 
 const closers: (() => Promise<void>)[] = [];
@@ -369,8 +388,9 @@ async function shutdown(signal: string) {
   for (const close of closers.reverse()) {
     await close().catch((error: unknown) => log.error({ err: error }, "close failed"));
   }
+  await dataDirLock.release();
   log.info("stopped");
-  process.exit(0);
+  process.exit();
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
