@@ -40,6 +40,7 @@ import { isCrossSite } from "./app/server/crosssite.server.ts";
 import { createLogger, httpSerializers, requestId } from "./app/server/log.server.ts";
 import { connectRedis, redisReachable, RedisUnavailableError, type RedisClient } from "./app/server/redis.server.ts";
 import { databaseSessionStore, migrateSessionTable, redisSessionStore, type SessionDataStore } from "./app/server/session-store.server.ts";
+import { drainable } from "./app/server/shutdown.server.ts";
 import { createDatabase } from "./services/db/database.ts";
 import { startConsumerService } from "./services/consumer/server.ts";
 import { startIdentityService } from "./services/identity/server.ts";
@@ -370,21 +371,23 @@ const server: Server = app.listen(config.PORT, config.HOST, () => {
 });
 server.headersTimeout = 35_000;
 server.requestTimeout = 60_000;
+// Watched from the first request on, so a shutdown can answer every one with `Connection: close`.
+const connections = drainable(server, { graceMs: shutdownGraceMs });
 
 let stopping = false;
+/**
+ * SIGTERM/SIGINT (docs/decisions/0008-one-process-per-data-dir-and-draining-shutdown.md): stop
+ * accepting, finish in-flight requests with `Connection: close` and close idle connections (at most
+ * shutdownGraceMs, then cut), close the embedded services and databases, give DATA_DIR up, exit 0
+ * (1 after a lost DATA_DIR lock).
+ */
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, "shutting down: finishing in-flight requests");
-  const force = setTimeout(() => {
-    log.warn("in-flight requests did not finish in time; closing connections");
-    server.closeAllConnections();
-  }, shutdownGraceMs);
-  force.unref();
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-  });
+  const drained = await connections.drain();
+  if (drained.cut > 0) log.warn({ cut: drained.cut }, `in-flight requests did not finish within ${shutdownGraceMs} ms; their connections were cut`);
+  else log.info({ inFlight: drained.inFlightAtStart }, "in-flight requests finished");
   for (const close of closers.reverse()) {
     await close().catch((error: unknown) => log.error({ err: error }, "close failed"));
   }
