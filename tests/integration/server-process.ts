@@ -55,13 +55,15 @@ export function startServer(env: Record<string, string>): Promise<Running> {
   });
 }
 
-/** Runs server.ts with `env` until it exits by itself (a start that must fail). */
-export async function runServerToExit(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+/** Runs server.ts with `env` until it exits by itself (a start that must fail); `stdout` holds its log lines. */
+export async function runServerToExit(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const child = spawn(node, ["server.ts"], { cwd: root, env: { PATH: process.env.PATH ?? "", ...env } });
   let stderr = "";
+  let stdout = "";
   child.stderr.on("data", (chunk) => (stderr += String(chunk)));
+  child.stdout.on("data", (chunk) => (stdout += String(chunk)));
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  return { code, stderr };
+  return { code, stderr, stdout };
 }
 
 /** fetch options of a URL-encoded form post from `origin` (React Router checks the Origin), not following redirects. */
