@@ -343,17 +343,32 @@ export async function confirmEmail(ctx: AccountsContext, email: string, token: s
 }
 
 /**
- * SPEC §7 requestpasswordchange: mails a reset link (1 h) when the account exists; silent
- * otherwise (SPEC §8: the answer must not disclose whether the account exists). The token and
- * its mail are written in one transaction; an older reset link and its queued mail end.
- * @throws MailDeliveryError when the mail transport fails (the mail stays queued and is retried).
+ * requestpasswordchange, the request path: queues a reset request for `email` (normalised) and
+ * returns. It does the same work for every address, known or not: one insert into the outbox,
+ * no lookup, no token, no mail, so neither the answer nor its time discloses whether an account
+ * has the address (README "Reset requests", docs/decisions/0011-reset-requests-queued.md). The
+ * sender then resolves the request (resolvePasswordResetRequest), normally within milliseconds.
+ * @throws only database errors (the caller answers 500); never MailDeliveryError.
  */
 export async function requestPasswordReset(ctx: AccountsContext, email: string, requestedUri?: string): Promise<void> {
-  const user = await findUserByName(ctx.db, normalizeEmail(email));
-  if (!user) return;
-  const now = ctx.now();
-  const claimed = await ctx.db.transaction().execute((trx) => queueMailNow(ctx, trx, user, "reset_password", now, requestedUri));
-  await ctx.outbox.deliver(claimed);
+  await ctx.outbox.requestReset({ email: normalizeEmail(email), ...(requestedUri ? { requestedUri } : {}) });
+}
+
+/**
+ * The sender's half of a reset request (outbox.ts calls it in the transaction that marks the
+ * request done): when an account has `request.email`, creates a reset token (1 h; older reset
+ * links and their queued mails end) and queues its mail in `trx`, claimed by this process for
+ * delivery after the commit. `requestedUri` may replace the link's page (mail.ts checks it).
+ * @returns the queued mail, or null when no account has the address (nothing is sent).
+ */
+export async function resolvePasswordResetRequest(
+  ctx: AccountsContext,
+  trx: Transaction<IdentityDatabase>,
+  request: { email: string; requestedUri?: string },
+): Promise<ClaimedMail | null> {
+  const user = await findUserByName(trx, request.email);
+  if (!user) return null;
+  return queueMailNow(ctx, trx, user, "reset_password", ctx.now(), request.requestedUri);
 }
 
 /**

@@ -295,6 +295,8 @@ export function createIdentityApp(deps: IdentityAppDeps): express.Express {
   app.get("/api/account/requestpasswordchange", async (req, res) => {
     await requireClient(req);
     const q = parse(z.object({ email, applicationContext: optional(256), requestedUri: optional(2048) }), req.query);
+    // Only queues the request, the same for every address: the lookup and the mail happen in
+    // the outbox's sender, after this answer (README "Reset requests").
     await accounts.requestPasswordReset(ctx, q.email, q.requestedUri);
     res.json(true);
   });

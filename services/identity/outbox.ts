@@ -2,7 +2,9 @@
 // account mail (a link mail or a notice of a change) is a row of identity_outbox, written in the
 // same transaction as the change that causes it, so a crash can delay a mail but never lose it. A sender delivers pending rows
 // through the transport of mail.ts, retries failures with backoff, and claims each row with a
-// lease, so that processes sharing one database never send the same row twice.
+// lease, so that processes sharing one database never send the same row twice. A reset request
+// is a row too (README "Reset requests"): the request path only inserts it, and the sender
+// decides whether an account has the address, then queues and sends the reset mail.
 //
 // Queue times (holds, backoff, leases) are the database's clock, the one clock every process
 // sharing the database agrees on; the service's own `now` stays the clock of the token rules.
@@ -69,6 +71,12 @@ export type QueuedNotice = NoticeMail & { userId: string };
 /** Anything the outbox sends. */
 export type QueuedMail = QueuedLinkMail | QueuedNotice;
 
+/** A password reset request as queued: the address as asked (normalised), and the page its link may use. */
+export interface ResetRequest {
+  email: string;
+  requestedUri?: string;
+}
+
 /** A row this process has claimed and must deliver with `deliver` (after its transaction committed). */
 export interface ClaimedMail {
   id: string;
@@ -99,6 +107,12 @@ export interface Outbox {
    */
   cancelPending(trx: Transaction<IdentityDatabase>, userId: string, kind?: TokenPurpose): Promise<void>;
   /**
+   * Queues a password reset request, whether or not an account has the address: one insert, the
+   * same for every address (no lookup), then wakes the sender. The sender later resolves it with
+   * `resolveResetRequest` and sends the reset mail, if any, at once.
+   */
+  requestReset(request: ResetRequest): Promise<void>;
+  /**
    * Delivers a claimed mail now through the transport and marks it sent. A link mail whose link
    * no longer works at `now` (token superseded, used or expired) is cancelled instead, silently.
    * @throws MailDeliveryError when the transport fails: the row stays pending and is retried
@@ -126,10 +140,17 @@ export interface OutboxOptions {
   /** The clock of the token rules (a link's expiry); queue times use the database's clock. */
   now: () => Date;
   timings?: Partial<OutboxTimings>;
+  /**
+   * The sender's half of a reset request (accounts.ts resolvePasswordResetRequest), run in the
+   * transaction that marks the request `done`: answers the reset mail it queued there (claimed
+   * by this process, delivered once the transaction commits), or null when no account has the
+   * address. An error rolls the transaction back and the request is retried like a failed mail.
+   */
+  resolveResetRequest: (trx: Transaction<IdentityDatabase>, request: ResetRequest) => Promise<ClaimedMail | null>;
 }
 
-/** The mail a row describes, as the renderer takes it. */
-function mailOf(row: OutboxRow): AccountMail {
+/** The mail a row describes, as the renderer takes it (a reset request is no mail). */
+function mailOf(row: OutboxRow & { kind: Exclude<OutboxKind, "reset_request"> }): AccountMail {
   if (isLinkKind(row.kind)) {
     return { kind: row.kind, to: row.recipient, token: row.token ?? "", ...(row.requested_uri ? { requestedUri: row.requested_uri } : {}) };
   }
@@ -202,6 +223,63 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     return token !== undefined && token.used_at === null && token.expires_at.getTime() > opts.now().getTime();
   }
 
+  /**
+   * Records a failed attempt at `row` (a delivery, or a reset request's resolution): waits for
+   * the backoff, or gives up after maxAttempts (status 'failed', token cleared). Logs `what`.
+   */
+  async function recordFailure(row: OutboxRow, claimId: string, reason: string, what: string): Promise<void> {
+    checkOpen();
+    const giveUp = row.attempts >= t.maxAttempts;
+    const retryInMs = retryDelayMs(row.attempts, t);
+    await db
+      .updateTable("identity_outbox")
+      .set(
+        giveUp
+          ? { status: "failed", token: null, claimed_by: null, claimed_until: null, last_error: reason, finished_at: sql<Date>`now()` }
+          : { next_attempt_at: dbNowPlus(retryInMs), claimed_by: null, claimed_until: null, last_error: reason },
+      )
+      .where("id", "=", row.id)
+      .where("claimed_by", "=", claimId)
+      .where("status", "=", "pending")
+      .execute();
+    if (giveUp) {
+      logger.error({ mailId: row.id, kind: row.kind, attempts: row.attempts, err: reason }, `${what} failed; giving up`);
+    } else {
+      logger.warn({ mailId: row.id, kind: row.kind, attempts: row.attempts, retryInMs, err: reason }, `${what} failed; will retry`);
+      schedule(retryInMs);
+    }
+  }
+
+  /**
+   * A claimed reset request: in one transaction, marks it done and lets `resolveResetRequest`
+   * queue the reset mail when an account has the address; then delivers that mail. The row
+   * itself is left as it was asked (no user, same recipient), whatever was found.
+   */
+  async function resolveRequest(row: OutboxRow, claimId: string): Promise<void> {
+    checkOpen();
+    let mail: ClaimedMail | null;
+    try {
+      mail = await db.transaction().execute(async (trx) => {
+        const taken = await trx
+          .updateTable("identity_outbox")
+          .set({ status: "done", claimed_by: null, claimed_until: null, last_error: null, finished_at: sql<Date>`now()` })
+          .where("id", "=", row.id)
+          .where("claimed_by", "=", claimId)
+          .where("status", "=", "pending")
+          .executeTakeFirst();
+        if (taken.numUpdatedRows !== 1n) return null; // its lease lapsed and another sender has it
+        return opts.resolveResetRequest(trx, { email: row.recipient, ...(row.requested_uri ? { requestedUri: row.requested_uri } : {}) });
+      });
+    } catch (err) {
+      const reason = errorText(err, null);
+      await recordFailure(row, claimId, reason, "reset request");
+      throw new MailDeliveryError(reason, { cause: err });
+    }
+    logger.debug({ mailId: row.id }, "reset request handled");
+    // A failure here is the reset mail's own: logged, and retried from its row.
+    if (mail) await deliverClaimed(mail);
+  }
+
   async function deliverClaimed(claimed: ClaimedMail): Promise<void> {
     checkOpen();
     const row = await db
@@ -215,6 +293,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       logger.debug({ mailId: claimed.id }, "outbox mail no longer ours to send (cancelled, or its lease lapsed)");
       return;
     }
+    if (row.kind === "reset_request") {
+      await resolveRequest(row, claimed.claimId);
+      return;
+    }
     checkOpen();
     if (isLinkKind(row.kind) && !(await linkAlive(row))) {
       checkOpen();
@@ -225,29 +307,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     const token = row.token;
     checkOpen();
     try {
-      await mailer.send(render(mailOf(row)));
+      await mailer.send(render(mailOf({ ...row, kind: row.kind })));
     } catch (err) {
       const reason = errorText(err, token);
-      checkOpen();
-      const giveUp = row.attempts >= t.maxAttempts;
-      const retryInMs = retryDelayMs(row.attempts, t);
-      await db
-        .updateTable("identity_outbox")
-        .set(
-          giveUp
-            ? { status: "failed", token: null, claimed_by: null, claimed_until: null, last_error: reason, finished_at: sql<Date>`now()` }
-            : { next_attempt_at: dbNowPlus(retryInMs), claimed_by: null, claimed_until: null, last_error: reason },
-        )
-        .where("id", "=", row.id)
-        .where("claimed_by", "=", claimed.claimId)
-        .where("status", "=", "pending")
-        .execute();
-      if (giveUp) {
-        logger.error({ mailId: row.id, kind: row.kind, attempts: row.attempts, err: reason }, "mail delivery failed; giving up");
-      } else {
-        logger.warn({ mailId: row.id, kind: row.kind, attempts: row.attempts, retryInMs, err: reason }, "mail delivery failed; will retry");
-        schedule(retryInMs);
-      }
+      await recordFailure(row, claimed.claimId, reason, "mail delivery");
       throw err instanceof MailDeliveryError ? err : new MailDeliveryError(reason, { cause: err });
     }
     if (abandoned) {
@@ -443,6 +506,32 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         .where("status", "=", "pending");
       query = kind ? query.where("kind", "=", kind) : query.where("kind", "in", LINK_KINDS);
       await query.execute();
+    },
+
+    async requestReset(request) {
+      await db
+        .insertInto("identity_outbox")
+        .values({
+          id: randomUUID(),
+          user_id: null,
+          token_id: null,
+          kind: "reset_request",
+          recipient: request.email,
+          token: null,
+          requested_uri: request.requestedUri ?? null,
+          status: "pending",
+          attempts: 0,
+          next_attempt_at: sql<Date>`now()`,
+          claimed_by: null,
+          claimed_until: null,
+          last_error: null,
+          created_at: sql<Date>`now()`,
+          finished_at: null,
+          occurred_at: null,
+          new_address: null,
+        })
+        .execute();
+      wake();
     },
 
     deliver(claimed) {

@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import { createDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrate.ts";
 import { closeHttp, listenHttp } from "../shared/listen.ts";
+import { resolvePasswordResetRequest } from "./accounts.ts";
 import type { AccountsContext } from "./accounts.ts";
 import { createIdentityApp } from "./http.ts";
 import { DEFAULT_MAIL_FROM, DEFAULT_SUPPORT_EMAIL, accountMailRenderer, createMailer } from "./mail.ts";
@@ -146,10 +147,12 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
       logger,
       now,
       ...(opts.mailQueue ? { timings: opts.mailQueue } : {}),
+      // Called by the sender only, which starts below, once `accounts` exists.
+      resolveResetRequest: (trx, request) => resolvePasswordResetRequest(accounts, trx, request),
     });
+    const accounts: AccountsContext = { db, now, outbox, logger };
 
     const { server, url, port } = await listenHttp(opts.host ?? "127.0.0.1", opts.port ?? 0);
-    const accounts: AccountsContext = { db, now, outbox, logger };
     const app = createIdentityApp({
       accounts,
       keys,

@@ -103,9 +103,23 @@ describe("identity authority over SMTP", () => {
   it("answers 502 JSON when the mail cannot be sent, and keeps running", async () => {
     const url = (service as IdentityService).url;
     const client = await token(url, { grant_type: "client_credentials" });
-    const res = await fetch(`${url}/api/account/requestpasswordchange?email=${encodeURIComponent(email)}`, { headers: { authorization: `Bearer ${client}` } });
+    const res = await fetch(`${url}/api/account/invite`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${client}`, "content-type": "application/json" },
+      body: JSON.stringify({ userName: "smtp-invitee@example.com" }),
+    });
     expect(res.status).toBe(502);
     expect(((await res.json()) as { error: string }).error).toBe("mail_delivery_failed");
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
+  it("answers a reset request true although no mail can be sent: the request path does no mail work", async () => {
+    const url = (service as IdentityService).url;
+    const client = await token(url, { grant_type: "client_credentials" });
+    for (const address of [email, "nobody-here@example.com"]) {
+      const res = await fetch(`${url}/api/account/requestpasswordchange?email=${encodeURIComponent(address)}`, { headers: { authorization: `Bearer ${client}` } });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toBe(true);
+    }
   });
 });

@@ -4,9 +4,15 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { PostgresQueryCompiler } from "kysely";
+import type { KyselyPlugin } from "kysely";
 import { pino } from "pino";
 import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requestPasswordReset, resolvePasswordResetRequest } from "../../services/identity/accounts.ts";
+import type { AccountsContext } from "../../services/identity/accounts.ts";
+import { DEFAULT_MAIL_FROM, accountMailRenderer, createMailer } from "../../services/identity/mail.ts";
+import { createOutbox } from "../../services/identity/outbox.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
 import { lineSink, requestToken } from "./support.ts";
@@ -22,6 +28,7 @@ let service: IdentityService;
 let dataDir: string;
 let authority: Authority;
 const logLines: string[] = [];
+const logger = pino({ level: "debug" }, lineSink(logLines));
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), "identity-takeover-"));
@@ -29,7 +36,7 @@ beforeAll(async () => {
     dataDir,
     publicUrl: PUBLIC_URL,
     clients: [CLIENT],
-    logger: pino({ level: "debug" }, lineSink(logLines)),
+    logger,
     tokenRateLimit: LOCKOUT,
     supportEmail: SUPPORT,
   });
@@ -280,5 +287,122 @@ describe("password change and reset are told to the account's address", () => {
     const reuse = await asClient(`/api/account/changepasswordusingtoken?${qs({ email: owner.email, newPassword: PASSWORD, token: link.searchParams.get("token") ?? "" })}`);
     expect(reuse.status).toBe(400);
     expect(await mailsTo(owner.email)).toHaveLength(3);
+  });
+});
+
+// ---------------------------------------------------------------- reset requests
+
+/** Waits (10 s at most) until no reset request for these addresses is pending: the sender has decided. */
+async function resetRequestsHandled(...emails: string[]): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const rows = await service.db.selectFrom("identity_outbox").select("status").where("kind", "=", "reset_request").where("recipient", "in", emails).execute();
+    if (rows.length >= emails.length && rows.every((r) => r.status === "done")) return;
+    if (Date.now() > deadline) throw new Error(`reset requests not handled: ${JSON.stringify(rows)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** What a reset request row says, apart from its id, its queue times and its claim. */
+async function requestRow(email: string) {
+  const rows = await service.db.selectFrom("identity_outbox").selectAll().where("kind", "=", "reset_request").where("recipient", "=", email).execute();
+  expect(rows).toHaveLength(1);
+  const { kind, user_id, token_id, token, requested_uri, occurred_at, new_address } = rows[0]!;
+  return { kind, user_id, token_id, token, requested_uri, occurred_at, new_address };
+}
+
+describe("reset requests do the same work for known and unknown addresses on the request path", () => {
+  it("runs one and the same statement for either address, reading no account; the sender decides later", async () => {
+    const owner = await confirmedAccount("known");
+    const ghost = newEmail("unknown");
+    // The request path of accounts.ts against the service's own database, every statement recorded.
+    const compiler = new PostgresQueryCompiler();
+    let statements: string[] = [];
+    let recording = true;
+    const recorder: KyselyPlugin = {
+      transformQuery({ node, queryId }) {
+        if (recording) statements.push(compiler.compileQuery(node, queryId).sql);
+        return node;
+      },
+      async transformResult({ result }) {
+        return result;
+      },
+    };
+    const db = service.db.withPlugin(recorder);
+    const mailer = createMailer({ from: DEFAULT_MAIL_FROM, outboxDir: path.join(dataDir, "outbox"), logger });
+    const now = () => new Date();
+    // A second sender on the same database, as a replica would run it; not started yet.
+    const sender = createOutbox({
+      db,
+      mailer,
+      render: accountMailRenderer(PUBLIC_URL, SUPPORT),
+      logger,
+      now,
+      resolveResetRequest: (trx, request) => resolvePasswordResetRequest(ctx, trx, request),
+    });
+    const ctx: AccountsContext = { db, now, outbox: sender, logger };
+    const requestPath = async (email: string) => {
+      statements = [];
+      await requestPasswordReset(ctx, email, `${PUBLIC_URL}/resetpassword`);
+      return statements;
+    };
+
+    const forKnown = await requestPath(owner.email.toUpperCase());
+    const forUnknown = await requestPath(ghost);
+    expect(forKnown).toEqual(forUnknown);
+    expect(forKnown).toHaveLength(1);
+    expect(forKnown[0]).toMatch(/^insert into "identity_outbox"/);
+    expect(forKnown.join("\n")).not.toMatch(/identity_users|identity_user_tokens/);
+    // The rows are alike too, and stay so: no user, no token, whatever the sender finds.
+    const expected = { kind: "reset_request", user_id: null, token_id: null, token: null, requested_uri: `${PUBLIC_URL}/resetpassword`, occurred_at: null, new_address: null };
+    expect(await requestRow(owner.email)).toEqual(expected);
+    expect(await requestRow(ghost)).toEqual(expected);
+
+    // Later, the sender looks the address up: a reset link for the account, nothing for the unknown address.
+    recording = false;
+    sender.start();
+    try {
+      await resetRequestsHandled(owner.email, ghost);
+      const [, reset] = await waitForMails(owner.email, 2);
+      expect(reset?.subject).toBe("Reset your SafeWindow password");
+      expect(reset?.links[0]?.pathname).toBe("/resetpassword");
+      expect(await mailsTo(ghost)).toEqual([]);
+      expect(await requestRow(owner.email)).toEqual(expected);
+      expect(await requestRow(ghost)).toEqual(expected);
+    } finally {
+      await sender.close();
+      mailer.close();
+    }
+  });
+
+  it("over HTTP: the same answer for either address; the account's owner gets the link, nobody else gets anything", async () => {
+    const owner = await confirmedAccount("known-http");
+    const ghost = newEmail("unknown-http");
+    const ask = (email: string) => asClient(`/api/account/requestpasswordchange?${qs({ email, applicationContext: "SafeWindow", requestedUri: `${PUBLIC_URL}/resetpassword` })}`);
+    const answer = async (res: Response) => ({
+      status: res.status,
+      body: await res.text(),
+      headers: [...res.headers].filter(([name]) => name !== "date" && name !== "x-request-id"),
+    });
+    const known = await answer(await ask(owner.email));
+    const unknown = await answer(await ask(ghost));
+    expect(known).toEqual(unknown);
+    expect(known).toMatchObject({ status: 200, body: "true" });
+
+    const expected = { kind: "reset_request", user_id: null, token_id: null, token: null, requested_uri: `${PUBLIC_URL}/resetpassword`, occurred_at: null, new_address: null };
+    expect(await requestRow(owner.email)).toEqual(expected);
+    expect(await requestRow(ghost)).toEqual(expected);
+
+    await resetRequestsHandled(owner.email, ghost);
+    const [, reset] = await waitForMails(owner.email, 2);
+    const link = reset?.links[0] as URL;
+    expect(`${link.origin}${link.pathname}`).toBe(`${PUBLIC_URL}/resetpassword`);
+    expect(link.searchParams.get("email")).toBe(owner.email);
+    // The link works, once.
+    const set = await asClient(`/api/account/changepasswordusingtoken?${qs({ email: owner.email, newPassword: NEW_PASSWORD, token: link.searchParams.get("token") ?? "" })}`);
+    expect(await set.json()).toEqual({ succeeded: true, errors: [] });
+    // The unknown address: no mail, and no row but its request.
+    expect(await mailsTo(ghost)).toEqual([]);
+    expect((await outboxRows(ghost)).map((r) => [r.kind, r.status])).toEqual([["reset_request", "done"]]);
   });
 });

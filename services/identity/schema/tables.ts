@@ -1,4 +1,4 @@
-// Row types of the identity authority's tables (see 0001_initial.ts, 0002_outbox.ts, 0003_notices.ts). Kysely reads these;
+// Row types of the identity authority's tables (see 0001_initial.ts … 0004_reset_requests.ts). Kysely reads these;
 // the migrations are the source of truth for the SQL.
 import type { ColumnType, Selectable } from "kysely";
 
@@ -8,8 +8,11 @@ export type TokenPurpose = "confirm_email" | "invite" | "reset_password";
 /** A mail that tells an address of a change to its account; it carries no link token. */
 export type NoticeKind = "password_changed" | "password_reset" | "email_changed";
 
-/** Every kind of outbox mail: one per token purpose (a link mail), and the notices. */
-export type OutboxKind = TokenPurpose | NoticeKind;
+/**
+ * Every kind of outbox row: one per token purpose (a link mail), the notices, and a reset
+ * request (not a mail: the sender turns it into a reset mail when an account has the address).
+ */
+export type OutboxKind = TokenPurpose | NoticeKind | "reset_request";
 
 export interface IdentityUsersTable {
   id: string; // uuid
@@ -46,20 +49,25 @@ export interface IdentitySigningKeysTable {
   created_at: ColumnType<Date, Date, never>;
 }
 
-/** Where an outbox row stands: waiting (or retrying), delivered, dropped (dead link), given up. */
-export type OutboxStatus = "pending" | "sent" | "cancelled" | "failed";
+/**
+ * Where an outbox row stands: waiting (or retrying), delivered, dropped (dead link), given up;
+ * `done` is a reset request the sender has handled, whether or not an account had the address.
+ */
+export type OutboxStatus = "pending" | "sent" | "cancelled" | "failed" | "done";
 
 /** One mail of the outbox (services/identity/README.md "Mail outbox"). Times are the database's clock. */
 export interface IdentityOutboxTable {
   id: string; // uuid
-  user_id: string;
+  /** The account a mail is about; null for a reset request (the request path looks no account up). */
+  user_id: string | null;
   /**
    * The token row the link redeems; null once superseded or deleted (a link mail is then
    * cancelled), and always null for a notice.
    */
   token_id: string | null;
-  /** Which mail: one per token purpose (confirm e-mail, invitation, password reset), or a notice. */
+  /** Which mail: one per token purpose (confirm e-mail, invitation, password reset), a notice, or a reset request. */
   kind: OutboxKind;
+  /** Whom the mail goes to; for a reset request, the address asked for (normalised), account or not. */
   recipient: string;
   /** The raw token of the link, only while pending (a check constraint clears it with the status); null for a notice. */
   token: string | null;
