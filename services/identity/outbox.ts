@@ -1,10 +1,11 @@
 // The identity authority's mail outbox (services/identity/README.md "Mail outbox"): every
 // account mail (a link mail or a notice of a change) is a row of identity_outbox, written in the
-// same transaction as the change that causes it, so a crash can delay a mail but never lose it. A sender delivers pending rows
-// through the transport of mail.ts, retries failures with backoff, and claims each row with a
-// lease, so that processes sharing one database never send the same row twice. A reset request
-// is a row too (README "Reset requests"): the request path only inserts it, and the sender
-// decides whether an account has the address, then queues and sends the reset mail.
+// same transaction as the change that causes it, so a crash can delay a mail but never lose it.
+// A sender delivers pending rows through the transport of mail.ts, retries failures with
+// backoff, and claims each row with a lease, so that processes sharing one database never send
+// the same row twice. A reset request is a row too (README "Reset requests"): the request path
+// only inserts it, and the sender decides whether an account has the address, then queues and
+// sends the reset mail.
 //
 // Queue times (holds, backoff, leases) are the database's clock, the one clock every process
 // sharing the database agrees on; the service's own `now` stays the clock of the token rules.
