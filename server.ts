@@ -116,6 +116,8 @@ if (!config.IDENTITY_URL) {
     publicUrl: config.publicUrl,
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
+    // Notices of account changes tell whoever did not make them to write here.
+    supportEmail: config.SUPPORT_EMAIL,
     clients: [{ clientId: config.IDENTITY_CLIENT_ID, clientSecret }],
     logger: log.child({ service: "identity" }),
   });

@@ -37,7 +37,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(safeRedirect(submission.value.redirectTo), { headers: { "Set-Cookie": await rememberUserName(user.userName) } });
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;
-    return data({ result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }) }, { status: error.status });
+    const retryAfter = error.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(error.retryAfterSeconds) };
+    return data({ result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }) }, { status: error.status, headers: retryAfter });
   }
 }
 

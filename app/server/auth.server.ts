@@ -11,6 +11,7 @@ import { redirect, type MiddlewareFunction, type RouterContextProvider } from "r
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { messages } from "~/messages";
+import { minutesToWait } from "./attempt-limits.server";
 import { requestContext, userContext, type SessionUser } from "./context";
 import { forgetAccessToken, sessionOf } from "./session.server";
 import { getUserInfo, passwordGrant, type AccessToken } from "./upstream/identity.server";
@@ -29,24 +30,28 @@ export class SignInError extends Error {
   override name = "SignInError";
   /** The status the sign-in form answers with: 429 when the authority locked the attempts, else 400. */
   readonly status: 400 | 429;
-  constructor(message: string, status: 400 | 429 = 400) {
+  /** With 429: seconds until the authority accepts attempts again. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(message: string, status: 400 | 429 = 400, retryAfterSeconds?: number) {
     super(message);
     this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
-/** How long the identity authority's lockout of failed sign-ins lasts (its README), in minutes. */
-const authorityLockoutMinutes = 15;
+/** How long the identity authority's lockout of failed sign-ins lasts (its README) when it does not say, in seconds. */
+const authorityLockoutSeconds = 15 * 60;
 
 /**
- * SPEC §8 message for a failed token request: 400 → wrong credentials, 500 → unexpected,
- * anything else → 'Unknown Error: …'.
+ * SPEC §8 message for a failed token request: 400 → wrong credentials, 500 → unexpected, 429 →
+ * when to try again (ours; `retryAfterSeconds` from the authority's Retry-After, 15 minutes when it
+ * gave none), anything else → 'Unknown Error: …'.
  */
-export function signInErrorMessage(status: number, detail?: string): string {
+export function signInErrorMessage(status: number, detail?: string, retryAfterSeconds = authorityLockoutSeconds): string {
   if (status === 400) return messages.loginFailed;
   if (status === 500) return messages.unexpectedError;
   if (status === 0) return messages.unknownError(messages.upstreamUnavailable);
-  if (status === 429) return messages.tooManyAttempts(authorityLockoutMinutes);
+  if (status === 429) return messages.tooManyAttempts(minutesToWait(retryAfterSeconds));
   return messages.unknownError(detail ?? `status ${status}`);
 }
 
@@ -63,7 +68,11 @@ export async function signIn(email: string, password: string, clientIp?: string)
     throw error;
   }
   if (!answer.token) {
-    throw new SignInError(signInErrorMessage(answer.status, answer.body?.error_description ?? answer.body?.error), answer.status === 429 ? 429 : 400);
+    if (answer.status === 429) {
+      const wait = answer.retryAfterSeconds ?? authorityLockoutSeconds;
+      throw new SignInError(signInErrorMessage(429, undefined, wait), 429, wait);
+    }
+    throw new SignInError(signInErrorMessage(answer.status, answer.body?.error_description ?? answer.body?.error));
   }
   // SPEC §7 "Get user info returns userName": the account's own spelling, not what was typed.
   const info = await getUserInfo(answer.token.accessToken).catch(() => ({ userName: email }));

@@ -37,6 +37,7 @@ describe("signInErrorMessage (SPEC §8 login)", () => {
     expect(signInErrorMessage(500)).toBe(messages.unexpectedError);
     // The authority's lockout says when to try again, not "Unknown Error" (issue 10).
     expect(signInErrorMessage(429, "Too many failed attempts. Try again later.")).toBe(messages.tooManyAttempts(15));
+    expect(signInErrorMessage(429, undefined, 61)).toBe(messages.tooManyAttempts(2));
     expect(signInErrorMessage(418, "slow down")).toBe("Unknown Error: slow down");
     expect(signInErrorMessage(0)).toMatch(/^Unknown Error: /);
   });

@@ -48,6 +48,8 @@ export interface UpstreamResponse<T = unknown> {
   status: number;
   ok: boolean;
   body: T;
+  /** The answer's `Retry-After` in seconds (429, 503), when it gave one as a number. */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -95,5 +97,6 @@ export async function callUpstream<T = unknown>(
       parsed = text;
     }
   }
-  return { status: response.status, ok: response.ok, body: parsed as T };
+  const retryAfter = Number(response.headers.get("retry-after") ?? Number.NaN);
+  return { status: response.status, ok: response.ok, body: parsed as T, ...(Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfterSeconds: retryAfter } : {}) };
 }

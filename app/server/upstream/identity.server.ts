@@ -87,7 +87,8 @@ async function withClientToken<T>(path: string, request: UpstreamRequest): Promi
 
 /**
  * OAuth 2.0 password grant (SPEC §7 POST /connect/token) for the browser at `clientIp`.
- * @returns the raw answer (400 = wrong credentials, per SPEC §8) and, when ok, the token
+ * @returns the raw answer (400 = wrong credentials, per SPEC §8; 429 = locked, with the seconds to
+ *   wait) and, when ok, the token
  * @throws UpstreamError (status 0) when unreachable
  */
 export async function passwordGrant(
@@ -95,12 +96,13 @@ export async function passwordGrant(
   password: string,
   clientIp?: string,
   now = Date.now(),
-): Promise<{ status: number; token?: AccessToken; body: TokenAnswer }> {
+): Promise<{ status: number; token?: AccessToken; body: TokenAnswer; retryAfterSeconds?: number }> {
   const answer = await tokenRequest({ grant_type: "password", username, password, scope: userScopes }, clientIp);
   return {
     status: answer.status,
     token: answer.ok && answer.body?.access_token ? toAccessToken(answer.body, now) : undefined,
     body: answer.body,
+    ...(answer.retryAfterSeconds !== undefined ? { retryAfterSeconds: answer.retryAfterSeconds } : {}),
   };
 }
 
