@@ -2,7 +2,7 @@
 // The script itself builds nothing: it serves whatever `npm run build` last wrote to build/ (BUILD_DIR), and
 // stops with a message when there is no build.
 //
-// Starts server.ts as a child process the way operators run it (NODE_ENV=production, a fresh
+// Starts server.ts as a child process (bench/support.ts) the way operators run it (NODE_ENV=production, a fresh
 // temporary DATA_DIR, the embedded identity authority and consumer API on PGlite, LOG_LEVEL=warn,
 // AUTH_RATE_LIMIT raised so the form-post row measures the form and not the 429 page), and waits
 // until /healthz answers. Then, through the app's own HTML forms (no JavaScript, as the
@@ -26,18 +26,15 @@
 // figures are a floor, and other work running meanwhile lowers them (the load average is printed).
 // Prints a Markdown report and writes it to bench/pages.results.md; stops the server with SIGTERM.
 // Environment: BENCH_DURATION_SECONDS, BENCH_CONNECTIONS override the defaults.
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import net from "node:net";
+import { execFileSync } from "node:child_process";
+import { statSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import PostalMime from "postal-mime";
 import { messages } from "../app/messages.ts";
-import { harborviewPdf } from "../tests/fixtures/index.ts";
-import { form, root, sessionCookieOf } from "../tests/integration/server-process.ts";
+import { root } from "../tests/integration/server-process.ts";
+import { autocannon, BROWSER_ACCEPT_ENCODING, PERSON, requireBuild, signedInUser, startBenchServer, type AutocannonOptions, type BenchServer } from "./support.ts";
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
@@ -45,123 +42,17 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** Two new PGlite data directories (~5 s each) and the build's import. */
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 20_000;
-/** What Chromium sends; the compression middleware then answers with br. */
-const BROWSER_ACCEPT_ENCODING = "gzip, deflate, br";
-const PASSWORD = "Window#2026a";
-const PERSON = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10", usDob: "12/10/1990", postalCode: "10001" };
-/** The cookie-banner answer as the app stores it (a returning user has it; see tests/e2e/support.ts). */
-const CONSENT_COOKIE = `sw_cookie_consent=${encodeURIComponent(btoa(JSON.stringify("accepted")))}`;
 
-// autocannon ships no types and package.json stays as it is: the part of its API used here.
-interface AutocannonOptions {
-  url: string;
-  method?: "GET" | "POST";
-  headers?: Record<string, string>;
-  body?: string;
-  connections: number;
-  duration: number;
-}
-interface LatencyHistogram {
-  average: number;
-  p50: number;
-  p97_5: number;
-  p99: number;
-  max: number;
-}
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: LatencyHistogram;
-  errors: number;
-  timeouts: number;
-  statusCodeStats: Record<string, { count: number }>;
-}
-const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => Promise<AutocannonResult>;
-
-const buildEntry = path.resolve(root, process.env.BUILD_DIR || "build", "server", "index.js");
-if (!existsSync(buildEntry)) {
-  console.error(`No build at ${path.relative(root, buildEntry)}: run \`npm run build\` first.`);
-  process.exit(1);
-}
-
-/** A TCP port free on loopback right now (server.ts with LOG_LEVEL=warn does not print its port). */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as net.AddressInfo).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-const dataDir = await mkdtemp(path.join(os.tmpdir(), "bench-pages-"));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
+const buildEntry = requireBuild();
 const loadAtStart = os.loadavg();
-const child = spawn(process.execPath, ["server.ts"], {
-  cwd: root,
-  env: {
-    PATH: process.env.PATH ?? "",
-    NODE_ENV: "production",
-    HOST: "127.0.0.1",
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "warn",
-    AUTH_RATE_LIMIT: "1000000000",
-    ...(process.env.BUILD_DIR ? { BUILD_DIR: process.env.BUILD_DIR } : {}),
-  },
-  stdio: ["ignore", "pipe", "pipe"],
-});
-// The server's log lines are drained (a full pipe would stall it) and counted by pino level; the
-// last part is kept to show when something fails.
-const logLevels = { warn: 0, error: 0 };
-let logTail = "";
-const onLog = (chunk: Buffer) => {
-  const text = String(chunk);
-  logLevels.warn += text.match(/"level":40\b/g)?.length ?? 0;
-  logLevels.error += text.match(/"level":(50|60)\b/g)?.length ?? 0;
-  logTail = (logTail + text).slice(-4000);
-};
-child.stdout.on("data", onLog);
-child.stderr.on("data", onLog);
-const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+// ------------------------------------------------------------ start (bench/support.ts)
+const server = await startBenchServer({ startTimeoutMs: START_TIMEOUT_MS });
+const { child, base, dataDir, exited, logLevels, startSeconds } = server;
+const expect: BenchServer["expect"] = server.expect;
 
 try {
-  // ------------------------------------------------------------ start
-  const startedAt = performance.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server.ts exited ${child.exitCode} at start:\n${logTail}`);
-    if (performance.now() - startedAt > START_TIMEOUT_MS) throw new Error(`server.ts did not answer /healthz within ${START_TIMEOUT_MS} ms:\n${logTail}`);
-    const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
-    if (up) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  const startSeconds = (performance.now() - startedAt) / 1000;
-
   // ------------------------------------------------------------ a signed-in user with a profile and a result
-  const email = `bench-${Date.now()}@example.com`;
-  const registered = await fetch(`${base}/registration`, form({ email, password: PASSWORD, confirmPassword: PASSWORD, acceptTerms: "on", acceptPrivacy: "on" }, base));
-  expect(registered.status === 302 && !!sessionCookieOf(registered), `registration answered ${registered.status}`);
-
-  const confirmLink = await mailLink(email, "/confirmemail");
-  const confirmed = await fetch(`${base}${confirmLink.pathname}${confirmLink.search}`);
-  expect(confirmed.status === 200 && (await confirmed.text()).includes(messages.emailConfirmed), `the confirmation link answered ${confirmed.status}`);
-
-  const signedIn = await fetch(`${base}/login`, form({ email, password: PASSWORD }, base));
-  expect(signedIn.status === 302 && !!sessionCookieOf(signedIn), `sign-in answered ${signedIn.status}`);
-  // Every cookie a browser holds after signing in (session, remembered user name) and the banner answer.
-  const cookie = [...signedIn.headers.getSetCookie().map((c) => c.split(";")[0]!), CONSENT_COOKIE].join("; ");
-
-  const profile = await fetch(`${base}/yourinfo`, withCookie(form({ firstName: PERSON.firstName, lastName: PERSON.lastName, dob: PERSON.usDob, postalCode: PERSON.postalCode }, base), cookie));
-  expect(profile.status === 302 && profile.headers.get("location") === "/welcome", `/yourinfo answered ${profile.status} ${profile.headers.get("location")}`);
-
-  const now = Date.now();
-  const pdf = await harborviewPdf({ firstName: PERSON.firstName, lastName: PERSON.lastName, dob: PERSON.dob, collectedAt: new Date(now - 2 * 3600_000), reportedAt: new Date(now - 3600_000) });
-  const upload = new FormData();
-  upload.append("file", new Blob([pdf.slice()], { type: "application/pdf" }), "result.pdf");
-  const uploaded = await fetch(`${base}/mytests`, { method: "POST", redirect: "manual", headers: { origin: base, cookie }, body: upload });
-  expect(uploaded.status === 302, `the /mytests upload answered ${uploaded.status}: ${(await uploaded.text()).slice(0, 300)}`);
-  // The redirect's page shows the upload's outcome once (a flash); take it before measuring.
-  const outcome = await fetch(`${base}/mytests`, { headers: { cookie } });
-  await outcome.text();
+  const { cookie } = await signedInUser(server);
 
   // ------------------------------------------------------------ targets
   interface Target {
@@ -305,33 +196,6 @@ try {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   }
   await rm(dataDir, { recursive: true, force: true });
-}
-
-/** Throws `message` unless `ok`: the bench measures real pages or nothing. */
-function expect(ok: boolean, message: string): asserts ok {
-  if (!ok) throw new Error(`${message}\nserver log tail:\n${logTail}`);
-}
-
-/** `init` with the cookie header added. */
-function withCookie(init: RequestInit, cookie: string): RequestInit {
-  return { ...init, headers: { ...(init.headers as Record<string, string>), cookie } };
-}
-
-/** The link containing `linkPart` of the newest mail to `to` in DATA_DIR/outbox (waits up to 15 s). */
-async function mailLink(to: string, linkPart: string): Promise<URL> {
-  const outbox = path.join(dataDir, "outbox");
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith(".eml")).sort().reverse();
-    for (const file of files) {
-      const parsed = await PostalMime.parse(await readFile(path.join(outbox, file), "utf8"));
-      if (!(parsed.to ?? []).some((a) => "address" in a && a.address?.toLowerCase() === to.toLowerCase())) continue;
-      const link = [...(parsed.text ?? "").matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]).find((l) => l.includes(linkPart));
-      if (link) return new URL(link);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`no mail to ${to} with a ${linkPart} link in ${outbox}`);
 }
 
 /**

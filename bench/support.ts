@@ -1,0 +1,236 @@
+// Shared by the load benches (bench/pages.ts, bench/soak.ts): server.ts started as a child process
+// the way operators run it, and a signed-in user made through the app's own HTML forms.
+//
+// startBenchServer: NODE_ENV=production, a fresh temporary DATA_DIR (or the one given), the
+// embedded identity authority and consumer API on PGlite, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised
+// so that form posts measure the form and not the 429 page; waits until /healthz answers. Its log
+// lines are drained (a full pipe would stall it) and counted by pino level; the last part is kept
+// to show when something fails.
+//
+// signedInUser: registers, confirms the e-mail with the link of the .eml file in DATA_DIR/outbox,
+// signs in through /login, creates the profile through /yourinfo and uploads one generated
+// Harborview Labs report (tests/fixtures) through the /mytests form, so /safewindow shows an open
+// window and /mytests one result (no JavaScript, as the integration tests drive it).
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import PostalMime from "postal-mime";
+import { messages } from "../app/messages.ts";
+import { harborviewPdf } from "../tests/fixtures/index.ts";
+import { form, root, sessionCookieOf } from "../tests/integration/server-process.ts";
+
+export const PASSWORD = "Window#2026a";
+export const PERSON = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10", usDob: "12/10/1990", postalCode: "10001" };
+/** The cookie-banner answer as the app stores it (a returning user has it; see tests/e2e/support.ts). */
+export const CONSENT_COOKIE = `sw_cookie_consent=${encodeURIComponent(btoa(JSON.stringify("accepted")))}`;
+/** What Chromium sends; the compression middleware then answers with br. */
+export const BROWSER_ACCEPT_ENCODING = "gzip, deflate, br";
+
+// autocannon ships no types and package.json stays as it is: the part of its API the benches use.
+export interface AutocannonRequest {
+  method?: "GET" | "POST";
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Mutates the request before each send (autocannon's setupRequest). */
+  setupRequest?: (request: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest;
+  onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
+}
+export interface AutocannonOptions {
+  url: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  requests?: AutocannonRequest[];
+  connections: number;
+  duration: number;
+  /** Seconds without an answer before autocannon counts a timeout (default 10). */
+  timeout?: number;
+}
+export interface LatencyHistogram {
+  average: number;
+  p50: number;
+  p97_5: number;
+  p99: number;
+  max: number;
+}
+export interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: LatencyHistogram;
+  errors: number;
+  timeouts: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+/** A running autocannon load: a promise of its result that can also be stopped early. */
+export type AutocannonInstance = Promise<AutocannonResult> & { stop: () => void };
+export const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => AutocannonInstance;
+
+/** The server build the benches serve: stops the bench with a message when there is none. */
+export function requireBuild(): string {
+  const buildEntry = path.resolve(root, process.env.BUILD_DIR || "build", "server", "index.js");
+  if (!existsSync(buildEntry)) {
+    console.error(`No build at ${path.relative(root, buildEntry)}: run \`npm run build\` first.`);
+    process.exit(1);
+  }
+  return buildEntry;
+}
+
+/** A TCP port free on loopback right now (server.ts with LOG_LEVEL=warn does not print its port). */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as net.AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** A server.ts child process of a bench. */
+export interface BenchServer {
+  child: ChildProcess;
+  /** http://127.0.0.1:<port> */
+  base: string;
+  dataDir: string;
+  /** Seconds from spawn until /healthz answered. */
+  startSeconds: number;
+  /** Resolves with the exit code when the process ends. */
+  exited: Promise<number | null>;
+  /** Log lines so far at pino's warn level, and at error or fatal. */
+  logLevels: { warn: number; error: number };
+  /** The last 4000 characters it printed. */
+  logTail: () => string;
+  /** Throws `message` with the server's log tail unless `ok`: a bench measures real pages or nothing. */
+  expect: (ok: boolean, message: string) => asserts ok;
+  /** SIGTERM, then SIGKILL if it has not exited within `timeoutMs`; resolves with the exit code (or "no exit"). */
+  stop: (timeoutMs: number) => Promise<number | null | "no exit">;
+}
+
+/**
+ * Starts server.ts (see the top of this file) and waits until /healthz answers.
+ * @param options.dataDir an existing DATA_DIR (a restart); default a new temporary one
+ * @throws when it exits or does not answer within `startTimeoutMs`
+ */
+export async function startBenchServer(options: { dataDir?: string; startTimeoutMs: number; env?: Record<string, string> }): Promise<BenchServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), "bench-")));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["server.ts"], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      AUTH_RATE_LIMIT: "1000000000",
+      ...(process.env.BUILD_DIR ? { BUILD_DIR: process.env.BUILD_DIR } : {}),
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const logLevels = { warn: 0, error: 0 };
+  let logTail = "";
+  const onLog = (chunk: Buffer) => {
+    const text = String(chunk);
+    logLevels.warn += text.match(/"level":40\b/g)?.length ?? 0;
+    logLevels.error += text.match(/"level":(50|60)\b/g)?.length ?? 0;
+    logTail = (logTail + text).slice(-4000);
+  };
+  child.stdout!.on("data", onLog);
+  child.stderr!.on("data", onLog);
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const expect: BenchServer["expect"] = (ok, message) => {
+    if (!ok) throw new Error(`${message}\nserver log tail:\n${logTail}`);
+  };
+  const stop = async (timeoutMs: number) => {
+    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    child.kill("SIGTERM");
+    const code = await Promise.race([exited, new Promise<"no exit">((resolve) => setTimeout(() => resolve("no exit"), timeoutMs))]);
+    if (code === "no exit") child.kill("SIGKILL");
+    return code;
+  };
+
+  const startedAt = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server.ts exited ${child.exitCode} at start:\n${logTail}`);
+    if (performance.now() - startedAt > options.startTimeoutMs) {
+      child.kill("SIGKILL");
+      throw new Error(`server.ts did not answer /healthz within ${options.startTimeoutMs} ms:\n${logTail}`);
+    }
+    const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    if (up) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const startSeconds = (performance.now() - startedAt) / 1000;
+  return { child, base, dataDir, startSeconds, exited, logLevels, logTail: () => logTail, expect, stop };
+}
+
+/**
+ * Makes a user through the forms (see the top of this file), with one valid Harborview Labs result.
+ * @returns every cookie a browser holds after that (session, remembered user name, banner answer)
+ * @throws (with the server's log tail) when a step does not answer as a browser would see it
+ */
+export async function signedInUser(server: BenchServer): Promise<{ cookie: string }> {
+  const { base } = server;
+  const expect: BenchServer["expect"] = server.expect;
+  const email = `bench-${Date.now()}@example.com`;
+  const registered = await fetch(`${base}/registration`, form({ email, password: PASSWORD, confirmPassword: PASSWORD, acceptTerms: "on", acceptPrivacy: "on" }, base));
+  expect(registered.status === 302 && !!sessionCookieOf(registered), `registration answered ${registered.status}`);
+
+  const confirmLink = await mailLink(server, email, "/confirmemail");
+  const confirmed = await fetch(`${base}${confirmLink.pathname}${confirmLink.search}`);
+  expect(confirmed.status === 200 && (await confirmed.text()).includes(messages.emailConfirmed), `the confirmation link answered ${confirmed.status}`);
+
+  const signedIn = await fetch(`${base}/login`, form({ email, password: PASSWORD }, base));
+  expect(signedIn.status === 302 && !!sessionCookieOf(signedIn), `sign-in answered ${signedIn.status}`);
+  const cookie = [...signedIn.headers.getSetCookie().map((c) => c.split(";")[0]!), CONSENT_COOKIE].join("; ");
+
+  const profile = await fetch(`${base}/yourinfo`, withCookie(form({ firstName: PERSON.firstName, lastName: PERSON.lastName, dob: PERSON.usDob, postalCode: PERSON.postalCode }, base), cookie));
+  expect(profile.status === 302 && profile.headers.get("location") === "/welcome", `/yourinfo answered ${profile.status} ${profile.headers.get("location")}`);
+
+  const uploaded = await fetch(`${base}/mytests`, { method: "POST", redirect: "manual", headers: { origin: base, cookie }, body: uploadForm(await labReport(0)) });
+  expect(uploaded.status === 302, `the /mytests upload answered ${uploaded.status}: ${(await uploaded.text()).slice(0, 300)}`);
+  // The redirect's page shows the upload's outcome once (a flash); take it before measuring.
+  const outcome = await fetch(`${base}/mytests`, { headers: { cookie } });
+  await outcome.text();
+  return { cookie };
+}
+
+/** A Harborview Labs report of PERSON collected 2 h + `minutesEarlier` min ago (distinct values: distinct reports). */
+export function labReport(minutesEarlier: number): Promise<Uint8Array> {
+  const now = Date.now() - minutesEarlier * 60_000;
+  return harborviewPdf({ firstName: PERSON.firstName, lastName: PERSON.lastName, dob: PERSON.dob, collectedAt: new Date(now - 2 * 3600_000), reportedAt: new Date(now - 3600_000) });
+}
+
+/** The /mytests upload form's body, as a browser sends it. */
+export function uploadForm(pdf: Uint8Array): FormData {
+  const upload = new FormData();
+  upload.append("file", new Blob([pdf.slice()], { type: "application/pdf" }), "result.pdf");
+  return upload;
+}
+
+/** `init` with the cookie header added. */
+export function withCookie(init: RequestInit, cookie: string): RequestInit {
+  return { ...init, headers: { ...(init.headers as Record<string, string>), cookie } };
+}
+
+/** The link containing `linkPart` of the newest mail to `to` in DATA_DIR/outbox (waits up to 15 s). */
+async function mailLink(server: BenchServer, to: string, linkPart: string): Promise<URL> {
+  const outbox = path.join(server.dataDir, "outbox");
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith(".eml")).sort().reverse();
+    for (const file of files) {
+      const parsed = await PostalMime.parse(await readFile(path.join(outbox, file), "utf8"));
+      if (!(parsed.to ?? []).some((a) => "address" in a && a.address?.toLowerCase() === to.toLowerCase())) continue;
+      const link = [...(parsed.text ?? "").matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]).find((l) => l.includes(linkPart));
+      if (link) return new URL(link);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no mail to ${to} with a ${linkPart} link in ${outbox}`);
+}
