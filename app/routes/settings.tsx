@@ -82,7 +82,10 @@ async function changeEmail(formData: FormData, context: Readonly<RouterContextPr
     await signIn(user.userName, currentPassword, context.get(requestContext).clientIp);
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;
-    return error.status === 429 ? fail(error.message, 429, "currentPassword") : fail(messages.currentPasswordWrong, 400, "currentPassword");
+    if (error.status === 429) return fail(error.message, 429, "currentPassword");
+    // The authority could not judge the password: the change cannot be made now (SPEC §8 wording).
+    if (error.unavailable) return fail(messages.userNameValidationFailed, 502);
+    return fail(messages.currentPasswordWrong, 400, "currentPassword");
   }
   await forgiveAttempt(context, "signIn", user.userName);
   let check: { available: boolean; valid: boolean };

@@ -32,10 +32,13 @@ export class SignInError extends Error {
   readonly status: 400 | 429;
   /** With 429: seconds until the authority accepts attempts again. */
   readonly retryAfterSeconds: number | undefined;
-  constructor(message: string, status: 400 | 429 = 400, retryAfterSeconds?: number) {
+  /** True when the authority could not judge the password (unreachable, or a server error). */
+  readonly unavailable: boolean;
+  constructor(message: string, options: { status?: 400 | 429; retryAfterSeconds?: number; unavailable?: boolean } = {}) {
     super(message);
-    this.status = status;
-    this.retryAfterSeconds = retryAfterSeconds;
+    this.status = options.status ?? 400;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.unavailable = options.unavailable ?? false;
   }
 }
 
@@ -64,15 +67,15 @@ export async function signIn(email: string, password: string, clientIp?: string)
   try {
     answer = await passwordGrant(email, password, clientIp);
   } catch (error) {
-    if (error instanceof UpstreamError) throw new SignInError(signInErrorMessage(0));
+    if (error instanceof UpstreamError) throw new SignInError(signInErrorMessage(0), { unavailable: true });
     throw error;
   }
   if (!answer.token) {
     if (answer.status === 429) {
       const wait = answer.retryAfterSeconds ?? authorityLockoutSeconds;
-      throw new SignInError(signInErrorMessage(429, undefined, wait), 429, wait);
+      throw new SignInError(signInErrorMessage(429, undefined, wait), { status: 429, retryAfterSeconds: wait });
     }
-    throw new SignInError(signInErrorMessage(answer.status, answer.body?.error_description ?? answer.body?.error));
+    throw new SignInError(signInErrorMessage(answer.status, answer.body?.error_description ?? answer.body?.error), { unavailable: answer.status >= 500 });
   }
   // SPEC §7 "Get user info returns userName": the account's own spelling, not what was typed.
   const info = await getUserInfo(answer.token.accessToken).catch(() => ({ userName: email }));

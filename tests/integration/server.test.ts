@@ -174,13 +174,15 @@ describe("server.ts with the identity authority down", () => {
   });
 
   it("limits posts to an account form per client address", async () => {
+    // The reset posted to /requestpasswordchange by the test above counts too: both readings of the
+    // route are one form (issue 10: a path spelled differently no longer starts a fresh counter).
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 4; i++) {
       const response = await fetch(`${server.url}/consumer/requestpasswordchange`, form({ email: "d@example.com" }, server.url));
       statuses.push(response.status);
       await response.text();
     }
-    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    expect(statuses).toEqual([200, 200, 200, 429]);
   });
 });
 
@@ -248,7 +250,8 @@ describe("the identity authority goes away during a session", () => {
   it("shows SPEC's settings messages when the identity authority cannot be asked", async () => {
     const post = (values: Record<string, string>) =>
       fetch(`${server.url}/settings`, { ...form(values, server.url), headers: { ...form({}, server.url).headers, cookie } });
-    const email = await post({ intent: "username", userName: "new-address@example.com" });
+    // The current password cannot be checked either: the change is refused with SPEC's message.
+    const email = await post({ intent: "username", userName: "new-address@example.com", currentPassword: "Window#2026a" });
     expect(email.status).toBe(502);
     expect(await email.text()).toContain(messages.userNameValidationFailed);
     const password = await post({ intent: "password", currentPassword: "Window#2026a", newPassword: "Better!Pass77", confirmPassword: "Better!Pass77" });
