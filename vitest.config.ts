@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Two files at once: the integration tests mostly wait on the servers they start (Vitest's
+    // default, one worker less than the cores, runs them one by one on a 2-core machine).
+    maxWorkers: 2,
   },
 });

@@ -22,6 +22,8 @@ async function search(page: Page, text: string) {
 }
 
 test("find, request, confirm, see the card, follow back, unfollow", async ({ page, browser, baseURL }, testInfo) => {
+  // Two people in two browsers, three searches and four accessibility checks: about a minute.
+  test.slow();
   const aProfile = uniqueProfile("Alma");
   const bProfile = uniqueProfile("Bruno");
   await signedInUser(page, testInfo, "follow-a", aProfile);

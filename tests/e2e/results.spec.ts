@@ -12,6 +12,8 @@ import { dismissGuidelines, expect, expectAccessible, isoDob, signedInUser, sign
 const hour = 60 * 60 * 1000;
 
 test("valid Harborview, Meridian and Cascade PDFs open the safe window", async ({ page }, testInfo) => {
+  // Three uploads through the PDF pipeline, each checked on three screens.
+  test.slow();
   const profile = { ...uniqueProfile("José"), lastName: `O'Brien-${uniqueProfile("x").lastName}` };
   await signedInUser(page, testInfo, "results", profile);
   await page.goto("/mytests");
@@ -208,6 +210,8 @@ const expectedMessage: Record<string, string> = {
 };
 
 test("each rejection case shows its consumerMessage and stores nothing", async ({ page }, testInfo) => {
+  // One upload per case of the catalogue (over twenty): about a minute.
+  test.slow();
   test.setTimeout(180_000);
   const profile = uniqueProfile("Rafa");
   await signedInUser(page, testInfo, "rejections", profile);
