@@ -21,7 +21,19 @@ export const BODY_LIMIT = "64kb";
  * error's `params` / `detail` (row values).
  */
 export function safeError(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { type: typeof err, message: String(err).slice(0, 200) };
+  if (!(err instanceof Error)) {
+    // Something thrown that is not an Error (a driver's error object, say): its own name, message and
+    // code when it has them, never "[object Object]" and never its other fields (they may hold values).
+    if (err !== null && typeof err === "object") {
+      const fields = err as { name?: unknown; message?: unknown; code?: unknown };
+      return {
+        type: typeof fields.name === "string" ? fields.name : (err.constructor?.name ?? "object"),
+        message: typeof fields.message === "string" ? fields.message.slice(0, 500) : "(no message)",
+        ...(typeof fields.code === "string" || typeof fields.code === "number" ? { code: fields.code } : {}),
+      };
+    }
+    return { type: typeof err, message: String(err).slice(0, 200) };
+  }
   const code = (err as { code?: unknown }).code;
   const status = (err as { status?: unknown }).status;
   const cause = err.cause;
