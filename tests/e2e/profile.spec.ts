@@ -12,6 +12,7 @@ import {
   expect,
   expectAccessible,
   fillProfile,
+  otherPerson,
   sampleProfile,
   signedInUser,
   signIn,
@@ -218,6 +219,28 @@ test("Logout goes to login; Wipe goes to the intro and forgets the e-mail", asyn
   await expect(page.getByLabel("Email", { exact: true })).toHaveValue("");
   await page.goto("/safewindow");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fsafewindow$/);
+});
+
+test("'Sign out everywhere' signs out this browser and the user's other browser, which is told why", async ({ page, browser, baseURL }, testInfo) => {
+  const email = await signedInUser(page, testInfo, "everywhere", sampleProfile);
+  // The same person in a second browser.
+  const other = await otherPerson(browser, testInfo, baseURL!);
+  await other.page.goto("/login");
+  await signIn(other.page, email, strongPassword);
+  await other.page.goto("/settings");
+  await expect(other.page).toHaveURL(/\/settings$/);
+
+  await page.goto("/settings");
+  await expect(page.getByText(messages.signOutEverywhereHint)).toBeVisible();
+  await page.getByRole("button", { name: messages.signOutEverywhere }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto("/settings");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fsettings$/);
+
+  await other.page.goto("/settings");
+  await expect(other.page).toHaveURL(/\/login\?redirectTo=%2Fsettings$/);
+  await expect(other.page.getByText(messages.sessionExpired)).toBeVisible();
+  await other.context.close();
 });
 
 test.describe("cookie banner", () => {
