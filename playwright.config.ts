@@ -61,6 +61,9 @@ export default defineConfig({
         IDENTITY_CLIENT_ID: e2e.clientId,
         IDENTITY_CLIENT_SECRET: e2e.clientSecret,
         LOG_LEVEL: "warn",
+        // Every test's browser signs in from 127.0.0.1: over a hundred sign-ins a run, more than the
+        // per-address limit allows one address. The limits are tested in tests/integration/security.test.ts.
+        AUTH_RATE_LIMIT: "100000",
       },
     },
     {
@@ -80,6 +83,9 @@ export default defineConfig({
         IDENTITY_CLIENT_ID: e2e.clientId,
         IDENTITY_CLIENT_SECRET: e2e.clientSecret,
         LOG_LEVEL: "warn",
+        // Every test's browser signs in from 127.0.0.1: over a hundred sign-ins a run, more than the
+        // per-address limit allows one address. The limits are tested in tests/integration/security.test.ts.
+        AUTH_RATE_LIMIT: "100000",
       },
     },
   ],
