@@ -1,0 +1,74 @@
+/**
+ * The one result shape of every upstream client method (docs/architecture.md "Upstream calls").
+ *
+ * A client method returns `Result<T>`: either `{ ok: true, value }` or a `Failure` that carries the
+ * message to show (docs/product.md "Messages") and, for the logs only, the upstream's status.
+ * Routes branch on `ok` and, where a screen needs it, on `reason`; they never read HTTP statuses
+ * and never catch-all. Programming errors (a bug, a missing configuration) still throw.
+ *
+ * Reasons:
+ * - `refused`: the upstream understood and said no (4xx other than below); `errors` may list why.
+ * - `notFound`: the object does not exist, or is not the user's (404).
+ * - `tooManyAttempts`: the upstream is throttling this account or address (429), with
+ *   `retryAfterSeconds` when it said.
+ * - `unavailable`: no answer (unreachable, timed out; status 0) or a server error (5xx).
+ * - `invalidAnswer`: a 2xx whose body does not fit the call's contract (contracts/); logged.
+ */
+import { data } from "react-router";
+
+export type FailureReason = "refused" | "notFound" | "tooManyAttempts" | "unavailable" | "invalidAnswer";
+
+export interface Failure {
+  ok: false;
+  reason: FailureReason;
+  /** What the screen shows: the call's message from docs/product.md "Messages". */
+  message: string;
+  /** The upstream's HTTP status, 0 when it did not answer. For logs, never for branching. */
+  status: number;
+  /** From a 429 or 503 answer's Retry-After, seconds. */
+  retryAfterSeconds?: number;
+  /** The upstream's own list of reasons, when it gave one (identity authority errors, consumer API field errors). */
+  errors?: { code: string; description: string }[];
+}
+
+export type Result<T> = { ok: true; value: T } | Failure;
+
+/** A successful answer. */
+export function success<T>(value: T): Result<T> {
+  return { ok: true, value };
+}
+
+/** A failure; `details` adds retryAfterSeconds or errors. */
+export function failure(reason: FailureReason, message: string, status: number, details: Pick<Failure, "retryAfterSeconds" | "errors"> = {}): Failure {
+  return { ok: false, reason, message, status, ...details };
+}
+
+/**
+ * For loaders: the value, or the route error response that the error boundaries show
+ * (404 for `notFound`; 503 when the upstream did not answer; 502 for a server error or an answer
+ * that does not fit its contract; 429 for `tooManyAttempts`; 502 for any other refusal a loader did
+ * not expect). The response carries no detail: the browser learns nothing of the upstream.
+ * @throws a React Router `data()` response for every failure
+ */
+export function valueOrThrow<T>(result: Result<T>): T {
+  if (result.ok) return result.value;
+  throw routeErrorOf(result);
+}
+
+/** The route error response for a failure (see valueOrThrow). */
+export function routeErrorOf(failed: Failure) {
+  switch (failed.reason) {
+    case "notFound":
+      return data(null, { status: 404, statusText: "Not Found" });
+    case "tooManyAttempts":
+      return data(null, {
+        status: 429,
+        statusText: "Too Many Requests",
+        ...(failed.retryAfterSeconds !== undefined ? { headers: { "Retry-After": String(failed.retryAfterSeconds) } } : {}),
+      });
+    case "unavailable":
+      return data(null, failed.status === 0 ? { status: 503, statusText: "Service Unavailable" } : { status: 502, statusText: "Bad Gateway" });
+    default:
+      return data(null, { status: 502, statusText: "Bad Gateway" });
+  }
+}
