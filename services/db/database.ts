@@ -62,6 +62,16 @@ function parseDate(text: string): string {
   return text;
 }
 
+/**
+ * Server settings of an embedded (PGlite) database. PostgreSQL's default buffer cache of 128 MB
+ * lives in the WebAssembly memory, which never shrinks: each instance grew by up to 128 MB over
+ * its first minute under load and kept it (bench/soak.results.md). 16 MB holds the app's working
+ * set (sessions, profiles, the result list; images are read once per view) and bounds that
+ * growth; measured on a reopened database after 6 000 writes of 100 KB rows: 483 MB resident
+ * instead of 572 MB (docs/architecture.md §2). PostgreSQL servers are configured by operators.
+ */
+const embeddedSettings = ["-c", "shared_buffers=16MB"];
+
 const pinnedParsers: Record<number, (text: string) => unknown> = {
   [OID.INT8]: parseInt8,
   [OID.DATE]: parseDate,
@@ -98,7 +108,7 @@ export async function createDatabase<DB>(opts: DatabaseOptions): Promise<Kysely<
     if (!opts.dataDir) throw new Error("createDatabase: give either dataDir (PGlite) or databaseUrl (PostgreSQL)");
     const dir = path.resolve(opts.dataDir, opts.name);
     await mkdir(dir, { recursive: true });
-    const pglite = new PGlite({ dataDir: dir, parsers: pinnedParsers });
+    const pglite = new PGlite({ dataDir: dir, parsers: pinnedParsers, startParams: [...PGlite.defaultStartParams, ...embeddedSettings] });
     await pglite.waitReady;
     db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
   }

@@ -66,6 +66,18 @@ describe("createDatabase", () => {
     }
   });
 
+  it("gives an embedded database a 16 MB buffer cache, on its first start and when reopened", async () => {
+    for (const start of ["first", "reopened"]) {
+      const embedded = await createDatabase({ dataDir, name: "buffers" });
+      try {
+        const { rows } = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(embedded);
+        expect(rows[0]?.shared_buffers, start).toBe("16MB");
+      } finally {
+        await embedded.destroy();
+      }
+    }
+  });
+
   it("parses PostgreSQL timestamp text in its ISO forms", () => {
     expect(parseTimestamp("2024-01-02 03:04:05+00").toISOString()).toBe("2024-01-02T03:04:05.000Z");
     expect(parseTimestamp("2024-01-02 03:04:05.123456-03:30").toISOString()).toBe("2024-01-02T06:34:05.123Z");
