@@ -4,7 +4,7 @@
  * (valid 0) in the list, a red exclamation when disputed (disputeStatus 1), else a ban icon.
  */
 import type { TestResult } from "~/server/upstream/consumer.server";
-import { windowStrength } from "./SafeWindowCard";
+import { windowStrength } from "~/windows";
 
 export type ResultState = "strong" | "weak" | "expired" | "disputed" | "invalid";
 

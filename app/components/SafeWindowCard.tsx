@@ -8,6 +8,7 @@
 import { Link } from "react-router";
 import { formatInstant, toUsDate } from "~/dates";
 import { messages } from "~/messages";
+import { windowStrength } from "~/windows";
 import { ResultIcon } from "./ResultIcon";
 
 export interface CardPerson {
@@ -20,13 +21,6 @@ export interface CardPerson {
   weakSafetyDate: string | null;
   /** SPEC §3: what the window rests on, e.g. "PCR (NAAT), collected 2026-11-20 16:15 UTC" */
   safeWindowDescription?: string | null;
-}
-
-/** SPEC §4: which window is open at `now` (epoch ms): 'Strong', 'Weak', or null. */
-export function windowStrength(card: Pick<CardPerson, "strongSafetyDate" | "weakSafetyDate">, now: number): "Strong" | "Weak" | null {
-  if (card.strongSafetyDate && Date.parse(card.strongSafetyDate) > now) return "Strong";
-  if (card.weakSafetyDate && Date.parse(card.weakSafetyDate) > now) return "Weak";
-  return null;
 }
 
 /**

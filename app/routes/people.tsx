@@ -2,7 +2,7 @@
 // brackets), the 'Add' button; each entry opens its card. The tab lives in the URL (?tab=followers).
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/people";
-import { windowStrength } from "~/components/SafeWindowCard";
+import { windowStrength } from "~/windows";
 import { requireUser } from "~/server/auth.server";
 import { consumerApi, type Subscription } from "~/server/upstream/consumer.server";
 
