@@ -42,8 +42,6 @@ import { connectRedis, redisReachable, RedisUnavailableError, type RedisClient }
 import { databaseSessionStore, migrateSessionTable, redisSessionStore, type SessionDataStore } from "./app/server/session-store.server.ts";
 import { drainable } from "./app/server/shutdown.server.ts";
 import { createDatabase } from "./services/db/database.ts";
-import { startConsumerService } from "./services/consumer/server.ts";
-import { startIdentityService } from "./services/identity/server.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
@@ -108,7 +106,10 @@ if (config.REDIS_URL) {
 /** An embedded service's open database, where the session table can live too. */
 let embeddedDb: Kysely<any> | undefined;
 
+// The reference services (with their databases, mail sender and PDF workers) are loaded only when
+// they run here: with IDENTITY_URL and CONSUMER_API_URL set, none of their code is imported.
 if (!config.IDENTITY_URL) {
+  const { startIdentityService } = await import("./services/identity/server.ts");
   const clientSecret = config.IDENTITY_CLIENT_SECRET ?? keptSecret(config.DATA_DIR, "identity-client-secret");
   const identity = await startIdentityService({
     dataDir: config.DATA_DIR,
@@ -132,6 +133,7 @@ if (!config.IDENTITY_URL) {
 }
 
 if (!config.CONSUMER_API_URL) {
+  const { startConsumerService } = await import("./services/consumer/server.ts");
   const consumer = await startConsumerService({
     dataDir: config.DATA_DIR,
     databaseUrl: config.DATABASE_URL,
