@@ -1,0 +1,520 @@
+/**
+ * The consumer API's contract (docs/product.md §7, consumer table): every call's request, as the
+ * reference service (services/consumer/) reads it, and its answers, as the service sends them and
+ * the app's client (app/server/upstream/consumer.server.ts) reads them. Field names are those of
+ * docs/product.md §3 in .NET camelCase; the product ID (`{product}Id`) is `safeWindowId`.
+ * docs/openapi/consumer.json is generated from this module (`npm run openapi`).
+ *
+ * Every call needs a user's bearer token: 401 `invalid_token`, 403 `insufficient_scope`, 503
+ * `temporarily_unavailable` (the identity authority could not be asked) answer `ApiError`.
+ * Refusals of the test-result calls answer `ResultRefusal` (`{success:false, consumerMessage,
+ * reason}`, docs/product.md §8 "Upload fails: the server's consumerMessage is shown"); of the
+ * profile writes, `ProfileRefusal` (`{success:false, errors:[{field, message}]}`); of everything
+ * else, `ApiError`.
+ *
+ * Not implemented by the reference service, so not here: GET /search/, the test-result URL and
+ * link calls, and /locationvisit/.
+ *
+ * Imported by Node's type stripping too (server.ts, `npm run openapi`): explicit `.ts` extensions only.
+ */
+import { z } from "zod";
+import type { CallContracts } from "./call.ts";
+
+// ---------------------------------------------------------------- limits
+
+/** Largest test-result PDF a user may upload: 10 MiB, in bytes (docs/product.md §5 Upload). Larger files answer 413 `too_large`. */
+export const maxUploadBytes = 10 * 1024 * 1024;
+
+/** docs/product.md §7 POST /testresult/addtestresultmultipart/: the form field that carries the file. */
+export const uploadField = "multipartData";
+
+/** docs/product.md §6 screens, as identifiers, in tab order. */
+export const screenNames = ["SafeWindow", "MyTests", "MyFun", "Locations", "Friends", "Settings"] as const;
+
+/** docs/product.md §3 test result outcomes (a lab's Void or Invalid is answered as Inconclusive). */
+export const testOutcomes = ["Negative", "Positive", "Inconclusive"] as const;
+
+// ---------------------------------------------------------------- fields
+
+const id = (what: string) => z.string().min(1).meta({ description: `${what} (a uuid; opaque to clients).` });
+/** An instant as ISO 8601 with its zone (the reference service answers UTC, `…Z`). */
+const instant = z.iso.datetime({ offset: true });
+/** A safety date: the window lasts until then; null without a valid result (docs/product.md §4 Safe window). */
+const safetyDate = (strength: string) => instant.nullable().meta({ description: `ISO 8601 instant: the ${strength} window lasts until then; null without one.` });
+const calendarDate = z.iso.date().meta({ description: "Date of birth, `YYYY-MM-DD`." });
+const productId = z.string().min(1).meta({ description: "The product ID (docs/product.md §3 `{product}Id`): 8 characters of Crockford base32." });
+const zeroOrOne = (meaning: string) => z.literal([0, 1]).meta({ description: meaning });
+
+// ---------------------------------------------------------------- answers
+
+export const screenNameSchema = z.enum(screenNames);
+export type ScreenName = z.infer<typeof screenNameSchema>;
+
+/** docs/product.md §3 Consumer (profile), as GET /consumer and the profile writes answer it. */
+export const consumerSchema = z
+  .object({
+    sF_ConsumerId: id("The profile's id"),
+    identityUserId: z.string().meta({ description: "The identity authority's user id (the token's `sub`)." }),
+    firstName: z.string(),
+    middleName: z.string().nullable(),
+    lastName: z.string(),
+    dob: calendarDate,
+    postalCode: z.string(),
+    marketingOptOut: z.boolean(),
+    healthUpdatesOptOut: z.boolean(),
+    safeWindowId: productId,
+    strongSafetyDate: safetyDate("strong"),
+    weakSafetyDate: safetyDate("weak"),
+    safeWindowDescription: z.string().nullable().meta({ description: "What gave the window, e.g. `PCR (NAAT), collected 2026-11-20 16:15 UTC`." }),
+  })
+  .meta({ description: "A consumer profile." });
+export type Consumer = z.infer<typeof consumerSchema>;
+
+/** The fields a person enters on the profile screens (docs/product.md §2 /yourinfo, /personalinfo). */
+export const profileFieldsSchema = consumerSchema.pick({ firstName: true, middleName: true, lastName: true, dob: true, postalCode: true });
+export type ProfileFields = z.infer<typeof profileFieldsSchema>;
+
+/** GET /consumer/getsafewindow: the owner's card (docs/product.md §2 /safewindow; the owner's own card shows the date of birth, §6). */
+export const safeWindowSchema = z
+  .object({
+    firstName: z.string(),
+    middleName: z.string().nullable(),
+    lastName: z.string(),
+    dob: calendarDate,
+    safeWindowId: productId,
+    strongSafetyDate: safetyDate("strong"),
+    weakSafetyDate: safetyDate("weak"),
+    safeWindowDescription: z.string().nullable(),
+  })
+  .meta({ description: "The signed-in user's safe window card." });
+export type SafeWindowCard = z.infer<typeof safeWindowSchema>;
+
+/** docs/product.md §3 "Permissions: enabledScreens (list)". */
+export const permissionsSchema = z.object({
+  enabledScreens: z.array(screenNameSchema).meta({ description: "The screens the user may use, in tab order." }),
+});
+export type Permissions = z.infer<typeof permissionsSchema>;
+
+/** One failed profile rule: the input field (null when not about one field) and a sentence. */
+export const fieldErrorSchema = z.object({
+  field: z.string().nullable(),
+  message: z.string(),
+});
+export type FieldError = z.infer<typeof fieldErrorSchema>;
+
+/** The 200 answer of the profile writes (createprofile, modifycore): the profile as stored. */
+export const writeAnswerSchema = z
+  .object({
+    success: z.literal(true).meta({ description: "docs/product.md §7: the success flag the client reads." }),
+    consumer: consumerSchema,
+  })
+  .meta({ description: "A profile written." });
+export type WriteAnswer = z.infer<typeof writeAnswerSchema>;
+
+/** A profile write refused by a rule (400) or because a profile exists (409, field null). */
+export const profileRefusalSchema = z
+  .object({
+    success: z.literal(false),
+    errors: z.array(fieldErrorSchema).min(1),
+  })
+  .meta({ description: "A refused profile write: every rule that failed." });
+export type ProfileRefusal = z.infer<typeof profileRefusalSchema>;
+
+/**
+ * Every other refusal: `invalid_request` (400), `invalid_token` (401), `forbidden` /
+ * `insufficient_scope` (403), `not_found` / `no_profile` (404), `payload_too_large` (413),
+ * `temporarily_unavailable` (503, Retry-After), `server_error` (500). The follow calls and the
+ * profile calls add `success: false`.
+ */
+export const apiErrorSchema = z
+  .object({
+    success: z.literal(false).optional(),
+    error: z.string().meta({ description: "Stable code, e.g. invalid_request, invalid_token, forbidden, not_found, no_profile, self_follow, duplicate." }),
+    error_description: z.string().meta({ description: "Plain English." }),
+  })
+  .meta({ description: "An error: a code and a sentence." });
+export type ApiError = z.infer<typeof apiErrorSchema>;
+
+/** docs/product.md §3 Consumer subscription (follow relation), from the other person's side. */
+export const subscriptionSchema = z
+  .object({
+    sF_ConsumerSubscriptionId: id("The relation's id"),
+    sF_ConsumerId: id("The other person's profile id"),
+    firstName: z.string(),
+    lastName: z.string(),
+    safeWindowId: productId,
+    confirmed: zeroOrOne("0 pending, 1 confirmed."),
+    strongSafetyDate: safetyDate("other person's strong").meta({
+      description: "The other person's strong window (ISO 8601 instant), only when the relation is confirmed and the caller follows them; else null.",
+    }),
+    weakSafetyDate: safetyDate("other person's weak").meta({
+      description: "The other person's weak window (ISO 8601 instant), only when the relation is confirmed and the caller follows them; else null.",
+    }),
+  })
+  .meta({ description: "A follow relation." });
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+/** The follow lists: GET subscribers/ and publishers/. */
+export const subscriptionListSchema = z.object({
+  success: z.literal(true),
+  subscriptions: z.array(subscriptionSchema),
+});
+export type SubscriptionList = z.infer<typeof subscriptionListSchema>;
+
+/** A search hit (docs/product.md §5 Search): names and product ID only, never an e-mail or a date of birth. */
+export const publisherHitSchema = z
+  .object({
+    sF_ConsumerId: id("The person's profile id"),
+    firstName: z.string(),
+    lastName: z.string(),
+    safeWindowId: productId,
+  })
+  .meta({ description: "A person found by a search." });
+export type PublisherHit = z.infer<typeof publisherHitSchema>;
+
+/** GET searchpublishers/: at most 20 hits, by last name then first name. */
+export const publisherSearchSchema = z.object({
+  success: z.literal(true),
+  consumers: z.array(publisherHitSchema),
+});
+export type PublisherSearch = z.infer<typeof publisherSearchSchema>;
+
+/** GET requestsubscription/: the new pending relation. */
+export const subscriptionRequestedSchema = z.object({
+  success: z.literal(true),
+  sF_ConsumerSubscriptionId: id("The new relation's id"),
+});
+export type SubscriptionRequested = z.infer<typeof subscriptionRequestedSchema>;
+
+/** docs/product.md §3 "Subscription status: success, pending, subscribed": the caller's relation toward one person. */
+export const subscriptionStatusSchema = z.object({
+  success: z.literal(true),
+  pending: z.boolean().meta({ description: "The caller asked to follow and the person has not answered." }),
+  subscribed: z.boolean().meta({ description: "The caller follows the person (confirmed)." }),
+});
+export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
+
+/** The answer of a change that returns nothing else: the follow changes and the dispute. */
+export const successSchema = z.object({ success: z.literal(true) });
+export type Success = z.infer<typeof successSchema>;
+
+export const testOutcomeSchema = z.enum(testOutcomes);
+export type TestOutcome = z.infer<typeof testOutcomeSchema>;
+
+/** docs/product.md §3 Test result, as GET /testresult/getcurrentusertestresults/ lists it. */
+export const testResultSchema = z
+  .object({
+    sF_TestResultId: id("The result's id"),
+    valid: zeroOrOne("1 when the report matched the profile (docs/product.md §10)."),
+    disputeStatus: zeroOrOne("0 none, 1 submitted or disputed."),
+    diseaseName: z.string(),
+    testDate: instant.meta({ description: "When the specimen was collected, ISO 8601 instant." }),
+    testingCompanyName: z.string(),
+    publicName: z.string(),
+    testName: z.string().meta({ description: "The test's name as the lab prints it." }),
+    result: testOutcomeSchema,
+    strongSafetyDate: safetyDate("result's own strong").meta({ description: "The result's own strong window; null unless valid and negative." }),
+    weakSafetyDate: safetyDate("result's own weak").meta({ description: "The result's own weak window; null unless valid and negative." }),
+    disputeComment: z.string().nullable(),
+    disputeResponseComment: z.string().nullable(),
+  })
+  .meta({ description: "A test result." });
+export type TestResult = z.infer<typeof testResultSchema>;
+
+/** docs/product.md §3 Test result property value: one checked field and what differed. */
+export const propertyValueSchema = z
+  .object({
+    sF_TestResultPropertyValueId: id("The property value's id"),
+    name: z.string().meta({ description: "`First Name`, `Last Name` or `Date of Birth`." }),
+    matchInfo: z.string().nullable().meta({ description: "Null when the field matched, else `PDF: <as printed>; profile: <as stored>`." }),
+  })
+  .meta({ description: "A checked field of a test result." });
+export type PropertyValue = z.infer<typeof propertyValueSchema>;
+
+/** docs/product.md §3 "Upload: success, consumerMessage": a result stored, valid or not. */
+export const uploadAnswerSchema = z
+  .object({
+    success: z.literal(true),
+    consumerMessage: z.string().meta({ description: "What to tell the user: validated or not, and what it means for the window." }),
+    sF_TestResultId: id("The stored result's id"),
+  })
+  .meta({ description: "A test result stored." });
+export type UploadAnswer = z.infer<typeof uploadAnswerSchema>;
+
+/**
+ * Why a test-result call was refused. Uploads: no_file, too_large, not_pdf, archive, wrapped,
+ * appended, javascript, launch, embedded_file, actions, corrupt, encrypted, too_many_pages,
+ * too_complex, busy, duplicate, no_text, printed, changed, unknown_lab, unreadable, future.
+ * Disputes: comment_required, comment_too_long, result_valid, already_disputed. Any call:
+ * not_found, no_profile.
+ */
+export const resultRefusalSchema = z
+  .object({
+    success: z.literal(false),
+    consumerMessage: z.string().meta({ description: "A sentence for the user: what went wrong and what to do (docs/product.md §8 Upload fails)." }),
+    reason: z.string().meta({ description: "A stable code for programs (see the list above)." }),
+  })
+  .meta({ description: "A refused test-result call." });
+export type ResultRefusal = z.infer<typeof resultRefusalSchema>;
+
+// ---------------------------------------------------------------- requests
+
+// Text fields may be missing or null: the profile rules report those with a message.
+const profileText = z.string().nullish();
+
+/** POST /consumer/createprofile: the profile fields and where it was sent from (extra keys in `consumer` are ignored). */
+export const createProfileRequestSchema = z.object({
+  consumer: z.object({
+    firstName: profileText,
+    middleName: profileText,
+    lastName: profileText,
+    dob: profileText.meta({ description: "`YYYY-MM-DD` or `MM/DD/YYYY`." }),
+    postalCode: profileText,
+    marketingOptOut: z.boolean().nullish().meta({ description: "Default false." }),
+    healthUpdatesOptOut: z.boolean().nullish().meta({ description: "Default false." }),
+  }),
+  latitude: z.number().nullish().meta({ description: "Degrees, -90..90, or null." }),
+  longitude: z.number().nullish().meta({ description: "Degrees, -180..180, or null." }),
+});
+export type CreateProfileRequest = z.input<typeof createProfileRequestSchema>;
+
+/** POST /consumer/modifycore/ as a URL-encoded form: each field once, as text (middleName empty: none). */
+export const modifyCoreFormSchema = z.object({
+  identityUserId: z.string().min(1, "is required").meta({ description: "Must be the token's user." }),
+  firstName: z.string().optional(),
+  middleName: z.string().optional(),
+  lastName: z.string().optional(),
+  dob: z.string().optional().meta({ description: "The database date: `YYYY-MM-DD` or an ISO date-time (its date part); `MM/DD/YYYY` is taken too." }),
+  postalCode: z.string().optional(),
+});
+export type ModifyCoreForm = z.input<typeof modifyCoreFormSchema>;
+
+/** A query parameter that names a person or a relation: given once, not blank; trimmed. */
+const requiredId = (description: string) => z.string().trim().min(1).meta({ description });
+
+export const searchPublishersQuerySchema = z.object({
+  searchString: z.string().meta({ description: "A name prefix, a product ID or an exact e-mail address; at least 3 non-blank characters, at most 320." }),
+});
+export const consumerIdQuerySchema = z.object({ sfConsumerId: requiredId("The other person's profile id.") });
+export const subscriptionIdQuerySchema = z.object({ sfConsumerSubscriptionId: requiredId("The relation's id.") });
+export const propertyValuesQuerySchema = z.object({ sfTestResultId: z.string().min(1, "is required") });
+export const imageQuerySchema = z.object({ testResultId: z.string().min(1, "is required") });
+
+/** POST /testresult/addtestresultmultipart/: the PDF in field `multipartData` (at most maxUploadBytes). */
+export const uploadRequestSchema = z.object({
+  [uploadField]: z.file().max(maxUploadBytes).meta({ description: "The test result PDF, exactly as the testing company issued it; at most 10 MiB." }),
+});
+
+/** POST /testresult/dispute/: docs/product.md §7 "the test result detail including disputeComment"; other keys are ignored. */
+export const disputeRequestSchema = z.object({
+  sF_TestResultId: z.string().min(1, "is required"),
+  disputeComment: z.string().nullish().meta({ description: "Required by the rule (400 comment_required), at most 1000 characters." }),
+});
+export type DisputeRequest = z.input<typeof disputeRequestSchema>;
+
+// ---------------------------------------------------------------- the calls
+
+const noProfile = { description: "no_profile: the user has no profile yet.", schema: apiErrorSchema };
+const followRefused = (what: string) => ({
+  400: { description: "invalid_request: the parameter is missing, blank or repeated.", schema: apiErrorSchema },
+  403: { description: `forbidden: ${what}.`, schema: apiErrorSchema },
+  404: { description: "not_found or no_profile: no such relation, or the caller has no profile.", schema: apiErrorSchema },
+});
+const resultNotFound = { description: "not_found or no_profile: no such result of this user.", schema: resultRefusalSchema };
+const badQuery = { description: "invalid_request: the parameter is missing or repeated.", schema: apiErrorSchema };
+
+/**
+ * Every call of the consumer API, by the name the client uses: method, path (docs/product.md §7),
+ * request schema, answer schema and the error answers a client reads. All need a user's token.
+ */
+export const consumerCalls = {
+  getProfile: {
+    method: "GET",
+    path: "/consumer",
+    summary: "The signed-in user's profile, or null when they have none.",
+    auth: "userToken",
+    answer: consumerSchema.nullable(),
+  },
+  createProfile: {
+    method: "POST",
+    path: "/consumer/createprofile",
+    summary: "Creates the signed-in user's profile with a new product ID (docs/product.md §5 profile rules, §6 minimum age).",
+    auth: "userToken",
+    json: createProfileRequestSchema,
+    answer: writeAnswerSchema,
+    errorAnswers: {
+      400: { description: "A profile rule failed (ProfileRefusal), or the body is malformed (ApiError invalid_request).", schema: z.union([profileRefusalSchema, apiErrorSchema]) },
+      409: { description: "The user already has a profile.", schema: profileRefusalSchema },
+    },
+  },
+  modifyCore: {
+    method: "POST",
+    path: "/consumer/modifycore/",
+    summary: "Saves the signed-in user's name, date of birth and postal code.",
+    auth: "userToken",
+    form: modifyCoreFormSchema,
+    answer: writeAnswerSchema,
+    errorAnswers: {
+      400: { description: "A profile rule failed (ProfileRefusal), or the form is malformed (ApiError invalid_request).", schema: z.union([profileRefusalSchema, apiErrorSchema]) },
+      403: { description: "forbidden: identityUserId is not the signed-in user.", schema: apiErrorSchema },
+      404: noProfile,
+    },
+  },
+  getPermissions: {
+    method: "GET",
+    path: "/consumer/getpermissions",
+    summary: "The screens the signed-in user may use (docs/product.md §6).",
+    auth: "userToken",
+    answer: permissionsSchema,
+  },
+  getSafeWindow: {
+    method: "GET",
+    path: "/consumer/getsafewindow",
+    summary: "The signed-in user's safe window card (docs/product.md §4 Safe window).",
+    auth: "userToken",
+    answer: safeWindowSchema,
+    errorAnswers: { 404: noProfile },
+  },
+  subscribers: {
+    method: "GET",
+    path: "/consumersubscription/subscribers/",
+    summary: "People who follow the signed-in user or asked to.",
+    auth: "userToken",
+    answer: subscriptionListSchema,
+    errorAnswers: { 404: noProfile },
+  },
+  publishers: {
+    method: "GET",
+    path: "/consumersubscription/publishers/",
+    summary: "People the signed-in user follows or asked to follow.",
+    auth: "userToken",
+    answer: subscriptionListSchema,
+    errorAnswers: { 404: noProfile },
+  },
+  searchPublishers: {
+    method: "GET",
+    path: "/consumersubscription/searchpublishers/",
+    summary: "Finds people to follow by name prefix, product ID or exact e-mail address (docs/product.md §5 Search).",
+    auth: "userToken",
+    query: searchPublishersQuerySchema,
+    answer: publisherSearchSchema,
+    errorAnswers: {
+      400: { description: "invalid_request: searchString missing, repeated, shorter than 3 non-blank characters or over 320.", schema: apiErrorSchema },
+      404: noProfile,
+    },
+  },
+  requestSubscription: {
+    method: "GET",
+    path: "/consumersubscription/requestsubscription/",
+    summary: "Asks to follow a person: a pending relation (docs/product.md §4 Follow relation).",
+    auth: "userToken",
+    query: consumerIdQuerySchema,
+    answer: subscriptionRequestedSchema,
+    errorAnswers: {
+      400: { description: "invalid_request (missing parameter), self_follow or duplicate.", schema: apiErrorSchema },
+      404: { description: "not_found or no_profile: no such person, or the caller has no profile.", schema: apiErrorSchema },
+    },
+  },
+  cancelSubscriptionRequest: {
+    method: "GET",
+    path: "/consumersubscription/cancelsubscriptionrequest/",
+    summary: "Withdraws the caller's pending request.",
+    auth: "userToken",
+    query: subscriptionIdQuerySchema,
+    answer: successSchema,
+    errorAnswers: followRefused("not the caller's pending request"),
+  },
+  confirmSubscriptionRequest: {
+    method: "GET",
+    path: "/consumersubscription/confirmsubscriptionrequest/",
+    summary: "Confirms a pending request to follow the caller.",
+    auth: "userToken",
+    query: subscriptionIdQuerySchema,
+    answer: successSchema,
+    errorAnswers: followRefused("only the followed person confirms a pending request"),
+  },
+  declineSubscriptionRequest: {
+    method: "GET",
+    path: "/consumersubscription/declinesubscriptionrequest/",
+    summary: "Declines a pending request to follow the caller.",
+    auth: "userToken",
+    query: subscriptionIdQuerySchema,
+    answer: successSchema,
+    errorAnswers: followRefused("only the followed person declines a pending request"),
+  },
+  deleteSubscription: {
+    method: "GET",
+    path: "/consumersubscription/deletesubscription/",
+    summary: "Ends a confirmed relation; either side may.",
+    auth: "userToken",
+    query: subscriptionIdQuerySchema,
+    answer: successSchema,
+    errorAnswers: followRefused("not a confirmed relation of the caller"),
+  },
+  subscriptionStatus: {
+    method: "GET",
+    path: "/consumersubscription/subscriptionstatus/",
+    summary: "The caller's relation toward one person: pending, subscribed.",
+    auth: "userToken",
+    query: consumerIdQuerySchema,
+    answer: subscriptionStatusSchema,
+    errorAnswers: { 400: badQuery, 404: noProfile },
+  },
+  getCurrentUserTestResults: {
+    method: "GET",
+    path: "/testresult/getcurrentusertestresults/",
+    summary: "The signed-in user's test results, newest collection first.",
+    auth: "userToken",
+    answer: z.array(testResultSchema),
+  },
+  testResultPropertyValues: {
+    method: "GET",
+    path: "/testresult/testresultpropertyvalues/",
+    summary: "A result's checked fields (first name, last name, date of birth) and what differed.",
+    auth: "userToken",
+    query: propertyValuesQuerySchema,
+    answer: z.array(propertyValueSchema),
+    errorAnswers: { 400: badQuery, 404: resultNotFound },
+  },
+  getImage: {
+    method: "GET",
+    path: "/testresult/getimage/",
+    summary: "Page 1 of a result's PDF as a base64 JPEG (no `data:` prefix) that fits 1250x1000.",
+    auth: "userToken",
+    query: imageQuerySchema,
+    answer: z.base64().meta({ description: "A JPEG, base64." }),
+    errorAnswers: { 400: badQuery, 404: resultNotFound },
+  },
+  addTestResultMultipart: {
+    method: "POST",
+    path: "/testresult/addtestresultmultipart/",
+    summary: "Uploads a test result PDF: checked, read, matched to the profile and stored (docs/architecture.md §5).",
+    auth: "userToken",
+    multipart: uploadRequestSchema,
+    answer: uploadAnswerSchema,
+    errorAnswers: {
+      400: { description: "no_file: no file in multipartData, not multipart, or malformed.", schema: resultRefusalSchema },
+      404: { description: "no_profile: the user has no profile to match the result to.", schema: resultRefusalSchema },
+      413: { description: "too_large: the file is over 10 MiB.", schema: resultRefusalSchema },
+      422: { description: "The file was refused (reason says why; consumerMessage what to do).", schema: resultRefusalSchema },
+      503: { description: "busy: too many uploads at once; try again in a minute.", schema: resultRefusalSchema },
+    },
+  },
+  dispute: {
+    method: "POST",
+    path: "/testresult/dispute/",
+    summary: "Disputes a result that did not validate (docs/product.md §4 Dispute status, §5 Dispute comment).",
+    auth: "userToken",
+    json: disputeRequestSchema,
+    answer: successSchema,
+    errorAnswers: {
+      400: {
+        description: "comment_required, comment_too_long, result_valid or already_disputed (ResultRefusal); a malformed body (ApiError invalid_request).",
+        schema: z.union([resultRefusalSchema, apiErrorSchema]),
+      },
+      404: resultNotFound,
+    },
+  },
+} as const satisfies CallContracts;
+
+export type ConsumerCallName = keyof typeof consumerCalls;
