@@ -32,6 +32,7 @@ import type { Kysely } from "kysely";
 import type { ServerBuild } from "react-router";
 import { createRequestHandler } from "@react-router/express";
 import { maxFormBodyBytes, uploadDiscardLimitBytes } from "./app/limits.ts";
+import { paths, routePathOf } from "./app/paths.ts";
 import { messages } from "./app/messages.ts";
 import { ConfigError, keptSecret, parseConfig, type Config } from "./app/server/config.server.ts";
 import { DataDirInUseError, lockDataDir, type DataDirLock } from "./app/server/data-dir-lock.server.ts";
@@ -259,7 +260,6 @@ async function reachable(url: string): Promise<boolean> {
 }
 
 const base = config.basePrefix;
-const uploadPaths = new Set([`${base}/mytests`, `${base}/mytests.data`]);
 
 // Cross-site state-changing requests are refused before anything acts on them, whatever the route
 // (app/server/crosssite.server.ts: Fetch Metadata, then Origin).
@@ -281,7 +281,7 @@ app.use((req, res, next) => {
   const length = Number(req.headers["content-length"] ?? 0);
   // An upload a little over its limit reaches the upload form's action, which answers with the
   // form's own message (app/limits.ts); only absurd sizes are refused here, unread.
-  const upload = req.method === "POST" && uploadPaths.has(req.path);
+  const upload = req.method === "POST" && routePathOf(req.path, base) === paths.mytests;
   if (length > (upload ? uploadDiscardLimitBytes : maxFormBodyBytes)) {
     req.log.warn({ length }, "request body too large");
     const message = upload ? messages.uploadTooLarge : "That was more than this form accepts. Please go back and shorten what you entered.";

@@ -5,32 +5,33 @@
  * screens sit under a second layout with the tab bar and the enabledScreens check.
  */
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
+import { consumerReading, paths } from "./paths";
 
 export default [
   index("routes/intro.tsx"),
-  route("login", "routes/login.tsx"),
+  route(paths.login, "routes/login.tsx"),
   route("logout", "routes/logout.tsx"),
   route("wipe", "routes/wipe.tsx"),
   route("cookies", "routes/cookies.tsx"),
-  route("registration", "routes/registration.tsx"),
-  route("confirmemail", "routes/confirmemail.tsx"),
-  route("consumer/confirmemail", "routes/confirmemail.tsx", { id: "consumer-confirmemail" }),
-  route("confirmaccount", "routes/confirmaccount.tsx"),
-  route("requestpasswordchange", "routes/requestpasswordchange.tsx"),
-  route("consumer/requestpasswordchange", "routes/requestpasswordchange.tsx", { id: "consumer-requestpasswordchange" }),
-  route("resetpassword", "routes/resetpassword.tsx"),
-  route("consumer/resetpassword", "routes/resetpassword.tsx", { id: "consumer-resetpassword" }),
+  route(paths.registration, "routes/registration.tsx"),
+  route(paths.confirmemail, "routes/confirmemail.tsx"),
+  route(consumerReading(paths.confirmemail), "routes/confirmemail.tsx", { id: "consumer-confirmemail" }),
+  route(paths.confirmaccount, "routes/confirmaccount.tsx"),
+  route(paths.requestpasswordchange, "routes/requestpasswordchange.tsx"),
+  route(consumerReading(paths.requestpasswordchange), "routes/requestpasswordchange.tsx", { id: "consumer-requestpasswordchange" }),
+  route(paths.resetpassword, "routes/resetpassword.tsx"),
+  route(consumerReading(paths.resetpassword), "routes/resetpassword.tsx", { id: "consumer-resetpassword" }),
   route("terms", "routes/terms.tsx"),
   route("privacy", "routes/privacy.tsx"),
   route("testing-philosophy", "routes/testing-philosophy.tsx"),
   layout("routes/guarded.tsx", [
     route("checkaccountstatus", "routes/checkaccountstatus.tsx"),
-    route("checkconfirmation", "routes/checkconfirmation.tsx"),
+    route(paths.checkconfirmation, "routes/checkconfirmation.tsx"),
     route("yourinfo", "routes/yourinfo.tsx"),
     route("welcome", "routes/welcome.tsx"),
     layout("routes/main.tsx", [
       route("safewindow", "routes/safewindow.tsx"),
-      route("mytests", "routes/mytests.tsx"),
+      route(paths.mytests, "routes/mytests.tsx"),
       route("testdetail", "routes/testdetail.tsx"),
       route("testresultviewer", "routes/testresultviewer.tsx"),
       route("testresultviewer/image", "routes/testresultimage.tsx"),

@@ -15,9 +15,18 @@
  */
 import { createHash } from "node:crypto";
 import { MemoryStore, type Options, type Store } from "express-rate-limit";
+import { paths, routePathOf } from "../paths.ts";
 
-/** The sign-in and account forms that are limited (SPEC route names, without the base path). */
-export const accountForms = ["login", "registration", "confirmaccount", "confirmemail", "requestpasswordchange", "resetpassword", "checkconfirmation"] as const;
+/** The sign-in and account forms that are limited (route paths, without the base path). */
+export const accountForms = [
+  paths.login,
+  paths.registration,
+  paths.confirmaccount,
+  paths.confirmemail,
+  paths.requestpasswordchange,
+  paths.resetpassword,
+  paths.checkconfirmation,
+] as const;
 export type AccountForm = (typeof accountForms)[number];
 
 /**
@@ -26,17 +35,7 @@ export type AccountForm = (typeof accountForms)[number];
  * are all ignored.
  */
 export function formName(path: string, basePrefix: string): AccountForm | undefined {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    decoded = path;
-  }
-  let p = decoded.toLowerCase().replace(/\/{2,}/g, "/");
-  const base = basePrefix.toLowerCase();
-  if (base && (p === base || p.startsWith(`${base}/`))) p = p.slice(base.length);
-  p = p.replace(/\/+$/, "").replace(/\.data$/, "").replace(/\/+$/, "").replace(/^\/consumer\//, "/");
-  const name = p.slice(1);
+  const name = routePathOf(path, basePrefix);
   return (accountForms as readonly string[]).includes(name) ? (name as AccountForm) : undefined;
 }
 
