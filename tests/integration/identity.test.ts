@@ -7,10 +7,10 @@ import { SignJWT, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generate
 import { pino } from "pino";
 import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redactUrl } from "../../services/identity/redact.ts";
+import { redactUrl } from "../../services/shared/redact.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
-import { lineSink } from "./support.ts";
+import { contractFetch, lineSink } from "./support.ts";
 
 const PUBLIC_URL = "http://localhost:3000";
 const CLIENT = { clientId: "safewindow-web", clientSecret: "test-secret-0123456789abcdef" };
@@ -54,7 +54,7 @@ afterAll(async () => {
 // ---------------------------------------------------------------- helpers
 
 async function postForm(fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${base}/connect/token`, {
+  return contractFetch(`${base}/connect/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
     body: new URLSearchParams(fields).toString(),
@@ -91,7 +91,7 @@ async function userToken(username: string, password: string): Promise<string> {
 async function call(pathAndQuery: string, token: string | null, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   if (token) headers.set("authorization", `Bearer ${token}`);
-  return fetch(`${base}${pathAndQuery}`, { ...init, headers });
+  return contractFetch(`${base}${pathAndQuery}`, { ...init, headers });
 }
 
 async function asClient(pathAndQuery: string, init: RequestInit = {}): Promise<Response> {
@@ -213,11 +213,11 @@ async function withClock<T>(offsetMs: number, fn: () => Promise<T>): Promise<T> 
 
 describe("token endpoint and keys", () => {
   it("publishes discovery and a JWKS", async () => {
-    const conf = (await (await fetch(`${base}/.well-known/openid-configuration`)).json()) as Record<string, string>;
+    const conf = (await (await contractFetch(`${base}/.well-known/openid-configuration`)).json()) as Record<string, string>;
     expect(conf.issuer).toBe(`${PUBLIC_URL}/identity`); // the configured issuer, not the listening URL
     expect(conf.token_endpoint).toBe(`${base}/connect/token`);
     expect(conf.jwks_uri).toBe(`${base}/.well-known/jwks.json`);
-    const jwks = (await (await fetch(conf.jwks_uri as string)).json()) as { keys: { kid?: string; alg?: string; d?: string }[] };
+    const jwks = (await (await contractFetch(conf.jwks_uri as string)).json()) as { keys: { kid?: string; alg?: string; d?: string }[] };
     expect(jwks.keys).toHaveLength(1);
     expect(jwks.keys[0]?.kid).toBeTruthy();
     expect(jwks.keys[0]?.alg).toBe("RS256");
@@ -274,7 +274,7 @@ describe("token endpoint and keys", () => {
     res = await postForm({ grant_type: "client_credentials", scope: "consumer.api", ...auth });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe("invalid_scope");
-    res = await fetch(`${base}/connect/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "client_credentials", ...auth }) });
+    res = await contractFetch(`${base}/connect/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "client_credentials", ...auth }) });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe("invalid_request");
   });
@@ -696,7 +696,7 @@ describe("bearer tokens", () => {
 
 describe("malformed input and limits", () => {
   it("answers unknown paths with 404 JSON", async () => {
-    const res = await fetch(`${base}/api/nothing-here`);
+    const res = await contractFetch(`${base}/api/nothing-here`);
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toContain("application/json");
     expect(((await res.json()) as { error: string }).error).toBe("not_found");
@@ -719,7 +719,7 @@ describe("malformed input and limits", () => {
       expect(res.status, p).toBe(400);
       expect(res.headers.get("content-type"), p).toContain("application/json");
     }
-    const form = await fetch(`${base}/connect/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=password&grant_type=client_credentials" });
+    const form = await contractFetch(`${base}/connect/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=password&grant_type=client_credentials" });
     expect(form.status).toBe(400);
   });
 
@@ -734,7 +734,7 @@ describe("malformed input and limits", () => {
     // Node refuses the oversized request line itself (431) before Express sees it.
     const url = await call(`/api/account/isavailable?email=${big}`, token);
     expect(url.status).toBe(431);
-    const health = await fetch(`${base}/healthz`);
+    const health = await contractFetch(`${base}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ ok: true });
   });

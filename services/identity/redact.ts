@@ -1,3 +1,0 @@
-// Moved to services/shared/redact.ts (used by every reference service); kept as the identity
-// authority's import path.
-export { redactUrl } from "../shared/redact.ts";
