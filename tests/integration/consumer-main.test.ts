@@ -9,7 +9,7 @@ import { SignJWT, generateKeyPair } from "jose";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startIdentityService } from "../../services/identity/server.ts";
-import { listeningUrl, makeUser, runMain } from "./support.ts";
+import { contractFetch, listeningUrl, makeUser, runMain } from "./support.ts";
 
 const MAIN = path.resolve("services/consumer/main.ts");
 let dataDir: string;
@@ -55,17 +55,17 @@ describe("services/consumer/main.ts", () => {
     const identityUrl = `http://127.0.0.1:${identityPort}`;
     const p = run({ PORT: "0", DATA_DIR: dataDir, IDENTITY_URL: identityUrl, LOG_LEVEL: "info" });
     const url = await listeningUrl(p, "consumer API listening");
-    expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ ok: true });
+    expect(await (await contractFetch(`${url}/healthz`)).json()).toEqual({ ok: true });
 
     // No authority yet: a token can be neither accepted nor refused.
     const { privateKey } = await generateKeyPair("RS256");
     const early = await new SignJWT({ scope: "consumer.api" }).setProtectedHeader({ alg: "RS256", kid: "k" }).setSubject("u").setIssuer(identityUrl).setAudience("consumer.api").setExpirationTime("1h").sign(privateKey);
-    const unavailable = await fetch(`${url}/consumer`, { headers: { authorization: `Bearer ${early}` } });
+    const unavailable = await contractFetch(`${url}/consumer`, { headers: { authorization: `Bearer ${early}` } });
     expect(unavailable.status).toBe(503);
     expect(unavailable.headers.get("retry-after")).toBe("5");
     expect(await unavailable.json()).toMatchObject({ error: "temporarily_unavailable" });
     // A token that is not even a JWT is refused without asking anyone.
-    expect((await fetch(`${url}/consumer`, { headers: { authorization: "Bearer nonsense" } })).status).toBe(401);
+    expect((await contractFetch(`${url}/consumer`, { headers: { authorization: "Bearer nonsense" } })).status).toBe(401);
 
     const CLIENT = { clientId: "safewindow-web", clientSecret: "main-consumer-secret-0123456789" };
     const identity = await startIdentityService({
@@ -78,11 +78,11 @@ describe("services/consumer/main.ts", () => {
     let token = "";
     try {
       token = (await makeUser({ identityUrl: identity.url, client: CLIENT }, { email: "late@example.com", password: "Late!pass1" })).token;
-      const res = await fetch(`${url}/consumer`, { headers: { authorization: `Bearer ${token}` } });
+      const res = await contractFetch(`${url}/consumer`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
       expect(await res.json()).toBeNull();
       // The early token was signed by a key the authority never had.
-      expect((await fetch(`${url}/consumer`, { headers: { authorization: `Bearer ${early}` } })).status).toBe(401);
+      expect((await contractFetch(`${url}/consumer`, { headers: { authorization: `Bearer ${early}` } })).status).toBe(401);
     } finally {
       await identity.close();
     }

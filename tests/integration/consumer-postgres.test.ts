@@ -11,7 +11,7 @@ import { CONSUMER_MIGRATION_TABLE, consumerMigrations } from "../../services/con
 import type { ConsumerDatabase } from "../../services/consumer/schema/tables.ts";
 import { startPostgres } from "./postgres.ts";
 import type { PostgresServer } from "./postgres.ts";
-import { callApi, createProfile, makeUser, modifyCore, startServices } from "./support.ts";
+import { callApi, contractFetch, createProfile, makeUser, modifyCore, startServices } from "./support.ts";
 
 let pg: PostgresServer;
 let pgDb: Kysely<ConsumerDatabase>;
@@ -42,7 +42,7 @@ describe("consumer API on PostgreSQL (pg)", () => {
       const user = await makeUser(services, { email: "pg-consumer@example.com", password: "Pg!passw0rd" });
       const api = (p: string) => callApi(services, p, user);
 
-      expect(await (await fetch(`${services.consumer.url}/healthz`)).json()).toEqual({ ok: true });
+      expect(await (await contractFetch(`${services.consumer.url}/healthz`)).json()).toEqual({ ok: true });
       expect(await (await api("/consumer")).json()).toBeNull();
       const created = await createProfile(services, user, { firstName: "Pat", lastName: "Postgres", dob: "02/29/1996", postalCode: "02139" }, { latitude: 42.36, longitude: -71.09 });
       expect(created.status).toBe(200);

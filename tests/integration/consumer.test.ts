@@ -5,7 +5,7 @@ import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from "jose
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTokenVerifier } from "../../services/consumer/auth.ts";
-import { accessToken, callApi, createProfile as postProfile, json, lineSink, makePerson, makeUser, modifyCore as postModifyCore, startServices } from "./support.ts";
+import { accessToken, callApi, contractFetch, createProfile as postProfile, json, lineSink, makePerson, makeUser, modifyCore as postModifyCore, startServices } from "./support.ts";
 import type { Profile, Services, TestUser } from "./support.ts";
 
 const CLIENT = { clientId: "safewindow-web", clientSecret: "consumer-test-secret-0123456789" };
@@ -71,7 +71,7 @@ const CALLS: [string, RequestInit?][] = [
 
 describe("authentication", () => {
   it("serves /healthz without a token", async () => {
-    const res = await fetch(`${base}/healthz`);
+    const res = await contractFetch(`${base}/healthz`);
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ ok: true });
   });
@@ -81,7 +81,7 @@ describe("authentication", () => {
       for (const authorization of [undefined, "Bearer", "Basic dXNlcjpwYXNz", "Bearer not-a-jwt", "Bearer a.b.c"]) {
         const headers = new Headers(init?.headers);
         if (authorization) headers.set("authorization", authorization);
-        const res = await fetch(`${base}${p}`, { ...init, headers });
+        const res = await contractFetch(`${base}${p}`, { ...init, headers });
         expect(res.status, `${p} ${authorization}`).toBe(401);
         expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
         expect((await json(res)).error).toBe("invalid_token");
@@ -321,11 +321,11 @@ describe("profile: GET /consumer and POST /consumer/createprofile", () => {
     const unknown = await api("/consumer/nothing-here", user.token);
     expect(unknown.status).toBe(404);
     expect((await json(unknown)).error).toBe("not_found");
-    const elsewhere = await fetch(`${base}/no/such/path`);
+    const elsewhere = await contractFetch(`${base}/no/such/path`);
     expect(elsewhere.status).toBe(404);
     expect((await json(elsewhere)).error).toBe("not_found");
 
-    expect(await json(await fetch(`${base}/healthz`))).toEqual({ ok: true });
+    expect(await json(await contractFetch(`${base}/healthz`))).toEqual({ ok: true });
     expect((await createProfile(user)).status).toBe(200);
   });
 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTokenVerifier } from "../../services/consumer/auth.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityOptions, IdentityService } from "../../services/identity/server.ts";
-import { accessToken } from "./support.ts";
+import { accessToken, contractFetch } from "./support.ts";
 
 const PUBLIC_URL = "http://localhost:3000/app";
 const CLIENT = { clientId: "web", clientSecret: "issuer-test-secret-0123456789" };
@@ -37,7 +37,7 @@ async function start(extra: Partial<IdentityOptions> = {}): Promise<IdentityServ
 const portOf = (url: string) => new URL(url).port;
 
 async function discoveredIssuer(url: string): Promise<string> {
-  return ((await (await fetch(`${url}/.well-known/openid-configuration`)).json()) as { issuer: string }).issuer;
+  return ((await (await contractFetch(`${url}/.well-known/openid-configuration`)).json()) as { issuer: string }).issuer;
 }
 
 describe("issuer", () => {
@@ -49,7 +49,7 @@ describe("issuer", () => {
     const client = await accessToken({ identityUrl: service.url, client: CLIENT }, { grant_type: "client_credentials" });
     expect(decodeJwt(client).iss).toBe(service.issuer);
     // The authority's own client-token calls check the same issuer.
-    const available = await fetch(`${service.url}/api/account/isavailable?email=nobody%40example.com`, { headers: { authorization: `Bearer ${client}` } });
+    const available = await contractFetch(`${service.url}/api/account/isavailable?email=nobody%40example.com`, { headers: { authorization: `Bearer ${client}` } });
     expect(available.status).toBe(200);
     await service.close();
   });
@@ -59,7 +59,7 @@ describe("issuer", () => {
     const client = await accessToken({ identityUrl: before.url, client: CLIENT }, { grant_type: "client_credentials" });
     const email = "restart-user@example.com";
     const password = "Restart!pass1";
-    const reg = await fetch(`${before.url}/api/account/register`, {
+    const reg = await contractFetch(`${before.url}/api/account/register`, {
       method: "POST",
       headers: { authorization: `Bearer ${client}`, "content-type": "application/json" },
       body: JSON.stringify({ userName: email, password }),
@@ -85,9 +85,9 @@ describe("issuer", () => {
     expect(await verifier.verify(`Bearer ${user}`)).toEqual({ identityUserId: payload.sub, email });
 
     // And the authority itself still accepts both tokens.
-    const me = await fetch(`${after.url}/api/users/`, { headers: { authorization: `Bearer ${user}` } });
+    const me = await contractFetch(`${after.url}/api/users/`, { headers: { authorization: `Bearer ${user}` } });
     expect(me.status).toBe(200);
-    const available = await fetch(`${after.url}/api/account/isavailable?email=${encodeURIComponent(email)}`, { headers: { authorization: `Bearer ${client}` } });
+    const available = await contractFetch(`${after.url}/api/account/isavailable?email=${encodeURIComponent(email)}`, { headers: { authorization: `Bearer ${client}` } });
     expect(await available.json()).toBe(false);
     await after.close();
   });
@@ -103,7 +103,7 @@ describe("issuer", () => {
     const otherToken = await accessToken({ identityUrl: other.url, client: CLIENT }, { grant_type: "client_credentials" });
     await other.close();
     const renamed = await start({ issuer: "https://id.example.com/tenant" });
-    const refused = await fetch(`${renamed.url}/api/account/isavailable?email=x%40example.com`, { headers: { authorization: `Bearer ${otherToken}` } });
+    const refused = await contractFetch(`${renamed.url}/api/account/isavailable?email=x%40example.com`, { headers: { authorization: `Bearer ${otherToken}` } });
     expect(refused.status).toBe(401);
     await renamed.close();
 

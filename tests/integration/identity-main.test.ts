@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listeningUrl, runMain } from "./support.ts";
+import { contractFetch, listeningUrl, runMain } from "./support.ts";
 
 const MAIN = path.resolve("services/identity/main.ts");
 let dataDir: string;
@@ -42,10 +42,10 @@ describe("services/identity/main.ts", () => {
     const url = await listeningUrl(p, "identity authority listening");
     // The issuer is named after PUBLIC_URL, not after the port it listens on.
     expect(p.out()).toContain('"issuer":"http://localhost:3000/identity"');
-    const health = await fetch(`${url}/healthz`);
+    const health = await contractFetch(`${url}/healthz`);
     expect(await health.json()).toEqual({ ok: true });
     // The client id defaults to the web app's, safewindow-web.
-    const token = await fetch(`${url}/connect/token`, {
+    const token = await contractFetch(`${url}/connect/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ grant_type: "client_credentials", client_id: "safewindow-web", client_secret: good.IDENTITY_CLIENT_SECRET }).toString(),

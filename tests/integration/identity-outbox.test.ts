@@ -15,7 +15,7 @@ import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityOptions, IdentityService } from "../../services/identity/server.ts";
 import { startPostgres } from "./postgres.ts";
 import type { PostgresServer } from "./postgres.ts";
-import { accessToken, lineSink } from "./support.ts";
+import { accessToken, contractFetch, lineSink } from "./support.ts";
 
 const PUBLIC_URL = "http://localhost:3000";
 const CLIENT = { clientId: "web", clientSecret: "outbox-test-secret-0123456789" };
@@ -78,7 +78,7 @@ async function asClient(service: IdentityService, pathAndQuery: string, init: Re
   const token = await accessToken({ identityUrl: service.url, client: CLIENT }, { grant_type: "client_credentials" });
   const headers = new Headers(init.headers);
   headers.set("authorization", `Bearer ${token}`);
-  return fetch(`${service.url}${pathAndQuery}`, { ...init, headers });
+  return contractFetch(`${service.url}${pathAndQuery}`, { ...init, headers });
 }
 
 const post = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -313,7 +313,7 @@ describe("notices", () => {
     const email = newEmail("notice");
     expect((await register(service, email)).status).toBe(200);
     const user = await accessToken({ identityUrl: service.url, client: CLIENT }, { grant_type: "password", username: email, password: PASSWORD });
-    const asUser = (pathAndQuery: string) => fetch(`${service.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${user}` } });
+    const asUser = (pathAndQuery: string) => contractFetch(`${service.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${user}` } });
 
     // The change stands although its notice cannot be sent now.
     const newPassword = "Outbox!pass2";

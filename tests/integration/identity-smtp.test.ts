@@ -10,7 +10,7 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
-import { accessToken } from "./support.ts";
+import { accessToken, contractFetch } from "./support.ts";
 
 const PUBLIC_URL = "http://localhost:3000/app";
 const ISSUER = "http://identity.test";
@@ -61,13 +61,13 @@ describe("identity authority over SMTP", () => {
   it("delivers the confirmation mail to the SMTP server, with the base path in the link", async () => {
     service = await start(`smtp://127.0.0.1:${smtpPort}`);
     const client = await token(service.url, { grant_type: "client_credentials" });
-    const reg = await fetch(`${service.url}/api/account/register`, {
+    const reg = await contractFetch(`${service.url}/api/account/register`, {
       method: "POST",
       headers: { authorization: `Bearer ${client}`, "content-type": "application/json" },
       body: JSON.stringify({ userName: email, password }),
     });
     expect(reg.status).toBe(200);
-    const sent = await fetch(`${service.url}/api/account/sendconfirmationemail?email=${encodeURIComponent(email)}`, { headers: { authorization: `Bearer ${client}` } });
+    const sent = await contractFetch(`${service.url}/api/account/sendconfirmationemail?email=${encodeURIComponent(email)}`, { headers: { authorization: `Bearer ${client}` } });
     expect(await sent.json()).toBe(true);
 
     expect(received).toHaveLength(1);
@@ -78,7 +78,7 @@ describe("identity authority over SMTP", () => {
     const link = new URL(href);
     expect(`${link.origin}${link.pathname}`).toBe(`${PUBLIC_URL}/confirmemail`);
     expect(link.searchParams.get("email")).toBe(email);
-    const ok = await fetch(`${service.url}/api/account/confirmemail?${new URLSearchParams({ email, token: link.searchParams.get("token") ?? "" })}`, {
+    const ok = await contractFetch(`${service.url}/api/account/confirmemail?${new URLSearchParams({ email, token: link.searchParams.get("token") ?? "" })}`, {
       headers: { authorization: `Bearer ${client}` },
     });
     expect(ok.status).toBe(200);
@@ -87,15 +87,15 @@ describe("identity authority over SMTP", () => {
   it("keeps issued tokens valid across a restart (key stored in the database)", async () => {
     const first = service as IdentityService;
     const user = await token(first.url, { grant_type: "password", username: email, password });
-    const kidBefore = ((await (await fetch(`${first.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys[0]?.kid;
+    const kidBefore = ((await (await contractFetch(`${first.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys[0]?.kid;
     await first.close();
     service = undefined;
 
     // Point SMTP at a closed port now: the restart must not need the mail server.
     service = await start("smtp://127.0.0.1:1");
-    const kidAfter = ((await (await fetch(`${service.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys[0]?.kid;
+    const kidAfter = ((await (await contractFetch(`${service.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys[0]?.kid;
     expect(kidAfter).toBe(kidBefore);
-    const me = await fetch(`${service.url}/api/users/`, { headers: { authorization: `Bearer ${user}` } });
+    const me = await contractFetch(`${service.url}/api/users/`, { headers: { authorization: `Bearer ${user}` } });
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ userName: email, emailConfirmed: true });
   });
@@ -103,21 +103,21 @@ describe("identity authority over SMTP", () => {
   it("answers 502 JSON when the mail cannot be sent, and keeps running", async () => {
     const url = (service as IdentityService).url;
     const client = await token(url, { grant_type: "client_credentials" });
-    const res = await fetch(`${url}/api/account/invite`, {
+    const res = await contractFetch(`${url}/api/account/invite`, {
       method: "POST",
       headers: { authorization: `Bearer ${client}`, "content-type": "application/json" },
       body: JSON.stringify({ userName: "smtp-invitee@example.com" }),
     });
     expect(res.status).toBe(502);
     expect(((await res.json()) as { error: string }).error).toBe("mail_delivery_failed");
-    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await contractFetch(`${url}/healthz`)).status).toBe(200);
   });
 
   it("answers a reset request true although no mail can be sent: the request path does no mail work", async () => {
     const url = (service as IdentityService).url;
     const client = await token(url, { grant_type: "client_credentials" });
     for (const address of [email, "nobody-here@example.com"]) {
-      const res = await fetch(`${url}/api/account/requestpasswordchange?email=${encodeURIComponent(address)}`, { headers: { authorization: `Bearer ${client}` } });
+      const res = await contractFetch(`${url}/api/account/requestpasswordchange?email=${encodeURIComponent(address)}`, { headers: { authorization: `Bearer ${client}` } });
       expect(res.status).toBe(200);
       expect(await res.json()).toBe(true);
     }

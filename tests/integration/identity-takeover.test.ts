@@ -15,7 +15,7 @@ import { DEFAULT_MAIL_FROM, accountMailRenderer, createMailer } from "../../serv
 import { createOutbox } from "../../services/identity/outbox.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
-import { lineSink, requestToken } from "./support.ts";
+import { contractFetch, lineSink, requestToken } from "./support.ts";
 import type { Authority } from "./support.ts";
 
 const PUBLIC_URL = "http://localhost:3000";
@@ -64,7 +64,7 @@ async function asClient(pathAndQuery: string, init: RequestInit = {}): Promise<R
   const token = ((await res.json()) as { access_token: string }).access_token;
   const headers = new Headers(init.headers);
   headers.set("authorization", `Bearer ${token}`);
-  return fetch(`${service.url}${pathAndQuery}`, { ...init, headers });
+  return contractFetch(`${service.url}${pathAndQuery}`, { ...init, headers });
 }
 
 async function register(email: string, password = PASSWORD): Promise<void> {
@@ -80,7 +80,7 @@ async function userToken(username: string, password: string): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-const asUser = (token: string, pathAndQuery: string) => fetch(`${service.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${token}` } });
+const asUser = (token: string, pathAndQuery: string) => contractFetch(`${service.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${token}` } });
 const qs = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
 interface Mail {

@@ -1,9 +1,13 @@
 // What the integration tests of the reference services share: the identity authority and the
 // consumer API started together on ephemeral ports, users registered and logged in over HTTP
-// (SPEC §7 identity table), profiles made and consumer calls sent with a bearer token (SPEC §7
-// consumer table), PGlite served over the PostgreSQL wire protocol, and a service's main.ts run
-// as a child process. Each helper asserts what a test may take for granted (a 200 where setup
-// must succeed); what a test is about stays in the test.
+// (docs/product.md §7 identity table), profiles made and consumer calls sent with a bearer token
+// (docs/product.md §7 consumer table), PGlite served over the PostgreSQL wire protocol, and a
+// service's main.ts run as a child process. Each helper asserts what a test may take for granted
+// (a 200 where setup must succeed); what a test is about stays in the test.
+//
+// Contract tests: every call the service tests send goes through contractFetch, which parses the
+// answer of each contract call (contracts/) with the schema the app's clients use, and fails the
+// test when it does not fit or carries keys the contract does not document.
 import { spawn } from "node:child_process";
 import type { ChildProcessByStdio } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -17,11 +21,76 @@ import { decodeJwt } from "jose";
 import { pino } from "pino";
 import type { Logger } from "pino";
 import { expect } from "vitest";
-import type { ConsumerProfile } from "../../services/consumer/profiles.ts";
+import type { z } from "zod";
+import { findCall } from "../../contracts/call.ts";
+import type { CallContract } from "../../contracts/call.ts";
+import { consumerCalls } from "../../contracts/consumer.ts";
+import type { Consumer } from "../../contracts/consumer.ts";
+import { identityCalls } from "../../contracts/identity.ts";
 import { startConsumerService } from "../../services/consumer/server.ts";
 import type { ConsumerService } from "../../services/consumer/server.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
+
+// ---------------------------------------------------------------- contract checks
+
+/**
+ * The contract call (contracts/identity.ts, contracts/consumer.ts) at `method` and `path` (query
+ * string ignored; case and a trailing slash too, as the services ignore them), or undefined.
+ */
+export function contractCallAt(method: string, path: string): { name: string; call: CallContract } | undefined {
+  return findCall(identityCalls, method, path) ?? findCall(consumerCalls, method, path);
+}
+
+/**
+ * Keys of `sent` that parsing with the contract dropped, as paths ("consumer.extra",
+ * "[0].reason"): what the service sends and the contract does not document.
+ */
+function undocumentedKeys(sent: unknown, parsed: unknown, at = ""): string[] {
+  if (Array.isArray(sent) && Array.isArray(parsed)) return sent.flatMap((item, i) => undocumentedKeys(item, parsed[i], `${at}[${i}]`));
+  if (sent === null || typeof sent !== "object" || parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return [];
+  return Object.entries(sent).flatMap(([key, value]) => {
+    const path = at ? `${at}.${key}` : key;
+    return key in parsed ? undocumentedKeys(value, (parsed as Record<string, unknown>)[key], path) : [path];
+  });
+}
+
+/**
+ * Checks one answer of a reference service against its call's contract: a 2xx JSON answer against
+ * the call's `answer` schema, an error answer whose status the call lists against that schema. The
+ * body must parse, and may hold no key the contract leaves out (so the contract documents all the
+ * service sends). Answers of paths no contract names (health, discovery, unknown paths) and error
+ * statuses a call does not list (401, 413, ...) are not checked.
+ * @throws Error naming the call, the status and what did not fit: the test fails there
+ */
+export async function checkAnswer(method: string, url: string, res: Response): Promise<void> {
+  const found = contractCallAt(method, new URL(url).pathname);
+  if (!found) return;
+  const { name, call } = found;
+  const schema: z.ZodType | undefined = res.ok ? call.answer : call.errorAnswers?.[res.status]?.schema;
+  if (!schema || !(res.headers.get("content-type") ?? "").includes("application/json")) return;
+  const sent: unknown = await res.clone().json();
+  const parsed = schema.safeParse(sent);
+  const where = `${method} ${new URL(url).pathname} (contract ${name}) answered ${res.status}`;
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
+    throw new Error(`${where}, which does not fit its contract: ${problems}\n${JSON.stringify(sent).slice(0, 2000)}`);
+  }
+  const extra = undocumentedKeys(sent, parsed.data);
+  if (extra.length > 0) throw new Error(`${where} with keys its contract does not document: ${extra.join(", ")}`);
+}
+
+/**
+ * fetch, then checkAnswer: every call the service tests make through it is a contract test.
+ * Same arguments and answer as fetch (the body is still unread).
+ */
+export async function contractFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const res = await fetch(input, init);
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  const method = init?.method ?? (input instanceof Request ? input.method : "GET");
+  await checkAnswer(method, url, res);
+  return res;
+}
 
 // ---------------------------------------------------------------- the two services
 
@@ -120,7 +189,7 @@ export function lineSink(lines: string[]): Writable {
 /** POST /connect/token as the authority's client with `fields` (grant_type, username, scope, ...); the raw answer. */
 export function requestToken(authority: Authority, fields: Record<string, string>): Promise<Response> {
   const { clientId, clientSecret } = authority.client;
-  return fetch(`${authority.identityUrl}/connect/token`, {
+  return contractFetch(`${authority.identityUrl}/connect/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ client_id: clientId, client_secret: clientSecret, ...fields }).toString(),
@@ -159,13 +228,13 @@ let userCounter = 0;
 /**
  * Registers a user (POST /api/account/register with a client-credentials token, asserting a 200)
  * and logs them in with the password grant. Without `email`, a fresh `<tag>-<n>-<random>@example.com`
- * (tag default "user"); without `password`, a random one that meets SPEC §5.
+ * (tag default "user"); without `password`, a random one that meets docs/product.md §5.
  */
 export async function makeUser(authority: Authority, account: NewAccount = {}): Promise<TestUser> {
   userCounter += 1;
   const email = account.email ?? `${account.tag ?? "user"}-${userCounter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const password = account.password ?? `Sw!${Math.random().toString(36).slice(2, 10)}x9Z`;
-  const reg = await fetch(`${authority.identityUrl}/api/account/register`, {
+  const reg = await contractFetch(`${authority.identityUrl}/api/account/register`, {
     method: "POST",
     headers: { authorization: `Bearer ${await accessToken(authority, { grant_type: "client_credentials", scope: "identity.api" })}`, "content-type": "application/json" },
     body: JSON.stringify({ userName: email, password }),
@@ -185,7 +254,7 @@ export function callApi(services: Pick<Services, "consumer">, pathAndQuery: stri
   const headers = new Headers(init.headers);
   const token = typeof who === "string" ? who : who?.token;
   if (token) headers.set("authorization", `Bearer ${token}`);
-  return fetch(`${services.consumer.url}${pathAndQuery}`, { ...init, headers });
+  return contractFetch(`${services.consumer.url}${pathAndQuery}`, { ...init, headers });
 }
 
 /** The answer's JSON body; asserts it says it is JSON. */
@@ -194,22 +263,22 @@ export async function json<T = any>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** GET /testresult/getcurrentusertestresults/ as `who` (SPEC §7); asserts 200 and returns the list. */
+/** GET /testresult/getcurrentusertestresults/ as `who` (docs/product.md §7); asserts 200 and returns the list. */
 export async function currentResults(services: Pick<Services, "consumer">, who: Bearer): Promise<any[]> {
   const res = await callApi(services, "/testresult/getcurrentusertestresults/", who);
   expect(res.status).toBe(200);
   return json(res);
 }
 
-/** GET /consumer/getsafewindow as `who` (SPEC §7); asserts 200 and returns the window. */
+/** GET /consumer/getsafewindow as `who` (docs/product.md §7); asserts 200 and returns the window. */
 export async function safeWindowOf(services: Pick<Services, "consumer">, who: Bearer): Promise<any> {
   const res = await callApi(services, "/consumer/getsafewindow", who);
   expect(res.status).toBe(200);
   return json(res);
 }
 
-/** A profile as the consumer API answers it (SPEC §7 GET /consumer): the service's own type. */
-export type Profile = ConsumerProfile;
+/** A profile as the consumer API answers it (docs/product.md §7 GET /consumer): the contract's type. */
+export type Profile = Consumer;
 
 /** POST /consumer/createprofile `{ consumer, ...extra }` as JSON (extra: no coordinates unless given); the raw answer. */
 export function createProfile(
