@@ -1,11 +1,9 @@
 // Typed errors of the identity authority. Domain code throws them; http.ts maps them to
-// status codes and JSON bodies in one place (STYLE.md "Errors").
+// status codes and JSON bodies in one place (docs/architecture.md §9.6).
+import type { IdentityError } from "../../contracts/identity.ts";
 
-/** One ASP.NET Identity-style error, as SPEC §3 "Register: succeeded, errors (code, description)". */
-export interface IdentityErrorItem {
-  code: string;
-  description: string;
-}
+/** One ASP.NET Identity-style error, as docs/product.md §3 "Register: succeeded, errors (code, description)": the contract's IdentityError. */
+export type IdentityErrorItem = IdentityError;
 
 /** A rule failed (password rule, invalid e-mail, duplicate, bad token): 400 {succeeded:false, errors}. */
 export class AccountError extends Error {
@@ -40,7 +38,7 @@ export class MailDeliveryError extends Error {
   }
 }
 
-/** ASP.NET Identity's codes and descriptions, plus the SPEC §5 special-character rule. */
+/** ASP.NET Identity's codes and descriptions, plus the docs/product.md §5 special-character rule. */
 export const describe = {
   invalidEmail: (email: string): IdentityErrorItem => ({
     code: "InvalidEmail",

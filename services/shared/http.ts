@@ -8,6 +8,7 @@ import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import type { z } from "zod";
+import type { CallContract } from "../../contracts/call.ts";
 import { BadRequestError, InsufficientScopeError, InvalidTokenError } from "./errors.ts";
 import { redactUrl } from "./redact.ts";
 
@@ -134,6 +135,16 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T
     throw new BadRequestError(`Invalid request: ${problems}`);
   }
   return result.data;
+}
+
+/**
+ * Sends `body` as the 200 JSON answer of `call` (contracts/identity.ts, contracts/consumer.ts):
+ * the body's type is the call's answer schema, so a route cannot answer what its contract does
+ * not say. Not validated at run time (the integration tests parse every answer,
+ * tests/integration/support.ts).
+ */
+export function reply<C extends CallContract>(res: Response, _call: C, body: z.input<C["answer"]>): void {
+  res.json(body);
 }
 
 /** An error as an HTTP answer: status, JSON body, and the WWW-Authenticate value for 401/403. */
