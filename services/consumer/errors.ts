@@ -1,16 +1,12 @@
 // Typed errors of the consumer API. Domain code throws them; http.ts maps them to status codes
-// and JSON bodies in one place (STYLE.md "Errors"). The bearer-token and malformed-input errors
-// are the shared ones (services/shared/errors.ts).
+// and JSON bodies in one place (docs/architecture.md §9.6). The bearer-token and malformed-input
+// errors are the shared ones (services/shared/errors.ts).
+import type { FieldError } from "../../contracts/consumer.ts";
 
-/** One failed profile rule, for API users (the web app shows its own SPEC §5 messages). */
-export interface FieldError {
-  /** The input field (`firstName`, `dob`, …), or null when the error is not about one field. */
-  field: string | null;
-  /** Plain English. */
-  message: string;
-}
+/** One failed profile rule, for API users (the web app shows its own docs/product.md §5 messages): the contract's FieldError. */
+export type { FieldError };
 
-/** Profile input broke a SPEC §5 / §6 rule: 400 {success:false, errors}. */
+/** Profile input broke a docs/product.md §5 / §6 rule: 400 {success:false, errors}. */
 export class ProfileRuleError extends Error {
   readonly errors: FieldError[];
   constructor(errors: FieldError[]) {

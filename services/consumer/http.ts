@@ -1,13 +1,15 @@
-// The consumer API's HTTP contract (SPEC §7 consumer table). One router per area, mounted at
-// its SPEC path prefix: /consumer (profiles, permissions, safe window), /consumersubscription
-// (follows, subscriptions/routes.ts), /testresult (the PDF pipeline, results/routes.ts). Routes
-// stay thin: parse, authorise, call, answer. Errors are mapped to status and JSON in one handler at the end.
+// The consumer API's HTTP contract (docs/product.md §7.2; contracts/consumer.ts consumerCalls). One
+// router per area, mounted at its path prefix: /consumer (profiles, permissions, safe window),
+// /consumersubscription (follows, subscriptions/routes.ts), /testresult (the PDF pipeline,
+// results/routes.ts). Routes stay thin: parse with the contract's request schema, authorise,
+// call, answer what the contract says. Errors are mapped to status and JSON in one handler at the end.
 import express from "express";
 import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
 import type { Logger } from "pino";
-import { z } from "zod";
+import { consumerCalls, createProfileRequestSchema, modifyCoreFormSchema } from "../../contracts/consumer.ts";
+import type { ApiError, ProfileRefusal } from "../../contracts/consumer.ts";
 import { BadRequestError } from "../shared/errors.ts";
-import { apiHeaders, bodyParsers, commonErrorAnswer, notFound, parse, requestLogger, safeError, sendErrorAnswer } from "../shared/http.ts";
+import { apiHeaders, bodyParsers, commonErrorAnswer, notFound, parse, reply, requestLogger, safeError, sendErrorAnswer } from "../shared/http.ts";
 import type { HttpAnswer } from "../shared/http.ts";
 import type { AuthenticatedUser, TokenVerifier } from "./auth.ts";
 import { AuthorityUnavailableError, ForbiddenError, NoProfileError, ProfileExistsError, ProfileRuleError } from "./errors.ts";
@@ -61,50 +63,21 @@ function requireContentType(req: Request, type: "json" | "application/x-www-form
   }
 }
 
-// ---------------------------------------------------------------- input shapes
-
-// Text fields may be missing or null here: the profile rules report those with a message.
-const text = z.string().nullish();
-
-const createProfileBody = z.object({
-  consumer: z.object({
-    firstName: text,
-    middleName: text,
-    lastName: text,
-    dob: text,
-    postalCode: text,
-    marketingOptOut: z.boolean().nullish(),
-    healthUpdatesOptOut: z.boolean().nullish(),
-  }),
-  latitude: z.number().nullish(),
-  longitude: z.number().nullish(),
-});
-
-// Form fields arrive as strings; a repeated field arrives as an array and is refused.
-const modifyCoreForm = z.object({
-  identityUserId: z.string().min(1, "is required"),
-  firstName: z.string().optional(),
-  middleName: z.string().optional(),
-  lastName: z.string().optional(),
-  dob: z.string().optional(),
-  postalCode: z.string().optional(),
-});
-
 // ---------------------------------------------------------------- /consumer
 
-/** SPEC §7: GET /consumer, POST createprofile, POST modifycore/, GET getpermissions, GET getsafewindow. */
+/** docs/product.md §7.2: GET /consumer, POST createprofile, POST modifycore/, GET getpermissions, GET getsafewindow. */
 function profileRoutes(deps: ConsumerAppDeps): Router {
   const router = express.Router();
   router.use(authenticate(deps));
 
   router.get("/", async (_req, res) => {
-    res.json(await findProfile(deps.profiles, userOf(res).identityUserId));
+    reply(res, consumerCalls.getProfile, await findProfile(deps.profiles, userOf(res).identityUserId));
   });
 
   router.post("/createprofile", async (req, res) => {
     const user = userOf(res);
     requireContentType(req, "json");
-    const body = parse(createProfileBody, req.body);
+    const body = parse(createProfileRequestSchema, req.body);
     const consumer = await createProfile(
       deps.profiles,
       user.identityUserId,
@@ -117,26 +90,26 @@ function profileRoutes(deps: ConsumerAppDeps): Router {
       },
       deps.now(),
     );
-    res.json({ success: true, consumer });
+    reply(res, consumerCalls.createProfile, { success: true, consumer });
   });
 
   router.post("/modifycore", async (req, res) => {
     const user = userOf(res);
     requireContentType(req, "application/x-www-form-urlencoded");
-    const { identityUserId, ...core } = parse(modifyCoreForm, req.body);
+    const { identityUserId, ...core } = parse(modifyCoreFormSchema, req.body);
     if (identityUserId !== user.identityUserId) throw new ForbiddenError("identityUserId is not the signed-in user.");
     const consumer = await modifyCore(deps.profiles, user.identityUserId, core, deps.now());
-    res.json({ success: true, consumer });
+    reply(res, consumerCalls.modifyCore, { success: true, consumer });
   });
 
   router.get("/getpermissions", async (_req, res) => {
-    res.json(await getPermissions(deps.profiles.db, userOf(res).identityUserId));
+    reply(res, consumerCalls.getPermissions, await getPermissions(deps.profiles.db, userOf(res).identityUserId));
   });
 
   router.get("/getsafewindow", async (_req, res) => {
     const window = await getSafeWindow(deps.profiles.db, userOf(res).identityUserId);
     if (!window) throw new NoProfileError();
-    res.json(window);
+    reply(res, consumerCalls.getSafeWindow, window);
   });
 
   return router;
@@ -188,14 +161,14 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
 function toHttp(err: unknown): HttpAnswer {
   const testResultAnswer = testResultErrorAnswer(err);
   if (testResultAnswer) return testResultAnswer;
-  if (err instanceof ProfileRuleError) return { status: 400, body: { success: false, errors: err.errors } };
-  if (err instanceof ProfileExistsError) return { status: 409, body: { success: false, errors: [{ field: null, message: err.message }] } };
-  if (err instanceof NoProfileError) return { status: 404, body: { success: false, error: "no_profile", error_description: err.message } };
-  if (err instanceof SubscriptionError) return { status: err.status, body: { success: false, error: err.code, error_description: err.message } };
-  if (err instanceof ForbiddenError) return { status: 403, body: { success: false, error: "forbidden", error_description: err.message } };
+  if (err instanceof ProfileRuleError) return { status: 400, body: { success: false, errors: err.errors } satisfies ProfileRefusal };
+  if (err instanceof ProfileExistsError) return { status: 409, body: { success: false, errors: [{ field: null, message: err.message }] } satisfies ProfileRefusal };
+  if (err instanceof NoProfileError) return { status: 404, body: { success: false, error: "no_profile", error_description: err.message } satisfies ApiError };
+  if (err instanceof SubscriptionError) return { status: err.status, body: { success: false, error: err.code, error_description: err.message } satisfies ApiError };
+  if (err instanceof ForbiddenError) return { status: 403, body: { success: false, error: "forbidden", error_description: err.message } satisfies ApiError };
   if (err instanceof AuthorityUnavailableError) {
     // Not 401: the token may be fine, and a 401 would end the user's session in the web app.
-    return { status: 503, body: { error: "temporarily_unavailable", error_description: "The identity authority cannot be reached to verify the token." } };
+    return { status: 503, body: { error: "temporarily_unavailable", error_description: "The identity authority cannot be reached to verify the token." } satisfies ApiError };
   }
   return commonErrorAnswer(err);
 }

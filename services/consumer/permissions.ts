@@ -2,6 +2,7 @@
 // user may use. Stored per consumer (one row per screen) so an operator can change them in the
 // database; a new profile gets DEFAULT_SCREENS.
 import type { Kysely } from "kysely";
+import type { Permissions } from "../../contracts/consumer.ts";
 import { SCREENS } from "./schema/tables.ts";
 import type { ConsumerDatabase, Screen } from "./schema/tables.ts";
 
@@ -14,10 +15,8 @@ export const DEFAULT_SCREENS: readonly Screen[] = ["SafeWindow", "MyTests", "Fri
 /** Screens of a user without a profile: only settings (SPEC §2 sends them to /yourinfo first). */
 export const NO_PROFILE_SCREENS: readonly Screen[] = ["Settings"];
 
-/** SPEC §3 "Permissions: enabledScreens (list)". */
-export interface Permissions {
-  enabledScreens: Screen[];
-}
+/** docs/product.md §3 "Permissions: enabledScreens (list)": the contract's Permissions. */
+export type { Permissions };
 
 /**
  * Grants DEFAULT_SCREENS to a new consumer. Call inside the transaction that creates the profile.

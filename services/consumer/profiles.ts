@@ -4,6 +4,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { base32crockford } from "@scure/base";
 import type { Kysely, Transaction } from "kysely";
+import type { Consumer } from "../../contracts/consumer.ts";
 import { ageOn, compareDates, formatDate, parseCalendarDate, utcDate } from "./dates.ts";
 import { NoProfileError, ProfileExistsError, ProfileRuleError } from "./errors.ts";
 import type { FieldError } from "./errors.ts";
@@ -17,26 +18,12 @@ export const EARLIEST_BIRTH_YEAR = 1900;
 export const NAME_MAX_LENGTH = 100;
 export const POSTAL_CODE_MAX_LENGTH = 12;
 
-/** The profile as the API answers it (SPEC §3 names in .NET camelCase; {product}Id is safeWindowId). */
-export interface ConsumerProfile {
-  /** uuid of the profile. */
-  sF_ConsumerId: string;
-  identityUserId: string;
-  firstName: string;
-  middleName: string | null;
-  lastName: string;
-  /** 'YYYY-MM-DD'. */
-  dob: string;
-  postalCode: string;
-  marketingOptOut: boolean;
-  healthUpdatesOptOut: boolean;
-  /** The product ID: 8 Crockford base32 characters. */
-  safeWindowId: string;
-  /** ISO 8601 UTC, or null while no valid test result gives a window. */
-  strongSafetyDate: string | null;
-  weakSafetyDate: string | null;
-  safeWindowDescription: string | null;
-}
+/**
+ * The profile as the API answers it: the contract's Consumer (contracts/consumer.ts; docs/product.md
+ * §3 names in .NET camelCase, {product}Id is safeWindowId; dob 'YYYY-MM-DD'; safety dates ISO
+ * 8601 UTC or null).
+ */
+export type ConsumerProfile = Consumer;
 
 /** The fields modifycore changes and every rule checks, after validation. */
 export interface CoreFields {

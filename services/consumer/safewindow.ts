@@ -5,22 +5,11 @@
 // Reading them never consults the clock: whether a window is still valid is the caller's
 // comparison with its own `now`.
 import type { Kysely } from "kysely";
+import type { SafeWindowCard } from "../../contracts/consumer.ts";
 import type { ConsumerDatabase } from "./schema/tables.ts";
 
-/** The owner's safe window card: the profile's name and date of birth with the window. */
-export interface SafeWindow {
-  firstName: string;
-  middleName: string | null;
-  lastName: string;
-  /** 'YYYY-MM-DD' (the owner's own card shows it, SPEC §6). */
-  dob: string;
-  safeWindowId: string;
-  /** ISO 8601 UTC; the strong window lasts until then (SPEC §4). Null without a valid result. */
-  strongSafetyDate: string | null;
-  /** ISO 8601 UTC; the weak window lasts until then. Null without a valid result. */
-  weakSafetyDate: string | null;
-  safeWindowDescription: string | null;
-}
+/** The owner's safe window card: the contract's SafeWindowCard (contracts/consumer.ts), dates ISO 8601 UTC or null. */
+export type SafeWindow = SafeWindowCard;
 
 /**
  * The user's safe window, or null when they have no profile.

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
+import type { PublisherHit, Subscription, SubscriptionStatus as ContractSubscriptionStatus } from "../../contracts/consumer.ts";
 import { NoProfileError } from "./errors.ts";
 import { getSafeWindow } from "./safewindow.ts";
 import type { ConsumerDatabase } from "./schema/tables.ts";
@@ -42,40 +43,19 @@ const forbidden = (description: string) => new SubscriptionError(403, "forbidden
 
 // ---------------------------------------------------------------- answers
 
-/** One relation as the lists answer it (SPEC §3): the other person's names and, when shared, window. */
-export interface SubscriptionRow {
-  /** uuid of the relation. */
-  sF_ConsumerSubscriptionId: string;
-  /** The other person's profile id (uuid). */
-  sF_ConsumerId: string;
-  firstName: string;
-  lastName: string;
-  /** The other person's product ID. */
-  safeWindowId: string;
-  /** 0 pending, 1 confirmed. */
-  confirmed: 0 | 1;
-  /**
-   * The other person's current window (ISO 8601 UTC, as GET /consumer/getsafewindow answers it),
-   * only when the relation is confirmed and the caller is a confirmed follower of the other
-   * person; else null.
-   */
-  strongSafetyDate: string | null;
-  weakSafetyDate: string | null;
-}
+/**
+ * One relation as the lists answer it (docs/product.md §3): the contract's Subscription
+ * (contracts/consumer.ts). The other person's names and product ID; their window (ISO 8601 UTC)
+ * only when the relation is confirmed and the caller is a confirmed follower of the other person,
+ * else null.
+ */
+export type SubscriptionRow = Subscription;
 
-/** One search result: names and product ID only, never an e-mail or a date of birth. */
-export interface PublisherMatch {
-  sF_ConsumerId: string;
-  firstName: string;
-  lastName: string;
-  safeWindowId: string;
-}
+/** One search result: the contract's PublisherHit (names and product ID only, never an e-mail or a date of birth). */
+export type PublisherMatch = PublisherHit;
 
-/** SPEC §3 "Subscription status": the caller's relation toward one consumer, the caller following. */
-export interface SubscriptionStatus {
-  pending: boolean;
-  subscribed: boolean;
-}
+/** docs/product.md §3 "Subscription status": the caller's relation toward one consumer, the caller following (the contract's, without its success flag). */
+export type SubscriptionStatus = Omit<ContractSubscriptionStatus, "success">;
 
 // ---------------------------------------------------------------- helpers
 

@@ -1,12 +1,13 @@
 // The shape of a lab definition (LAB-FORMATS.md): what the pipeline knows about one testing
 // company, as data. Adding a lab is adding one file of this shape to labs/index.ts; the
 // formats named here are read by results/extract.ts.
+import type { TestOutcome } from "../../../contracts/consumer.ts";
 
 /** Test method families of LAB-FORMATS.md's rules table. */
 export type Method = "NAAT" | "antigen";
 
-/** A result as the API answers it (Void and Invalid are answered as Inconclusive). */
-export type Outcome = "Negative" | "Positive" | "Inconclusive";
+/** A result as the API answers it, the contract's TestOutcome (Void and Invalid are answered as Inconclusive). */
+export type Outcome = TestOutcome;
 
 /** How a date of birth is printed. */
 export type DateFormat =

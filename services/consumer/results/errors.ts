@@ -2,6 +2,7 @@
 // "Upload fails: the server's consumerMessage is shown"; DESIGN.md §5: every rejection tells
 // the user what went wrong and what to do). Domain code throws them; http.ts maps them to
 // status and JSON through testResultErrorAnswer, its one boundary.
+import type { ResultRefusal } from "../../../contracts/consumer.ts";
 import type { HttpAnswer } from "../../shared/http.ts";
 
 /** Why an upload was refused; answered as `reason` beside the consumerMessage. */
@@ -156,10 +157,12 @@ export class DisputeRuleError extends Error {
  */
 export function testResultErrorAnswer(err: unknown): HttpAnswer | undefined {
   if (err instanceof UploadRejectedError) {
-    return { status: err.status, body: { success: false, consumerMessage: err.consumerMessage, reason: err.reason } };
+    return { status: err.status, body: { success: false, consumerMessage: err.consumerMessage, reason: err.reason } satisfies ResultRefusal };
   }
-  if (err instanceof ResultNotFoundError) return { status: 404, body: { success: false, consumerMessage: "This test result was not found.", reason: "not_found" } };
-  if (err instanceof ResultsNeedProfileError) return { status: 404, body: { success: false, consumerMessage: err.message, reason: "no_profile" } };
-  if (err instanceof DisputeRuleError) return { status: 400, body: { success: false, consumerMessage: err.message, reason: err.reason } };
+  if (err instanceof ResultNotFoundError) {
+    return { status: 404, body: { success: false, consumerMessage: "This test result was not found.", reason: "not_found" } satisfies ResultRefusal };
+  }
+  if (err instanceof ResultsNeedProfileError) return { status: 404, body: { success: false, consumerMessage: err.message, reason: "no_profile" } satisfies ResultRefusal };
+  if (err instanceof DisputeRuleError) return { status: 400, body: { success: false, consumerMessage: err.message, reason: err.reason } satisfies ResultRefusal };
   return undefined;
 }

@@ -1,5 +1,5 @@
-// DESIGN.md §5 step 1, intake: the upload is read as a stream (multipart/form-data, field
-// multipartData, SPEC §7) and never buffered past the 10 MB limit; it must be a PDF and nothing
+// docs/architecture.md §5 step 1, intake: the upload is read as a stream (multipart/form-data, field
+// multipartData, docs/product.md §7.2) and never buffered past the 10 MB limit; it must be a PDF and nothing
 // else (its `%PDF-` header first, after at most white space or a byte-order mark; nothing but
 // white space after its end), not a file this user already stored (SHA-256 of the file), readable
 // by the worker pool within its page, time and memory budgets, and free of the active content no
@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import busboy from "busboy";
 import type { Kysely } from "kysely";
+import { maxUploadBytes, uploadField } from "../../../contracts/consumer.ts";
 import type { LabFormat } from "../labs/types.ts";
 import { reportIdentityKey } from "../schema/0004_report_identity.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
@@ -21,10 +22,10 @@ import { hasDataAfterEnd, headerPlacement } from "./structure.ts";
 import type { ActiveContent } from "./structure.ts";
 import type { ParsedPdf } from "./worker.ts";
 
-/** SPEC §7 POST /testresult/addtestresultmultipart/: the file's form field. */
-export const UPLOAD_FIELD = "multipartData";
-/** Largest accepted file: 10 MB (MiB). Lab reports are tens of KB. */
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** docs/product.md §7.2 POST /testresult/addtestresultmultipart/: the file's form field (the contract's). */
+export const UPLOAD_FIELD = uploadField;
+/** Largest accepted file: 10 MiB, the contract's maxUploadBytes (contracts/consumer.ts). Lab reports are tens of KB. */
+export const MAX_UPLOAD_BYTES = maxUploadBytes;
 /** Room for multipart boundaries, part headers and small fields around the file. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 

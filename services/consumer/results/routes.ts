@@ -1,12 +1,13 @@
-// SPEC §7 test result calls, mounted at /testresult by http.ts: upload (multipart, streamed),
-// the user's results, a result's property values, its image, and disputes. Thin: parse,
-// authorise, call, answer. Every call acts for the token's user only; another user's result
+// The test result calls (docs/product.md §7.2; contracts/consumer.ts consumerCalls), mounted at
+// /testresult by http.ts: upload (multipart, streamed), the user's results, a result's property
+// values, its image, and disputes. Thin: parse with the contract's request schema, authorise,
+// call, answer what the contract says. Every call acts for the token's user only; another user's result
 // reads as not found. Errors are answered by http.ts (errors.ts testResultErrorAnswer).
 import express from "express";
 import type { RequestHandler, Response, Router } from "express";
-import { z } from "zod";
+import { consumerCalls, disputeRequestSchema, imageQuerySchema, propertyValuesQuerySchema } from "../../../contracts/consumer.ts";
 import { BadRequestError } from "../../shared/errors.ts";
-import { parse } from "../../shared/http.ts";
+import { parse, reply } from "../../shared/http.ts";
 import type { AuthenticatedUser } from "../auth.ts";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
 import { readUpload } from "./intake.ts";
@@ -29,14 +30,6 @@ export interface TestResultRoutesDeps {
  */
 export const MAX_CONCURRENT_UPLOADS = 32;
 
-const propertyValuesQuery = z.object({ sfTestResultId: z.string().min(1, "is required") });
-const imageQuery = z.object({ testResultId: z.string().min(1, "is required") });
-// SPEC §7: "the test result detail including disputeComment"; other detail keys are ignored.
-const disputeBody = z.object({
-  sF_TestResultId: z.string().min(1, "is required"),
-  disputeComment: z.string().nullish(),
-});
-
 /** The /testresult router. */
 export function testResultRoutes(deps: TestResultRoutesDeps): Router {
   const router = express.Router();
@@ -54,31 +47,31 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
     try {
       const upload = await readUpload(req);
       const outcome = await addTestResult(deps.results, owner, upload, deps.now());
-      res.json({ success: true, consumerMessage: outcome.consumerMessage, sF_TestResultId: outcome.sF_TestResultId });
+      reply(res, consumerCalls.addTestResultMultipart, { success: true, consumerMessage: outcome.consumerMessage, sF_TestResultId: outcome.sF_TestResultId });
     } finally {
       uploading -= 1;
     }
   });
 
   router.get("/getcurrentusertestresults", async (_req, res) => {
-    res.json(await listResults(db, deps.userOf(res).identityUserId));
+    reply(res, consumerCalls.getCurrentUserTestResults, await listResults(db, deps.userOf(res).identityUserId));
   });
 
   router.get("/testresultpropertyvalues", async (req, res) => {
-    const { sfTestResultId } = parse(propertyValuesQuery, req.query);
-    res.json(await listPropertyValues(db, deps.userOf(res).identityUserId, sfTestResultId));
+    const { sfTestResultId } = parse(propertyValuesQuerySchema, req.query);
+    reply(res, consumerCalls.testResultPropertyValues, await listPropertyValues(db, deps.userOf(res).identityUserId, sfTestResultId));
   });
 
   router.get("/getimage", async (req, res) => {
-    const { testResultId } = parse(imageQuery, req.query);
-    res.json(await resultImage(db, deps.userOf(res).identityUserId, testResultId));
+    const { testResultId } = parse(imageQuerySchema, req.query);
+    reply(res, consumerCalls.getImage, await resultImage(db, deps.userOf(res).identityUserId, testResultId));
   });
 
   router.post("/dispute", async (req, res) => {
     if (!req.is("json")) throw new BadRequestError("Send the body as application/json.");
-    const body = parse(disputeBody, req.body);
+    const body = parse(disputeRequestSchema, req.body);
     await disputeResult(db, deps.userOf(res).identityUserId, body.sF_TestResultId, body.disputeComment, deps.now());
-    res.json({ success: true });
+    reply(res, consumerCalls.dispute, { success: true });
   });
 
   return router;

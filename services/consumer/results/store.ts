@@ -4,6 +4,7 @@
 // is scoped by the token's user, so another user's id reads as "not found".
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
+import type { PropertyValue, TestResult as ContractTestResult } from "../../../contracts/consumer.ts";
 import { DISEASE_NAME } from "../labs/rules.ts";
 import type { LabFormat, Outcome } from "../labs/types.ts";
 import type { ProfileChange } from "../profiles.ts";
@@ -19,31 +20,15 @@ import type { ResultWindow } from "./windows.ts";
 /** SPEC §5 / §9: dispute comment maximum, in characters. */
 export const DISPUTE_COMMENT_MAX = 1000;
 
-/** A test result as the API answers it (SPEC §3 names, .NET camelCase). */
-export interface TestResult {
-  sF_TestResultId: string;
-  valid: 0 | 1;
-  disputeStatus: 0 | 1;
-  diseaseName: string;
-  /** Specimen collection, ISO 8601 UTC. */
-  testDate: string;
-  testingCompanyName: string;
-  publicName: string;
-  testName: string;
-  result: Outcome;
-  /** The result's own window, ISO 8601 UTC; null when it opens none or is not valid. */
-  strongSafetyDate: string | null;
-  weakSafetyDate: string | null;
-  disputeComment: string | null;
-  disputeResponseComment: string | null;
-}
+/**
+ * A test result as the API answers it: the contract's TestResult (contracts/consumer.ts;
+ * docs/product.md §3 names, .NET camelCase). testDate is the specimen collection, ISO 8601 UTC;
+ * the safety dates are the result's own window, null when it opens none or is not valid.
+ */
+export type TestResult = ContractTestResult;
 
-/** SPEC §3 test result property value. */
-export interface TestResultPropertyValue {
-  sF_TestResultPropertyValueId: string;
-  name: string;
-  matchInfo: string | null;
-}
+/** docs/product.md §3 test result property value: the contract's PropertyValue. */
+export type TestResultPropertyValue = PropertyValue;
 
 /** The profile fields the pipeline needs. */
 export interface ResultOwner {

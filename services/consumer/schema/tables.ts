@@ -1,9 +1,10 @@
 // Row types of the consumer API's tables (see the migrations). Kysely reads these; the
 // migrations are the source of truth for the SQL.
 import type { ColumnType, Selectable } from "kysely";
+import { screenNames } from "../../../contracts/consumer.ts";
 
-/** SPEC §6 screens, as identifiers, in tab order (safe window, my tests, …, people, settings). */
-export const SCREENS = ["SafeWindow", "MyTests", "MyFun", "Locations", "Friends", "Settings"] as const;
+/** docs/product.md §6 screens, as identifiers, in tab order: the contract's screenNames. */
+export const SCREENS = screenNames;
 export type Screen = (typeof SCREENS)[number];
 
 export interface ConsumerProfilesTable {

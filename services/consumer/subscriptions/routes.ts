@@ -1,9 +1,13 @@
-// SPEC §7 /consumersubscription/ calls: all GET, query parameters, answers with a success flag.
-// Thin: read the parameter, call subscriptions.ts for the token's user, answer. Refusals are
-// thrown (SubscriptionError, NoProfileError) and answered by http.ts's one error handler.
+// The /consumersubscription/ calls (docs/product.md §7.2; contracts/consumer.ts consumerCalls): all
+// GET, query parameters, answers with a success flag. Thin: read the parameter with the contract's
+// query schema, call subscriptions.ts for the token's user, answer what the contract says. Refusals
+// are thrown (SubscriptionError, NoProfileError) and answered by http.ts's one error handler.
 import express from "express";
 import type { Request, RequestHandler, Response, Router } from "express";
 import type { Kysely } from "kysely";
+import type { z } from "zod";
+import { consumerCalls, consumerIdQuerySchema, searchPublishersQuerySchema, subscriptionIdQuerySchema } from "../../../contracts/consumer.ts";
+import { reply } from "../../shared/http.ts";
 import type { AuthenticatedUser } from "../auth.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
 import {
@@ -28,13 +32,16 @@ export interface SubscriptionRoutesDeps {
   userOf: (res: Response) => AuthenticatedUser;
 }
 
-/** A query parameter given once and not blank, trimmed. @throws SubscriptionError 400 otherwise. */
-function requiredParam(req: Request, name: string): string {
+/**
+ * The one query parameter of `schema` (a contract query schema: given once, not blank), trimmed.
+ * @throws SubscriptionError 400 invalid_request "<name> is required." ("required once." when repeated)
+ */
+function requiredParam<K extends string>(req: Request, schema: z.ZodObject<Record<K, z.ZodType<string>>>): string {
+  const name = Object.keys(schema.shape)[0] as K;
+  const parsed = schema.safeParse(req.query);
+  if (parsed.success) return (parsed.data as Record<K, string>)[name];
   const value = (req.query as Record<string, unknown>)[name];
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new SubscriptionError(400, "invalid_request", `${name} is required${Array.isArray(value) ? " once" : ""}.`);
-  }
-  return value.trim();
+  throw new SubscriptionError(400, "invalid_request", `${name} is required${Array.isArray(value) ? " once" : ""}.`);
 }
 
 /** The /consumersubscription router: every call needs a user's bearer token and a profile. */
@@ -44,48 +51,48 @@ export function subscriptionRoutes(deps: SubscriptionRoutesDeps): Router {
   const me = (res: Response) => deps.userOf(res).identityUserId;
 
   router.get("/subscribers", async (_req, res) => {
-    res.json({ success: true, subscriptions: await listSubscribers(deps.db, me(res)) });
+    reply(res, consumerCalls.subscribers, { success: true, subscriptions: await listSubscribers(deps.db, me(res)) });
   });
 
   router.get("/publishers", async (_req, res) => {
-    res.json({ success: true, subscriptions: await listPublishers(deps.db, me(res)) });
+    reply(res, consumerCalls.publishers, { success: true, subscriptions: await listPublishers(deps.db, me(res)) });
   });
 
   router.get("/searchpublishers", async (req, res) => {
-    const value = (req.query as Record<string, unknown>).searchString;
-    // A blank string is "too short" (SPEC §5), not missing; searchPublishers says so.
-    if (typeof value !== "string") throw new SubscriptionError(400, "invalid_request", "searchString is required once.");
-    res.json({ success: true, consumers: await searchPublishers(deps.db, me(res), value) });
+    const query = searchPublishersQuerySchema.safeParse(req.query);
+    // A blank string is "too short" (docs/product.md §5), not missing; searchPublishers says so.
+    if (!query.success) throw new SubscriptionError(400, "invalid_request", "searchString is required once.");
+    reply(res, consumerCalls.searchPublishers, { success: true, consumers: await searchPublishers(deps.db, me(res), query.data.searchString) });
   });
 
   router.get("/requestsubscription", async (req, res) => {
-    const id = await requestSubscription(deps.db, me(res), requiredParam(req, "sfConsumerId"), deps.now());
-    res.json({ success: true, sF_ConsumerSubscriptionId: id });
+    const id = await requestSubscription(deps.db, me(res), requiredParam(req, consumerIdQuerySchema), deps.now());
+    reply(res, consumerCalls.requestSubscription, { success: true, sF_ConsumerSubscriptionId: id });
   });
 
   router.get("/cancelsubscriptionrequest", async (req, res) => {
-    await cancelSubscriptionRequest(deps.db, me(res), requiredParam(req, "sfConsumerSubscriptionId"));
-    res.json({ success: true });
+    await cancelSubscriptionRequest(deps.db, me(res), requiredParam(req, subscriptionIdQuerySchema));
+    reply(res, consumerCalls.cancelSubscriptionRequest, { success: true });
   });
 
   router.get("/confirmsubscriptionrequest", async (req, res) => {
-    await confirmSubscriptionRequest(deps.db, me(res), requiredParam(req, "sfConsumerSubscriptionId"), deps.now());
-    res.json({ success: true });
+    await confirmSubscriptionRequest(deps.db, me(res), requiredParam(req, subscriptionIdQuerySchema), deps.now());
+    reply(res, consumerCalls.confirmSubscriptionRequest, { success: true });
   });
 
   router.get("/declinesubscriptionrequest", async (req, res) => {
-    await declineSubscriptionRequest(deps.db, me(res), requiredParam(req, "sfConsumerSubscriptionId"));
-    res.json({ success: true });
+    await declineSubscriptionRequest(deps.db, me(res), requiredParam(req, subscriptionIdQuerySchema));
+    reply(res, consumerCalls.declineSubscriptionRequest, { success: true });
   });
 
   router.get("/deletesubscription", async (req, res) => {
-    await deleteSubscription(deps.db, me(res), requiredParam(req, "sfConsumerSubscriptionId"));
-    res.json({ success: true });
+    await deleteSubscription(deps.db, me(res), requiredParam(req, subscriptionIdQuerySchema));
+    reply(res, consumerCalls.deleteSubscription, { success: true });
   });
 
   router.get("/subscriptionstatus", async (req, res) => {
-    const status = await subscriptionStatus(deps.db, me(res), requiredParam(req, "sfConsumerId"));
-    res.json({ success: true, ...status });
+    const status = await subscriptionStatus(deps.db, me(res), requiredParam(req, consumerIdQuerySchema));
+    reply(res, consumerCalls.subscriptionStatus, { success: true, ...status });
   });
 
   return router;
