@@ -113,6 +113,8 @@ export interface Authority {
 export interface Services extends Authority {
   identity: IdentityService;
   consumer: ConsumerService;
+  /** The authority's data dir: its mails are written to `outbox/` there (no SMTP in tests). */
+  identityDataDir: string;
   /** Closes the consumer API, then the authority, then removes the data dirs startServices() made. */
   close(): Promise<void>;
 }
@@ -171,7 +173,7 @@ export async function startServices(options: ServicesOptions): Promise<Services>
     await close();
     throw err;
   }
-  return { identity, consumer, identityUrl: identity.url, client: options.client, onToken: options.onToken, close };
+  return { identity, consumer, identityDataDir: dirs[0]!, identityUrl: identity.url, client: options.client, onToken: options.onToken, close };
 }
 
 /** A pino destination that appends each line written to it to `lines` (the test reads the log as text). */

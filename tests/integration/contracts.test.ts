@@ -1,0 +1,242 @@
+// Contract tests (docs/architecture.md §6.1): every call of contracts/identity.ts and
+// contracts/consumer.ts made once against the reference services, each request checked against
+// the call's request schema before it is sent and each answer parsed with the answer schema the
+// app's clients use (contractFetch also fails on keys the contract does not document). The last
+// test fails when a call of either contract was not made here.
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import PostalMime from "postal-mime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { CallContract } from "../../contracts/call.ts";
+import { consumerCalls } from "../../contracts/consumer.ts";
+import type { ConsumerCallName } from "../../contracts/consumer.ts";
+import { identityCalls } from "../../contracts/identity.ts";
+import type { IdentityCallName } from "../../contracts/identity.ts";
+import { harborviewPdf } from "../fixtures/index.ts";
+import { checkAnswer, contractFetch, makeUser, startServices } from "./support.ts";
+import type { Services, TestUser } from "./support.ts";
+
+const CLIENT = { clientId: "safewindow-web", clientSecret: "contracts-secret-0123456789abcdef" };
+const PUBLIC_URL = "http://localhost:3000";
+
+let services: Services;
+
+beforeAll(async () => {
+  services = await startServices({ client: CLIENT, tmpPrefix: "contracts-" });
+});
+
+afterAll(async () => {
+  await services?.close();
+});
+
+// ---------------------------------------------------------------- making a call
+
+/** What a test sends: at most one body kind, as the call's contract names it. */
+interface Sent {
+  token?: string;
+  query?: Record<string, string>;
+  json?: unknown;
+  form?: Record<string, string>;
+  multipart?: { [field: string]: File };
+}
+
+/** Names of the calls made so far, `identity.<name>` and `consumer.<name>`. */
+const made = new Set<string>();
+
+/**
+ * Makes the call `name` of `call` at `base`: checks `sent` against the call's request schemas,
+ * sends it, asserts a 200 and answers the body parsed with the call's answer schema.
+ */
+async function make<C extends CallContract>(base: string, name: string, call: C, sent: Sent = {}): Promise<z.output<C["answer"]>> {
+  if (sent.query) expect(call.query, `${name} takes a query`).toBeDefined();
+  call.query?.parse(sent.query ?? {});
+  if (call.json) call.json.parse(sent.json);
+  if (call.form) call.form.parse(sent.form);
+  if (call.multipart) call.multipart.parse(sent.multipart);
+  const url = new URL(base + call.path);
+  for (const [key, value] of Object.entries(sent.query ?? {})) url.searchParams.set(key, value);
+  const headers = new Headers();
+  if (sent.token) headers.set("authorization", `Bearer ${sent.token}`);
+  let body: string | FormData | undefined;
+  if (sent.json !== undefined) {
+    headers.set("content-type", "application/json");
+    body = JSON.stringify(sent.json);
+  } else if (sent.form) {
+    headers.set("content-type", "application/x-www-form-urlencoded");
+    body = new URLSearchParams(sent.form).toString();
+  } else if (sent.multipart) {
+    body = new FormData();
+    for (const [field, file] of Object.entries(sent.multipart)) body.append(field, file, file.name);
+  }
+  const res = await contractFetch(url, { method: call.method, headers, body });
+  const answer: unknown = await res.json();
+  expect(res.status, `${name} answered ${JSON.stringify(answer)}`).toBe(200);
+  made.add(name);
+  return call.answer.parse(answer) as z.output<C["answer"]>;
+}
+
+const identity = <N extends IdentityCallName>(name: N, sent?: Sent) => make(services.identityUrl, `identity.${name}`, identityCalls[name], sent);
+const consumer = <N extends ConsumerCallName>(name: N, who: TestUser, sent: Sent = {}) =>
+  make(services.consumer.url, `consumer.${name}`, consumerCalls[name], { ...sent, token: who.token });
+
+// ---------------------------------------------------------------- mails
+
+/** The file names in the authority's outbox directory (mails are written there in tests). */
+async function outboxFiles(): Promise<string[]> {
+  try {
+    return (await readdir(path.join(services.identityDataDir, "outbox"))).filter((f) => f.endsWith(".eml"));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Runs `action` and answers the `token` of the link in the first mail to `address` written after
+ * it started (the authority sends some mails from its outbox a moment later: waits up to 15 s).
+ */
+async function mailedToken(address: string, action: () => Promise<unknown>): Promise<string> {
+  const before = new Set(await outboxFiles());
+  await action();
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    for (const file of (await outboxFiles()).filter((f) => !before.has(f))) {
+      before.add(file);
+      const mail = await PostalMime.parse(await readFile(path.join(services.identityDataDir, "outbox", file)));
+      const to = mail.to?.[0] && "address" in mail.to[0] ? mail.to[0].address : undefined;
+      const href = /https?:\/\/\S+/.exec(mail.text ?? "")?.[0];
+      const token = href ? new URL(href).searchParams.get("token") : null;
+      if (to?.toLowerCase() === address.toLowerCase() && token) return token;
+    }
+    if (Date.now() > deadline) throw new Error(`no mail with a link to ${address}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+let counter = 0;
+const newEmail = (tag: string) => `${tag}-${(counter += 1)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+const newPassword = () => `Ct!${Math.random().toString(36).slice(2, 10)}x9Z`;
+
+// ---------------------------------------------------------------- identity authority
+
+describe("identity authority", () => {
+  it("answers every call as its contract says", async () => {
+    const client = await identity("token", {
+      form: { grant_type: "client_credentials", scope: "identity.api", client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret },
+    });
+    expect(client.token_type).toBe("Bearer");
+    const asClient = (query: Record<string, string>) => ({ token: client.access_token, query });
+
+    const email = newEmail("contract");
+    let password = newPassword();
+    expect(await identity("isAvailable", asClient({ email }))).toBe(true);
+    expect(await identity("validateRequestedEmail", asClient({ email }))).toEqual({ available: true, valid: true });
+    expect(await identity("register", { token: client.access_token, json: { userName: email, password } })).toEqual({ succeeded: true, errors: [] });
+
+    const user = await identity("token", {
+      form: { grant_type: "password", username: email, password, client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret },
+    });
+    const asUser = (query?: Record<string, string>) => ({ token: user.access_token, ...(query ? { query } : {}) });
+    expect((await identity("getUserInfo", asUser())).userName).toBe(email);
+    expect(await identity("isEmailConfirmed", asUser())).toBe(false);
+
+    const link = (page: string) => ({ applicationContext: "SafeWindow", requestedUri: `${PUBLIC_URL}/${page}` });
+    const confirmToken = await mailedToken(email, async () => {
+      expect(await identity("sendConfirmationEmail", asClient({ email, ...link("confirmemail") }))).toBe(true);
+    });
+    expect((await identity("confirmEmail", asClient({ email, token: confirmToken }))).succeeded).toBe(true);
+
+    const resetToken = await mailedToken(email, async () => {
+      expect(await identity("requestPasswordChange", asClient({ email, ...link("resetpassword") }))).toBe(true);
+    });
+    const reset = newPassword();
+    expect((await identity("changePasswordUsingToken", asClient({ email, newPassword: reset, token: resetToken }))).succeeded).toBe(true);
+    password = reset;
+
+    const changed = newPassword();
+    expect(await identity("changePasswordUsingCurrent", asUser({ currentPassword: password, newPassword: changed, applicationContext: "SafeWindow" }))).toBe(true);
+    expect(await identity("changeUserName", asUser({ userName: newEmail("renamed"), applicationContext: "SafeWindow" }))).toBe(true);
+
+    const invitee = newEmail("invitee");
+    const inviteToken = await mailedToken(invitee, async () => {
+      expect((await identity("invite", { token: client.access_token, json: { userName: invitee } })).succeeded).toBe(true);
+    });
+    expect((await identity("confirmAccount", asClient({ email: invitee, password: newPassword(), token: inviteToken }))).succeeded).toBe(true);
+  });
+});
+
+// ---------------------------------------------------------------- consumer API
+
+describe("consumer API", () => {
+  const ADA = { firstName: "Ada", middleName: null, lastName: "Contract", dob: "1990-12-10", postalCode: "94105" };
+
+  it("answers every profile, follow and test-result call as its contract says", async () => {
+    const ada = await makeUser(services, { tag: "contract-ada" });
+    expect(await consumer("getProfile", ada)).toBeNull();
+    expect((await consumer("getPermissions", ada)).enabledScreens).toEqual(["Settings"]);
+    const created = await consumer("createProfile", ada, { json: { consumer: ADA, latitude: 37.77, longitude: -122.42 } });
+    expect(created.consumer.identityUserId).toBe(ada.sub);
+    const saved = await consumer("modifyCore", ada, {
+      form: { identityUserId: ada.sub, firstName: "Ada", middleName: "", lastName: "Contract", dob: "1990-12-10", postalCode: "94110" },
+    });
+    expect(saved.consumer.postalCode).toBe("94110");
+    expect((await consumer("getProfile", ada))?.sF_ConsumerId).toBe(created.consumer.sF_ConsumerId);
+    expect((await consumer("getSafeWindow", ada)).safeWindowId).toBe(created.consumer.safeWindowId);
+
+    // Follows: Grace finds Ada by her product ID, asks, Ada confirms, Grace unfollows; then Ada
+    // asks and withdraws, and asks again and Grace declines.
+    const grace = await makeUser(services, { tag: "contract-grace" });
+    await consumer("createProfile", grace, { json: { consumer: { ...ADA, firstName: "Grace", lastName: "Hopper" }, latitude: null, longitude: null } });
+    const found = await consumer("searchPublishers", grace, { query: { searchString: created.consumer.safeWindowId } });
+    expect(found.consumers.map((c) => c.sF_ConsumerId)).toEqual([created.consumer.sF_ConsumerId]);
+    const asked = await consumer("requestSubscription", grace, { query: { sfConsumerId: created.consumer.sF_ConsumerId } });
+    expect(await consumer("subscriptionStatus", grace, { query: { sfConsumerId: created.consumer.sF_ConsumerId } })).toEqual({ success: true, pending: true, subscribed: false });
+    expect((await consumer("subscribers", ada)).subscriptions.map((s) => s.sF_ConsumerSubscriptionId)).toEqual([asked.sF_ConsumerSubscriptionId]);
+    await consumer("confirmSubscriptionRequest", ada, { query: { sfConsumerSubscriptionId: asked.sF_ConsumerSubscriptionId } });
+    expect((await consumer("publishers", grace)).subscriptions[0]?.confirmed).toBe(1);
+    await consumer("deleteSubscription", grace, { query: { sfConsumerSubscriptionId: asked.sF_ConsumerSubscriptionId } });
+    const graceId = (await consumer("getProfile", grace))?.sF_ConsumerId ?? "";
+    const withdrawn = await consumer("requestSubscription", ada, { query: { sfConsumerId: graceId } });
+    await consumer("cancelSubscriptionRequest", ada, { query: { sfConsumerSubscriptionId: withdrawn.sF_ConsumerSubscriptionId } });
+    const declined = await consumer("requestSubscription", ada, { query: { sfConsumerId: graceId } });
+    await consumer("declineSubscriptionRequest", grace, { query: { sfConsumerSubscriptionId: declined.sF_ConsumerSubscriptionId } });
+
+    // Test results: a report with another first name is stored but not validated, so it can be disputed.
+    const pdf = await harborviewPdf({ ...ADA, firstName: "Augusta", collectedAt: new Date(Date.now() - 3 * 3600_000) });
+    const uploaded = await consumer("addTestResultMultipart", ada, {
+      multipart: { multipartData: new File([pdf.slice()], "result.pdf", { type: "application/pdf" }) },
+    });
+    const results = await consumer("getCurrentUserTestResults", ada);
+    const result = results.find((r) => r.sF_TestResultId === uploaded.sF_TestResultId);
+    expect(result?.valid).toBe(0);
+    const values = await consumer("testResultPropertyValues", ada, { query: { sfTestResultId: uploaded.sF_TestResultId } });
+    expect(values.map((v) => v.name)).toEqual(["First Name", "Last Name", "Date of Birth"]);
+    const image = await consumer("getImage", ada, { query: { testResultId: uploaded.sF_TestResultId } });
+    expect(Buffer.from(image, "base64").subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect(await consumer("dispute", ada, { json: { ...result, disputeComment: "The lab misspelt my first name." } })).toEqual({ success: true });
+  });
+});
+
+describe("the check itself", () => {
+  const answer = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+  it("fails on an answer that does not fit, or that carries an undocumented key", async () => {
+    await expect(checkAnswer("GET", "http://upstream/consumersubscription/subscriptionstatus/?sfConsumerId=x", answer({ success: true, pending: "no" }))).rejects.toThrow(
+      /subscriptionStatus.*does not fit its contract: pending/,
+    );
+    await expect(checkAnswer("GET", "http://upstream/consumer/getpermissions", answer({ enabledScreens: [], role: "admin" }))).rejects.toThrow(/does not document: role/);
+    await expect(checkAnswer("POST", "http://upstream/api/account/register", answer({ succeeded: false, errors: [] }, 400))).rejects.toThrow(/register.*400/);
+  });
+
+  it("leaves answers of paths and statuses no contract names alone", async () => {
+    await expect(checkAnswer("GET", "http://upstream/healthz", answer({ anything: 1 }))).resolves.toBeUndefined();
+    await expect(checkAnswer("GET", "http://upstream/consumer/getpermissions", answer({ error: "invalid_token" }, 401))).resolves.toBeUndefined();
+  });
+});
+
+describe("coverage", () => {
+  it("made every call of both contracts", () => {
+    const every = [...Object.keys(identityCalls).map((n) => `identity.${n}`), ...Object.keys(consumerCalls).map((n) => `consumer.${n}`)];
+    expect(every.filter((name) => !made.has(name))).toEqual([]);
+  });
+});
