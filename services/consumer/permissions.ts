@@ -1,4 +1,4 @@
-// SPEC §6 "Permissions are fetched after login … Screens are enabled by name": which screens a
+// docs/product.md §6 "Permissions are fetched after login … Screens are enabled by name": which screens a
 // user may use. Stored per consumer (one row per screen) so an operator can change them in the
 // database; a new profile gets DEFAULT_SCREENS.
 import type { Kysely } from "kysely";
@@ -9,10 +9,10 @@ import type { ConsumerDatabase, Screen } from "./schema/tables.ts";
 export { SCREENS };
 export type { Screen };
 
-/** Screens a new profile gets: the bottom tabs of SPEC §2 (safe window, my tests, people, settings). */
+/** Screens a new profile gets: the bottom tabs of docs/product.md §2 (safe window, my tests, people, settings). */
 export const DEFAULT_SCREENS: readonly Screen[] = ["SafeWindow", "MyTests", "Friends", "Settings"];
 
-/** Screens of a user without a profile: only settings (SPEC §2 sends them to /yourinfo first). */
+/** Screens of a user without a profile: only settings (docs/product.md §2 sends them to /yourinfo first). */
 export const NO_PROFILE_SCREENS: readonly Screen[] = ["Settings"];
 
 /** docs/product.md §3 "Permissions: enabledScreens (list)": the contract's Permissions. */

@@ -1,4 +1,4 @@
-// The reference consumer API as a service (DESIGN.md §1): database, migrations, token
+// The reference consumer API as a service (docs/architecture.md §1): database, migrations, token
 // verification against the identity authority, and the HTTP app on one listening socket.
 // server.ts at the repo root embeds it; main.ts runs it alone.
 import { sql, type Kysely } from "kysely";
@@ -85,7 +85,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
     const { server, url, port } = await listenHttp(opts.host ?? "127.0.0.1", opts.port ?? 0);
     pool = createPdfPool(logger, opts.pdf);
     const app = createConsumerApp({
-      // A profile change re-runs matching of the stored results (DESIGN.md §5).
+      // A profile change re-runs matching of the stored results (docs/architecture.md §5).
       profiles: { db, onProfileChanged: rematchResults },
       results: { db, pool },
       verifier: createTokenVerifier({ identityUrl, ...(opts.identityIssuer ? { issuer: opts.identityIssuer } : {}), now }),

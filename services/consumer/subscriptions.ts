@@ -1,4 +1,4 @@
-// Follow relations (SPEC §1 Sharing, §3 Consumer subscription, §4 Follow relation, §5 Search,
+// Follow relations (docs/product.md §1 Sharing, §3 Consumer subscription, §4 Follow relation, §5 Search,
 // §6 "Only the followed person can confirm or decline requests"): search, request, cancel,
 // confirm, decline, delete, the two lists and the status. Plain values in, plain values out;
 // every call acts for the caller's profile (the token's `sub`) and every state change is one
@@ -11,7 +11,7 @@ import { NoProfileError } from "./errors.ts";
 import { getSafeWindow } from "./safewindow.ts";
 import type { ConsumerDatabase } from "./schema/tables.ts";
 
-/** SPEC §5, §9: search starts with at least this many non-blank characters. */
+/** docs/product.md §5, §9: search starts with at least this many non-blank characters. */
 export const SEARCH_MIN_CHARACTERS = 3;
 /** Longest search string accepted (a name, a product ID or an e-mail address). */
 export const SEARCH_MAX_LENGTH = 320;
@@ -86,7 +86,7 @@ const fullNameKey = (first: string, last: string) => sql<string>`lower(normalize
 
 /**
  * Keeps the latest `email` claim of an identity user's token, for search by exact e-mail
- * (SPEC §1 "find other users by ... e-mail"); the identity authority offers no look-up by
+ * (docs/product.md §1 "find other users by ... e-mail"); the identity authority offers no look-up by
  * e-mail. One statement, a no-op when the address is unchanged. Addresses without "@" or
  * longer than 320 characters are ignored.
  * @param identityUserId the token's `sub`.
@@ -132,7 +132,7 @@ export function productIdOf(text: string): string | null {
 }
 
 /**
- * Finds people to follow (SPEC §2 /addpublisher, §5 Search). A consumer matches when the
+ * Finds people to follow (docs/product.md §2 /addpublisher, §5 Search). A consumer matches when the
  * search string (NFC, trimmed, white space collapsed) is, ignoring case, a prefix of their
  * first name, last name or "first last"; or is their product ID (case, dashes and spaces
  * ignored); or is exactly the e-mail address of their latest token (case ignored). Accents
@@ -190,7 +190,7 @@ export async function searchPublishers(db: Kysely<ConsumerDatabase>, identityUse
  * The caller's relations on one side, pending first, then confirmed, each by the other
  * person's last name, first name. The other person's window is read through getSafeWindow
  * (the same source as GET /consumer/getsafewindow) only when they share it with the caller:
- * the row is confirmed and the caller is a confirmed follower of theirs (SPEC §1 "Confirmed
+ * the row is confirmed and the caller is a confirmed follower of theirs (docs/product.md §1 "Confirmed
  * followers see the followed person's safe window card"; a followed person does not see the
  * follower's window unless they follow back and are confirmed).
  */
@@ -243,8 +243,8 @@ async function listRelations(db: Kysely<ConsumerDatabase>, identityUserId: strin
 }
 
 /**
- * SPEC §7 GET /consumersubscription/subscribers/: people who follow the caller or asked to
- * (SPEC §2 /people "Followers"), pending first. See listRelations for the window.
+ * docs/product.md §7 GET /consumersubscription/subscribers/: people who follow the caller or asked to
+ * (docs/product.md §2 /people "Followers"), pending first. See listRelations for the window.
  * @throws NoProfileError when the caller has no profile.
  */
 export function listSubscribers(db: Kysely<ConsumerDatabase>, identityUserId: string): Promise<SubscriptionRow[]> {
@@ -252,8 +252,8 @@ export function listSubscribers(db: Kysely<ConsumerDatabase>, identityUserId: st
 }
 
 /**
- * SPEC §7 GET /consumersubscription/publishers/: people the caller follows or asked to follow
- * (SPEC §2 /people "Following"), pending first; confirmed rows carry the followed person's window.
+ * docs/product.md §7 GET /consumersubscription/publishers/: people the caller follows or asked to follow
+ * (docs/product.md §2 /people "Following"), pending first; confirmed rows carry the followed person's window.
  * @throws NoProfileError when the caller has no profile.
  */
 export function listPublishers(db: Kysely<ConsumerDatabase>, identityUserId: string): Promise<SubscriptionRow[]> {
@@ -263,7 +263,7 @@ export function listPublishers(db: Kysely<ConsumerDatabase>, identityUserId: str
 // ---------------------------------------------------------------- changes
 
 /**
- * SPEC §4: the caller asks to follow consumer `sfConsumerId`; the relation starts pending.
+ * docs/product.md §4: the caller asks to follow consumer `sfConsumerId`; the relation starts pending.
  * @returns the new relation's id.
  * @throws NoProfileError (caller without profile); SubscriptionError 404 (unknown consumer),
  *   400 self_follow, 400 duplicate (any relation caller → them exists, pending or confirmed).
@@ -292,7 +292,7 @@ async function refusal(db: Kysely<ConsumerDatabase>, subscriptionId: string, why
 }
 
 /**
- * SPEC §4 "The requester may cancel a pending request": deletes the caller's own pending request.
+ * docs/product.md §4 "The requester may cancel a pending request": deletes the caller's own pending request.
  * @throws NoProfileError; SubscriptionError 404 (unknown relation), 403 (not the requester, or
  *   already confirmed).
  */
@@ -312,7 +312,7 @@ export async function cancelSubscriptionRequest(db: Kysely<ConsumerDatabase>, id
 }
 
 /**
- * SPEC §4, §6: the followed person confirms a pending request (confirmed becomes 1).
+ * docs/product.md §4, §6: the followed person confirms a pending request (confirmed becomes 1).
  * @param now when it was confirmed.
  * @throws NoProfileError; SubscriptionError 404 (unknown relation), 403 (not the followed
  *   person, or not pending).
@@ -334,7 +334,7 @@ export async function confirmSubscriptionRequest(db: Kysely<ConsumerDatabase>, i
 }
 
 /**
- * SPEC §4, §6: the followed person declines a pending request; it leaves no relation.
+ * docs/product.md §4, §6: the followed person declines a pending request; it leaves no relation.
  * @throws NoProfileError; SubscriptionError 404 (unknown relation), 403 (not the followed
  *   person, or not pending).
  */
@@ -354,7 +354,7 @@ export async function declineSubscriptionRequest(db: Kysely<ConsumerDatabase>, i
 }
 
 /**
- * SPEC §4 "Either side may delete a confirmed relation".
+ * docs/product.md §4 "Either side may delete a confirmed relation".
  * @throws NoProfileError; SubscriptionError 404 (unknown relation), 403 (not a side of it, or
  *   still pending: cancel or decline it instead).
  */
@@ -376,8 +376,8 @@ export async function deleteSubscription(db: Kysely<ConsumerDatabase>, identityU
 }
 
 /**
- * SPEC §7 subscriptionstatus: the caller's relation toward `sfConsumerId`, the caller
- * following (SPEC §2 /follower: 'Pending', 'Following' or 'Follow Back').
+ * docs/product.md §7 subscriptionstatus: the caller's relation toward `sfConsumerId`, the caller
+ * following (docs/product.md §2 /follower: 'Pending', 'Following' or 'Follow Back').
  * @throws NoProfileError; SubscriptionError 404 (unknown consumer).
  */
 export async function subscriptionStatus(db: Kysely<ConsumerDatabase>, identityUserId: string, sfConsumerId: string): Promise<SubscriptionStatus> {

@@ -1,4 +1,4 @@
-// Mail of the identity authority (DESIGN.md §2 "mail"): nodemailer over SMTP when configured,
+// Mail of the identity authority (docs/architecture.md §2 "mail"): nodemailer over SMTP when configured,
 // otherwise each message is written to an outbox directory as a raw .eml file. This is the
 // transport and the templates; outbox.ts queues mails in the database and calls them.
 import { randomBytes } from "node:crypto";
@@ -184,7 +184,7 @@ function notice(to: string, subject: string, paragraphs: string[], link?: { href
 }
 
 /**
- * The renderer of every account mail. Link mails (SPEC §4: confirm e-mail, reset password,
+ * The renderer of every account mail. Link mails (docs/product.md §4: confirm e-mail, reset password,
  * account confirmation for invitations) link to the app's pages /confirmemail, /resetpassword,
  * /confirmaccount with `?email=…&token=…`. Notices (services/identity/README.md "Mails") tell
  * an address of a password change or reset, or that the account moved to another address, with

@@ -1,5 +1,5 @@
-// Secrets that SPEC §7 puts in URLs (password, newPassword, currentPassword, token) must never
-// reach a log line (DESIGN.md §2 "logging"). One function for every reference service: their
+// Secrets that docs/product.md §7 puts in URLs (password, newPassword, currentPassword, token) must never
+// reach a log line (docs/architecture.md §2 "logging"). One function for every reference service: their
 // request loggers (shared/http.ts) and the identity authority's mail log.
 import { unescape } from "node:querystring";
 

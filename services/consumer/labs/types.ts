@@ -1,9 +1,9 @@
-// The shape of a lab definition (LAB-FORMATS.md): what the pipeline knows about one testing
+// The shape of a lab definition (docs/product.md §10): what the pipeline knows about one testing
 // company, as data. Adding a lab is adding one file of this shape to labs/index.ts; the
 // formats named here are read by results/extract.ts.
 import type { TestOutcome } from "../../../contracts/consumer.ts";
 
-/** Test method families of LAB-FORMATS.md's rules table. */
+/** Test method families of the rules table of docs/product.md §10.7. */
 export type Method = "NAAT" | "antigen";
 
 /** A result as the API answers it, the contract's TestOutcome (Void and Invalid are answered as Inconclusive). */
@@ -49,9 +49,9 @@ export interface TestKind {
 export interface LabFormat {
   /** Stable id stored with each result. */
   id: string;
-  /** SPEC §3 testingCompanyName. */
+  /** docs/product.md §3 testingCompanyName. */
   testingCompanyName: string;
-  /** SPEC §3 publicName. */
+  /** docs/product.md §3 publicName. */
   publicName: string;
   /** Texts that all appear on page 1 of this lab's reports (case and white space ignored). */
   recognisedBy: string[];

@@ -1,5 +1,5 @@
-// Typed errors of the test-result calls and the consumerMessage each one answers (SPEC §8
-// "Upload fails: the server's consumerMessage is shown"; DESIGN.md §5: every rejection tells
+// Typed errors of the test-result calls and the consumerMessage each one answers (docs/product.md §8
+// "Upload fails: the server's consumerMessage is shown"; docs/architecture.md §5: every rejection tells
 // the user what went wrong and what to do). Domain code throws them; http.ts maps them to
 // status and JSON through testResultErrorAnswer, its one boundary.
 import type { ResultRefusal } from "../../../contracts/consumer.ts";
@@ -141,7 +141,7 @@ export class ResultsNeedProfileError extends Error {
   }
 }
 
-/** A dispute breaks a rule (SPEC §5 comment, §6 only valid 0, once): 400. */
+/** A dispute breaks a rule (docs/product.md §5 comment, §6 only valid 0, once): 400. */
 export class DisputeRuleError extends Error {
   readonly reason: "comment_required" | "comment_too_long" | "result_valid" | "already_disputed";
   constructor(reason: DisputeRuleError["reason"], message: string) {

@@ -1,6 +1,6 @@
-// DESIGN.md §5 step 4, extraction: the patient's name, date of birth, specimen collection time
+// docs/architecture.md §5 step 4, extraction: the patient's name, date of birth, specimen collection time
 // (with its zone), test method and result, read from page 1 by position so that every
-// variation LAB-FORMATS.md lists reads the same: labels and values split into several items or
+// variation docs/product.md §10 lists reads the same: labels and values split into several items or
 // kerned, items in any content-stream order, extra text anywhere, any font and size.
 //
 // Page 1's items are grouped into lines (same baseline), each line into runs (text separated
@@ -254,7 +254,7 @@ const FIELD_WORDS = {
 
 /**
  * Reads the patient, the collection time, the test and its result from page 1 of a report of
- * `lab` (DESIGN.md §5 step 4).
+ * `lab` (docs/architecture.md §5 step 4).
  * @param items page 1's text items (worker.ts).
  * @throws UploadRejectedError "unreadable" naming the first field that is missing or does not
  *   read in the lab's format.

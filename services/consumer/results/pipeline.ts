@@ -1,4 +1,4 @@
-// The test-result pipeline (DESIGN.md §5): the seven steps in order, each one call (intake's
+// The test-result pipeline (docs/architecture.md §5): the seven steps in order, each one call (intake's
 // duplicate check by the report's identity waits for step 4, which reads the identity). A step
 // that refuses the upload throws UploadRejectedError (nothing is stored); a recognised, original PDF
 // whose patient does not match the profile is stored with valid 0. The result, its property
@@ -28,7 +28,7 @@ export interface ResultsContext {
   labs?: readonly LabFormat[];
 }
 
-/** What the upload call answers when a result was stored (SPEC §3 Upload response). */
+/** What the upload call answers when a result was stored (docs/product.md §3 Upload response). */
 export interface UploadOutcome {
   sF_TestResultId: string;
   valid: boolean;

@@ -1,4 +1,4 @@
-// The PDF worker pool (DESIGN.md §2 "PDF"): piscina threads running worker.ts, each task with a
+// The PDF worker pool (docs/architecture.md §2 "PDF"): piscina threads running worker.ts, each task with a
 // time budget (the worker is terminated past it) and a memory budget (heap limit of the
 // thread, plus worker.ts's check of heap and ArrayBuffers), so that a bomb costs one worker for
 // at most the budget while the event loop and the other workers keep answering. The budget
@@ -47,7 +47,7 @@ export interface PdfPool {
   close(): Promise<void>;
 }
 
-/** SPEC §9: the large view is 1250x1000. */
+/** docs/product.md §9: the large view is 1250x1000. */
 export const IMAGE_BOX = { width: 1250, height: 1000 } as const;
 const JPEG_QUALITY = 82;
 /** How long a fresh thread may take to load pdfjs before its task counts as stuck. */

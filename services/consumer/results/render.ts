@@ -1,4 +1,4 @@
-// DESIGN.md §5 step 7, image: page 1 as a JPEG that fits 1250x1000 (SPEC §9 large view),
+// docs/architecture.md §5 step 7, image: page 1 as a JPEG that fits 1250x1000 (docs/product.md §9 large view),
 // drawn by the worker pool; served only to the owner (store.ts resultImage).
 import type { PdfPool } from "./pool.ts";
 

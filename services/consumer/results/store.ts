@@ -1,4 +1,4 @@
-// Stored test results (SPEC §3 test result, property value; §7 test result calls): writing a
+// Stored test results (docs/product.md §3 test result, property value; §7 test result calls): writing a
 // result with its property values, image and the consumer's new window in one transaction;
 // reading them for their owner only; disputes; re-matching after a profile change. Every read
 // is scoped by the token's user, so another user's id reads as "not found".
@@ -17,7 +17,7 @@ import type { MatchOutcome } from "./match.ts";
 import { consumerWindow, windowDescription } from "./windows.ts";
 import type { ResultWindow } from "./windows.ts";
 
-/** SPEC §5 / §9: dispute comment maximum, in characters. */
+/** docs/product.md §5 / §9: dispute comment maximum, in characters. */
 export const DISPUTE_COMMENT_MAX = 1000;
 
 /**
@@ -185,7 +185,7 @@ export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwn
 }
 
 /**
- * The onProfileChanged hook (profiles.ts): re-runs matching (DESIGN.md §5 step 5) for every
+ * The onProfileChanged hook (profiles.ts): re-runs matching (docs/architecture.md §5 step 5) for every
  * stored result of the consumer against the changed profile, updates validity and property
  * values, then the consumer's window. Runs inside modifycore's transaction.
  */
@@ -234,7 +234,7 @@ async function ownedResult(db: Kysely<ConsumerDatabase>, identityUserId: string,
 }
 
 /**
- * The user's results, newest collection first (SPEC §7 GET /testresult/getcurrentusertestresults/).
+ * The user's results, newest collection first (docs/product.md §7 GET /testresult/getcurrentusertestresults/).
  * A user without a profile has none.
  */
 export async function listResults(db: Kysely<ConsumerDatabase>, identityUserId: string): Promise<TestResult[]> {
@@ -264,7 +264,7 @@ export async function listResults(db: Kysely<ConsumerDatabase>, identityUserId: 
 }
 
 /**
- * A result's property values in order (SPEC §7 GET /testresult/testresultpropertyvalues/).
+ * A result's property values in order (docs/product.md §7 GET /testresult/testresultpropertyvalues/).
  * @throws ResultNotFoundError when the result is not the user's.
  */
 export async function listPropertyValues(db: Kysely<ConsumerDatabase>, identityUserId: string, resultId: string): Promise<TestResultPropertyValue[]> {
@@ -279,7 +279,7 @@ export async function listPropertyValues(db: Kysely<ConsumerDatabase>, identityU
 }
 
 /**
- * Page 1 of the result's PDF as a base64 JPEG, no `data:` prefix (SPEC §7 GET /testresult/getimage/).
+ * Page 1 of the result's PDF as a base64 JPEG, no `data:` prefix (docs/product.md §7 GET /testresult/getimage/).
  * @throws ResultNotFoundError when the result is not the user's.
  */
 export async function resultImage(db: Kysely<ConsumerDatabase>, identityUserId: string, resultId: string): Promise<string> {
@@ -290,7 +290,7 @@ export async function resultImage(db: Kysely<ConsumerDatabase>, identityUserId: 
 }
 
 /**
- * Submits a dispute (SPEC §7 POST /testresult/dispute/, §4 disputeStatus 0 → 1, §5 comment
+ * Submits a dispute (docs/product.md §7 POST /testresult/dispute/, §4 disputeStatus 0 → 1, §5 comment
  * required and at most 1000 characters, §6 only for results with valid 0).
  * @throws ResultNotFoundError when the result is not the user's; DisputeRuleError when the
  *   comment is empty or too long, the result is valid, or it was already disputed.

@@ -8,7 +8,7 @@ export const SCREENS = screenNames;
 export type Screen = (typeof SCREENS)[number];
 
 export interface ConsumerProfilesTable {
-  /** uuid; SPEC §3 SF_ConsumerId. */
+  /** uuid; docs/product.md §3 SF_ConsumerId. */
   id: string;
   /** The identity authority's user id (JWT `sub`); one profile per user. */
   identity_user_id: ColumnType<string, string, never>;
@@ -22,10 +22,10 @@ export interface ConsumerProfilesTable {
   health_updates_opt_out: boolean;
   /** The product ID: 8 Crockford base32 characters; unique, never changed. */
   safe_window_id: ColumnType<string, string, never>;
-  /** Where the profile was created from (SPEC §3: sent along at creation), degrees; null when not sent. */
+  /** Where the profile was created from (docs/product.md §3: sent along at creation), degrees; null when not sent. */
   latitude: ColumnType<number | null, number | null, never>;
   longitude: ColumnType<number | null, number | null, never>;
-  /** The safe window (SPEC §4), set from test results; null until a valid result exists. */
+  /** The safe window (docs/product.md §4), set from test results; null until a valid result exists. */
   strong_safety_date: Date | null;
   weak_safety_date: Date | null;
   safe_window_description: string | null;
@@ -33,21 +33,21 @@ export interface ConsumerProfilesTable {
   updated_at: Date;
 }
 
-/** One row per screen a consumer may use (SPEC §6); operators add or delete rows. */
+/** One row per screen a consumer may use (docs/product.md §6); operators add or delete rows. */
 export interface ConsumerScreenPermissionsTable {
   consumer_id: string;
   screen: Screen;
 }
 
-/** A follow relation follower → followed (SPEC §3 Consumer subscription, §4): pending or confirmed. */
+/** A follow relation follower → followed (docs/product.md §3 Consumer subscription, §4): pending or confirmed. */
 export interface ConsumerSubscriptionsTable {
-  /** uuid; SPEC §3 sF_ConsumerSubscriptionId. */
+  /** uuid; docs/product.md §3 sF_ConsumerSubscriptionId. */
   id: string;
   /** consumer_profiles.id of the person who follows (asked to follow). */
   follower_id: ColumnType<string, string, never>;
   /** consumer_profiles.id of the person followed; only they confirm or decline. */
   followed_id: ColumnType<string, string, never>;
-  /** false while pending (SPEC confirmed 0), true once the followed person confirmed (1). */
+  /** false while pending (docs/product.md §3: confirmed 0), true once the followed person confirmed (1). */
   confirmed: boolean;
   requested_at: ColumnType<Date, Date, never>;
   /** Set with confirmed = true, null while pending. */
@@ -62,9 +62,9 @@ export interface ConsumerIdentityEmailsTable {
   updated_at: Date;
 }
 
-/** A stored test result (SPEC §3 test result; DESIGN.md §5): what the PDF said and whether it matched. */
+/** A stored test result (docs/product.md §3 test result; docs/architecture.md §5): what the PDF said and whether it matched. */
 export interface ConsumerTestResultsTable {
-  /** uuid; SPEC §3 sF_TestResultId. */
+  /** uuid; docs/product.md §3 sF_TestResultId. */
   id: string;
   consumer_id: ColumnType<string, string, never>;
   /** SHA-256 of the uploaded file, lower-case hex; unique per consumer (duplicate uploads). */
@@ -93,13 +93,13 @@ export interface ConsumerTestResultsTable {
   patient_last_name: ColumnType<string, string, never>;
   /** 'YYYY-MM-DD'. */
   patient_dob: ColumnType<string, string, never>;
-  /** SPEC §3 valid (answered 0 / 1): the PDF matched the profile. */
+  /** docs/product.md §3 valid (answered 0 / 1): the PDF matched the profile. */
   valid: boolean;
   /** The window the result opens by the rules (negative results only); counts while valid. */
   strong_safety_date: ColumnType<Date | null, Date | null, never>;
   weak_safety_date: ColumnType<Date | null, Date | null, never>;
   window_description: ColumnType<string, string, never>;
-  /** SPEC §3 disputeStatus: 0 none, 1 submitted. */
+  /** docs/product.md §3 disputeStatus: 0 none, 1 submitted. */
   dispute_status: 0 | 1;
   dispute_comment: string | null;
   dispute_response_comment: string | null;
@@ -108,9 +108,9 @@ export interface ConsumerTestResultsTable {
   updated_at: Date;
 }
 
-/** SPEC §3 test result property value: one per checked field of a result. */
+/** docs/product.md §3 test result property value: one per checked field of a result. */
 export interface ConsumerTestResultPropertyValuesTable {
-  /** uuid; SPEC §3 sF_TestResultPropertyValueId. */
+  /** uuid; docs/product.md §3 sF_TestResultPropertyValueId. */
   id: string;
   result_id: ColumnType<string, string, never>;
   name: ColumnType<"First Name" | "Last Name" | "Date of Birth", "First Name" | "Last Name" | "Date of Birth", never>;
@@ -120,7 +120,7 @@ export interface ConsumerTestResultPropertyValuesTable {
   position: ColumnType<number, number, never>;
 }
 
-/** Page 1 of a result's PDF as a JPEG that fits 1250x1000 (SPEC §9 image sizes). */
+/** Page 1 of a result's PDF as a JPEG that fits 1250x1000 (docs/product.md §9 image sizes). */
 export interface ConsumerTestResultImagesTable {
   result_id: ColumnType<string, string, never>;
   jpeg: ColumnType<Uint8Array, Uint8Array, never>;
