@@ -1,5 +1,5 @@
 /**
- * The consumer API's contract (docs/product.md §7, consumer table): every call's request, as the
+ * The consumer API's contract (docs/product.md §7.2): every call's request, as the
  * reference service (services/consumer/) reads it, and its answers, as the service sends them and
  * the app's client (app/server/upstream/consumer.server.ts) reads them. Field names are those of
  * docs/product.md §3 in .NET camelCase; the product ID (`{product}Id`) is `safeWindowId`.
@@ -19,14 +19,13 @@
  */
 import { z } from "zod";
 import type { CallContracts } from "./call.ts";
+import { maxUploadBytes, uploadField } from "./limits.ts";
 
 // ---------------------------------------------------------------- limits
 
-/** Largest test-result PDF a user may upload: 10 MiB, in bytes (docs/product.md §5 Upload). Larger files answer 413 `too_large`. */
-export const maxUploadBytes = 10 * 1024 * 1024;
-
-/** docs/product.md §7 POST /testresult/addtestresultmultipart/: the form field that carries the file. */
-export const uploadField = "multipartData";
+// maxUploadBytes (10 MiB, in bytes) and uploadField ("multipartData") live in limits.ts, which
+// imports nothing, so that app/limits.ts can share them without zod.
+export { maxUploadBytes, uploadField } from "./limits.ts";
 
 /** docs/product.md §6 screens, as identifiers, in tab order. */
 export const screenNames = ["SafeWindow", "MyTests", "MyFun", "Locations", "Friends", "Settings"] as const;

@@ -1,5 +1,5 @@
 /**
- * The identity authority's contract (docs/product.md §7, identity table): every call's request, as
+ * The identity authority's contract (docs/product.md §7.1): every call's request, as
  * the reference service (services/identity/) reads it, and its answers, as the service sends them
  * and the app's client (app/server/upstream/identity.server.ts) reads them. docs/openapi/identity.json
  * is generated from this module (`npm run openapi`).

@@ -1,5 +1,5 @@
 /**
- * OpenAPI 3.1 documents of the upstream contracts (docs/architecture.md §3 "contracts/"), built
+ * OpenAPI 3.1 documents of the upstream contracts (docs/architecture.md §6.1), built
  * with zod-openapi from contracts/identity.ts and contracts/consumer.ts, so that an operator who
  * points the app at real upstreams can check them against what the app expects.
  *
