@@ -21,8 +21,11 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY package.json server.ts ./
+# What server.ts runs from source (Node's type stripping), besides the built app in build/:
+# tests/unit/dockerfile.test.ts fails when one of its imports is not copied here.
 COPY app/server ./app/server
-COPY app/messages.ts ./app/messages.ts
+COPY app/messages.ts app/limits.ts app/paths.ts ./app/
+COPY contracts ./contracts
 COPY services ./services
 RUN mkdir -p /data && chown node:node /data
 USER node

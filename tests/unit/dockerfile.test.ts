@@ -1,0 +1,60 @@
+// The container image runs server.ts from source: every project file that server.ts imports at
+// run time (the embedded services included) must be copied into the final stage, and every
+// package it imports must be a production dependency (the image installs with --omit=dev).
+// docs/architecture.md §3 (folders) and README "Docker".
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseDependencyTree } from "dpdm";
+import { describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** Sources of the final stage's COPY lines that copy from the build context (not --from). */
+function copiedPaths(): string[] {
+  const dockerfile = readFileSync(path.join(root, "Dockerfile"), "utf8");
+  const finalStage = dockerfile.split(/^FROM /m).at(-1)!;
+  return finalStage
+    .split("\n")
+    .filter((line) => /^COPY\s/.test(line) && !line.includes("--from="))
+    .flatMap((line) => line.trim().split(/\s+/).slice(1, -1));
+}
+
+async function runtimeImports() {
+  const tree = await parseDependencyTree(["server.ts"], {
+    cwd: root,
+    context: root,
+    tsconfig: path.join(root, "tsconfig.json"),
+    transform: true, // type-only imports are gone at run time
+    skipDynamicImports: false,
+  });
+  const files = Object.keys(tree);
+  const packages = new Set<string>();
+  for (const dependencies of Object.values(tree)) {
+    for (const dependency of dependencies ?? []) {
+      const request = dependency.request;
+      if (request.startsWith(".") || request.startsWith("node:") || request.startsWith("~/")) continue;
+      // `npm run dev` (server.ts --dev) loads vite, a devDependency; the image never runs it.
+      if (request === "vite" && dependency.issuer === "server.ts") continue;
+      packages.add(request.startsWith("@") ? request.split("/").slice(0, 2).join("/") : request.split("/")[0]!);
+    }
+  }
+  return { projectFiles: files.filter((file) => !file.includes("node_modules") && !file.startsWith("node:")), packages };
+}
+
+describe("Dockerfile", () => {
+  it("copies every project file server.ts imports at run time", async () => {
+    const copied = copiedPaths();
+    const { projectFiles } = await runtimeImports();
+    expect(projectFiles).toContain(path.join("services", "consumer", "server.ts"));
+    const missing = projectFiles.filter((file) => !copied.some((source) => file === source || file.startsWith(`${source.replace(/\/$/, "")}/`)));
+    expect(missing).toEqual([]);
+  });
+
+  it("needs only production dependencies at run time", async () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const { packages } = await runtimeImports();
+    const builtins = new Set(["node", ...(await import("node:module")).builtinModules]);
+    const notInstalled = [...packages].filter((name) => !builtins.has(name) && !(name in manifest.dependencies));
+    expect(notInstalled).toEqual([]);
+  });
+});
