@@ -16,25 +16,15 @@ import { bearerAuth } from "./bearer.ts";
 import { AccountError, MailDeliveryError, OAuthError } from "./errors.ts";
 import type { SigningKeys } from "./tokens.ts";
 import { discoveryRoutes, tokenRoutes } from "./tokens/routes.ts";
-import type { IdentityClient } from "./tokens/routes.ts";
+import type { IdentityClient, TokenRoutesDeps } from "./tokens/routes.ts";
 import { userRoutes } from "./users/routes.ts";
 
 export type { IdentityClient };
 
-export interface IdentityAppDeps {
-  accounts: AccountsContext;
-  keys: SigningKeys;
-  clients: IdentityClient[];
-  /** JWT `iss` of the tokens we issue and accept. */
-  issuer: string;
-  /** This service's own base URL (discovery documents point here). */
-  url: string;
-  logger: Logger;
-  now: () => Date;
+/** What the identity authority's app needs: what its token routes need, and a database check. */
+export interface IdentityAppDeps extends TokenRoutesDeps {
   /** Resolves when the database answers, rejects otherwise (GET /healthz). */
   checkDatabase: () => Promise<void>;
-  /** Failed /connect/token attempts allowed per client IP and username per window. */
-  tokenRateLimit?: { limit: number; windowMs: number };
 }
 
 /**

@@ -28,7 +28,7 @@ export interface TokenRoutesDeps {
   accounts: AccountsContext;
   keys: SigningKeys;
   clients: IdentityClient[];
-  /** JWT `iss` of the tokens we issue. */
+  /** JWT `iss` of the tokens we issue and accept. */
   issuer: string;
   /** This service's own base URL (the discovery document points here). */
   url: string;
