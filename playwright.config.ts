@@ -1,5 +1,5 @@
 /**
- * End-to-end tests: the same journeys in a `js` and a `no-js` project (DESIGN.md §2 tests),
+ * End-to-end tests: the same journeys in a `js` and a `no-js` project (docs/architecture.md §2 tests),
  * against the real app and the real reference identity authority, each on a fresh DATA_DIR.
  * Chromium is the operating system's (Debian package `chromium`): Playwright cannot download
  * its own here. CHROMIUM_PATH overrides /usr/bin/chromium.

@@ -1,12 +1,12 @@
 /**
- * SafeWindow's HTTP entry (DESIGN.md §1, §3; issue 2).
+ * SafeWindow's HTTP entry (docs/architecture.md §1, §3; issue 2).
  *
  * Express 5 with helmet (per-request CSP nonce, Referrer-Policy strict-origin-when-cross-origin),
  * compression, hashed assets served immutable, /healthz (process up) and /readyz (upstreams and
  * database reachable), pino-http request logs with a request id and redaction, a body size limit,
  * the React Router request handler, and graceful shutdown on SIGTERM/SIGINT.
  *
- * Scale-out (DESIGN.md §1): with REDIS_URL, the account-form rate-limit counters (here) and the
+ * Scale-out (docs/architecture.md §1): with REDIS_URL, the account-form rate-limit counters (here) and the
  * sessions (app/server/session.server.ts) live in Redis, shared by every replica; /readyz then
  * checks Redis too. Redis unreachable at start stops the start with a message naming REDIS_URL.
  *
@@ -217,7 +217,7 @@ app.use(
           },
         },
     // helmet's default no-referrer makes Chromium send `Origin: null` on form posts, which
-    // React Router's CSRF check rejects (DESIGN.md §2).
+    // React Router's CSRF check rejects (docs/architecture.md §2).
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     strictTransportSecurity: config.publicUrl.startsWith("https:"),
     // CSP frame-ancestors 'none' already forbids framing; the legacy header said less (SAMEORIGIN).

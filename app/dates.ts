@@ -1,5 +1,5 @@
 /**
- * Showing instants to people (DESIGN.md §4 dates): windows are computed in UTC on the server
+ * Showing instants to people (docs/architecture.md §4 dates): windows are computed in UTC on the server
  * and shown in the user's time zone with the zone named.
  */
 
@@ -28,7 +28,7 @@ export function formatInstant(iso: string, timeZone: string): string {
   }).format(new Date(iso));
 }
 
-/** YYYY-MM-DD (or an ISO datetime) → MM/DD/YYYY for display and inputs (SPEC §5 mm/dd/yyyy). */
+/** YYYY-MM-DD (or an ISO datetime) → MM/DD/YYYY for display and inputs (docs/product.md §5 mm/dd/yyyy). */
 export function toUsDate(isoDate: string): string {
   const [year, month, day] = isoDate.slice(0, 10).split("-");
   return `${month}/${day}/${year}`;

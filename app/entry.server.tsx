@@ -1,5 +1,5 @@
 /**
- * Server entry: streams the HTML with the request's CSP nonce (DESIGN.md §2 server), and
+ * Server entry: streams the HTML with the request's CSP nonce (docs/architecture.md §2 server), and
  * exports `createLoadContext`, which server.ts calls so that the context keys are this bundle's.
  */
 import { PassThrough } from "node:stream";

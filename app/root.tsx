@@ -1,6 +1,6 @@
 /**
  * The document shell: head, header with the logo, pending state, CSP-nonced scripts, and the
- * error boundary (SPEC §2 unknown paths; friendly 5xx page without a stack trace).
+ * error boundary (docs/product.md §2 unknown paths; friendly 5xx page without a stack trace).
  */
 import {
   Form,
@@ -34,8 +34,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /**
  * Runs before the app: sends the browser's time zone to the server in the `tz` cookie (dates are
- * shown in the user's zone, DESIGN.md §4) and removes any service worker an earlier version left
- * (SPEC §2).
+ * shown in the user's zone, docs/architecture.md §4) and removes any service worker an earlier version left
+ * (docs/product.md §2).
  */
 const bootScript = `(function(){try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;var c="tz="+encodeURIComponent(z);if(z&&document.cookie.split("; ").indexOf(c)<0){document.cookie=c+";path=${import.meta.env.BASE_URL};max-age=31536000;samesite=lax"}}catch(e){}if("serviceWorker" in navigator){navigator.serviceWorker.getRegistrations().then(function(r){r.forEach(function(x){x.unregister()})}).catch(function(){})}})();`;
 
@@ -85,7 +85,7 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-/** With JavaScript: a progress line while a navigation loads, and SPEC's gate text. */
+/** With JavaScript: a progress line while a navigation loads, and the product's gate text. */
 function PendingBar() {
   const navigation = useNavigation();
   if (navigation.state === "idle") return null;

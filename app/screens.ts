@@ -1,5 +1,5 @@
 /**
- * The main screens (SPEC §2 bottom navigation; §6 screens enabled by name): which consumer-API
+ * The main screens (docs/product.md §2 bottom navigation; §6 screens enabled by name): which consumer-API
  * screen name each path belongs to, and the tabs. One table for the tab bar and the permission
  * check; paths match exactly.
  */
@@ -14,7 +14,7 @@ export interface Tab {
   paths: string[];
 }
 
-/** The bottom tabs in SPEC §2's order: safe window, my tests, people, settings. */
+/** The bottom tabs in docs/product.md §2's order: safe window, my tests, people, settings. */
 export const tabs: Tab[] = [
   { screen: "SafeWindow", to: "/safewindow", label: "Safe Window", paths: ["/safewindow"] },
   { screen: "MyTests", to: "/mytests", label: "My Tests", paths: ["/mytests", "/testdetail", "/testresultviewer", "/testresultviewer/image"] },

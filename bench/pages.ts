@@ -1,4 +1,4 @@
-// Page load bench (DESIGN.md §3 bench/): `npm run bench:pages` (builds, then runs this on Node 24).
+// Page load bench (docs/architecture.md §3 bench/): `npm run bench:pages` (builds, then runs this on Node 24).
 // The script itself builds nothing: it serves whatever `npm run build` last wrote to build/ (BUILD_DIR), and
 // stops with a message when there is no build.
 //

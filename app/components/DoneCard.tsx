@@ -1,5 +1,5 @@
 /**
- * The end of a link flow (set password, reset password): the screen's title, SPEC's success
+ * The end of a link flow (set password, reset password): the screen's title, the product's success
  * message, and the way on to Sign In.
  */
 import { Link } from "react-router";

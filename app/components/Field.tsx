@@ -1,5 +1,5 @@
 /**
- * One labelled form field (STYLE.md "One field component"): wires id, aria-invalid and
+ * One labelled form field (docs/architecture.md §9.3): wires id, aria-invalid and
  * aria-describedby to the error line (conform's getInputProps does the ids), and reserves the
  * error line's height so the layout does not jump.
  */
@@ -41,7 +41,7 @@ export interface ToggleProps {
   errors?: string[] | undefined;
 }
 
-/** A checkbox shown as a switch (SPEC §2 registration toggles); still a real checkbox without JS. */
+/** A checkbox shown as a switch (docs/product.md §2 registration toggles); still a real checkbox without JS. */
 export function Toggle({ label, inputProps, errorId, errors }: ToggleProps) {
   const { key, ...props } = inputProps;
   return (

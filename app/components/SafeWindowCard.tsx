@@ -1,8 +1,8 @@
 /**
- * The safe window card (SPEC §2 /safewindow; §4 safe window): full name, date of birth (own card
- * only; SPEC §6), and the window's state: 'Strong' while strongSafetyDate is in the future, else
- * 'Weak' while weakSafetyDate is, with the strong or weak icon (strong takes precedence, SPEC §4),
- * the end of each window still open, and safeWindowDescription (SPEC §3) when the upstream gives
+ * The safe window card (docs/product.md §2 /safewindow; §4 safe window): full name, date of birth (own card
+ * only; docs/product.md §6), and the window's state: 'Strong' while strongSafetyDate is in the future, else
+ * 'Weak' while weakSafetyDate is, with the strong or weak icon (strong takes precedence, docs/product.md §4),
+ * the end of each window still open, and safeWindowDescription (docs/product.md §3) when the upstream gives
  * one; else the empty card with 'Submit Test' for the user's own card.
  */
 import { Link } from "react-router";
@@ -19,13 +19,13 @@ export interface CardPerson {
   dob?: string;
   strongSafetyDate: string | null;
   weakSafetyDate: string | null;
-  /** SPEC §3: what the window rests on, e.g. "PCR (NAAT), collected 2026-11-20 16:15 UTC" */
+  /** docs/product.md §3: what the window rests on, e.g. "PCR (NAAT), collected 2026-11-20 16:15 UTC" */
   safeWindowDescription?: string | null;
 }
 
 /**
  * `showWindow` false leaves the window out: a follower's card shows their window only to people
- * who follow them (SPEC §1: confirmed followers see the followed person's window).
+ * who follow them (docs/product.md §1: confirmed followers see the followed person's window).
  */
 export function SafeWindowCard({
   person,

@@ -1,4 +1,4 @@
-/** SPEC §2 bottom navigation on main screens: only the tabs of enabled screens (SPEC §6). */
+/** docs/product.md §2 bottom navigation on main screens: only the tabs of enabled screens (docs/product.md §6). */
 import { NavLink } from "react-router";
 import type { Tab } from "~/screens";
 

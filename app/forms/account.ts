@@ -1,5 +1,5 @@
 /**
- * One zod schema per account form (SPEC §5), used by conform on the client (validation on blur)
+ * One zod schema per account form (docs/product.md §5), used by conform on the client (validation on blur)
  * and by the route actions on the server.
  */
 import { z } from "zod";
@@ -7,14 +7,14 @@ import { messages } from "../messages";
 import { bothPresent, emailAddress, newPassword } from "./password";
 import { singleLine } from "./text";
 
-/** SPEC §5 Login. */
+/** docs/product.md §5 Login. */
 export const loginSchema = z.object({
   email: z.string({ error: messages.loginEmailRequired }).trim().min(1, messages.loginEmailRequired).max(254).refine(singleLine, messages.controlCharacters),
   password: z.string({ error: messages.loginPasswordRequired }).min(1, messages.loginPasswordRequired).max(1024).refine(singleLine, messages.controlCharacters),
   redirectTo: z.string().max(2048).optional(),
 });
 
-/** SPEC §5 Registration; the toggles must both be on. */
+/** docs/product.md §5 Registration; the toggles must both be on. */
 export const registrationSchema = z
   .object({
     email: emailAddress(messages.registerEmailRequired),
@@ -29,17 +29,17 @@ export const registrationSchema = z
     when: bothPresent("password", "confirmPassword"),
   });
 
-/** SPEC §5 Confirm account: the password to set. */
+/** docs/product.md §5 Confirm account: the password to set. */
 export const confirmAccountSchema = z.object({
   password: newPassword(messages.confirmAccountPasswordRequired),
 });
 
-/** SPEC §5 Reset request. */
+/** docs/product.md §5 Reset request. */
 export const requestPasswordChangeSchema = z.object({
   email: emailAddress(messages.resetEmailRequired),
 });
 
-/** SPEC §5 Reset password: new password must match confirm. */
+/** docs/product.md §5 Reset password: new password must match confirm. */
 export const resetPasswordSchema = z
   .object({
     newPassword: newPassword(messages.newPasswordRequired),
@@ -52,8 +52,8 @@ export const resetPasswordSchema = z
   });
 
 /**
- * The email and token a link carries (SPEC §2 /confirmemail, /confirmaccount, /resetpassword).
- * @returns the values, or the SPEC §5 message for the first one missing
+ * The email and token a link carries (docs/product.md §2 /confirmemail, /confirmaccount, /resetpassword).
+ * @returns the values, or the docs/product.md §5 message for the first one missing
  */
 export function linkParameters(url: URL): { email: string; token: string; problem?: undefined } | { problem: string } {
   const email = url.searchParams.get("email")?.trim() ?? "";

@@ -1,4 +1,4 @@
-/** SPEC §5 Dispute comment: required (Submit is disabled when empty), at most 1000 characters. */
+/** docs/product.md §5 Dispute comment: required (Submit is disabled when empty), at most 1000 characters. */
 import { z } from "zod";
 import { messages } from "../messages";
 import { multiLine } from "./text";

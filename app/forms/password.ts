@@ -1,5 +1,5 @@
 /**
- * SPEC §5 password rule: at least 8 characters, with at least one lower case letter, one upper
+ * docs/product.md §5 password rule: at least 8 characters, with at least one lower case letter, one upper
  * case letter, one digit and one special character from !@#$%^&*. Shared by every form that
  * sets a password; the identity authority enforces the same rule.
  */
@@ -8,25 +8,25 @@ import { messages } from "../messages";
 import { singleLine } from "./text";
 
 export const passwordMinLength = 8;
-/** Upper bound against abuse (argon2 input); not a SPEC rule. */
+/** Upper bound against abuse (argon2 input); not a product rule. */
 export const passwordMaxLength = 128;
 
-/** True when `password` satisfies every part of the SPEC §5 rule except the length. */
+/** True when `password` satisfies every part of the docs/product.md §5 rule except the length. */
 export function hasPasswordCharacterClasses(password: string): boolean {
   return /[a-z]/.test(password) && /[A-Z]/.test(password) && /[0-9]/.test(password) && /[!@#$%^&*]/.test(password);
 }
 
-/** True when `password` satisfies the whole SPEC §5 rule. */
+/** True when `password` satisfies the whole docs/product.md §5 rule. */
 export function isValidPassword(password: string): boolean {
   return password.length >= passwordMinLength && password.length <= passwordMaxLength && hasPasswordCharacterClasses(password);
 }
 
 /**
  * A new password field: required (with the form's own message), then the length message, then
- * SPEC's character-class message. Registration and resets name the length ('Passwords must be at
- * least 8 characters long.', SPEC §5 Registration); the settings change passes
+ * the product's character-class message. Registration and resets name the length ('Passwords must be at
+ * least 8 characters long.', docs/product.md §5 Registration); the settings change passes
  * `messages.passwordFormat`, since there any failed format check shows the shared password message
- * (SPEC §5 Settings password change).
+ * (docs/product.md §5 Settings password change).
  */
 export function newPassword(requiredMessage: string, tooShortMessage: string = messages.passwordTooShort) {
   return z
@@ -38,7 +38,7 @@ export function newPassword(requiredMessage: string, tooShortMessage: string = m
     .refine(hasPasswordCharacterClasses, messages.passwordFormat);
 }
 
-/** An e-mail field: required with `requiredMessage`, then SPEC's format message. */
+/** An e-mail field: required with `requiredMessage`, then the product's format message. */
 export function emailAddress(requiredMessage: string) {
   return z
     .string({ error: requiredMessage })

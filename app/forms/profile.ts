@@ -1,16 +1,16 @@
 /**
- * Profile forms (SPEC §2 /yourinfo and /personalinfo, §5 profile screens, §6 age 18):
+ * Profile forms (docs/product.md §2 /yourinfo and /personalinfo, §5 profile screens, §6 age 18):
  * first name, last name, date of birth as MM/DD/YYYY, postal code. One schema per screen,
- * differing only in SPEC's date message. Dates travel to the consumer API as YYYY-MM-DD.
+ * differing only in the product's date message. Dates travel to the consumer API as YYYY-MM-DD.
  */
 import { differenceInYears, format, isValid, parse } from "date-fns";
 import { z } from "zod";
 import { messages } from "../messages";
 import { singleLine } from "./text";
 
-/** SPEC §9: date format MM/DD/YYYY. */
+/** docs/product.md §9: date format MM/DD/YYYY. */
 export const usDatePattern = /^(0[1-9]|1[0-2])\/(0[1-9]|[12]\d|3[01])\/(19|20)\d{2}$/;
-/** SPEC §6, §9: minimum age for a profile. */
+/** docs/product.md §6, §9: minimum age for a profile. */
 export const minimumAge = 18;
 const postalCodePattern = /^[A-Za-z0-9][A-Za-z0-9 -]{1,10}[A-Za-z0-9]$/;
 
@@ -52,7 +52,7 @@ function profileSchema(dobFormatMessage: string) {
   });
 }
 
-/** SPEC §2 /yourinfo (first-time profile): 'DOB must be in mm/dd/yyyy format'. */
+/** docs/product.md §2 /yourinfo (first-time profile): 'DOB must be in mm/dd/yyyy format'. */
 export const yourInfoSchema = profileSchema(messages.dobFormatFirstTime);
-/** SPEC §2 /personalinfo: 'Date of Birth must be in mm/dd/yyyy format'. */
+/** docs/product.md §2 /personalinfo: 'Date of Birth must be in mm/dd/yyyy format'. */
 export const personalInfoSchema = profileSchema(messages.dobFormat);

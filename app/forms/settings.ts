@@ -1,12 +1,12 @@
 /**
- * Settings forms (SPEC §2 Settings screen, §5 settings password change and new username).
+ * Settings forms (docs/product.md §2 Settings screen, §5 settings password change and new username).
  */
 import { z } from "zod";
 import { messages } from "../messages";
 import { bothPresent, newPassword } from "./password";
 import { singleLine } from "./text";
 
-/** SPEC §5: current password, then a new one passing the rule, confirmed. */
+/** docs/product.md §5: current password, then a new one passing the rule, confirmed. */
 export const changePasswordSchema = z
   .object({
     intent: z.literal("password"),
@@ -21,7 +21,7 @@ export const changePasswordSchema = z
   });
 
 /**
- * SPEC §5 new username: required here; validity and availability are the identity authority's
+ * docs/product.md §5 new username: required here; validity and availability are the identity authority's
  * answer. The current password is asked too (docs/security.md "Sessions"): a session alone must not
  * be enough to take the account.
  */

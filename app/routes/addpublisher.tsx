@@ -1,5 +1,5 @@
-// app/routes/addpublisher.tsx: SPEC §2 /addpublisher 'Add': the search box ('Name, product ID or
-// email', at least 3 non-blank characters, SPEC §5), results with Add, which becomes a check icon
+// app/routes/addpublisher.tsx: docs/product.md §2 /addpublisher 'Add': the search box ('Name, product ID or
+// email', at least 3 non-blank characters, docs/product.md §5), results with Add, which becomes a check icon
 // after the request. The search is a GET form (?q=), the request a post; both work without JavaScript.
 import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/addpublisher";
@@ -11,7 +11,7 @@ import { consumerApi } from "~/server/upstream/consumer.server";
 
 export const meta = () => [{ title: "Add · SafeWindow" }];
 
-/** SPEC §5, §9: search starts only with at least 3 non-blank characters. */
+/** docs/product.md §5, §9: search starts only with at least 3 non-blank characters. */
 export const searchMinimum = 3;
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,6 +1,6 @@
-// app/routes/checkaccountstatus.tsx: SPEC §2 /checkaccountstatus, the routing gate after sign-in:
+// app/routes/checkaccountstatus.tsx: docs/product.md §2 /checkaccountstatus, the routing gate after sign-in:
 // not confirmed → /checkconfirmation; no consumer profile → /yourinfo; otherwise load permissions
-// (kept in the session, SPEC §6) and test results: /safewindow with at least one, else /welcome
+// (kept in the session, docs/product.md §6) and test results: /safewindow with at least one, else /welcome
 // ('Making sure everything is looking good...' shows in the pending bar while it works, with
 // JavaScript; on error the page says 'There was an error looking up your account information'
 // and offers 'Try again').

@@ -1,4 +1,4 @@
-// app/routes/intro.tsx: SPEC §2 "/": the intro screen with the logo, and the two ways in (Sign In,
+// app/routes/intro.tsx: docs/product.md §2 "/": the intro screen with the logo, and the two ways in (Sign In,
 // Create Account) a web visitor needs. A signed-in user goes on to the gate instead.
 import { Link, redirect } from "react-router";
 import type { Route } from "./+types/intro";

@@ -1,4 +1,4 @@
-// app/routes/mytests.tsx: SPEC §2 /mytests 'My Tests': the 'Before You Add' guidelines modal (shown
+// app/routes/mytests.tsx: docs/product.md §2 /mytests 'My Tests': the 'Before You Add' guidelines modal (shown
 // until read, remembered in a cookie, reopened with `?guidelines`), the PDF picker and Upload (a multipart form post that works
 // without JavaScript), the server's consumerMessage, the scrollable result list with its icons;
 // a result opens /testdetail. After an upload the outcome shows here with the updated card.
@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  // Over the limit: the body is read and dropped, never parsed, and the form says why (SPEC §5).
+  // Over the limit: the body is read and dropped, never parsed, and the form says why (docs/product.md §5).
   if (Number(request.headers.get("content-length") ?? 0) > maxUploadBodyBytes) {
     await discardBody(request);
     return data({ error: messages.uploadTooLarge }, { status: 413, headers: { Connection: "close" } });
@@ -123,8 +123,8 @@ export default function MyTests() {
 }
 
 /**
- * SPEC §2 'Before You Add': the guidelines modal, dismissed by a form post that remembers it as
- * read (DESIGN.md §4 modals). The server renders it open over the page, which works without
+ * docs/product.md §2 'Before You Add': the guidelines modal, dismissed by a form post that remembers it as
+ * read (docs/architecture.md §4 modals). The server renders it open over the page, which works without
  * JavaScript; once JavaScript runs it becomes a true modal (`showModal()`: the page behind is
  * inert, focus stays inside, Escape closes it for this visit without remembering it as read).
  */

@@ -1,4 +1,4 @@
-// app/routes/people.tsx: SPEC §2 /people: tabs 'Following' and 'Followers' (the pending count in
+// app/routes/people.tsx: docs/product.md §2 /people: tabs 'Following' and 'Followers' (the pending count in
 // brackets), the 'Add' button; each entry opens its card. The tab lives in the URL (?tab=followers).
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/people";

@@ -1,4 +1,4 @@
-// app/routes/registration.tsx: SPEC §2 /registration; §4 Registration (register, automatic login,
+// app/routes/registration.tsx: docs/product.md §2 /registration; §4 Registration (register, automatic login,
 // confirmation e-mail, /checkconfirmation); §5 Registration rules; §8 register errors
 import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
@@ -34,7 +34,7 @@ async function checkEmail(formData: FormData) {
   }
 }
 
-/** SPEC §8: the message for a failed register call. */
+/** docs/product.md §8: the message for a failed register call. */
 function registerErrors(status: number, body: unknown): string[] {
   if (status === 500) return [messages.registerServerError];
   const errors = (body as { errors?: { code?: string; description?: string }[] } | null)?.errors;
@@ -153,7 +153,7 @@ export default function Registration() {
           Create Account
         </button>
       </Form>
-      {/* SPEC §5's 'not available' message tells the user to hit 'Back' then 'Sign In'. */}
+      {/* docs/product.md §5's 'not available' message tells the user to hit 'Back' then 'Sign In'. */}
       <p className="form-links">
         <Link to="/">Back</Link>
         <Link to="/login">Sign In</Link>

@@ -1,4 +1,4 @@
-// app/routes/safewindow.tsx: SPEC §2 /safewindow 'My Safe Window': the user's own card and a link
+// app/routes/safewindow.tsx: docs/product.md §2 /safewindow 'My Safe Window': the user's own card and a link
 // to the testing philosophy page
 import { Link, redirect, useLoaderData } from "react-router";
 import type { Route } from "./+types/safewindow";

@@ -1,4 +1,4 @@
-// app/routes/settings.tsx: SPEC §2 /settings 'My Settings': personal info summary (Change →
+// app/routes/settings.tsx: docs/product.md §2 /settings 'My Settings': personal info summary (Change →
 // /personalinfo), the password panel, the username/e-mail panel (never both open; the URL's
 // ?panel= holds which, so it works without JavaScript), product ID, Logout, 'Local Data' Wipe.
 // §5 settings rules; §8 username and settings-password messages.
@@ -60,7 +60,7 @@ async function changePassword(formData: FormData, context: Readonly<RouterContex
   if (!changed) {
     return data({ intent: "password", result: submission.reply({ formErrors: [messages.settingsPasswordChangeFailed], hideFields }) }, { status: 400 });
   }
-  // Success closes the panel and clears its fields (SPEC §4 settings panels).
+  // Success closes the panel and clears its fields (docs/product.md §4 settings panels).
   // Every other browser signed in to the account is signed out; this one stays.
   await revokeOtherSessions(context);
   setFlash(context, "notice", messages.passwordChanged);
@@ -83,7 +83,7 @@ async function changeEmail(formData: FormData, context: Readonly<RouterContextPr
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;
     if (error.status === 429) return fail(error.message, 429, "currentPassword");
-    // The authority could not judge the password: the change cannot be made now (SPEC §8 wording).
+    // The authority could not judge the password: the change cannot be made now (docs/product.md §8 wording).
     if (error.unavailable) return fail(messages.userNameValidationFailed, 502);
     return fail(messages.currentPasswordWrong, 400, "currentPassword");
   }
@@ -210,8 +210,8 @@ function PasswordPanel({ result }: { result: Result }) {
   const current = String(fields.currentPassword.value ?? "");
   const next = String(fields.newPassword.value ?? "");
   const confirm = String(fields.confirmPassword.value ?? "");
-  // SPEC §5: new is disabled until current has 8+ characters, confirm until new has; Update needs
-  // new and confirm non-empty and equal (SPEC's intent). Only JavaScript can follow the typing.
+  // docs/product.md §5: new is disabled until current has 8+ characters, confirm until new has; Update needs
+  // new and confirm non-empty and equal (the product's intent). Only JavaScript can follow the typing.
   const newDisabled = hydrated && current.length < passwordMinLength;
   const confirmDisabled = hydrated && next.length < passwordMinLength;
   const updateDisabled = (hydrated && (!next || next !== confirm)) || navigation.state === "submitting";

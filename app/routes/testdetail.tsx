@@ -1,4 +1,4 @@
-// app/routes/testdetail.tsx: SPEC §2 Test Detail: company and public name, test date, the safety
+// app/routes/testdetail.tsx: docs/product.md §2 Test Detail: company and public name, test date, the safety
 // icon (none when valid is 0), the 250x200 thumbnail (blue border when valid, red otherwise) that
 // opens the 1250x1000 view and closes it (?view=large, so it works without JavaScript), the errors
 // list or 'This test result was processed successfully.', the Dispute button rule, the
@@ -32,10 +32,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   try {
     propertyValues = await api.propertyValues(id);
   } catch (error) {
-    // SPEC §8: test detail errors are shown in the error list with the exception text added.
+    // docs/product.md §8: test detail errors are shown in the error list with the exception text added.
     loadError = `Could not load the checks of this result: ${(error as Error).message}`;
   }
-  // SPEC §2, §6: the tabs exist only for a result that can be or has been disputed.
+  // docs/product.md §2, §6: the tabs exist only for a result that can be or has been disputed.
   const tab = disputable(result) ? url.searchParams.get("tab") : null;
   return {
     result,
@@ -56,14 +56,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result) throw data(null, { status: 404 });
   const submission = parseWithZod(await request.formData(), { schema: disputeSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  // A stale or hand-made post: SPEC §6 offers a dispute only for valid 0, and only once.
+  // A stale or hand-made post: docs/product.md §6 offers a dispute only for valid 0, and only once.
   if (result.valid !== 0 || result.disputeStatus !== 0) return data({ result: submission.reply({ formErrors: [messages.disputeNotOffered] }) }, { status: 409 });
   const sent = await api.dispute(result, submission.value.disputeComment).catch(() => false);
   if (!sent) return data({ result: submission.reply({ formErrors: [messages.disputeFailed] }) }, { status: 502 });
   return { result: submission.reply({ resetForm: true }) };
 }
 
-/** SPEC §2, §6: a result with the Details/Dispute tabs: not validated (valid 0), or already disputed. */
+/** docs/product.md §2, §6: a result with the Details/Dispute tabs: not validated (valid 0), or already disputed. */
 function disputable(result: { valid: number; disputeStatus: number }): boolean {
   return result.valid === 0 || result.disputeStatus !== 0;
 }
@@ -154,8 +154,8 @@ export default function TestDetail() {
 }
 
 /**
- * The Dispute tab (SPEC §2 Test Detail): the form, or 'Your Submission' with the 3-hour text or
- * the provider's response. SPEC's Contact button "does nothing"; here it opens a mail to
+ * The Dispute tab (docs/product.md §2 Test Detail): the form, or 'Your Submission' with the 3-hour text or
+ * the provider's response. the product's Contact button "does nothing"; here it opens a mail to
  * SUPPORT_EMAIL about this result, which is what the text above it promises.
  */
 function DisputeTab({

@@ -1,5 +1,5 @@
 // app/routes/testing-philosophy.tsx: the testing philosophy page linked from /welcome and
-// /safewindow (SPEC §2): what a safe window is and how it is counted (LAB-FORMATS.md rules)
+// /safewindow (docs/product.md §2): what a safe window is and how it is counted (docs/product.md §10.7)
 import { Link } from "react-router";
 
 export const meta = () => [{ title: "How we count safe windows · SafeWindow" }];

@@ -1,4 +1,4 @@
-// app/routes/testresultimage.tsx: the page-1 JPEG of one of the user's results (SPEC §3: the
+// app/routes/testresultimage.tsx: the page-1 JPEG of one of the user's results (docs/product.md §3: the
 // consumer API answers base64; here it is served as an image, only to its owner, never cached)
 import { data } from "react-router";
 import type { Route } from "./+types/testresultimage";

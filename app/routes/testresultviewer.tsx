@@ -1,4 +1,4 @@
-// app/routes/testresultviewer.tsx: SPEC §2 /testresultviewer: a result's full-size image (1250x1000)
+// app/routes/testresultviewer.tsx: docs/product.md §2 /testresultviewer: a result's full-size image (1250x1000)
 import { data, Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/testresultviewer";
 import { requireUser } from "~/server/auth.server";

@@ -1,4 +1,4 @@
-// app/routes/yourinfo.tsx: SPEC §2 /yourinfo, first-time profile: first name, last name, date of
+// app/routes/yourinfo.tsx: docs/product.md §2 /yourinfo, first-time profile: first name, last name, date of
 // birth, postal code; Finish enabled only when valid and 18+; the always-shown warning; §8 creation errors
 import { data, Form, redirect, useActionData, useNavigation } from "react-router";
 import { getFormProps } from "@conform-to/react";
@@ -31,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { firstName, lastName, dob, postalCode } = submission.value;
   const api = consumerApi(user);
   try {
-    // SPEC §2: a middle name exists in state but has no input here; latitude/longitude are not collected.
+    // docs/product.md §2: a middle name exists in state but has no input here; latitude/longitude are not collected.
     const created = await api.createProfile(
       { firstName, middleName: null, lastName, dob: toIsoDate(dob), postalCode },
       { latitude: null, longitude: null },

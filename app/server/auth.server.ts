@@ -1,6 +1,6 @@
 /**
- * Sign-in, the login guard and redirect safety (SPEC §2 guarded routes, §4 route guard and
- * token validity, §8 login errors; DESIGN.md §4 login state).
+ * Sign-in, the login guard and redirect safety (docs/product.md §2 guarded routes, §4 route guard and
+ * token validity, §8 login errors; docs/architecture.md §4 login state).
  *
  * Sign-in goes through remix-auth's FormStrategy, whose verify function calls the identity
  * authority's password grant. The guard middleware runs on the layout route that holds every
@@ -17,7 +17,7 @@ import { forgetAccessToken, sessionOf } from "./session.server";
 import { getUserInfo, passwordGrant, type AccessToken } from "./upstream/identity.server";
 import { UpstreamError } from "./upstream/http.server";
 
-/** SPEC §9: a token is treated as expired 5 s before its expiration. */
+/** docs/product.md §9: a token is treated as expired 5 s before its expiration. */
 export const expirySkewMs = 5_000;
 
 /** True while the token is still usable at `now` (epoch ms). */
@@ -25,7 +25,7 @@ export function isTokenValid(expiresAt: number | undefined, now = Date.now()): b
   return typeof expiresAt === "number" && expiresAt - expirySkewMs > now;
 }
 
-/** A sign-in that failed, with the SPEC §8 message to show. */
+/** A sign-in that failed, with the docs/product.md §8 message to show. */
 export class SignInError extends Error {
   override name = "SignInError";
   /** The status the sign-in form answers with: 429 when the authority locked the attempts, else 400. */
@@ -46,7 +46,7 @@ export class SignInError extends Error {
 const authorityLockoutSeconds = 15 * 60;
 
 /**
- * SPEC §8 message for a failed token request: 400 → wrong credentials, 500 → unexpected, 429 →
+ * docs/product.md §8 message for a failed token request: 400 → wrong credentials, 500 → unexpected, 429 →
  * when to try again (ours; `retryAfterSeconds` from the authority's Retry-After, 15 minutes when it
  * gave none), anything else → 'Unknown Error: …'.
  */
@@ -60,7 +60,7 @@ export function signInErrorMessage(status: number, detail?: string, retryAfterSe
 
 /**
  * Calls the password grant for (email, password) from the browser at `clientIp`.
- * @throws SignInError carrying the SPEC §8 message
+ * @throws SignInError carrying the docs/product.md §8 message
  */
 export async function signIn(email: string, password: string, clientIp?: string): Promise<AccessToken & { userName: string }> {
   let answer: Awaited<ReturnType<typeof passwordGrant>>;
@@ -77,7 +77,7 @@ export async function signIn(email: string, password: string, clientIp?: string)
     }
     throw new SignInError(signInErrorMessage(answer.status, answer.body?.error_description ?? answer.body?.error), { unavailable: answer.status >= 500 });
   }
-  // SPEC §7 "Get user info returns userName": the account's own spelling, not what was typed.
+  // docs/product.md §7 "Get user info returns userName": the account's own spelling, not what was typed.
   const info = await getUserInfo(answer.token.accessToken).catch(() => ({ userName: email }));
   return { ...answer.token, userName: info.userName };
 }
@@ -108,7 +108,7 @@ authenticator.use(
 
 /**
  * A redirect target from user input, honoured only when it is a local path: one leading "/",
- * not "//" or "/\" (DESIGN.md §4). Anything else gives `fallback`.
+ * not "//" or "/\" (docs/architecture.md §4). Anything else gives `fallback`.
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/checkaccountstatus"): string {
   if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
@@ -134,7 +134,7 @@ export function getSessionUser(context: Readonly<RouterContextProvider>, now = D
 }
 
 /**
- * Guard middleware for every guarded route (SPEC §2): puts the user in `userContext`, or
+ * Guard middleware for every guarded route (docs/product.md §2): puts the user in `userContext`, or
  * redirects to /login carrying the requested path and query. The user's `signInAgain` (called when
  * an upstream refuses the token, e.g. after the signing key changed) drops the token from the
  * session and sends the user to /login the same way, with a one-time message.

@@ -9,7 +9,7 @@ import type { AttemptLimits } from "./attempt-limits.server";
 import type { SessionDataStore } from "./session-store.server";
 
 export interface RequestInfo {
-  /** CSP nonce of this response's scripts (DESIGN.md §2 server). */
+  /** CSP nonce of this response's scripts (docs/architecture.md §2 server). */
   nonce: string;
   /** The request id that pino-http logs on every line. */
   requestId: string;
@@ -31,7 +31,7 @@ export interface SessionUser {
   expiresAt: number;
   /** The e-mail the user signed in with (identity userName). */
   userName: string;
-  /** SPEC §6 enabledScreens, once /checkaccountstatus has fetched them. */
+  /** docs/product.md §6 enabledScreens, once /checkaccountstatus has fetched them. */
   enabledScreens?: import("./upstream/consumer.server").ScreenName[];
   /**
    * Called when an upstream refuses the access token (401): drops it from the session and

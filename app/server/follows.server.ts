@@ -1,7 +1,7 @@
 /**
- * The follow screens' shared server work (SPEC §2 /follower, /following): finding the relation a
+ * The follow screens' shared server work (docs/product.md §2 /follower, /following): finding the relation a
  * screen was given by id among the user's own relations (so nobody opens another's relation), and
- * running a follow change with its SPEC §8 message.
+ * running a follow change with its docs/product.md §8 message.
  */
 import { data, redirect } from "react-router";
 import type { SessionUser } from "./context";
@@ -19,7 +19,7 @@ export async function relationOf(user: SessionUser, side: "subscribers" | "publi
 }
 
 /**
- * Runs `change` on `id`; on success redirects to `then`, else answers `failure` (SPEC §8) with 502.
+ * Runs `change` on `id`; on success redirects to `then`, else answers `failure` (docs/product.md §8) with 502.
  */
 export async function followChange(user: SessionUser, change: FollowChange, id: string, then: string, failure: string) {
   const done = await consumerApi(user).follow(change, id);

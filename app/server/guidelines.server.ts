@@ -1,7 +1,7 @@
 /**
- * SPEC §2 /mytests 'Before You Add': whether the guidelines were read is remembered on this
- * device (SPEC §3 "the testing-rules-guidelines-read flag"; DESIGN.md §4: a cookie). Logout and Wipe
- * forget it (SPEC §4: both clear the flags).
+ * docs/product.md §2 /mytests 'Before You Add': whether the guidelines were read is remembered on this
+ * device (docs/product.md §3 "the testing-rules-guidelines-read flag"; docs/architecture.md §4: a cookie). Logout and Wipe
+ * forget it (docs/product.md §4: both clear the flags).
  */
 import { appCookie } from "./cookies.server";
 

@@ -1,6 +1,6 @@
 /**
- * Logging (DESIGN.md §2 logging): one pino logger, request ids, and redaction of everything
- * secret: tokens, passwords, cookies, and the password/token query parameters that SPEC §7 puts
+ * Logging (docs/architecture.md §2 logging): one pino logger, request ids, and redaction of everything
+ * secret: tokens, passwords, cookies, and the password/token query parameters that docs/product.md §7 puts
  * in identity URLs. Imported by server.ts (Node type stripping) and the bundle: pino and node only.
  */
 import { randomUUID } from "node:crypto";

@@ -1,14 +1,14 @@
 /**
- * Small remembered values kept in cookies (DESIGN.md §4 "Local storage in SPEC becomes server
- * state"): the username last signed in with (SPEC §3 "the username"), the cookie-consent answer
- * (SPEC §1: 150 days). Logout keeps them (it forgets only the flags, see routes/logout.tsx); Wipe
- * forgets the username and the flags (SPEC §4).
+ * Small remembered values kept in cookies (docs/architecture.md §4 "Local storage becomes server
+ * state"): the username last signed in with (docs/product.md §3 "the username"), the cookie-consent answer
+ * (docs/product.md §1: 150 days). Logout keeps them (it forgets only the flags, see routes/logout.tsx); Wipe
+ * forgets the username and the flags (docs/product.md §4).
  */
 import { appCookie } from "./cookies.server";
 import { forgetGuidelinesRead } from "./guidelines.server";
 
 const dayS = 24 * 60 * 60;
-/** SPEC §1, §9: the consent cookie lasts 150 days. */
+/** docs/product.md §1, §9: the consent cookie lasts 150 days. */
 export const consentMaxAgeSeconds = 150 * dayS;
 
 /**

@@ -36,7 +36,7 @@ export interface SessionData {
   /** epoch ms */
   expiresAt: number;
   userName: string;
-  /** SPEC §6: the enabledScreens list, fetched after login and kept for the session. */
+  /** docs/product.md §6: the enabledScreens list, fetched after login and kept for the session. */
   enabledScreens?: ScreenName[];
   /** The user's session generation when this session began or last changed the account. */
   generation?: number;
@@ -207,7 +207,7 @@ export function takeFlash(context: Readonly<RouterContextProvider>): { notice?: 
   return { notice: session.get("notice"), error: session.get("error") };
 }
 
-/** Keeps `screens` as the session's enabledScreens (SPEC §6). */
+/** Keeps `screens` as the session's enabledScreens (docs/product.md §6). */
 export function saveEnabledScreens(context: Readonly<RouterContextProvider>, screens: ScreenName[]): void {
   sessionOf(context).set("enabledScreens", screens);
 }

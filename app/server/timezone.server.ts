@@ -1,5 +1,5 @@
 /**
- * The zone to show times in (DESIGN.md §4): the browser's, sent in the `tz` cookie by a small
+ * The zone to show times in (docs/architecture.md §4): the browser's, sent in the `tz` cookie by a small
  * script when JavaScript runs, else DEFAULT_TIME_ZONE.
  */
 import { isTimeZone } from "~/dates";

@@ -31,7 +31,7 @@ test("register, confirm the e-mail from the outbox, and /checkconfirmation moves
   // The first tab polls every 5 s (timer with JavaScript, meta refresh without) and moves on.
   await expect(page).toHaveURL(/\/yourinfo$/, { timeout: 15_000 });
 
-  // The link is single-use: opening it again fails with SPEC's message and offers a resend.
+  // The link is single-use: opening it again fails with the product's message and offers a resend.
   await confirmPage.goto(linkPath(mail, "/confirmemail"));
   await expect(confirmPage.getByText(messages.emailConfirmFailed)).toBeVisible();
   await expect(confirmPage.getByRole("button", { name: "Resend Confirmation" })).toBeVisible();
@@ -63,7 +63,7 @@ test("sign in with a confirmed account, then log out", async ({ page }, testInfo
 
   await page.getByRole("button", { name: "Logout" }).click();
   await expect(page).toHaveURL(/\/login$/);
-  // The e-mail is remembered for the next sign-in (SPEC §3 local storage "the username").
+  // The e-mail is remembered for the next sign-in (docs/product.md §3 local storage "the username").
   await expect(page.getByLabel("Email", { exact: true })).toHaveValue(email);
   await page.goto("/checkconfirmation");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcheckconfirmation$/);
@@ -87,7 +87,7 @@ test("a redirectTo that is not a local path is ignored", async ({ page }, testIn
   await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/checkconfirmation$/);
 });
 
-test("wrong password shows SPEC's login error", async ({ page }, testInfo) => {
+test("wrong password shows the product's login error", async ({ page }, testInfo) => {
   const email = uniqueEmail(testInfo, "wrong");
   await createAccount(email, strongPassword, { confirmed: true });
   await page.goto("/login");

@@ -134,7 +134,7 @@ test("a declined and a cancelled request leave no relation", async ({ page, brow
   await b.context.close();
 });
 
-test("a change a stale page asks for shows SPEC's follow message", async ({ page, browser, baseURL }, testInfo) => {
+test("a change a stale page asks for shows the product's follow message", async ({ page, browser, baseURL }, testInfo) => {
   const aProfile = uniqueProfile("Elif");
   const bProfile = uniqueProfile("Femi");
   await signedInUser(page, testInfo, "stale-a", aProfile);

@@ -57,7 +57,7 @@ test("a new account goes through /yourinfo and /welcome to the empty safe window
   await expect(page).toHaveURL(/\/welcome$/);
 });
 
-test("/yourinfo: SPEC's date, age and required messages", async ({ page, hasJs }, testInfo) => {
+test("/yourinfo: the product's date, age and required messages", async ({ page, hasJs }, testInfo) => {
   await signedInUser(page, testInfo, "rules");
   const dob = page.getByLabel("Date of Birth");
 

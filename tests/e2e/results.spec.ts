@@ -135,7 +135,7 @@ test("the 'Before You Add' modal: reopened from the upload form, and shown again
   await expect(page.getByRole("heading", { name: "My Tests" })).toBeVisible();
   await expect(guidelines).toHaveCount(0);
 
-  // SPEC §4: Logout clears the flags, so the next sign-in sees the guidelines again.
+  // docs/product.md §4: Logout clears the flags, so the next sign-in sees the guidelines again.
   await page.goto("/settings");
   await page.getByRole("main").getByRole("button", { name: "Logout" }).click();
   await expect(page).toHaveURL(/\/login$/);

@@ -1,5 +1,5 @@
 /**
- * Each validation and error message of the account screens (SPEC §5, §8) appears when its input is
+ * Each validation and error message of the account screens (docs/product.md §5, §8) appears when its input is
  * given: on blur with JavaScript, after submitting without it. Both projects run every test.
  */
 import type { Page } from "@playwright/test";
@@ -139,7 +139,7 @@ test("reset password: passwords must match; missing link parameters are named", 
   await expect(page.getByText(messages.passwordChangeFailed)).toBeVisible();
 });
 
-test("confirm e-mail: a missing or wrong token fails with SPEC's message and offers a resend", async ({ page }, testInfo) => {
+test("confirm e-mail: a missing or wrong token fails with the product's message and offers a resend", async ({ page }, testInfo) => {
   await page.goto("/confirmemail");
   await expect(page.getByText(messages.missingEmailParameter)).toBeVisible();
   const email = uniqueEmail(testInfo, "badconfirm");

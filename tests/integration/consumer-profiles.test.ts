@@ -1,4 +1,4 @@
-// services/consumer's domain functions without HTTP (STYLE.md: plain values in and out): the
+// services/consumer's domain functions without HTTP (docs/architecture.md §9.5: plain values in and out): the
 // profile rules on a pinned clock, calendar dates, product IDs (collision retry), the
 // onProfileChanged hook and operator-managed permissions, on a real PGlite database.
 import { mkdtemp, rm } from "node:fs/promises";
@@ -234,7 +234,7 @@ describe("permissions", () => {
 
     await db.deleteFrom("consumer_screen_permissions").where("consumer_id", "=", profile.sF_ConsumerId).execute();
     expect(await getPermissions(db, user)).toEqual({ enabledScreens: [] });
-    // The database refuses screen names SPEC §6 does not have.
+    // The database refuses screen names docs/product.md §6 does not have.
     await expect(db.insertInto("consumer_screen_permissions").values({ consumer_id: profile.sF_ConsumerId, screen: "Admin" as never }).execute()).rejects.toThrow(/check constraint/);
   });
 });

@@ -1,4 +1,4 @@
-// The test-result calls over real HTTP (SPEC §7 test result calls; DESIGN.md §5 pipeline; issue
+// The test-result calls over real HTTP (docs/product.md §7 test result calls; docs/architecture.md §5 pipeline; issue
 // 4): a real identity authority issues the tokens, the consumer API runs with its PDF worker
 // pool and PGlite, uploads are generated lab PDFs (tests/fixtures). One pair of services for
 // the whole file; each test uses its own users.
@@ -345,7 +345,7 @@ describe("rejections", () => {
 // ---------------------------------------------------------------- disputes
 
 describe("disputes", () => {
-  it("applies SPEC's rules: comment required and at most 1000 characters, only valid 0, once", async () => {
+  it("applies the product's rules: comment required and at most 1000 characters, only valid 0, once", async () => {
     const user = await withProfile();
     const invalid = await json(await upload(user, await harborviewPdf({ ...ADA, lastName: "Byron", collectedAt: hoursAgo(2) })));
     const valid = await json(await upload(user, await harborviewPdf({ ...ADA, collectedAt: hoursAgo(3) })));

@@ -97,7 +97,7 @@ describe("server.ts with the embedded identity authority", () => {
     expect(server.output()).not.toContain(password);
   });
 
-  it("answers SPEC's login message for a wrong password, with status 400", async () => {
+  it("answers the product's login message for a wrong password, with status 400", async () => {
     const response = await fetch(`${server.url}/login`, form({ email: "nobody@example.com", password: "Wrong#Pass1" }, server.url));
     expect(response.status).toBe(400);
     expect(await response.text()).toContain(messages.loginFailed);
@@ -157,7 +157,7 @@ describe("server.ts with the identity authority down", () => {
     expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
   });
 
-  it("answers sign-in and registration with SPEC's messages instead of crashing", async () => {
+  it("answers sign-in and registration with the product's messages instead of crashing", async () => {
     const login = await fetch(`${server.url}/login`, form({ email: "a@example.com", password: "Window#2026a" }, server.url));
     expect(login.status).toBe(400);
     expect(await login.text()).toContain("Unknown Error: ");
@@ -226,7 +226,7 @@ describe("the identity authority goes away during a session", () => {
     server.child.kill("SIGKILL");
   });
 
-  it("shows SPEC's messages on every account screen", async () => {
+  it("shows the product's messages on every account screen", async () => {
     const check = await fetch(`${server.url}/checkconfirmation`, { headers: { cookie } });
     expect(check.status).toBe(502);
     expect(await check.text()).toContain(messages.checkConfirmationFailed);
@@ -247,10 +247,10 @@ describe("the identity authority goes away during a session", () => {
     expect(server.child.exitCode).toBeNull();
   });
 
-  it("shows SPEC's settings messages when the identity authority cannot be asked", async () => {
+  it("shows the product's settings messages when the identity authority cannot be asked", async () => {
     const post = (values: Record<string, string>) =>
       fetch(`${server.url}/settings`, { ...form(values, server.url), headers: { ...form({}, server.url).headers, cookie } });
-    // The current password cannot be checked either: the change is refused with SPEC's message.
+    // The current password cannot be checked either: the change is refused with the product's message.
     const email = await post({ intent: "username", userName: "new-address@example.com", currentPassword: "Window#2026a" });
     expect(email.status).toBe(502);
     expect(await email.text()).toContain(messages.userNameValidationFailed);

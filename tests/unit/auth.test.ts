@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isTokenValid, requestedPath, safeRedirect, signInErrorMessage } from "../../app/server/auth.server";
 import { messages } from "../../app/messages";
 
-describe("safeRedirect (DESIGN.md §4)", () => {
+describe("safeRedirect (docs/architecture.md §4)", () => {
   it.each(["/checkaccountstatus", "/mytests?x=1", "/a/b#c"])("keeps the local path %s", (to) => {
     expect(safeRedirect(to)).toBe(to);
   });
@@ -14,7 +14,7 @@ describe("safeRedirect (DESIGN.md §4)", () => {
   );
 });
 
-describe("isTokenValid (SPEC §4, §9: expired 5 s before expiry)", () => {
+describe("isTokenValid (docs/product.md §4, §9: expired 5 s before expiry)", () => {
   const now = 1_000_000;
   it("is valid more than 5 s before expiry", () => expect(isTokenValid(now + 5_001, now)).toBe(true));
   it("counts 5 s before expiry as expired", () => expect(isTokenValid(now + 5_000, now)).toBe(false));
@@ -31,8 +31,8 @@ describe("requestedPath", () => {
   });
 });
 
-describe("signInErrorMessage (SPEC §8 login)", () => {
-  it("maps statuses to SPEC's messages", () => {
+describe("signInErrorMessage (docs/product.md §8 login)", () => {
+  it("maps statuses to the product's messages", () => {
     expect(signInErrorMessage(400)).toBe(messages.loginFailed);
     expect(signInErrorMessage(500)).toBe(messages.unexpectedError);
     // The authority's lockout says when to try again, not "Unknown Error" (issue 10).

@@ -1,4 +1,4 @@
-// DESIGN.md §5 step 5, matching (LAB-FORMATS.md "Matching the profile"): NFC, trimming,
+// docs/architecture.md §5 step 5, matching (docs/product.md §10.6): NFC, trimming,
 // collapsed inner white space and case are ignored, nothing else is folded; middle names the
 // profile does not hold are allowed after the first name; one property value per field.
 import { describe, expect, it } from "vitest";
@@ -45,7 +45,7 @@ describe("last name", () => {
 });
 
 describe("property values", () => {
-  it("all match: valid, matchInfo null for each field, in SPEC order", () => {
+  it("all match: valid, matchInfo null for each field, in the product rules' order", () => {
     expect(matchProfile({ givenNames: "JOSÉ MARÍA", lastName: "O'BRIEN-SMITH", dob: "1990-03-04" }, profile)).toEqual({
       valid: true,
       properties: [

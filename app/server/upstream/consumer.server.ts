@@ -1,5 +1,5 @@
 /**
- * Client of the consumer API (SPEC §7, consumer table): profile, permissions, safe window.
+ * Client of the consumer API (docs/product.md §7, consumer table): profile, permissions, safe window.
  * Every call carries the signed-in user's access token; the API acts only for that user.
  * Non-2xx answers throw `UpstreamError` unless a method says otherwise; a 401 (the token was
  * refused) sends the user to sign in again (`SessionUser.signInAgain`); a read that finds the API
@@ -10,7 +10,7 @@ import { getConfig } from "../config.server";
 import type { SessionUser } from "../context";
 import { callUpstream, unavailable, UpstreamError, type UpstreamRequest } from "./http.server";
 
-/** SPEC §3 Consumer (profile), as the consumer API answers it. */
+/** docs/product.md §3 Consumer (profile), as the consumer API answers it. */
 export interface Consumer {
   sF_ConsumerId: string;
   identityUserId: string;
@@ -29,7 +29,7 @@ export interface Consumer {
   safeWindowDescription: string | null;
 }
 
-/** The fields a person enters (SPEC §2 /yourinfo, /personalinfo); dob as YYYY-MM-DD. */
+/** The fields a person enters (docs/product.md §2 /yourinfo, /personalinfo); dob as YYYY-MM-DD. */
 export interface ProfileFields {
   firstName: string;
   middleName: string | null;
@@ -38,7 +38,7 @@ export interface ProfileFields {
   postalCode: string;
 }
 
-/** GET /consumer/getsafewindow: the card of SPEC §2 /safewindow. */
+/** GET /consumer/getsafewindow: the card of docs/product.md §2 /safewindow. */
 export interface SafeWindowCard {
   firstName: string;
   middleName: string | null;
@@ -50,10 +50,10 @@ export interface SafeWindowCard {
   safeWindowDescription: string | null;
 }
 
-/** SPEC §6 screen names, as the consumer API's enabledScreens lists them. */
+/** docs/product.md §6 screen names, as the consumer API's enabledScreens lists them. */
 export type ScreenName = "SafeWindow" | "MyTests" | "MyFun" | "Locations" | "Settings" | "Friends";
 
-/** SPEC §3 Consumer subscription (follow relation), from the other person's side. */
+/** docs/product.md §3 Consumer subscription (follow relation), from the other person's side. */
 export interface Subscription {
   sF_ConsumerSubscriptionId: string;
   /** The other person. */
@@ -68,7 +68,7 @@ export interface Subscription {
   weakSafetyDate: string | null;
 }
 
-/** SPEC §3 Test result, as GET /testresult/getcurrentusertestresults/ lists it. */
+/** docs/product.md §3 Test result, as GET /testresult/getcurrentusertestresults/ lists it. */
 export interface TestResult {
   sF_TestResultId: string;
   valid: 0 | 1;
@@ -87,21 +87,21 @@ export interface TestResult {
   disputeResponseComment: string | null;
 }
 
-/** SPEC §3 Test result property value: one checked field and what differed (null when it matched). */
+/** docs/product.md §3 Test result property value: one checked field and what differed (null when it matched). */
 export interface PropertyValue {
   sF_TestResultPropertyValueId: string;
   name: string;
   matchInfo: string | null;
 }
 
-/** POST /testresult/addtestresultmultipart/ → SPEC §3 upload response. */
+/** POST /testresult/addtestresultmultipart/ → docs/product.md §3 upload response. */
 export interface UploadAnswer {
   success: boolean;
   consumerMessage: string;
   sF_TestResultId?: string;
 }
 
-/** A search hit (SPEC §5 search): names and product ID only. */
+/** A search hit (docs/product.md §5 search): names and product ID only. */
 export interface PublisherHit {
   sF_ConsumerId: string;
   firstName: string;
@@ -156,7 +156,7 @@ export function consumerApi(user: SessionUser) {
       const body = await ok<Consumer | null>("/consumer");
       return body && typeof body === "object" && "safeWindowId" in body ? body : null;
     },
-    /** POST /consumer/createprofile; SPEC §8 reads only the success flag. */
+    /** POST /consumer/createprofile; docs/product.md §8 reads only the success flag. */
     async createProfile(profile: ProfileFields, position: { latitude: number | null; longitude: number | null }): Promise<WriteAnswer> {
       const answer = await call<WriteAnswer>("/consumer/createprofile", {
         method: "POST",
@@ -209,7 +209,7 @@ export function consumerApi(user: SessionUser) {
     },
     /**
      * POST /testresult/addtestresultmultipart/ with the PDF in field multipartData. A refusal
-     * (4xx) comes back as its answer, with the consumerMessage to show (SPEC §8 upload).
+     * (4xx) comes back as its answer, with the consumerMessage to show (docs/product.md §8 upload).
      * @throws UpstreamError on 5xx or when unreachable
      */
     async upload(file: File): Promise<UploadAnswer> {
@@ -221,7 +221,7 @@ export function consumerApi(user: SessionUser) {
       }
       return answer.body;
     },
-    /** POST /testresult/dispute/ with the result and the comment (SPEC §7: the response is not read). */
+    /** POST /testresult/dispute/ with the result and the comment (docs/product.md §7: the response is not read). */
     async dispute(result: TestResult, disputeComment: string): Promise<boolean> {
       const answer = await call("/testresult/dispute/", { method: "POST", json: { ...result, disputeComment } });
       return answer.ok;
@@ -235,7 +235,7 @@ export function consumerApi(user: SessionUser) {
     async publishers(): Promise<Subscription[]> {
       return (await ok<{ subscriptions: Subscription[] }>("/consumersubscription/publishers/")).subscriptions;
     },
-    /** GET /consumersubscription/searchpublishers/?searchString (SPEC §5: 3+ non-blank characters). */
+    /** GET /consumersubscription/searchpublishers/?searchString (docs/product.md §5: 3+ non-blank characters). */
     async searchPublishers(searchString: string): Promise<PublisherHit[]> {
       return (await ok<{ consumers: PublisherHit[] }>("/consumersubscription/searchpublishers/", { query: { searchString } })).consumers;
     },
@@ -244,7 +244,7 @@ export function consumerApi(user: SessionUser) {
       return ok("/consumersubscription/subscriptionstatus/", { query: { sfConsumerId } });
     },
     /**
-     * The follow changes of SPEC §7; each answers whether it succeeded (SPEC: "their responses
+     * The follow changes of docs/product.md §7; each answers whether it succeeded (docs/product.md: "their responses
      * carry a success flag"). An unreachable upstream counts as a failure.
      */
     async follow(change: FollowChange, id: string): Promise<boolean> {

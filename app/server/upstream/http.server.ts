@@ -1,6 +1,6 @@
 /**
- * The one HTTP client for upstream calls (SPEC §7): 30 s timeout, bearer token when given,
- * JSON or form bodies, JSON answers. Routes never call fetch themselves (STYLE.md).
+ * The one HTTP client for upstream calls (docs/product.md §7): 30 s timeout, bearer token when given,
+ * JSON or form bodies, JSON answers. Routes never call fetch themselves (docs/architecture.md §9.4).
  */
 import { data } from "react-router";
 import { getConfig } from "../config.server";
@@ -20,7 +20,7 @@ export class UpstreamError extends Error {
 /**
  * Throws the route error response for an upstream that is down: 503 when it could not be reached
  * or timed out (`status` 0), 502 when it answered with a server error. The error boundaries show
- * it as "the service did not answer" (SPEC §8 load errors) instead of a 500.
+ * it as "the service did not answer" (docs/product.md §8 load errors) instead of a 500.
  * The response carries no detail: the browser learns nothing of the upstream (the request log
  * has the status).
  * @param status the upstream's status, 0 when it did not answer
@@ -54,9 +54,9 @@ export interface UpstreamResponse<T = unknown> {
 
 /**
  * Calls `${baseUrl}${path}` and parses the JSON answer (null when empty, the text when not JSON).
- * Non-2xx answers are returned, not thrown, because SPEC §8 maps statuses to messages.
+ * Non-2xx answers are returned, not thrown, because docs/product.md §8 maps statuses to messages.
  * @throws UpstreamError with status 0 when the upstream cannot be reached or times out
- *   (UPSTREAM_TIMEOUT_MS, 30 000 ms by default per SPEC §9)
+ *   (UPSTREAM_TIMEOUT_MS, 30 000 ms by default per docs/product.md §9)
  */
 export async function callUpstream<T = unknown>(
   baseUrl: string,
@@ -85,7 +85,7 @@ export async function callUpstream<T = unknown>(
   try {
     response = await fetch(url, { method: request.method ?? (body ? "POST" : "GET"), headers, body, signal });
   } catch (error) {
-    // The URL may carry secrets (SPEC §7 puts passwords in query strings): name only the path.
+    // The URL may carry secrets (docs/product.md §7 puts passwords in query strings): name only the path.
     throw new UpstreamError(`upstream ${path} unreachable: ${(error as Error).name}`, 0);
   }
   const text = await response.text();

@@ -1,15 +1,15 @@
 /**
- * Client of the identity authority (SPEC §7, identity table). Server-only.
+ * Client of the identity authority (docs/product.md §7, identity table). Server-only.
  *
  * Client-token calls use an OAuth 2.0 client-credentials access token (scope `identity.api`),
  * cached here and renewed a minute before it expires. User calls take the user's access token
  * from the session. Answers are returned as `UpstreamResponse` so that callers can map
- * statuses to SPEC §8 messages; unreachable upstreams throw `UpstreamError` (status 0).
+ * statuses to docs/product.md §8 messages; unreachable upstreams throw `UpstreamError` (status 0).
  */
 import { getConfig } from "../config.server";
 import { callUpstream, UpstreamError, type UpstreamRequest, type UpstreamResponse } from "./http.server";
 
-/** SPEC §3: "The application name for the consumer app and the scope names are fixed settings." */
+/** docs/product.md §3: "The application name for the consumer app and the scope names are fixed settings." */
 export const applicationContext = "SafeWindow";
 export const clientScope = "identity.api";
 export const userScopes = "openid profile consumer.api identity.user";
@@ -86,8 +86,8 @@ async function withClientToken<T>(path: string, request: UpstreamRequest): Promi
 }
 
 /**
- * OAuth 2.0 password grant (SPEC §7 POST /connect/token) for the browser at `clientIp`.
- * @returns the raw answer (400 = wrong credentials, per SPEC §8; 429 = locked, with the seconds to
+ * OAuth 2.0 password grant (docs/product.md §7 POST /connect/token) for the browser at `clientIp`.
+ * @returns the raw answer (400 = wrong credentials, per docs/product.md §8; 429 = locked, with the seconds to
  *   wait) and, when ok, the token
  * @throws UpstreamError (status 0) when unreachable
  */
@@ -170,7 +170,7 @@ export async function isEmailConfirmed(userToken: string): Promise<boolean> {
   return answer.body === true;
 }
 
-/** GET /api/account/changeusername; SPEC §7: a falsy result means failure. */
+/** GET /api/account/changeusername; docs/product.md §7: a falsy result means failure. */
 export async function changeUserName(userToken: string, userName: string): Promise<boolean> {
   const answer = await callUpstream<boolean>(identityUrl(), "/api/account/changeusername", {
     token: userToken,
@@ -179,7 +179,7 @@ export async function changeUserName(userToken: string, userName: string): Promi
   return answer.ok && Boolean(answer.body);
 }
 
-/** GET /api/account/changepasswordusingcurrent; SPEC §7: a falsy result means failure. */
+/** GET /api/account/changepasswordusingcurrent; docs/product.md §7: a falsy result means failure. */
 export async function changePasswordUsingCurrent(
   userToken: string,
   currentPassword: string,
