@@ -2,11 +2,12 @@
  * Size limits of what the browser sends (docs/product.md §5 upload; README "Configuration").
  *
  * Imported both by server.ts (run by Node's type stripping) and by the app bundle, so it imports
- * nothing.
+ * only contracts/limits.ts, which imports nothing.
  */
+import { maxUploadBytes } from "../contracts/limits.ts";
 
-/** Largest PDF a user may upload: 10 MB, in bytes (the consumer API's limit too). */
-export const maxUploadBytes = 10 * 1024 * 1024;
+/** Largest PDF a user may upload: 10 MiB, in bytes: the consumer API's own limit (contracts/limits.ts). */
+export { maxUploadBytes };
 
 /** Largest upload form body: the PDF and its multipart framing, in bytes. */
 export const maxUploadBodyBytes = maxUploadBytes + 64 * 1024;

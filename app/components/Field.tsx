@@ -1,9 +1,45 @@
 /**
- * One labelled form field (docs/architecture.md §9.3): wires id, aria-invalid and
- * aria-describedby to the error line (conform's getInputProps does the ids), and reserves the
+ * Labelled form fields (docs/architecture.md §9.3): `Field` (an input), `TextareaField` and
+ * `FileField` share one frame that wires the label, aria-invalid and aria-describedby to the hint
+ * and the error line (conform's getInputProps / getTextareaProps give the ids), and reserves the
  * error line's height so the layout does not jump.
  */
-import type { InputHTMLAttributes, ReactNode } from "react";
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+
+interface FrameProps {
+  /** The control's id, for the label. */
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  /** The id of the error line (conform's `field.errorId`). */
+  errorId: string;
+  errors?: string[] | undefined;
+  /** Announce the errors as an alert (a message the server sent after a post) instead of politely. */
+  alert?: boolean;
+  /** The control, given the ids it is described by. */
+  children: (describedBy: string | undefined) => ReactNode;
+  /** Ids the control is described by besides the hint (conform includes the error line's). */
+  describedBy?: string | undefined;
+}
+
+function FieldFrame({ id, label, hint, errorId, errors, alert, children, describedBy }: FrameProps) {
+  const hintId = hint ? `${id}-hint` : undefined;
+  const ids = [describedBy, hintId].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children(ids)}
+      {hint ? (
+        <p className="field-hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+      <div className="field-error" id={errorId} {...(alert && errors?.length ? { role: "alert" } : { "aria-live": "polite" as const })}>
+        {errors?.map((error) => <p key={error}>{error}</p>)}
+      </div>
+    </div>
+  );
+}
 
 export interface FieldProps {
   label: ReactNode;
@@ -14,23 +50,54 @@ export interface FieldProps {
   hint?: ReactNode;
 }
 
+/** A labelled input (text, e-mail, date…); `inputProps` from conform's getInputProps. */
 export function Field({ label, inputProps, errorId, errors, hint }: FieldProps) {
   const { key, ...props } = inputProps;
-  const hintId = hint ? `${inputProps.id}-hint` : undefined;
-  const describedBy = [props["aria-describedby"], hintId].filter(Boolean).join(" ") || undefined;
   return (
-    <div className="field">
-      <label htmlFor={props.id}>{label}</label>
-      <input key={key} {...props} aria-describedby={describedBy} />
-      {hint ? (
-        <p className="field-hint" id={hintId}>
-          {hint}
-        </p>
-      ) : null}
-      <div className="field-error" id={errorId} aria-live="polite">
-        {errors?.map((error) => <p key={error}>{error}</p>)}
-      </div>
-    </div>
+    <FieldFrame id={props.id} label={label} hint={hint} errorId={errorId} errors={errors} describedBy={props["aria-describedby"]}>
+      {(describedBy) => <input key={key} {...props} aria-describedby={describedBy} />}
+    </FieldFrame>
+  );
+}
+
+export interface TextareaFieldProps {
+  label: ReactNode;
+  textareaProps: TextareaHTMLAttributes<HTMLTextAreaElement> & { id: string; key?: string | undefined };
+  errorId: string;
+  errors?: string[] | undefined;
+  hint?: ReactNode;
+}
+
+/** A labelled text area; `textareaProps` from conform's getTextareaProps. */
+export function TextareaField({ label, textareaProps, errorId, errors, hint }: TextareaFieldProps) {
+  const { key, ...props } = textareaProps;
+  return (
+    <FieldFrame id={props.id} label={label} hint={hint} errorId={errorId} errors={errors} describedBy={props["aria-describedby"]}>
+      {(describedBy) => <textarea key={key} {...props} aria-describedby={describedBy} />}
+    </FieldFrame>
+  );
+}
+
+export interface FileFieldProps {
+  label: ReactNode;
+  /** The file input's attributes (id, name, accept); the type is "file". */
+  inputProps: Omit<InputHTMLAttributes<HTMLInputElement>, "type"> & { id: string };
+  errorId: string;
+  /** What the server said about the last file sent; announced as an alert. */
+  errors?: string[] | undefined;
+  hint?: ReactNode;
+}
+
+/**
+ * A labelled file picker. Its errors come back from the server after the post (a file cannot be
+ * judged before it is sent), so they are an alert, and the input is marked invalid while they show.
+ */
+export function FileField({ label, inputProps, errorId, errors, hint }: FileFieldProps) {
+  const invalid = Boolean(errors?.length);
+  return (
+    <FieldFrame id={inputProps.id} label={label} hint={hint} errorId={errorId} errors={errors} alert describedBy={errorId}>
+      {(describedBy) => <input {...inputProps} type="file" aria-invalid={invalid || undefined} aria-describedby={describedBy} />}
+    </FieldFrame>
   );
 }
 

@@ -6,8 +6,8 @@ import type { Route } from "./+types/addpublisher";
 import { FormMessage } from "~/components/Field";
 import { hasControlCharacters } from "~/forms/text";
 import { messages } from "~/messages";
-import { requireUser } from "~/server/auth.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
+import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Add · SafeWindow" }];
 
@@ -19,8 +19,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!query.trim()) return { query, problem: undefined, results: null };
   if (hasControlCharacters(query)) return data({ query: "", problem: messages.searchInvalid, results: null }, { status: 400 });
   if (query.replace(/\s/g, "").length < searchMinimum) return data({ query, problem: messages.searchTooShort, results: null }, { status: 400 });
-  const api = consumerApi(requireUser(context));
-  const [hits, publishers] = await Promise.all([api.searchPublishers(query), api.publishers()]);
+  const api = consumerApi(context);
+  const [found, following] = await Promise.all([api.searchPublishers(query), api.publishers()]);
+  const [hits, publishers] = [valueOrThrow(found), valueOrThrow(following)];
   const requested = new Set(publishers.map((p) => p.sF_ConsumerId));
   return { query, problem: undefined, results: hits.map((hit) => ({ ...hit, requested: requested.has(hit.sF_ConsumerId) })) };
 }
@@ -29,8 +30,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const id = String(form.get("sfConsumerId") ?? "");
   if (!id) throw data(null, { status: 400 });
-  const done = await consumerApi(requireUser(context)).follow("request", id);
-  return done ? { error: undefined } : data({ error: messages.followRequestFailed }, { status: 502 });
+  const requested = await consumerApi(context).follow("request", id);
+  return requested.ok ? { error: undefined } : data({ error: requested.message }, failureInit(requested));
 }
 
 export default function AddPublisher() {

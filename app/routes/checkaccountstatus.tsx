@@ -7,26 +7,29 @@
 import { data, Link, redirect, useLoaderData } from "react-router";
 import type { Route } from "./+types/checkaccountstatus";
 import { messages } from "~/messages";
-import { requireUser } from "~/server/auth.server";
 import { saveEnabledScreens } from "~/server/session.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
-import { isEmailConfirmed } from "~/server/upstream/identity.server";
+import { identityApi } from "~/server/upstream/identity.server";
+import { failureInit, type Failure } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "SafeWindow" }];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context);
-  try {
-    if (!(await isEmailConfirmed(user.accessToken))) return redirect("/checkconfirmation");
-    const api = consumerApi(user);
-    if (!(await api.getProfile())) return redirect("/yourinfo");
-    const [screens, results] = await Promise.all([api.getPermissions(), api.testResults()]);
-    saveEnabledScreens(context, screens);
-    return redirect(results.length > 0 ? "/safewindow" : "/welcome");
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    return data({ error: messages.accountLookupFailed }, { status: 502 });
-  }
+/** The gate's one message, whichever call failed (docs/product.md §2 /checkaccountstatus). */
+const lookupFailed = (failed: Failure) => data({ error: messages.accountLookupFailed }, failureInit(failed));
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const confirmed = await identityApi(context).isEmailConfirmed();
+  if (!confirmed.ok) return lookupFailed(confirmed);
+  if (!confirmed.value) return redirect("/checkconfirmation");
+  const api = consumerApi(context);
+  const profile = await api.getProfile();
+  if (!profile.ok) return lookupFailed(profile);
+  if (!profile.value) return redirect("/yourinfo");
+  const [screens, results] = await Promise.all([api.getPermissions(), api.testResults()]);
+  if (!screens.ok) return lookupFailed(screens);
+  if (!results.ok) return lookupFailed(results);
+  saveEnabledScreens(context, screens.value);
+  return redirect(results.value.length > 0 ? "/safewindow" : "/welcome");
 }
 
 export default function CheckAccountStatus() {

@@ -8,7 +8,8 @@ import { messages } from "~/messages";
 import { requireUser } from "~/server/auth.server";
 import { attemptRefused } from "~/server/attempts.server";
 import { takeFlash } from "~/server/session.server";
-import { isEmailConfirmed, sendConfirmationEmail } from "~/server/upstream/identity.server";
+import { identityApi } from "~/server/upstream/identity.server";
+import { failureInit } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Check Your Email · SafeWindow" }];
 
@@ -18,22 +19,20 @@ export const pollIntervalMs = 5_000;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const flash = takeFlash(context);
-  try {
-    if (await isEmailConfirmed(user.accessToken)) return redirect("/checkaccountstatus");
-    return { email: user.userName, error: flash.error };
-  } catch {
-    return data({ email: user.userName, error: messages.checkConfirmationFailed }, { status: 502 });
-  }
+  const confirmed = await identityApi(context).isEmailConfirmed();
+  if (!confirmed.ok) return data({ email: user.userName, error: confirmed.message }, failureInit(confirmed));
+  if (confirmed.value) return redirect("/checkaccountstatus");
+  return { email: user.userName, error: flash.error };
 }
 
 export async function action({ context }: Route.ActionArgs) {
   const user = requireUser(context);
   const refused = await attemptRefused(context, "mail", user.userName);
   if (refused) return data({ notice: undefined, error: refused.message }, refused.init);
-  const sent = await sendConfirmationEmail(user.userName).catch(() => false);
-  return sent
+  const sent = await identityApi(context).sendConfirmationEmail(user.userName, messages.sendEmailConfirmationFailed);
+  return sent.ok
     ? { notice: messages.confirmationEmailSent, error: undefined }
-    : data({ notice: undefined, error: messages.sendEmailConfirmationFailed }, { status: 502 });
+    : data({ notice: undefined, error: sent.message }, failureInit(sent));
 }
 
 export default function CheckConfirmation() {

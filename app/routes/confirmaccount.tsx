@@ -10,8 +10,8 @@ import { DoneCard } from "~/components/DoneCard";
 import { FormMessage } from "~/components/Field";
 import { confirmAccountSchema, linkParameters } from "~/forms/account";
 import { messages } from "~/messages";
-import { UpstreamError } from "~/server/upstream/http.server";
-import { confirmAccount } from "~/server/upstream/identity.server";
+import { identityApi } from "~/server/upstream/identity.server";
+import { failureInit } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Set Password · SafeWindow" }];
 
@@ -20,7 +20,7 @@ export function loader({ request }: Route.LoaderArgs) {
   return { problem: link.problem, email: link.problem === undefined ? link.email : "" };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const link = linkParameters(new URL(request.url));
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: confirmAccountSchema });
@@ -30,13 +30,9 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data({ done: false, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   }
-  try {
-    const answer = await confirmAccount(link.email, submission.value.password, link.token);
-    if (answer.ok && answer.body?.succeeded) return { done: true, result: submission.reply({ resetForm: true }) };
-  } catch (error) {
-    if (!(error instanceof UpstreamError)) throw error;
-  }
-  return data({ done: false, result: submission.reply({ formErrors: [messages.confirmAccountFailed], hideFields: ["password"] }) }, { status: 400 });
+  const confirmed = await identityApi(context).confirmAccount(link.email, submission.value.password, link.token);
+  if (confirmed.ok) return { done: true, result: submission.reply({ resetForm: true }) };
+  return data({ done: false, result: submission.reply({ formErrors: [confirmed.message], hideFields: ["password"] }) }, failureInit(confirmed));
 }
 
 export default function ConfirmAccount() {

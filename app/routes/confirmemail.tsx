@@ -5,39 +5,33 @@ import type { Route } from "./+types/confirmemail";
 import { FormMessage } from "~/components/Field";
 import { linkParameters } from "~/forms/account";
 import { messages } from "~/messages";
-import { UpstreamError } from "~/server/upstream/http.server";
 import { attemptRefused } from "~/server/attempts.server";
-import { confirmEmail, sendConfirmationEmail } from "~/server/upstream/identity.server";
+import { identityApi } from "~/server/upstream/identity.server";
+import { failureInit } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Confirm Email · SafeWindow" }];
 
 type Outcome = { confirmed: true } | { confirmed: false; errors: string[]; email: string };
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const link = linkParameters(new URL(request.url));
   if (link.problem !== undefined) {
     return data<Outcome>({ confirmed: false, errors: [link.problem], email: "" }, { status: 400 });
   }
-  try {
-    const answer = await confirmEmail(link.email, link.token);
-    if (answer.ok && answer.body?.succeeded) return { confirmed: true } as Outcome;
-    const status = answer.status >= 500 ? 502 : 400;
-    const errors = status === 400 ? [messages.emailConfirmFailed] : [messages.emailConfirmFailedShort];
-    return data<Outcome>({ confirmed: false, errors, email: link.email }, { status });
-  } catch (error) {
-    if (!(error instanceof UpstreamError)) throw error;
-    return data<Outcome>({ confirmed: false, errors: [messages.emailConfirmFailedShort], email: link.email }, { status: 502 });
-  }
+  const confirmed = await identityApi(context).confirmEmail(link.email, link.token);
+  if (confirmed.ok) return { confirmed: true } as Outcome;
+  return data<Outcome>({ confirmed: false, errors: [confirmed.message], email: link.email }, failureInit(confirmed));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const email = new URL(request.url).searchParams.get("email")?.trim() ?? "";
   const refused = email ? await attemptRefused(context, "mail", email) : undefined;
   if (refused) return data({ notice: undefined, error: refused.message }, refused.init);
-  const sent = email ? await sendConfirmationEmail(email).catch(() => false) : false;
-  return sent
+  if (!email) return data({ notice: undefined, error: messages.confirmationEmailSendFailed }, { status: 400 });
+  const sent = await identityApi(context).sendConfirmationEmail(email);
+  return sent.ok
     ? { notice: messages.confirmationEmailSent, error: undefined }
-    : data({ notice: undefined, error: messages.confirmationEmailSendFailed }, { status: 502 });
+    : data({ notice: undefined, error: sent.message }, failureInit(sent));
 }
 
 export default function ConfirmEmail() {

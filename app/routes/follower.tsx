@@ -8,36 +8,34 @@ import { ConfirmStep } from "~/components/ConfirmStep";
 import { FormMessage } from "~/components/Field";
 import { SafeWindowCard } from "~/components/SafeWindowCard";
 import { messages } from "~/messages";
-import { requireUser } from "~/server/auth.server";
 import { followChange, relationOf } from "~/server/follows.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
+import { valueOrThrow } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Follower · SafeWindow" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context);
   const url = new URL(request.url);
-  const relation = await relationOf(user, "subscribers", url.searchParams.get("id"));
-  const status = await consumerApi(user).subscriptionStatus(relation.sF_ConsumerId);
+  const relation = await relationOf(context, "subscribers", url.searchParams.get("id"));
+  const status = valueOrThrow(await consumerApi(context).subscriptionStatus(relation.sF_ConsumerId));
   return { relation, status, removing: url.searchParams.get("step") === "remove", now: Date.now(), timeZone: timeZoneOf(request) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context);
   const id = new URL(request.url).searchParams.get("id");
-  const relation = await relationOf(user, "subscribers", id);
+  const relation = await relationOf(context, "subscribers", id);
   const here = `/follower?id=${encodeURIComponent(relation.sF_ConsumerSubscriptionId)}`;
   const intent = (await request.formData()).get("intent");
   switch (intent) {
     case "followback":
-      return followChange(user, "request", relation.sF_ConsumerId, here, messages.followRequestFailed);
+      return followChange(context, "request", relation.sF_ConsumerId, here);
     case "confirm":
-      return followChange(user, "confirm", relation.sF_ConsumerSubscriptionId, here, messages.followConfirmFailed);
+      return followChange(context, "confirm", relation.sF_ConsumerSubscriptionId, here);
     case "decline":
-      return followChange(user, "decline", relation.sF_ConsumerSubscriptionId, "/people?tab=followers", messages.followDeclineFailed);
+      return followChange(context, "decline", relation.sF_ConsumerSubscriptionId, "/people?tab=followers");
     case "remove":
-      return followChange(user, "delete", relation.sF_ConsumerSubscriptionId, "/people?tab=followers", messages.followDeleteFailed);
+      return followChange(context, "delete", relation.sF_ConsumerSubscriptionId, "/people?tab=followers");
     default:
       throw data(null, { status: 400 });
   }

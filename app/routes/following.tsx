@@ -7,7 +7,6 @@ import { ConfirmStep } from "~/components/ConfirmStep";
 import { FormMessage } from "~/components/Field";
 import { SafeWindowCard } from "~/components/SafeWindowCard";
 import { messages } from "~/messages";
-import { requireUser } from "~/server/auth.server";
 import { followChange, relationOf } from "~/server/follows.server";
 import { timeZoneOf } from "~/server/timezone.server";
 
@@ -15,17 +14,16 @@ export const meta = () => [{ title: "Following · SafeWindow" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const relation = await relationOf(requireUser(context), "publishers", url.searchParams.get("id"));
+  const relation = await relationOf(context, "publishers", url.searchParams.get("id"));
   return { relation, unfollowing: url.searchParams.get("step") === "unfollow", now: Date.now(), timeZone: timeZoneOf(request) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context);
-  const relation = await relationOf(user, "publishers", new URL(request.url).searchParams.get("id"));
+  const relation = await relationOf(context, "publishers", new URL(request.url).searchParams.get("id"));
   // The consumer API decides whether the change fits the relation's state (a page may be stale).
   const intent = (await request.formData()).get("intent");
-  if (intent === "cancel") return followChange(user, "cancel", relation.sF_ConsumerSubscriptionId, "/people", messages.followCancelFailed);
-  if (intent === "unfollow") return followChange(user, "delete", relation.sF_ConsumerSubscriptionId, "/people", messages.unfollowFailed);
+  if (intent === "cancel") return followChange(context, "cancel", relation.sF_ConsumerSubscriptionId, "/people");
+  if (intent === "unfollow") return followChange(context, "unfollow", relation.sF_ConsumerSubscriptionId, "/people");
   throw data(null, { status: 400 });
 }
 

@@ -11,6 +11,7 @@ import { authenticator, getSessionUser, safeRedirect, SignInError, withClientIp 
 import { rememberedUserName, rememberUserName } from "~/server/preferences.server";
 import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
 import { signInSession, takeFlash } from "~/server/session.server";
+import { failureInit } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Sign In · SafeWindow" }];
 
@@ -37,8 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(safeRedirect(submission.value.redirectTo), { headers: { "Set-Cookie": await rememberUserName(user.userName) } });
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;
-    const retryAfter = error.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(error.retryAfterSeconds) };
-    return data({ result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }) }, { status: error.status, headers: retryAfter });
+    return data({ result: submission.reply({ formErrors: [error.message], hideFields: ["password"] }) }, failureInit(error.failure));
   }
 }
 

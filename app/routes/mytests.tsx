@@ -5,29 +5,28 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/mytests";
-import { FormMessage } from "~/components/Field";
+import { FileField, FormMessage } from "~/components/Field";
 import { ResultIcon, resultState } from "~/components/ResultIcon";
 import { SafeWindowCard } from "~/components/SafeWindowCard";
 import { useHydrated } from "~/hooks/useHydrated";
 import { formatInstant } from "~/dates";
 import { maxUploadBodyBytes, maxUploadBytes } from "~/limits";
 import { messages } from "~/messages";
-import { requireUser } from "~/server/auth.server";
 import { guidelinesRead, rememberGuidelinesRead } from "~/server/guidelines.server";
 import { setFlash, takeFlash } from "~/server/session.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
-import { UpstreamError } from "~/server/upstream/http.server";
+import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "My Tests · SafeWindow" }];
 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const api = consumerApi(requireUser(context));
+  const api = consumerApi(context);
   const [results, card, read] = await Promise.all([api.testResults(), api.getSafeWindow(), guidelinesRead(request)]);
   const flash = takeFlash(context);
   const showGuidelines = !read || new URL(request.url).searchParams.has("guidelines");
-  return { results, card, showGuidelines, notice: flash.notice, error: flash.error, now: Date.now(), timeZone: timeZoneOf(request) };
+  return { results: valueOrThrow(results), card: valueOrThrow(card), showGuidelines, notice: flash.notice, error: flash.error, now: Date.now(), timeZone: timeZoneOf(request) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -45,16 +44,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!(file instanceof File) || (file.size === 0 && !file.name)) return data({ error: messages.uploadFileRequired }, { status: 400 });
   if (file.size > maxUploadBytes) return data({ error: messages.uploadTooLarge }, { status: 413 });
   if (!/\.pdf$/i.test(file.name) && file.type !== "application/pdf") return data({ error: messages.uploadNotPdf }, { status: 400 });
-  let answer;
-  try {
-    answer = await consumerApi(requireUser(context)).upload(file);
-  } catch (error) {
-    if (!(error instanceof UpstreamError)) throw error;
-    return data({ error: messages.uploadFailed }, { status: 502 });
-  }
-  if (!answer.success) return data({ error: answer.consumerMessage }, { status: 422 });
+  const uploaded = await consumerApi(context).upload(file);
+  // A refused file is 422 (the provider's consumerMessage says why); anything else as failureInit says.
+  if (!uploaded.ok) return data({ error: uploaded.message }, uploaded.reason === "refused" ? { status: 422 } : failureInit(uploaded));
   // The outcome shows on the next page: the new result in the list and the updated card.
-  setFlash(context, "notice", answer.consumerMessage);
+  setFlash(context, "notice", uploaded.value.consumerMessage);
   return redirect("/mytests");
 }
 
@@ -82,17 +76,20 @@ export default function MyTests() {
       {/* A new key after each stored upload clears the picker. */}
       <Form key={results.length} method="post" encType="multipart/form-data" className="card upload-form" aria-labelledby="upload-heading">
         <h2 id="upload-heading">Add a test result</h2>
-        <FormMessage id="upload-error" errors={actionData?.error ? [actionData.error] : undefined} />
-        <div className="field">
-          <label htmlFor="result-file">Test result PDF</label>
-          <input id="result-file" type="file" name="file" accept=".pdf,application/pdf" aria-describedby="upload-error upload-hint" />
-          <p className="field-hint" id="upload-hint">
-            {messages.uploadRuleOriginal} {messages.uploadRuleNoCopies} {messages.uploadRuleMatch}{" "}
-            <Link to="?guidelines" preventScrollReset>
-              {messages.guidelinesTitle}
-            </Link>
-          </p>
-        </div>
+        <FileField
+          label="Test result PDF"
+          inputProps={{ id: "result-file", name: "file", accept: ".pdf,application/pdf" }}
+          errorId="upload-error"
+          errors={actionData?.error ? [actionData.error] : undefined}
+          hint={
+            <>
+              {messages.uploadRuleOriginal} {messages.uploadRuleNoCopies} {messages.uploadRuleMatch}{" "}
+              <Link to="?guidelines" preventScrollReset>
+                {messages.guidelinesTitle}
+              </Link>
+            </>
+          }
+        />
         <button type="submit" className="button" disabled={uploading}>
           {uploading ? "Uploading…" : "Upload"}
         </button>

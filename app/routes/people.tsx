@@ -3,14 +3,15 @@
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/people";
 import { windowStrength } from "~/windows";
-import { requireUser } from "~/server/auth.server";
 import { consumerApi, type Subscription } from "~/server/upstream/consumer.server";
+import { valueOrThrow } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "People · SafeWindow" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const api = consumerApi(requireUser(context));
-  const [followers, following] = await Promise.all([api.subscribers(), api.publishers()]);
+  const api = consumerApi(context);
+  const [subscribers, publishers] = await Promise.all([api.subscribers(), api.publishers()]);
+  const [followers, following] = [valueOrThrow(subscribers), valueOrThrow(publishers)];
   const tab = new URL(request.url).searchParams.get("tab") === "followers" ? "followers" : "following";
   return { tab, followers, following, pendingCount: followers.filter((s) => s.confirmed === 0).length, now: Date.now() };
 }

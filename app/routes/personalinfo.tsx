@@ -13,15 +13,14 @@ import { toUsDate } from "~/dates";
 import { personalInfoSchema, toIsoDate } from "~/forms/profile";
 import { useHydrated } from "~/hooks/useHydrated";
 import { messages } from "~/messages";
-import { requireUser } from "~/server/auth.server";
 import { setFlash } from "~/server/session.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
-import { UpstreamError } from "~/server/upstream/http.server";
+import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Personal Info · SafeWindow" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const profile = await consumerApi(requireUser(context)).getProfile();
+  const profile = valueOrThrow(await consumerApi(context).getProfile());
   if (!profile) throw redirect("/checkaccountstatus");
   return {
     editing: new URL(request.url).searchParams.get("edit") === "1",
@@ -30,21 +29,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context);
   const submission = parseWithZod(await request.formData(), { schema: personalInfoSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const api = consumerApi(user);
-  try {
-    const profile = await api.getProfile();
-    if (!profile) throw redirect("/checkaccountstatus");
-    const { firstName, lastName, dob, postalCode } = submission.value;
-    // The middle name has no input here; it is kept as it is.
-    const saved = await api.modifyCore(profile.identityUserId, { firstName, middleName: profile.middleName, lastName, dob: toIsoDate(dob), postalCode });
-    if (!saved.success) return data({ result: submission.reply({ formErrors: [messages.profileSaveFailed] }) }, { status: 400 });
-  } catch (error) {
-    if (!(error instanceof UpstreamError)) throw error;
-    return data({ result: submission.reply({ formErrors: [messages.profileSaveFailed] }) }, { status: 502 });
-  }
+  const api = consumerApi(context);
+  const found = await api.getProfile();
+  if (!found.ok) return data({ result: submission.reply({ formErrors: [messages.profileSaveFailed] }) }, failureInit(found));
+  const profile = found.value;
+  if (!profile) throw redirect("/checkaccountstatus");
+  const { firstName, lastName, dob, postalCode } = submission.value;
+  // The middle name has no input here; it is kept as it is.
+  const saved = await api.modifyCore(profile.identityUserId, { firstName, middleName: profile.middleName, lastName, dob: toIsoDate(dob), postalCode });
+  if (!saved.ok) return data({ result: submission.reply({ formErrors: [saved.message] }) }, failureInit(saved));
   setFlash(context, "notice", messages.profileSaved);
   return redirect("/settings");
 }

@@ -11,40 +11,35 @@ import { registrationSchema } from "~/forms/account";
 import { isValidPassword } from "~/forms/password";
 import { useHydrated } from "~/hooks/useHydrated";
 import { messages } from "~/messages";
-import { signIn, SignInError } from "~/server/auth.server";
+import { signIn } from "~/server/auth.server";
 import { requestContext } from "~/server/context";
 import { rememberUserName } from "~/server/preferences.server";
 import { attemptRefused } from "~/server/attempts.server";
 import { signInSession } from "~/server/session.server";
-import { UpstreamError } from "~/server/upstream/http.server";
-import { isAvailable, register, sendConfirmationEmail } from "~/server/upstream/identity.server";
+import { identityApi } from "~/server/upstream/identity.server";
+import { failureInit, type Failure } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Create Account · SafeWindow" }];
 
 const hiddenFields = ["password", "confirmPassword"];
 
-/** The availability check on blur (JavaScript only): answers for one address. */
-async function checkEmail(formData: FormData) {
+/** The availability check on blur (JavaScript only): answers for one address; when it cannot tell, the submit checks again. */
+async function checkEmail(formData: FormData, context: Route.ActionArgs["context"]) {
   const email = String(formData.get("email") ?? "").trim();
   if (!email) return { emailCheck: { email, available: true } };
-  try {
-    return { emailCheck: { email, available: await isAvailable(email) } };
-  } catch {
-    return { emailCheck: { email, available: true } }; // the submit checks again
-  }
+  const available = await identityApi(context).isAvailable(email);
+  return { emailCheck: { email, available: available.ok ? available.value : true } };
 }
 
-/** docs/product.md §8: the message for a failed register call. */
-function registerErrors(status: number, body: unknown): string[] {
-  if (status === 500) return [messages.registerServerError];
-  const errors = (body as { errors?: { code?: string; description?: string }[] } | null)?.errors;
-  if (Array.isArray(errors) && errors.length) return errors.map((e) => `${e.code ?? "Error"}: ${e.description ?? ""}`.trim());
-  return [messages.registerUnknownError];
+/** docs/product.md §8: a refused registration lists the authority's reasons as "code: description"; any other failure its one message. */
+function registerErrors(failed: Failure): string[] {
+  if (failed.reason === "refused" && failed.errors?.length) return failed.errors.map((e) => `${e.code || "Error"}: ${e.description}`.trim());
+  return [failed.message];
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
-  if (formData.get("intent") === "check-email") return checkEmail(formData);
+  if (formData.get("intent") === "check-email") return checkEmail(formData, context);
 
   const submission = parseWithZod(formData, { schema: registrationSchema });
   if (submission.status !== "success") {
@@ -54,36 +49,23 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Each registration mails the address: counted per recipient.
   const refused = await attemptRefused(context, "mail", email);
   if (refused) return data({ result: submission.reply({ formErrors: [refused.message], hideFields: hiddenFields }) }, refused.init);
-  try {
-    if (!(await isAvailable(email))) {
-      return data(
-        { result: submission.reply({ fieldErrors: { email: [messages.emailUnavailable] }, hideFields: hiddenFields }) },
-        { status: 409 },
-      );
-    }
-    const registered = await register(email, password);
-    if (!registered.ok || !registered.body?.succeeded) {
-      const status = registered.status >= 500 ? 502 : 400;
-      return data(
-        { result: submission.reply({ formErrors: registerErrors(registered.status, registered.body), hideFields: hiddenFields }) },
-        { status },
-      );
-    }
-  } catch (error) {
-    if (!(error instanceof UpstreamError)) throw error;
-    return data({ result: submission.reply({ formErrors: [messages.registerUnknownError], hideFields: hiddenFields }) }, { status: 502 });
+  const identity = identityApi(context);
+  const available = await identity.isAvailable(email);
+  if (!available.ok) return data({ result: submission.reply({ formErrors: [available.message], hideFields: hiddenFields }) }, failureInit(available));
+  if (!available.value) {
+    return data({ result: submission.reply({ fieldErrors: { email: [messages.emailUnavailable] }, hideFields: hiddenFields }) }, { status: 409 });
   }
+  const registered = await identity.register(email, password);
+  if (!registered.ok) return data({ result: submission.reply({ formErrors: registerErrors(registered), hideFields: hiddenFields }) }, failureInit(registered));
 
-  let user: Awaited<ReturnType<typeof signIn>>;
-  try {
-    user = await signIn(email, password, context.get(requestContext).clientIp);
-  } catch (error) {
-    if (!(error instanceof SignInError)) throw error;
+  const signedIn = await signIn(email, password, context.get(requestContext).clientIp, context);
+  if (!signedIn.ok) {
+    // The account exists; only the automatic sign-in failed (docs/product.md §8).
     return data({ result: submission.reply({ formErrors: [messages.loginAfterRegistrationFailed], hideFields: hiddenFields }) }, { status: 502 });
   }
-  const sent = await sendConfirmationEmail(email).catch(() => false);
-  signInSession(context, user, sent ? {} : { error: messages.confirmationEmailSendFailed });
-  return redirect("/checkconfirmation", { headers: { "Set-Cookie": await rememberUserName(user.userName) } });
+  const sent = await identity.sendConfirmationEmail(email);
+  signInSession(context, signedIn.value, sent.ok ? {} : { error: sent.message });
+  return redirect("/checkconfirmation", { headers: { "Set-Cookie": await rememberUserName(signedIn.value.userName) } });
 }
 
 export default function Registration() {

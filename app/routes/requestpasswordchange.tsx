@@ -9,7 +9,7 @@ import { Field, FormMessage } from "~/components/Field";
 import { requestPasswordChangeSchema } from "~/forms/account";
 import { messages } from "~/messages";
 import { attemptRefused } from "~/server/attempts.server";
-import { requestPasswordChange } from "~/server/upstream/identity.server";
+import { identityApi } from "~/server/upstream/identity.server";
 
 export const meta = () => [{ title: "Reset Password · SafeWindow" }];
 
@@ -19,8 +19,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Counted per recipient, whether or not the account exists, so the limit discloses nothing either.
   const refused = await attemptRefused(context, "mail", submission.value.email);
   if (refused) return data({ sent: false, result: submission.reply({ formErrors: [refused.message] }) }, refused.init);
-  // docs/product.md §8: always the same message, so the page does not disclose whether the account exists.
-  await requestPasswordChange(submission.value.email).catch(() => undefined);
+  // docs/product.md §8: always the same message, whatever the authority answered (a failure is
+  // logged by the client), so the page does not disclose whether the account exists.
+  await identityApi(context).requestPasswordChange(submission.value.email);
   return { sent: true, result: submission.reply() };
 }
 

@@ -11,8 +11,8 @@ import { FormMessage } from "~/components/Field";
 import { linkParameters, resetPasswordSchema } from "~/forms/account";
 import { messages } from "~/messages";
 import { revokeSessionsOf } from "~/server/session.server";
-import { UpstreamError } from "~/server/upstream/http.server";
-import { changePasswordUsingToken } from "~/server/upstream/identity.server";
+import { failureInit } from "~/server/upstream/result.server";
+import { identityApi } from "~/server/upstream/identity.server";
 
 export const meta = () => [{ title: "Change Password · SafeWindow" }];
 
@@ -30,20 +30,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ done: false, result: submission.reply({ formErrors: [link.problem], hideFields }) }, { status: 400 });
   }
   if (submission.status !== "success") return data({ done: false, result: submission.reply({ hideFields }) }, { status: 400 });
-  let message: string = messages.passwordChangeFailed;
-  try {
-    const answer = await changePasswordUsingToken(link.email, submission.value.newPassword, link.token);
-    if (answer.ok && answer.body?.succeeded) {
-      // Whoever was signed in to the account anywhere is signed out.
-      await revokeSessionsOf(context, link.email);
-      return { done: true, result: submission.reply({ resetForm: true }) };
-    }
-    if (answer.status === 500) message = messages.unexpectedError;
-  } catch (error) {
-    if (!(error instanceof UpstreamError)) throw error;
-    message = messages.unexpectedError;
-  }
-  return data({ done: false, result: submission.reply({ formErrors: [message], hideFields }) }, { status: 400 });
+  const changed = await identityApi(context).changePasswordUsingToken(link.email, submission.value.newPassword, link.token);
+  if (!changed.ok) return data({ done: false, result: submission.reply({ formErrors: [changed.message], hideFields }) }, failureInit(changed));
+  // Whoever was signed in to the account anywhere is signed out.
+  await revokeSessionsOf(context, link.email);
+  return { done: true, result: submission.reply({ resetForm: true }) };
 }
 
 export default function ResetPassword() {

@@ -3,23 +3,17 @@
 import { Link, redirect, useLoaderData } from "react-router";
 import type { Route } from "./+types/safewindow";
 import { SafeWindowCard } from "~/components/SafeWindowCard";
-import { requireUser } from "~/server/auth.server";
 import { timeZoneOf } from "~/server/timezone.server";
-import { UpstreamError } from "~/server/upstream/http.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
+import { valueOrThrow } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "My Safe Window · SafeWindow" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context);
-  try {
-    const card = await consumerApi(user).getSafeWindow();
-    return { card, now: Date.now(), timeZone: timeZoneOf(request) };
-  } catch (error) {
-    // No profile yet: the gate knows where this user belongs.
-    if (error instanceof UpstreamError && error.status === 404) throw redirect("/checkaccountstatus");
-    throw error;
-  }
+  const card = await consumerApi(context).getSafeWindow();
+  // No profile yet: the gate knows where this user belongs.
+  if (!card.ok && card.reason === "notFound") throw redirect("/checkaccountstatus");
+  return { card: valueOrThrow(card), now: Date.now(), timeZone: timeZoneOf(request) };
 }
 
 export default function SafeWindow() {

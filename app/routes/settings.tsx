@@ -14,14 +14,14 @@ import { changePasswordSchema, changeUserNameSchema } from "~/forms/settings";
 import { useHydrated } from "~/hooks/useHydrated";
 import { toUsDate } from "~/dates";
 import { messages } from "~/messages";
-import { requireUser, signIn, SignInError } from "~/server/auth.server";
+import { requireUser, signIn } from "~/server/auth.server";
 import { rememberUserName } from "~/server/preferences.server";
 import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
 import { requestContext, type SessionUser } from "~/server/context";
 import { changeSessionUserName, revokeOtherSessions, setFlash, takeFlash } from "~/server/session.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
-import { UpstreamError } from "~/server/upstream/http.server";
-import { changePasswordUsingCurrent, changeUserName, validateRequestedEmail } from "~/server/upstream/identity.server";
+import { identityApi } from "~/server/upstream/identity.server";
+import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "My Settings · SafeWindow" }];
 
@@ -34,7 +34,7 @@ function panelOf(url: URL): Panel {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const profile = await consumerApi(user).getProfile();
+  const profile = valueOrThrow(await consumerApi(context).getProfile());
   if (!profile) throw redirect("/checkaccountstatus");
   const flash = takeFlash(context);
   return {
@@ -52,14 +52,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 const hideFields = ["currentPassword", "newPassword", "confirmPassword"];
 
-async function changePassword(formData: FormData, context: Readonly<RouterContextProvider>, accessToken: string) {
+async function changePassword(formData: FormData, context: Readonly<RouterContextProvider>) {
   const submission = parseWithZod(formData, { schema: changePasswordSchema });
   if (submission.status !== "success") return data({ intent: "password", result: submission.reply({ hideFields }) }, { status: 400 });
   const { currentPassword, newPassword } = submission.value;
-  const changed = await changePasswordUsingCurrent(accessToken, currentPassword, newPassword).catch(() => false);
-  if (!changed) {
-    return data({ intent: "password", result: submission.reply({ formErrors: [messages.settingsPasswordChangeFailed], hideFields }) }, { status: 400 });
-  }
+  const changed = await identityApi(context).changePasswordUsingCurrent(currentPassword, newPassword);
+  if (!changed.ok) return data({ intent: "password", result: submission.reply({ formErrors: [changed.message], hideFields }) }, failureInit(changed));
   // Success closes the panel and clears its fields (docs/product.md §4 settings panels).
   // Every other browser signed in to the account is signed out; this one stays.
   await revokeOtherSessions(context);
@@ -72,36 +70,31 @@ async function changeEmail(formData: FormData, context: Readonly<RouterContextPr
   const hideFields = ["currentPassword"];
   if (submission.status !== "success") return data({ intent: "username", result: submission.reply({ hideFields }) }, { status: 400 });
   const { userName, currentPassword } = submission.value;
-  const fail = (message: string, status: number, field: "userName" | "currentPassword" = "userName") =>
-    data({ intent: "username", result: submission.reply({ fieldErrors: { [field]: [message] }, hideFields }) }, { status });
+  const fail = (message: string, init: number | ResponseInit, field: "userName" | "currentPassword" = "userName") =>
+    data({ intent: "username", result: submission.reply({ fieldErrors: { [field]: [message] }, hideFields }) }, init);
   // The password first: whoever holds only the session learns nothing, not even whether the new
   // address is taken. Checked like a sign-in (the password grant), and counted like one.
   const refusedSignIn = await attemptRefused(context, "signIn", user.userName);
-  if (refusedSignIn) return fail(refusedSignIn.message, 429, "currentPassword");
-  try {
-    await signIn(user.userName, currentPassword, context.get(requestContext).clientIp);
-  } catch (error) {
-    if (!(error instanceof SignInError)) throw error;
-    if (error.status === 429) return fail(error.message, 429, "currentPassword");
+  if (refusedSignIn) return fail(refusedSignIn.message, refusedSignIn.init, "currentPassword");
+  const checked = await signIn(user.userName, currentPassword, context.get(requestContext).clientIp, context);
+  if (!checked.ok) {
+    if (checked.reason === "tooManyAttempts") return fail(checked.message, failureInit(checked), "currentPassword");
     // The authority could not judge the password: the change cannot be made now (docs/product.md §8 wording).
-    if (error.unavailable) return fail(messages.userNameValidationFailed, 502);
+    if (checked.reason !== "refused") return fail(messages.userNameValidationFailed, failureInit(checked));
     return fail(messages.currentPasswordWrong, 400, "currentPassword");
   }
   await forgiveAttempt(context, "signIn", user.userName);
-  let check: { available: boolean; valid: boolean };
-  try {
-    check = await validateRequestedEmail(userName);
-  } catch (error) {
-    if (!(error instanceof UpstreamError)) throw error;
-    return fail(messages.userNameValidationFailed, 502);
-  }
+  const identity = identityApi(context);
+  const validated = await identity.validateRequestedEmail(userName);
+  if (!validated.ok) return fail(validated.message, failureInit(validated));
+  const check = validated.value;
   if (!check.valid) return fail(messages.userNameInvalid, 400);
   if (!check.available) return fail(messages.userNameTaken, 409);
   // The change mails the new address: counted per recipient.
   const refused = await attemptRefused(context, "mail", userName);
-  if (refused) return fail(refused.message, 429);
-  const changed = await changeUserName(user.accessToken, userName).catch(() => false);
-  if (!changed) return fail(messages.userNameChangeFailed, 502);
+  if (refused) return fail(refused.message, refused.init);
+  const changed = await identity.changeUserName(userName);
+  if (!changed.ok) return fail(changed.message, failureInit(changed));
   const normalized = userName.trim().toLowerCase();
   await changeSessionUserName(context, normalized);
   setFlash(context, "notice", messages.userNameChanged);
@@ -112,7 +105,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context);
   const formData = await request.formData();
   const intent = formData.get("intent");
-  if (intent === "password") return changePassword(formData, context, user.accessToken);
+  if (intent === "password") return changePassword(formData, context);
   if (intent === "username") return changeEmail(formData, context, user);
   throw data(null, { status: 400 });
 }

@@ -8,33 +8,29 @@ import { getFormProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/testdetail";
-import { FormMessage } from "~/components/Field";
+import { FormMessage, TextareaField } from "~/components/Field";
 import { ResultIcon, resultState, resultStateLabels } from "~/components/ResultIcon";
 import { formatInstant } from "~/dates";
 import { disputeSchema, disputeCommentMax } from "~/forms/dispute";
 import { useHydrated } from "~/hooks/useHydrated";
 import { messages } from "~/messages";
-import { requireUser } from "~/server/auth.server";
 import { getConfig } from "~/server/config.server";
 import { timeZoneOf } from "~/server/timezone.server";
-import { consumerApi, type PropertyValue } from "~/server/upstream/consumer.server";
+import { consumerApi } from "~/server/upstream/consumer.server";
+import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Test Detail · SafeWindow" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const id = url.searchParams.get("id") ?? "";
-  const api = consumerApi(requireUser(context));
-  const result = await api.testResult(id);
-  if (!result) throw data(null, { status: 404 });
-  let propertyValues: PropertyValue[] = [];
-  let loadError: string | undefined;
-  try {
-    propertyValues = await api.propertyValues(id);
-  } catch (error) {
-    // docs/product.md §8: test detail errors are shown in the error list with the exception text added.
-    loadError = `Could not load the checks of this result: ${(error as Error).message}`;
-  }
+  const api = consumerApi(context);
+  const [found, checks] = await Promise.all([api.testResult(id), id ? api.propertyValues(id) : undefined]);
+  // Another user's result, or none: 404.
+  const result = valueOrThrow(found);
+  const propertyValues = checks?.ok ? checks.value : [];
+  // docs/product.md §8: test detail errors are shown in the error list with the error's text.
+  const loadError = checks && !checks.ok ? `Could not load the checks of this result: ${checks.message}` : undefined;
   // docs/product.md §2, §6: the tabs exist only for a result that can be or has been disputed.
   const tab = disputable(result) ? url.searchParams.get("tab") : null;
   return {
@@ -51,15 +47,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const id = new URL(request.url).searchParams.get("id") ?? "";
-  const api = consumerApi(requireUser(context));
-  const result = await api.testResult(id);
-  if (!result) throw data(null, { status: 404 });
+  const api = consumerApi(context);
+  const result = valueOrThrow(await api.testResult(id));
   const submission = parseWithZod(await request.formData(), { schema: disputeSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   // A stale or hand-made post: docs/product.md §6 offers a dispute only for valid 0, and only once.
   if (result.valid !== 0 || result.disputeStatus !== 0) return data({ result: submission.reply({ formErrors: [messages.disputeNotOffered] }) }, { status: 409 });
-  const sent = await api.dispute(result, submission.value.disputeComment).catch(() => false);
-  if (!sent) return data({ result: submission.reply({ formErrors: [messages.disputeFailed] }) }, { status: 502 });
+  const sent = await api.dispute(result, submission.value.disputeComment);
+  if (!sent.ok) return data({ result: submission.reply({ formErrors: [sent.message] }) }, failureInit(sent));
   return { result: submission.reply({ resetForm: true }) };
 }
 
@@ -194,18 +189,16 @@ function DisputeTab({
     );
   }
   const empty = !String(fields.disputeComment.value ?? "").trim();
-  const { key, ...textareaProps } = getTextareaProps(fields.disputeComment);
   return (
     <Form method="post" {...getFormProps(form)} className="dispute" aria-describedby={form.errorId}>
       <p>{messages.disputeIntro}</p>
       <FormMessage id={form.errorId} errors={form.errors} />
-      <div className="field">
-        <label htmlFor={fields.disputeComment.id}>Describe the difference</label>
-        <textarea key={key} {...textareaProps} required={false} rows={5} maxLength={disputeCommentMax} />
-        <div className="field-error" id={fields.disputeComment.errorId} aria-live="polite">
-          {fields.disputeComment.errors?.map((e) => <p key={e}>{e}</p>)}
-        </div>
-      </div>
+      <TextareaField
+        label="Describe the difference"
+        textareaProps={{ ...getTextareaProps(fields.disputeComment), required: false, rows: 5, maxLength: disputeCommentMax }}
+        errorId={fields.disputeComment.errorId}
+        errors={fields.disputeComment.errors}
+      />
       <button type="submit" className="button" disabled={(hydrated && empty) || navigation.state === "submitting"}>
         Submit
       </button>

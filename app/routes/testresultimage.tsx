@@ -2,19 +2,15 @@
 // consumer API answers base64; here it is served as an image, only to its owner, never cached)
 import { data } from "react-router";
 import type { Route } from "./+types/testresultimage";
-import { requireUser } from "~/server/auth.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
-import { UpstreamError } from "~/server/upstream/http.server";
+import { valueOrThrow } from "~/server/upstream/result.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const id = new URL(request.url).searchParams.get("id") ?? "";
-  try {
-    const jpeg = await consumerApi(requireUser(context)).image(id);
-    return new Response(new Uint8Array(jpeg), {
-      headers: { "Content-Type": "image/jpeg", "Cache-Control": "no-store", "Content-Length": String(jpeg.length) },
-    });
-  } catch (error) {
-    if (error instanceof UpstreamError && error.status === 404) throw data(null, { status: 404 });
-    throw error;
-  }
+  if (!id) throw data(null, { status: 404 });
+  // Another user's result, or none: 404 (valueOrThrow), like a result that does not exist.
+  const jpeg = valueOrThrow(await consumerApi(context).image(id));
+  return new Response(new Uint8Array(jpeg), {
+    headers: { "Content-Type": "image/jpeg", "Cache-Control": "no-store", "Content-Length": String(jpeg.length) },
+  });
 }

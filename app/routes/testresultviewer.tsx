@@ -1,15 +1,14 @@
 // app/routes/testresultviewer.tsx: docs/product.md §2 /testresultviewer: a result's full-size image (1250x1000)
-import { data, Link, useLoaderData } from "react-router";
+import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/testresultviewer";
-import { requireUser } from "~/server/auth.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
+import { valueOrThrow } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Test Result · SafeWindow" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const id = new URL(request.url).searchParams.get("id") ?? "";
-  const result = await consumerApi(requireUser(context)).testResult(id);
-  if (!result) throw data(null, { status: 404 });
+  const result = valueOrThrow(await consumerApi(context).testResult(id));
   return { id, publicName: result.publicName };
 }
 

@@ -2,13 +2,13 @@
 // flow and sharing, links the testing philosophy page; Continue → /safewindow
 import { Link, redirect, useLoaderData } from "react-router";
 import type { Route } from "./+types/welcome";
-import { requireUser } from "~/server/auth.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
+import { valueOrThrow } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Welcome · SafeWindow" }];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const profile = await consumerApi(requireUser(context)).getProfile();
+  const profile = valueOrThrow(await consumerApi(context).getProfile());
   if (!profile) throw redirect("/yourinfo");
   return { firstName: profile.firstName, safeWindowId: profile.safeWindowId };
 }

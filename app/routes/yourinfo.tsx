@@ -10,40 +10,30 @@ import { ProfileFields } from "~/components/ProfileFields";
 import { toIsoDate, yourInfoSchema } from "~/forms/profile";
 import { useHydrated } from "~/hooks/useHydrated";
 import { messages } from "~/messages";
-import { requireUser } from "~/server/auth.server";
 import { saveEnabledScreens } from "~/server/session.server";
-import { UpstreamError } from "~/server/upstream/http.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
+import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Your Info · SafeWindow" }];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const user = requireUser(context);
   // Someone who already has a profile belongs on the gate's next step, not here.
-  if (await consumerApi(user).getProfile()) return redirect("/checkaccountstatus");
+  if (valueOrThrow(await consumerApi(context).getProfile())) return redirect("/checkaccountstatus");
   return null;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context);
   const submission = parseWithZod(await request.formData(), { schema: yourInfoSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { firstName, lastName, dob, postalCode } = submission.value;
-  const api = consumerApi(user);
-  try {
-    // docs/product.md §2: a middle name exists in state but has no input here; latitude/longitude are not collected.
-    const created = await api.createProfile(
-      { firstName, middleName: null, lastName, dob: toIsoDate(dob), postalCode },
-      { latitude: null, longitude: null },
-    );
-    if (!created.success) return data({ result: submission.reply({ formErrors: [messages.profileCreateFailed] }) }, { status: 400 });
-    const screens = await api.getPermissions();
-    saveEnabledScreens(context, screens);
-    return redirect("/welcome");
-  } catch (error) {
-    if (!(error instanceof UpstreamError)) throw error;
-    return data({ result: submission.reply({ formErrors: [messages.profileCreateError] }) }, { status: 502 });
-  }
+  const api = consumerApi(context);
+  // docs/product.md §2: a middle name exists in state but has no input here; latitude/longitude are not collected.
+  const created = await api.createProfile({ firstName, middleName: null, lastName, dob: toIsoDate(dob), postalCode });
+  if (!created.ok) return data({ result: submission.reply({ formErrors: [created.message] }) }, failureInit(created));
+  // The profile exists now; without the screen list the gate fetches it on the next page.
+  const screens = await api.getPermissions();
+  if (screens.ok) saveEnabledScreens(context, screens.value);
+  return redirect("/welcome");
 }
 
 export default function YourInfo() {

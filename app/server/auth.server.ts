@@ -10,12 +10,10 @@
 import { redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { messages } from "~/messages";
-import { minutesToWait } from "./attempt-limits.server";
 import { requestContext, userContext, type SessionUser } from "./context";
 import { forgetAccessToken, sessionOf } from "./session.server";
-import { getUserInfo, passwordGrant, type AccessToken } from "./upstream/identity.server";
-import { UpstreamError } from "./upstream/http.server";
+import { identityApi, type AccessToken } from "./upstream/identity.server";
+import type { Failure, Result } from "./upstream/result.server";
 
 /** docs/product.md §9: a token is treated as expired 5 s before its expiration. */
 export const expirySkewMs = 5_000;
@@ -25,61 +23,34 @@ export function isTokenValid(expiresAt: number | undefined, now = Date.now()): b
   return typeof expiresAt === "number" && expiresAt - expirySkewMs > now;
 }
 
-/** A sign-in that failed, with the docs/product.md §8 message to show. */
+/** A sign-in that failed: thrown by the sign-in strategy (remix-auth's verify must throw), carrying the failure. */
 export class SignInError extends Error {
   override name = "SignInError";
-  /** The status the sign-in form answers with: 429 when the authority locked the attempts, else 400. */
-  readonly status: 400 | 429;
-  /** With 429: seconds until the authority accepts attempts again. */
-  readonly retryAfterSeconds: number | undefined;
-  /** True when the authority could not judge the password (unreachable, or a server error). */
-  readonly unavailable: boolean;
-  constructor(message: string, options: { status?: 400 | 429; retryAfterSeconds?: number; unavailable?: boolean } = {}) {
-    super(message);
-    this.status = options.status ?? 400;
-    this.retryAfterSeconds = options.retryAfterSeconds;
-    this.unavailable = options.unavailable ?? false;
+  readonly failure: Failure;
+  constructor(failed: Failure) {
+    super(failed.message);
+    this.failure = failed;
   }
 }
 
-/** How long the identity authority's lockout of failed sign-ins lasts (its README) when it does not say, in seconds. */
-const authorityLockoutSeconds = 15 * 60;
-
 /**
- * docs/product.md §8 message for a failed token request: 400 → wrong credentials, 500 → unexpected, 429 →
- * when to try again (ours; `retryAfterSeconds` from the authority's Retry-After, 15 minutes when it
- * gave none), anything else → 'Unknown Error: …'.
+ * Calls the password grant for (email, password) from the browser at `clientIp`, then asks the
+ * authority for the account's user name (docs/product.md §7 "Get user info returns userName": the
+ * account's own spelling, not what was typed; what was typed when that call fails).
+ * @returns the access token and user name, or a failure with the docs/product.md §8 login message
+ *   (`tooManyAttempts` carries the authority's lockout in retryAfterSeconds)
  */
-export function signInErrorMessage(status: number, detail?: string, retryAfterSeconds = authorityLockoutSeconds): string {
-  if (status === 400) return messages.loginFailed;
-  if (status === 500) return messages.unexpectedError;
-  if (status === 0) return messages.unknownError(messages.upstreamUnavailable);
-  if (status === 429) return messages.tooManyAttempts(minutesToWait(retryAfterSeconds));
-  return messages.unknownError(detail ?? `status ${status}`);
-}
-
-/**
- * Calls the password grant for (email, password) from the browser at `clientIp`.
- * @throws SignInError carrying the docs/product.md §8 message
- */
-export async function signIn(email: string, password: string, clientIp?: string): Promise<AccessToken & { userName: string }> {
-  let answer: Awaited<ReturnType<typeof passwordGrant>>;
-  try {
-    answer = await passwordGrant(email, password, clientIp);
-  } catch (error) {
-    if (error instanceof UpstreamError) throw new SignInError(signInErrorMessage(0), { unavailable: true });
-    throw error;
-  }
-  if (!answer.token) {
-    if (answer.status === 429) {
-      const wait = answer.retryAfterSeconds ?? authorityLockoutSeconds;
-      throw new SignInError(signInErrorMessage(429, undefined, wait), { status: 429, retryAfterSeconds: wait });
-    }
-    throw new SignInError(signInErrorMessage(answer.status, answer.body?.error_description ?? answer.body?.error), { unavailable: answer.status >= 500 });
-  }
-  // docs/product.md §7 "Get user info returns userName": the account's own spelling, not what was typed.
-  const info = await getUserInfo(answer.token.accessToken).catch(() => ({ userName: email }));
-  return { ...answer.token, userName: info.userName };
+export async function signIn(
+  email: string,
+  password: string,
+  clientIp?: string,
+  context?: Readonly<RouterContextProvider>,
+): Promise<Result<AccessToken & { userName: string }>> {
+  const identity = identityApi(context);
+  const granted = await identity.passwordGrant(email, password, clientIp);
+  if (!granted.ok) return granted;
+  const info = await identity.userInfo(granted.value.accessToken);
+  return { ok: true, value: { ...granted.value, userName: info.ok ? info.value.userName : email } };
 }
 
 /** The header through which `withClientIp` hands the browser's address to the strategy. */
@@ -101,7 +72,9 @@ authenticator.use(
   new FormStrategy(async ({ form, request }) => {
     const email = String(form.get("email") ?? "").trim();
     const password = String(form.get("password") ?? "");
-    return signIn(email, password, request.headers.get(clientIpHeader) ?? undefined);
+    const signedIn = await signIn(email, password, request.headers.get(clientIpHeader) ?? undefined);
+    if (!signedIn.ok) throw new SignInError(signedIn);
+    return signedIn.value;
   }),
   "password",
 );

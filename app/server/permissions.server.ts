@@ -9,6 +9,7 @@ import { getConfig } from "./config.server";
 import { requestedPath } from "./auth.server";
 import { saveEnabledScreens } from "./session.server";
 import { consumerApi } from "./upstream/consumer.server";
+import { valueOrThrow } from "./upstream/result.server";
 
 /**
  * Middleware for the tabbed main screens: loads enabledScreens into the session when missing,
@@ -17,7 +18,7 @@ import { consumerApi } from "./upstream/consumer.server";
 export const screenPermissionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const user = context.get(userContext);
   if (!user.enabledScreens) {
-    const screens = await consumerApi(user).getPermissions();
+    const screens = valueOrThrow(await consumerApi(context).getPermissions());
     saveEnabledScreens(context, screens);
     context.set(userContext, { ...user, enabledScreens: screens });
   }

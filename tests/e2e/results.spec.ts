@@ -117,8 +117,10 @@ test("the 'Before You Add' modal: reopened from the upload form, and shown again
   await expect(guidelines).toHaveCount(0);
 
   // Every rule stays beside the picker, and the link reopens the modal.
-  const hint = page.locator("#upload-hint");
+  const hint = page.locator("#result-file-hint");
   for (const rule of [messages.uploadRuleOriginal, messages.uploadRuleNoCopies, messages.uploadRuleMatch]) await expect(hint).toContainText(rule);
+  // The picker is described by them (FileField wires aria-describedby).
+  await expect(page.getByLabel("Test result PDF")).toHaveAccessibleDescription(new RegExp(messages.uploadRuleOriginal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
   await hint.getByRole("link", { name: "Before You Add" }).click();
   await expect(guidelines).toBeVisible();
   await expectAccessible(page);

@@ -159,13 +159,14 @@ describe("server.ts with the identity authority down", () => {
 
   it("answers sign-in and registration with the product's messages instead of crashing", async () => {
     const login = await fetch(`${server.url}/login`, form({ email: "a@example.com", password: "Window#2026a" }, server.url));
-    expect(login.status).toBe(400);
+    // The authority did not answer: 503, with the product's sign-in message for no answer.
+    expect(login.status).toBe(503);
     expect(await login.text()).toContain("Unknown Error: ");
     const registration = await fetch(
       `${server.url}/registration`,
       form({ email: "b@example.com", password: "Window#2026a", confirmPassword: "Window#2026a", acceptTerms: "on", acceptPrivacy: "on" }, server.url),
     );
-    expect(registration.status).toBe(502);
+    expect(registration.status).toBe(503);
     expect(await registration.text()).toContain(messages.registerUnknownError);
     const reset = await fetch(`${server.url}/requestpasswordchange`, form({ email: "c@example.com" }, server.url));
     expect(reset.status).toBe(200);
@@ -228,19 +229,20 @@ describe("the identity authority goes away during a session", () => {
 
   it("shows the product's messages on every account screen", async () => {
     const check = await fetch(`${server.url}/checkconfirmation`, { headers: { cookie } });
-    expect(check.status).toBe(502);
+    // No answer from the authority is 503 on every screen (a server error would be 502).
+    expect(check.status).toBe(503);
     expect(await check.text()).toContain(messages.checkConfirmationFailed);
 
     const resend = await fetch(`${server.url}/checkconfirmation`, { ...form({}, server.url), headers: { ...form({}, server.url).headers, cookie } });
-    expect(resend.status).toBe(502);
+    expect(resend.status).toBe(503);
     expect(await resend.text()).toContain(messages.sendEmailConfirmationFailed);
 
     const gate = await fetch(`${server.url}/checkaccountstatus`, { headers: { cookie } });
-    expect(gate.status).toBe(502);
+    expect(gate.status).toBe(503);
     expect(await gate.text()).toContain(messages.accountLookupFailed);
 
     const confirm = await fetch(`${server.url}/confirmemail?${new URLSearchParams({ email, token: "t" })}`);
-    expect(confirm.status).toBe(502);
+    expect(confirm.status).toBe(503);
     const html = await confirm.text();
     expect(html).toContain(messages.emailConfirmFailedShort);
     expect(html).toContain("Resend Confirmation");
@@ -252,10 +254,10 @@ describe("the identity authority goes away during a session", () => {
       fetch(`${server.url}/settings`, { ...form(values, server.url), headers: { ...form({}, server.url).headers, cookie } });
     // The current password cannot be checked either: the change is refused with the product's message.
     const email = await post({ intent: "username", userName: "new-address@example.com", currentPassword: "Window#2026a" });
-    expect(email.status).toBe(502);
+    expect(email.status).toBe(503);
     expect(await email.text()).toContain(messages.userNameValidationFailed);
     const password = await post({ intent: "password", currentPassword: "Window#2026a", newPassword: "Better!Pass77", confirmPassword: "Better!Pass77" });
-    expect(password.status).toBe(400);
+    expect(password.status).toBe(503);
     expect(await password.text()).toContain(messages.settingsPasswordChangeFailed);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isTokenValid, requestedPath, safeRedirect, signInErrorMessage } from "../../app/server/auth.server";
+import { isTokenValid, requestedPath, safeRedirect } from "../../app/server/auth.server";
+import { signInErrorMessage } from "../../app/server/upstream/identity.server";
 import { messages } from "../../app/messages";
 
 describe("safeRedirect (docs/architecture.md §4)", () => {

@@ -1,174 +1,101 @@
 /**
- * Client of the consumer API (docs/product.md §7, consumer table): profile, permissions, safe window.
- * Every call carries the signed-in user's access token; the API acts only for that user.
- * Non-2xx answers throw `UpstreamError` unless a method says otherwise; a 401 (the token was
- * refused) sends the user to sign in again (`SessionUser.signInAgain`); a read that finds the API
- * down (5xx, unreachable, timed out) throws a 502/503 route error response, which the error
- * boundaries show as "briefly unavailable".
+ * Client of the consumer API (docs/product.md §7.2; contract: contracts/consumer.ts): profile,
+ * permissions, safe window, test results, follow relations. Server-only.
+ *
+ * Every call carries the signed-in user's access token; the API acts only for that user. Every
+ * method answers `Result<T>` (docs/architecture.md §6.3): the answer, validated with the
+ * contract's schema, or a failure with the docs/product.md §8 message of that call. A 401 (the
+ * token was refused) sends the user to sign in again (`SessionUser.signInAgain`). Loaders that
+ * can do nothing with a failure use `valueOrThrow`, whose 502/503 the error boundaries show as
+ * "briefly unavailable".
  */
+import type { RouterContextProvider } from "react-router";
+import { consumerCalls, uploadField, type ConsumerCallName } from "../../../contracts/consumer.ts";
+import { messages } from "~/messages";
 import { getConfig } from "../config.server";
-import type { SessionUser } from "../context";
-import { callUpstream, unavailable, UpstreamError, type UpstreamRequest } from "./http.server";
+import { requestContext, userContext } from "../context";
+import { callContract, type CallMessages, type ContractRequest } from "./http.server";
+import type { Result } from "./result.server";
 
-/** docs/product.md §3 Consumer (profile), as the consumer API answers it. */
-export interface Consumer {
-  sF_ConsumerId: string;
-  identityUserId: string;
-  firstName: string;
-  middleName: string | null;
-  lastName: string;
-  /** YYYY-MM-DD */
-  dob: string;
-  postalCode: string;
-  marketingOptOut: boolean;
-  healthUpdatesOptOut: boolean;
-  safeWindowId: string;
-  /** ISO 8601 UTC, or null when no window */
-  strongSafetyDate: string | null;
-  weakSafetyDate: string | null;
-  safeWindowDescription: string | null;
-}
+export type {
+  Consumer,
+  ProfileFields,
+  PropertyValue,
+  PublisherHit,
+  SafeWindowCard,
+  ScreenName,
+  Subscription,
+  SubscriptionStatus,
+  TestResult,
+  UploadAnswer,
+  WriteAnswer,
+} from "../../../contracts/consumer.ts";
+import type { ProfileFields, TestResult } from "../../../contracts/consumer.ts";
 
-/** The fields a person enters (docs/product.md §2 /yourinfo, /personalinfo); dob as YYYY-MM-DD. */
-export interface ProfileFields {
-  firstName: string;
-  middleName: string | null;
-  lastName: string;
-  dob: string;
-  postalCode: string;
-}
-
-/** GET /consumer/getsafewindow: the card of docs/product.md §2 /safewindow. */
-export interface SafeWindowCard {
-  firstName: string;
-  middleName: string | null;
-  lastName: string;
-  dob: string;
-  safeWindowId: string;
-  strongSafetyDate: string | null;
-  weakSafetyDate: string | null;
-  safeWindowDescription: string | null;
-}
-
-/** docs/product.md §6 screen names, as the consumer API's enabledScreens lists them. */
-export type ScreenName = "SafeWindow" | "MyTests" | "MyFun" | "Locations" | "Settings" | "Friends";
-
-/** docs/product.md §3 Consumer subscription (follow relation), from the other person's side. */
-export interface Subscription {
-  sF_ConsumerSubscriptionId: string;
-  /** The other person. */
-  sF_ConsumerId: string;
-  firstName: string;
-  lastName: string;
-  safeWindowId: string;
-  /** 0 pending, 1 confirmed */
-  confirmed: 0 | 1;
-  /** The other person's window; null unless confirmed. */
-  strongSafetyDate: string | null;
-  weakSafetyDate: string | null;
-}
-
-/** docs/product.md §3 Test result, as GET /testresult/getcurrentusertestresults/ lists it. */
-export interface TestResult {
-  sF_TestResultId: string;
-  valid: 0 | 1;
-  /** 0 none, 1 submitted or disputed */
-  disputeStatus: 0 | 1;
-  diseaseName: string;
-  /** ISO 8601 UTC: when the specimen was collected */
-  testDate: string;
-  testingCompanyName: string;
-  publicName: string;
-  testName: string;
-  result?: string;
-  strongSafetyDate: string | null;
-  weakSafetyDate: string | null;
-  disputeComment: string | null;
-  disputeResponseComment: string | null;
-}
-
-/** docs/product.md §3 Test result property value: one checked field and what differed (null when it matched). */
-export interface PropertyValue {
-  sF_TestResultPropertyValueId: string;
-  name: string;
-  matchInfo: string | null;
-}
-
-/** POST /testresult/addtestresultmultipart/ → docs/product.md §3 upload response. */
-export interface UploadAnswer {
-  success: boolean;
-  consumerMessage: string;
-  sF_TestResultId?: string;
-}
-
-/** A search hit (docs/product.md §5 search): names and product ID only. */
-export interface PublisherHit {
-  sF_ConsumerId: string;
-  firstName: string;
-  lastName: string;
-  safeWindowId: string;
-}
-
-export interface WriteAnswer {
-  success: boolean;
-  consumer?: Consumer;
-  errors?: { field: string | null; message: string }[];
-}
-
-/** The follow changes, by the name the screens use. */
+/** The follow changes, by the name the screens use: `delete` removes a follower, `unfollow` someone followed. */
 const followChanges = {
-  request: { path: "/consumersubscription/requestsubscription/", parameter: "sfConsumerId" },
-  cancel: { path: "/consumersubscription/cancelsubscriptionrequest/", parameter: "sfConsumerSubscriptionId" },
-  confirm: { path: "/consumersubscription/confirmsubscriptionrequest/", parameter: "sfConsumerSubscriptionId" },
-  decline: { path: "/consumersubscription/declinesubscriptionrequest/", parameter: "sfConsumerSubscriptionId" },
-  delete: { path: "/consumersubscription/deletesubscription/", parameter: "sfConsumerSubscriptionId" },
+  request: { name: "requestSubscription", parameter: "sfConsumerId" },
+  cancel: { name: "cancelSubscriptionRequest", parameter: "sfConsumerSubscriptionId" },
+  confirm: { name: "confirmSubscriptionRequest", parameter: "sfConsumerSubscriptionId" },
+  decline: { name: "declineSubscriptionRequest", parameter: "sfConsumerSubscriptionId" },
+  delete: { name: "deleteSubscription", parameter: "sfConsumerSubscriptionId" },
+  unfollow: { name: "deleteSubscription", parameter: "sfConsumerSubscriptionId" },
 } as const;
 export type FollowChange = keyof typeof followChanges;
 
+/** The messages of the follow changes (docs/product.md §8). */
+const followMessages: Record<FollowChange, string> = {
+  request: messages.followRequestFailed,
+  cancel: messages.followCancelFailed,
+  confirm: messages.followConfirmFailed,
+  decline: messages.followDeclineFailed,
+  delete: messages.followDeleteFailed,
+  unfollow: messages.unfollowFailed,
+};
+
+/** Messages of the reads a screen needs to load: a failure is its route error (docs/product.md §8.2). */
+const loadMessages: CallMessages = { failed: messages.loadFailed, unavailable: messages.upstreamUnavailable };
+
+/** An upload refusal's own sentence (docs/product.md §8.3), when the answer carries one. */
+function consumerMessageOf(_status: number, body: unknown): string | undefined {
+  const message = (body as { consumerMessage?: unknown } | null)?.consumerMessage;
+  return typeof message === "string" && message.trim() ? message : undefined;
+}
+
 function consumerUrl(): string {
   const url = getConfig().CONSUMER_API_URL;
-  if (!url) throw new UpstreamError("CONSUMER_API_URL is not configured", 0);
+  if (!url) throw new Error("CONSUMER_API_URL is not configured");
   return url;
 }
 
-/** The consumer API as `user` sees it. */
-export function consumerApi(user: SessionUser) {
-  const call = async <T>(path: string, request: UpstreamRequest = {}) => {
-    const answer = await callUpstream<T>(consumerUrl(), path, { ...request, token: user.accessToken });
-    if (answer.status === 401) user.signInAgain();
-    return answer;
-  };
-  const ok = async <T>(path: string, request?: UpstreamRequest): Promise<T> => {
-    let answer: Awaited<ReturnType<typeof call<T>>>;
-    try {
-      answer = await call<T>(path, request);
-    } catch (error) {
-      if (error instanceof UpstreamError) unavailable(error.status);
-      throw error;
-    }
-    if (answer.status >= 500) unavailable(answer.status);
-    if (!answer.ok) throw new UpstreamError(`consumer API ${path} answered ${answer.status}`, answer.status, answer.body);
-    return answer.body;
-  };
+/** The consumer API as the signed-in user of this request (`context`, inside the guard) sees it. */
+export function consumerApi(context: Readonly<RouterContextProvider>) {
+  const user = context.get(userContext);
+  const log = context.get(requestContext).log;
+  const call = <N extends ConsumerCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = loadMessages) =>
+    callContract(consumerUrl(), name, consumerCalls[name], { ...request, token: user.accessToken }, callMessages, {
+      log,
+      onUnauthorized: () => user.signInAgain(),
+    });
+
   return {
     /** GET /consumer: the profile, or null when the user has none yet. */
-    async getProfile(): Promise<Consumer | null> {
-      const body = await ok<Consumer | null>("/consumer");
-      return body && typeof body === "object" && "safeWindowId" in body ? body : null;
+    getProfile() {
+      return call("getProfile");
     },
-    /** POST /consumer/createprofile; docs/product.md §8 reads only the success flag. */
-    async createProfile(profile: ProfileFields, position: { latitude: number | null; longitude: number | null }): Promise<WriteAnswer> {
-      const answer = await call<WriteAnswer>("/consumer/createprofile", {
-        method: "POST",
-        json: { consumer: profile, latitude: position.latitude, longitude: position.longitude },
+    /**
+     * POST /consumer/createprofile (latitude and longitude are not collected: null). A refusal
+     * says profileCreateFailed, anything else profileCreateError (docs/product.md §8).
+     */
+    createProfile(profile: ProfileFields) {
+      return call("createProfile", { json: { consumer: profile, latitude: null, longitude: null } }, {
+        failed: messages.profileCreateFailed,
+        unavailable: messages.profileCreateError,
       });
-      if (answer.status >= 500) throw new UpstreamError("createprofile failed", answer.status, answer.body);
-      return answer.body ?? { success: false };
     },
     /** POST /consumer/modifycore/ with URL-encoded fields (middleName empty when null). */
-    async modifyCore(identityUserId: string, profile: ProfileFields): Promise<WriteAnswer> {
-      const answer = await call<WriteAnswer>("/consumer/modifycore/", {
-        method: "POST",
+    modifyCore(identityUserId: string, profile: ProfileFields) {
+      return call("modifyCore", {
         form: {
           identityUserId,
           firstName: profile.firstName,
@@ -177,85 +104,77 @@ export function consumerApi(user: SessionUser) {
           dob: profile.dob,
           postalCode: profile.postalCode,
         },
-      });
-      if (answer.status >= 500) throw new UpstreamError("modifycore failed", answer.status, answer.body);
-      return answer.body ?? { success: false };
+      }, { failed: messages.profileSaveFailed });
     },
-    /** GET /consumer/getpermissions → enabledScreens. */
-    async getPermissions(): Promise<ScreenName[]> {
-      const body = await ok<{ enabledScreens?: ScreenName[] }>("/consumer/getpermissions");
-      return Array.isArray(body?.enabledScreens) ? body.enabledScreens : [];
+    /** GET /consumer/getpermissions → enabledScreens (docs/product.md §6). */
+    async getPermissions() {
+      const answer = await call("getPermissions");
+      return answer.ok ? { ok: true as const, value: answer.value.enabledScreens } : answer;
     },
-    /** GET /consumer/getsafewindow → the user's card. */
-    getSafeWindow(): Promise<SafeWindowCard> {
-      return ok<SafeWindowCard>("/consumer/getsafewindow");
+    /** GET /consumer/getsafewindow → the user's card; `notFound` when the user has no profile yet. */
+    getSafeWindow() {
+      return call("getSafeWindow");
     },
 
     /** GET /testresult/getcurrentusertestresults/: the user's results, newest collection first. */
-    testResults(): Promise<TestResult[]> {
-      return ok<TestResult[]>("/testresult/getcurrentusertestresults/");
+    testResults() {
+      return call("getCurrentUserTestResults");
     },
-    /** The user's result `id`, or undefined when the user has none with that id. */
-    async testResult(id: string): Promise<TestResult | undefined> {
-      return (await this.testResults()).find((r) => r.sF_TestResultId === id);
+    /** The user's result `id`: `notFound` when the user has none with that id. */
+    async testResult(id: string): Promise<Result<TestResult>> {
+      const results = await call("getCurrentUserTestResults");
+      if (!results.ok) return results;
+      const result = results.value.find((r) => r.sF_TestResultId === id);
+      return result ? { ok: true, value: result } : { ok: false, reason: "notFound", message: messages.notFound, status: 404 };
     },
-    /** GET /testresult/testresultpropertyvalues/?sfTestResultId */
-    propertyValues(sfTestResultId: string): Promise<PropertyValue[]> {
-      return ok<PropertyValue[]>("/testresult/testresultpropertyvalues/", { query: { sfTestResultId } });
+    /** GET /testresult/testresultpropertyvalues/?sfTestResultId: the result's checked fields. */
+    propertyValues(sfTestResultId: string) {
+      return call("testResultPropertyValues", { query: { sfTestResultId } });
     },
-    /** GET /testresult/getimage/?testResultId → the page-1 JPEG as bytes. */
-    async image(testResultId: string): Promise<Buffer> {
-      return Buffer.from(await ok<string>("/testresult/getimage/", { query: { testResultId } }), "base64");
+    /** GET /testresult/getimage/?testResultId → page 1 as JPEG bytes. */
+    async image(testResultId: string): Promise<Result<Buffer>> {
+      const answer = await call("getImage", { query: { testResultId } });
+      return answer.ok ? { ok: true, value: Buffer.from(answer.value, "base64") } : answer;
     },
     /**
-     * POST /testresult/addtestresultmultipart/ with the PDF in field multipartData. A refusal
-     * (4xx) comes back as its answer, with the consumerMessage to show (docs/product.md §8 upload).
-     * @throws UpstreamError on 5xx or when unreachable
+     * POST /testresult/addtestresultmultipart/ with the PDF in the contract's field (multipartData). A refusal
+     * carries the provider's consumerMessage (docs/product.md §8.3); a failure without one says
+     * uploadFailed.
      */
-    async upload(file: File): Promise<UploadAnswer> {
+    upload(file: File) {
       const multipart = new FormData();
-      multipart.set("multipartData", file, file.name || "result.pdf");
-      const answer = await call<UploadAnswer>("/testresult/addtestresultmultipart/", { method: "POST", multipart });
-      if (answer.status >= 500 || !answer.body || typeof answer.body.consumerMessage !== "string") {
-        throw new UpstreamError("upload failed", answer.status, answer.body);
-      }
-      return answer.body;
+      multipart.set(uploadField, file, file.name || "result.pdf");
+      return call("addTestResultMultipart", { multipart }, { failed: messages.uploadFailed, answered: consumerMessageOf });
     },
-    /** POST /testresult/dispute/ with the result and the comment (docs/product.md §7: the response is not read). */
-    async dispute(result: TestResult, disputeComment: string): Promise<boolean> {
-      const answer = await call("/testresult/dispute/", { method: "POST", json: { ...result, disputeComment } });
-      return answer.ok;
+    /** POST /testresult/dispute/ with the result and the comment (docs/product.md §7: the answer is not read). */
+    dispute(result: TestResult, disputeComment: string) {
+      return call("dispute", { json: { ...result, disputeComment } }, { failed: messages.disputeFailed });
     },
 
     /** GET /consumersubscription/subscribers/: people who follow the user or asked to. */
-    async subscribers(): Promise<Subscription[]> {
-      return (await ok<{ subscriptions: Subscription[] }>("/consumersubscription/subscribers/")).subscriptions;
+    async subscribers() {
+      const answer = await call("subscribers");
+      return answer.ok ? { ok: true as const, value: answer.value.subscriptions } : answer;
     },
     /** GET /consumersubscription/publishers/: people the user follows or asked to follow. */
-    async publishers(): Promise<Subscription[]> {
-      return (await ok<{ subscriptions: Subscription[] }>("/consumersubscription/publishers/")).subscriptions;
+    async publishers() {
+      const answer = await call("publishers");
+      return answer.ok ? { ok: true as const, value: answer.value.subscriptions } : answer;
     },
     /** GET /consumersubscription/searchpublishers/?searchString (docs/product.md §5: 3+ non-blank characters). */
-    async searchPublishers(searchString: string): Promise<PublisherHit[]> {
-      return (await ok<{ consumers: PublisherHit[] }>("/consumersubscription/searchpublishers/", { query: { searchString } })).consumers;
+    async searchPublishers(searchString: string) {
+      const answer = await call("searchPublishers", { query: { searchString } });
+      return answer.ok ? { ok: true as const, value: answer.value.consumers } : answer;
     },
     /** GET /consumersubscription/subscriptionstatus/?sfConsumerId: the user's relation toward that person. */
-    subscriptionStatus(sfConsumerId: string): Promise<{ success: boolean; pending: boolean; subscribed: boolean }> {
-      return ok("/consumersubscription/subscriptionstatus/", { query: { sfConsumerId } });
+    subscriptionStatus(sfConsumerId: string) {
+      return call("subscriptionStatus", { query: { sfConsumerId } });
     },
-    /**
-     * The follow changes of docs/product.md §7; each answers whether it succeeded (docs/product.md: "their responses
-     * carry a success flag"). An unreachable upstream counts as a failure.
-     */
-    async follow(change: FollowChange, id: string): Promise<boolean> {
-      const { path, parameter } = followChanges[change];
-      try {
-        const answer = await call<{ success?: boolean }>(path, { query: { [parameter]: id } });
-        return answer.ok && answer.body?.success === true;
-      } catch (error) {
-        if (error instanceof UpstreamError) return false;
-        throw error;
-      }
+    /** A follow change of docs/product.md §7 on relation (or, for `request`, person) `id`, with its §8 message. */
+    async follow(change: FollowChange, id: string): Promise<Result<true>> {
+      const { name, parameter } = followChanges[change];
+      const answer = await call(name, { query: { [parameter]: id } }, { failed: followMessages[change] });
+      return answer.ok ? { ok: true, value: true } : answer;
     },
   };
 }

@@ -1,32 +1,21 @@
 /**
- * The one HTTP client for upstream calls (docs/product.md §7): 30 s timeout, bearer token when given,
- * JSON or form bodies, JSON answers. Routes never call fetch themselves (docs/architecture.md §9.4).
+ * The one HTTP client for upstream calls (docs/architecture.md §6.2): 30 s timeout, bearer token
+ * when given, JSON, form or multipart bodies, JSON answers; and `callContract`, which makes one
+ * call of a contract (contracts/) and answers the one result shape, `Result<T>`
+ * (docs/architecture.md §6.3). Routes never call fetch themselves (docs/architecture.md §9.4).
  */
-import { data } from "react-router";
+import type { Logger } from "pino";
+import type { z } from "zod";
+import type { CallContract } from "../../../contracts/call.ts";
+import { messages as appMessages } from "~/messages";
+import { minutesToWait } from "../attempt-limits.server";
 import { getConfig } from "../config.server";
+import { createLogger } from "../log.server";
+import { failure, success, type Failure, type FailureReason, type Result } from "./result.server";
 
-/** An upstream answered with a status, or did not answer at all (status 0). */
+/** The upstream did not answer at all: unreachable, refused the connection, or timed out. */
 export class UpstreamError extends Error {
   override name = "UpstreamError";
-  readonly status: number;
-  readonly body: unknown;
-  constructor(message: string, status: number, body?: unknown) {
-    super(message);
-    this.status = status;
-    this.body = body;
-  }
-}
-
-/**
- * Throws the route error response for an upstream that is down: 503 when it could not be reached
- * or timed out (`status` 0), 502 when it answered with a server error. The error boundaries show
- * it as "the service did not answer" (docs/product.md §8 load errors) instead of a 500.
- * The response carries no detail: the browser learns nothing of the upstream (the request log
- * has the status).
- * @param status the upstream's status, 0 when it did not answer
- */
-export function unavailable(status: number): never {
-  throw data(null, status === 0 ? { status: 503, statusText: "Service Unavailable" } : { status: 502, statusText: "Bad Gateway" });
 }
 
 export interface UpstreamRequest {
@@ -55,7 +44,7 @@ export interface UpstreamResponse<T = unknown> {
 /**
  * Calls `${baseUrl}${path}` and parses the JSON answer (null when empty, the text when not JSON).
  * Non-2xx answers are returned, not thrown, because docs/product.md §8 maps statuses to messages.
- * @throws UpstreamError with status 0 when the upstream cannot be reached or times out
+ * @throws UpstreamError when the upstream cannot be reached or times out
  *   (UPSTREAM_TIMEOUT_MS, 30 000 ms by default per docs/product.md §9)
  */
 export async function callUpstream<T = unknown>(
@@ -86,7 +75,7 @@ export async function callUpstream<T = unknown>(
     response = await fetch(url, { method: request.method ?? (body ? "POST" : "GET"), headers, body, signal });
   } catch (error) {
     // The URL may carry secrets (docs/product.md §7 puts passwords in query strings): name only the path.
-    throw new UpstreamError(`upstream ${path} unreachable: ${(error as Error).name}`, 0);
+    throw new UpstreamError(`upstream ${path} unreachable: ${(error as Error).name}`);
   }
   const text = await response.text();
   let parsed: unknown = null;
@@ -99,4 +88,133 @@ export async function callUpstream<T = unknown>(
   }
   const retryAfter = Number(response.headers.get("retry-after") ?? Number.NaN);
   return { status: response.status, ok: response.ok, body: parsed as T, ...(Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfterSeconds: retryAfter } : {}) };
+}
+
+/**
+ * The messages of one call's failures (docs/product.md §8), chosen once per call in its client.
+ * `failed` is shown for every failure that no other entry names.
+ */
+export interface CallMessages {
+  /** Any failure the entries below do not name. */
+  failed: string;
+  /** No answer, a server error (5xx), or an answer that does not fit the contract. */
+  unavailable?: string;
+  /** 404: the object does not exist or is not the user's. */
+  notFound?: string;
+  /** 429: the upstream throttles this account or address; `retryAfterSeconds` when it said. */
+  tooManyAttempts?: (retryAfterSeconds: number | undefined) => string;
+  /**
+   * For a call whose rule depends on the answer itself (the sign-in messages by status, an
+   * upload's consumerMessage): the message for this non-2xx status and body, or undefined to use
+   * the entries above. `body` has been checked against the call's error answer for that status
+   * when the contract declares one.
+   */
+  answered?: (status: number, body: unknown) => string | undefined;
+}
+
+/** The request of one contract call: the parameters the contract's request schema describes. */
+export interface ContractRequest {
+  query?: Record<string, string | number | undefined>;
+  form?: Record<string, string>;
+  json?: unknown;
+  multipart?: FormData;
+  /** Bearer access token (a client token or the user's). */
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+/** Where a contract call logs, and what it does when the upstream refuses the token. */
+export interface CallOptions {
+  /** The request's logger; the process logger when the caller has no request. */
+  log?: Logger;
+  /** Called on a 401 (the upstream refused the user's token); throws (the sign-in redirect). */
+  onUnauthorized?: () => never;
+}
+
+let processLog: Logger | undefined;
+function fallbackLog(): Logger {
+  processLog ??= createLogger(getConfig().LOG_LEVEL);
+  return processLog;
+}
+
+/** The reasons an error answer gave, as `{code, description}`: the identity authority's or the consumer API's field errors. */
+function reasonsOf(body: unknown): Failure["errors"] {
+  const list = (body as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(list)) return undefined;
+  const errors = list.flatMap((entry: unknown) => {
+    const e = entry as { code?: unknown; description?: unknown; field?: unknown; message?: unknown } | null;
+    if (typeof e?.code === "string" && typeof e.description === "string") return [{ code: e.code, description: e.description }];
+    if (typeof e?.message === "string") return [{ code: typeof e.field === "string" ? e.field : "", description: e.message }];
+    return [];
+  });
+  return errors.length ? errors : undefined;
+}
+
+function reasonOfStatus(status: number): FailureReason {
+  if (status === 404) return "notFound";
+  if (status === 429) return "tooManyAttempts";
+  if (status >= 500) return "unavailable";
+  return "refused";
+}
+
+/**
+ * Makes the call `name` of a contract (`call`: method, path, answer schema, error answers) at
+ * `baseUrl`, and answers `Result<T>` with T the contract's answer type:
+ * - a 2xx whose body fits the answer schema: `{ok: true, value}` (the parsed body; keys the
+ *   contract does not name are dropped);
+ * - a 2xx that does not fit: `invalidAnswer`, logged as an upstream error with the schema's
+ *   issues (paths and codes; never the values, which may be personal data);
+ * - no answer (unreachable, timed out): `unavailable` with status 0, logged;
+ * - a 401 with `onUnauthorized`: calls it (it throws the sign-in redirect);
+ * - 404 `notFound`, 429 `tooManyAttempts` (with Retry-After), 5xx `unavailable`, any other 4xx
+ *   `refused`, with the reasons the body lists in `errors`.
+ * The failure's message comes from `messages` (docs/product.md §8).
+ * @throws only programming errors (a missing configuration, a bug), and the redirect of `onUnauthorized`
+ */
+export async function callContract<C extends CallContract>(
+  baseUrl: string,
+  name: string,
+  call: C,
+  request: ContractRequest,
+  messages: CallMessages,
+  options: CallOptions = {},
+): Promise<Result<z.output<C["answer"]>>> {
+  const log = options.log ?? fallbackLog();
+  const unavailableMessage = messages.unavailable ?? messages.failed;
+  let answer: UpstreamResponse;
+  try {
+    answer = await callUpstream(baseUrl, call.path, { ...request, method: call.method });
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    log.warn({ upstreamCall: name, status: 0 }, error.message);
+    return failure("unavailable", unavailableMessage, 0);
+  }
+  const { status } = answer;
+  if (answer.ok) {
+    const parsed = call.answer.safeParse(answer.body);
+    if (parsed.success) return success(parsed.data as z.output<C["answer"]>);
+    const issues = parsed.error.issues.slice(0, 10).map((issue) => ({ path: issue.path.join("."), code: issue.code }));
+    log.error({ upstreamCall: name, path: call.path, status, issues }, "upstream answer does not fit its contract");
+    return failure("invalidAnswer", unavailableMessage, status);
+  }
+  if (status === 401 && options.onUnauthorized) options.onUnauthorized();
+  const errorAnswer = call.errorAnswers?.[status];
+  const checked = errorAnswer?.schema.safeParse(answer.body);
+  const body = checked?.success ? checked.data : answer.body;
+  const reason = reasonOfStatus(status);
+  if (reason === "unavailable") log.warn({ upstreamCall: name, status }, "upstream answered with a server error");
+  const message =
+    messages.answered?.(status, body) ??
+    (reason === "unavailable"
+      ? unavailableMessage
+      : reason === "notFound"
+        ? (messages.notFound ?? messages.failed)
+        : reason === "tooManyAttempts"
+          ? (messages.tooManyAttempts?.(answer.retryAfterSeconds) ?? appMessages.tooManyAttempts(minutesToWait(answer.retryAfterSeconds ?? 60)))
+          : messages.failed);
+  const errors = reasonsOf(body);
+  return failure(reason, message, status, {
+    ...(answer.retryAfterSeconds !== undefined ? { retryAfterSeconds: answer.retryAfterSeconds } : {}),
+    ...(errors ? { errors } : {}),
+  });
 }

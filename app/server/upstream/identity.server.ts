@@ -1,13 +1,23 @@
 /**
- * Client of the identity authority (docs/product.md §7, identity table). Server-only.
+ * Client of the identity authority (docs/product.md §7.1; contract: contracts/identity.ts).
+ * Server-only.
  *
+ * Every method answers `Result<T>` (docs/architecture.md §6.3): the answer, validated with the
+ * contract's schema, or a failure carrying the docs/product.md §8 message of that call.
  * Client-token calls use an OAuth 2.0 client-credentials access token (scope `identity.api`),
- * cached here and renewed a minute before it expires. User calls take the user's access token
- * from the session. Answers are returned as `UpstreamResponse` so that callers can map
- * statuses to docs/product.md §8 messages; unreachable upstreams throw `UpstreamError` (status 0).
+ * cached here and renewed a minute before it expires; a 401 drops it and tries once more. User
+ * calls take the signed-in user's access token; a 401 sends the user to sign in again.
  */
+import type { RouterContextProvider } from "react-router";
+import { identityCalls, type IdentityCallName } from "../../../contracts/identity.ts";
+import { messages } from "~/messages";
+import { minutesToWait } from "../attempt-limits.server";
 import { getConfig } from "../config.server";
-import { callUpstream, UpstreamError, type UpstreamRequest, type UpstreamResponse } from "./http.server";
+import { requestContext, userContext, type SessionUser } from "../context";
+import { callContract, type CallMessages, type CallOptions, type ContractRequest } from "./http.server";
+import { failure, type Result } from "./result.server";
+
+export type { EmailValidation, IdentityResult, UserInfo } from "../../../contracts/identity.ts";
 
 /** docs/product.md §3: "The application name for the consumer app and the scope names are fixed settings." */
 export const applicationContext = "SafeWindow";
@@ -15,13 +25,8 @@ export const clientScope = "identity.api";
 export const userScopes = "openid profile consumer.api identity.user";
 const renewBeforeMs = 60_000;
 
-export interface TokenAnswer {
-  access_token: string;
-  expires_in: number;
-  token_type?: string;
-  error?: string;
-  error_description?: string;
-}
+/** How long the identity authority's lockout of failed sign-ins lasts when it does not say, in seconds. */
+export const authorityLockoutSeconds = 15 * 60;
 
 /** An access token and when it expires (epoch ms). */
 export interface AccessToken {
@@ -29,172 +34,221 @@ export interface AccessToken {
   expiresAt: number;
 }
 
-export interface IdentityResult {
-  succeeded: boolean;
-  errors?: { code: string; description: string }[];
+/**
+ * docs/product.md §8 message for a refused token request, by the authority's status: 400 → wrong
+ * credentials, 500 → unexpected, 429 → when to try again (ours; `retryAfterSeconds` from the
+ * authority's Retry-After, 15 minutes when it gave none), 0 (no answer) → 'Unknown Error: the
+ * service did not answer', anything else → 'Unknown Error: ' and the authority's description.
+ */
+export function signInErrorMessage(status: number, detail?: string, retryAfterSeconds = authorityLockoutSeconds): string {
+  if (status === 400) return messages.loginFailed;
+  if (status === 500) return messages.unexpectedError;
+  if (status === 0) return messages.unknownError(messages.upstreamUnavailable);
+  if (status === 429) return messages.tooManyAttempts(minutesToWait(retryAfterSeconds));
+  return messages.unknownError(detail ?? `status ${status}`);
 }
+
+/** The messages of the token endpoint's password grant (docs/product.md §8 login). */
+const signInMessages: CallMessages = {
+  failed: messages.loginFailed,
+  unavailable: signInErrorMessage(0),
+  tooManyAttempts: (seconds) => signInErrorMessage(429, undefined, seconds),
+  answered: (status, body) => {
+    if (status === 429) return undefined;
+    const answer = body as { error?: unknown; error_description?: unknown } | null;
+    const detail = typeof answer?.error_description === "string" ? answer.error_description : typeof answer?.error === "string" ? answer.error : undefined;
+    return signInErrorMessage(status, detail);
+  },
+};
 
 function identityUrl(): string {
   const url = getConfig().IDENTITY_URL;
-  if (!url) throw new UpstreamError("IDENTITY_URL is not configured", 0);
+  if (!url) throw new Error("IDENTITY_URL is not configured");
   return url;
 }
 
-function tokenRequest(form: Record<string, string>, clientIp?: string): Promise<UpstreamResponse<TokenAnswer>> {
-  const { IDENTITY_CLIENT_ID, IDENTITY_CLIENT_SECRET } = getConfig();
-  return callUpstream<TokenAnswer>(identityUrl(), "/connect/token", {
-    method: "POST",
-    form: { ...form, client_id: IDENTITY_CLIENT_ID, client_secret: IDENTITY_CLIENT_SECRET ?? "" },
-    // The identity authority counts failed sign-ins per end user's address, not per ours.
-    headers: clientIp ? { "x-forwarded-for": clientIp } : undefined,
-  });
-}
-
-function toAccessToken(answer: TokenAnswer, now: number): AccessToken {
-  return { accessToken: answer.access_token, expiresAt: now + answer.expires_in * 1000 };
-}
-
 let cachedClientToken: AccessToken | undefined;
-let pendingClientToken: Promise<AccessToken> | undefined;
+let pendingClientToken: Promise<Result<AccessToken>> | undefined;
 
-/**
- * The app's client-credentials access token, cached and renewed before it expires.
- * Concurrent callers share one token request.
- * @throws UpstreamError when the token endpoint refuses or cannot be reached
- */
-export async function clientToken(now = Date.now()): Promise<string> {
-  if (cachedClientToken && cachedClientToken.expiresAt - renewBeforeMs > now) return cachedClientToken.accessToken;
-  pendingClientToken ??= (async () => {
-    try {
-      const answer = await tokenRequest({ grant_type: "client_credentials", scope: clientScope });
-      if (!answer.ok) throw new UpstreamError("client credentials refused", answer.status, answer.body);
-      cachedClientToken = toAccessToken(answer.body, now);
-      return cachedClientToken;
-    } finally {
-      pendingClientToken = undefined;
-    }
-  })();
-  return (await pendingClientToken).accessToken;
-}
-
-/** A client-token call; a 401 drops the cached token and tries once more. */
-async function withClientToken<T>(path: string, request: UpstreamRequest): Promise<UpstreamResponse<T>> {
-  const first = await callUpstream<T>(identityUrl(), path, { ...request, token: await clientToken() });
-  if (first.status !== 401) return first;
+/** Drops the cached client token (a 401 on a client call; tests). */
+export function forgetClientToken(): void {
   cachedClientToken = undefined;
-  return callUpstream<T>(identityUrl(), path, { ...request, token: await clientToken() });
 }
 
 /**
- * OAuth 2.0 password grant (docs/product.md §7 POST /connect/token) for the browser at `clientIp`.
- * @returns the raw answer (400 = wrong credentials, per docs/product.md §8; 429 = locked, with the seconds to
- *   wait) and, when ok, the token
- * @throws UpstreamError (status 0) when unreachable
+ * The identity authority as seen from one request: `context` gives the request's logger and, for
+ * user calls, the signed-in user (whose token a 401 makes them sign in again for). Without a
+ * context (the sign-in strategy) calls log to the process logger.
  */
-export async function passwordGrant(
-  username: string,
-  password: string,
-  clientIp?: string,
-  now = Date.now(),
-): Promise<{ status: number; token?: AccessToken; body: TokenAnswer; retryAfterSeconds?: number }> {
-  const answer = await tokenRequest({ grant_type: "password", username, password, scope: userScopes }, clientIp);
-  return {
-    status: answer.status,
-    token: answer.ok && answer.body?.access_token ? toAccessToken(answer.body, now) : undefined,
-    body: answer.body,
-    ...(answer.retryAfterSeconds !== undefined ? { retryAfterSeconds: answer.retryAfterSeconds } : {}),
+export function identityApi(context?: Readonly<RouterContextProvider>) {
+  const log = context?.get(requestContext).log;
+  const call = <N extends IdentityCallName>(name: N, request: ContractRequest, callMessages: CallMessages, options: CallOptions = {}) =>
+    callContract(identityUrl(), name, identityCalls[name], request, callMessages, { log, ...options });
+
+  /** The token endpoint with the app's client credentials added to `form`. */
+  const tokenRequest = (form: Record<string, string>, callMessages: CallMessages, clientIp?: string) => {
+    const { IDENTITY_CLIENT_ID, IDENTITY_CLIENT_SECRET } = getConfig();
+    return call(
+      "token",
+      {
+        form: { ...form, client_id: IDENTITY_CLIENT_ID, client_secret: IDENTITY_CLIENT_SECRET ?? "" },
+        // The identity authority counts failed sign-ins per end user's address, not per ours.
+        headers: clientIp ? { "x-forwarded-for": clientIp } : undefined,
+      },
+      callMessages,
+    );
   };
-}
 
-/** POST /api/account/register {userName, password} → {succeeded, errors}. */
-export function register(userName: string, password: string) {
-  return withClientToken<IdentityResult>("/api/account/register", { method: "POST", json: { userName, password } });
-}
+  /** The app's client-credentials token, cached; concurrent callers share one token request. */
+  const clientToken = async (callMessages: CallMessages, now = Date.now()): Promise<Result<AccessToken>> => {
+    if (cachedClientToken && cachedClientToken.expiresAt - renewBeforeMs > now) return { ok: true, value: cachedClientToken };
+    pendingClientToken ??= (async () => {
+      try {
+        const answer = await tokenRequest({ grant_type: "client_credentials", scope: clientScope }, callMessages);
+        if (!answer.ok) return answer;
+        cachedClientToken = { accessToken: answer.value.access_token, expiresAt: now + answer.value.expires_in * 1000 };
+        return { ok: true, value: cachedClientToken } as const;
+      } finally {
+        pendingClientToken = undefined;
+      }
+    })();
+    const token = await pendingClientToken;
+    // A shared request answers with the first caller's messages: give this call's own.
+    return token.ok ? token : failure(token.reason, token.status === 0 || token.status >= 500 ? (callMessages.unavailable ?? callMessages.failed) : callMessages.failed, token.status);
+  };
 
-/** GET /api/account/isavailable?email → true when no account uses the address. */
-export async function isAvailable(email: string): Promise<boolean> {
-  const answer = await withClientToken<boolean>("/api/account/isavailable", { query: { email } });
-  if (!answer.ok) throw new UpstreamError("isavailable failed", answer.status, answer.body);
-  return answer.body === true;
-}
+  /** A client-token call; a 401 drops the cached token and tries once more. */
+  const withClientToken = async <N extends IdentityCallName>(name: N, request: ContractRequest, callMessages: CallMessages) => {
+    for (let attempt = 0; ; attempt++) {
+      const token = await clientToken(callMessages);
+      if (!token.ok) return token;
+      const answer = await call(name, { ...request, token: token.value.accessToken }, callMessages);
+      if (answer.ok || answer.status !== 401 || attempt > 0) return answer;
+      forgetClientToken();
+    }
+  };
 
-/** GET /api/account/validaterequestedemail?email → {available, valid}. */
-export async function validateRequestedEmail(email: string): Promise<{ available: boolean; valid: boolean }> {
-  const answer = await withClientToken<{ available: boolean; valid: boolean }>(
-    "/api/account/validaterequestedemail",
-    { query: { email } },
-  );
-  if (!answer.ok) throw new UpstreamError("validaterequestedemail failed", answer.status, answer.body);
-  return answer.body;
-}
+  /**
+   * An account change (IdentityResult): `true`, or a refusal with the authority's reasons, also
+   * when a 200 says `succeeded: false`.
+   */
+  const accountChange = async (name: "register" | "confirmEmail" | "changePasswordUsingToken" | "confirmAccount", request: ContractRequest, callMessages: CallMessages): Promise<Result<true>> => {
+    const answer = await withClientToken(name, request, callMessages);
+    if (!answer.ok) return answer;
+    if (answer.value.succeeded) return { ok: true, value: true };
+    return failure("refused", callMessages.failed, 200, answer.value.errors.length ? { errors: answer.value.errors } : {});
+  };
 
-/** GET /api/account/sendconfirmationemail; true when the authority accepted the request. */
-export async function sendConfirmationEmail(email: string): Promise<boolean> {
-  const answer = await withClientToken<boolean>("/api/account/sendconfirmationemail", {
-    query: { email, applicationContext, requestedUri: `${getConfig().publicUrl}/confirmemail` },
-  });
-  return answer.ok && answer.body !== false;
-}
+  /** A user call with the signed-in user's token; a 401 sends the user to sign in again. */
+  const asUser = <N extends IdentityCallName>(name: N, user: SessionUser, request: ContractRequest, callMessages: CallMessages) =>
+    call(name, { ...request, token: user.accessToken }, callMessages, { onUnauthorized: () => user.signInAgain() });
 
-/** GET /api/account/confirmemail?email&token → {succeeded, errors}. */
-export function confirmEmail(email: string, token: string) {
-  return withClientToken<IdentityResult>("/api/account/confirmemail", { query: { email, token } });
-}
+  const signedInUser = (): SessionUser => {
+    if (!context) throw new Error("a user call needs the request's context");
+    return context.get(userContext);
+  };
 
-/** GET /api/account/requestpasswordchange; the answer never says whether the account exists. */
-export function requestPasswordChange(email: string) {
-  return withClientToken<boolean>("/api/account/requestpasswordchange", {
-    query: { email, applicationContext, requestedUri: `${getConfig().publicUrl}/resetpassword` },
-  });
-}
+  return {
+    /**
+     * OAuth 2.0 password grant (POST /connect/token) for the browser at `clientIp`: the user's
+     * access token. Failures carry the docs/product.md §8 login messages; 429 (the authority's
+     * lockout) carries its Retry-After.
+     */
+    async passwordGrant(username: string, password: string, clientIp?: string, now = Date.now()): Promise<Result<AccessToken>> {
+      const answer = await tokenRequest({ grant_type: "password", username, password, scope: userScopes }, signInMessages, clientIp);
+      if (!answer.ok) return answer.reason === "tooManyAttempts" ? { ...answer, retryAfterSeconds: answer.retryAfterSeconds ?? authorityLockoutSeconds } : answer;
+      return { ok: true, value: { accessToken: answer.value.access_token, expiresAt: now + answer.value.expires_in * 1000 } };
+    },
 
-/** GET /api/account/changepasswordusingtoken?email&newPassword&token → {succeeded, errors}. */
-export function changePasswordUsingToken(email: string, newPassword: string, token: string) {
-  return withClientToken<IdentityResult>("/api/account/changepasswordusingtoken", {
-    query: { email, newPassword, token },
-  });
-}
+    /**
+     * GET /api/users/ with a token just granted: the account's user name (the e-mail as the
+     * account spells it). Failure message: loginFailed (only sign-in uses it).
+     */
+    userInfo(accessToken: string) {
+      return call("getUserInfo", { token: accessToken }, { failed: messages.loginFailed });
+    },
 
-/** GET /api/account/confirmaccount?email&password&token → {succeeded, errors}. */
-export function confirmAccount(email: string, password: string, token: string) {
-  return withClientToken<IdentityResult>("/api/account/confirmaccount", { query: { email, password, token } });
-}
+    /**
+     * POST /api/account/register {userName, password} → IdentityResult. A refusal lists the
+     * authority's reasons in `errors` (docs/product.md §8: each shown as "code: description").
+     */
+    register(userName: string, password: string) {
+      return accountChange("register", { json: { userName, password } }, {
+        failed: messages.registerUnknownError,
+        answered: (status) => (status === 500 ? messages.registerServerError : undefined),
+      });
+    },
 
-/**
- * GET /api/account/isemailconfirmed for the signed-in user.
- * @throws UpstreamError when the call fails or cannot be made
- */
-export async function isEmailConfirmed(userToken: string): Promise<boolean> {
-  const answer = await callUpstream<boolean>(identityUrl(), "/api/account/isemailconfirmed", { token: userToken });
-  if (!answer.ok) throw new UpstreamError("isemailconfirmed failed", answer.status, answer.body);
-  return answer.body === true;
-}
+    /** GET /api/account/isavailable?email → true when no account uses the address. */
+    isAvailable(email: string) {
+      return withClientToken("isAvailable", { query: { email } }, { failed: messages.registerUnknownError });
+    },
 
-/** GET /api/account/changeusername; docs/product.md §7: a falsy result means failure. */
-export async function changeUserName(userToken: string, userName: string): Promise<boolean> {
-  const answer = await callUpstream<boolean>(identityUrl(), "/api/account/changeusername", {
-    token: userToken,
-    query: { userName, applicationContext },
-  });
-  return answer.ok && Boolean(answer.body);
-}
+    /** GET /api/account/validaterequestedemail?email → {available, valid} (settings' e-mail change). */
+    validateRequestedEmail(email: string) {
+      return withClientToken("validateRequestedEmail", { query: { email } }, { failed: messages.userNameValidationFailed });
+    },
 
-/** GET /api/account/changepasswordusingcurrent; docs/product.md §7: a falsy result means failure. */
-export async function changePasswordUsingCurrent(
-  userToken: string,
-  currentPassword: string,
-  newPassword: string,
-): Promise<boolean> {
-  const answer = await callUpstream<boolean>(identityUrl(), "/api/account/changepasswordusingcurrent", {
-    token: userToken,
-    query: { currentPassword, newPassword, applicationContext },
-  });
-  return answer.ok && Boolean(answer.body);
-}
+    /**
+     * GET /api/account/sendconfirmationemail: mails a new confirmation link to `email`.
+     * `failedMessage`: registration and /confirmemail say confirmationEmailSendFailed,
+     * /checkconfirmation sendEmailConfirmationFailed (docs/product.md §8).
+     */
+    async sendConfirmationEmail(email: string, failedMessage: string = messages.confirmationEmailSendFailed): Promise<Result<true>> {
+      const answer = await withClientToken("sendConfirmationEmail", {
+        query: { email, applicationContext, requestedUri: `${getConfig().publicUrl}/confirmemail` },
+      }, { failed: failedMessage });
+      if (!answer.ok) return answer;
+      return answer.value ? { ok: true, value: true } : failure("refused", failedMessage, 200);
+    },
 
-/** GET /api/users/ → {userName} of the signed-in user. @throws UpstreamError */
-export async function getUserInfo(userToken: string): Promise<{ userName: string }> {
-  const answer = await callUpstream<{ userName: string }>(identityUrl(), "/api/users/", { token: userToken });
-  if (!answer.ok) throw new UpstreamError("users failed", answer.status, answer.body);
-  return answer.body;
+    /** GET /api/account/confirmemail?email&token → IdentityResult (docs/product.md §8: a bad link, or the authority down). */
+    confirmEmail(email: string, token: string) {
+      return accountChange("confirmEmail", { query: { email, token } }, {
+        failed: messages.emailConfirmFailed,
+        unavailable: messages.emailConfirmFailedShort,
+      });
+    },
+
+    /** GET /api/account/requestpasswordchange; the answer never says whether the account exists. */
+    requestPasswordChange(email: string) {
+      return withClientToken("requestPasswordChange", {
+        query: { email, applicationContext, requestedUri: `${getConfig().publicUrl}/resetpassword` },
+      }, { failed: messages.resetRequested });
+    },
+
+    /** GET /api/account/changepasswordusingtoken?email&newPassword&token → IdentityResult. */
+    changePasswordUsingToken(email: string, newPassword: string, token: string) {
+      return accountChange("changePasswordUsingToken", { query: { email, newPassword, token } }, {
+        failed: messages.passwordChangeFailed,
+        unavailable: messages.unexpectedError,
+      });
+    },
+
+    /** GET /api/account/confirmaccount?email&password&token → IdentityResult. */
+    confirmAccount(email: string, password: string, token: string) {
+      return accountChange("confirmAccount", { query: { email, password, token } }, { failed: messages.confirmAccountFailed });
+    },
+
+    /** GET /api/account/isemailconfirmed for the signed-in user. */
+    isEmailConfirmed() {
+      return asUser("isEmailConfirmed", signedInUser(), {}, { failed: messages.checkConfirmationFailed });
+    },
+
+    /** GET /api/account/changeusername for the signed-in user; docs/product.md §7: a falsy result means failure. */
+    async changeUserName(userName: string): Promise<Result<true>> {
+      const answer = await asUser("changeUserName", signedInUser(), { query: { userName, applicationContext } }, { failed: messages.userNameChangeFailed });
+      if (!answer.ok) return answer;
+      return answer.value ? { ok: true, value: true } : failure("refused", messages.userNameChangeFailed, 200);
+    },
+
+    /** GET /api/account/changepasswordusingcurrent for the signed-in user; a falsy result means failure. */
+    async changePasswordUsingCurrent(currentPassword: string, newPassword: string): Promise<Result<true>> {
+      const answer = await asUser("changePasswordUsingCurrent", signedInUser(), {
+        query: { currentPassword, newPassword, applicationContext },
+      }, { failed: messages.settingsPasswordChangeFailed });
+      if (!answer.ok) return answer;
+      return answer.value ? { ok: true, value: true } : failure("refused", messages.settingsPasswordChangeFailed, 200);
+    },
+  };
 }

@@ -72,3 +72,13 @@ export function routeErrorOf(failed: Failure) {
       return data(null, { status: 502, statusText: "Bad Gateway" });
   }
 }
+
+/**
+ * The status (and Retry-After) a form's action answers with when its upstream call failed: 400 for
+ * a refusal (the user can change what they sent), 404, 429 with Retry-After, 503 when the upstream
+ * did not answer, 502 for a server error or an answer that does not fit its contract.
+ */
+export function failureInit(failed: Failure): ResponseInit {
+  if (failed.reason === "refused") return { status: 400 };
+  return routeErrorOf(failed).init ?? { status: 502 };
+}
