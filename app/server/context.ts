@@ -5,6 +5,7 @@
  */
 import { createContext } from "react-router";
 import type { Logger } from "pino";
+import type { ScreenName } from "../../contracts/consumer.ts";
 import type { AttemptLimits } from "./attempt-limits.server";
 import type { SessionDataStore } from "./session-store.server";
 
@@ -32,7 +33,7 @@ export interface SessionUser {
   /** The e-mail the user signed in with (identity userName). */
   userName: string;
   /** docs/product.md §6 enabledScreens, once /checkaccountstatus has fetched them. */
-  enabledScreens?: import("./upstream/consumer.server").ScreenName[];
+  enabledScreens?: ScreenName[];
   /**
    * Called when an upstream refuses the access token (401): drops it from the session and
    * redirects to /login with the current path as redirectTo.

@@ -227,6 +227,9 @@ test("'Sign out everywhere' signs out this browser and the user's other browser,
   const other = await otherPerson(browser, testInfo, baseURL!);
   await other.page.goto("/login");
   await signIn(other.page, email, strongPassword);
+  // Signed in once the gate has sent the browser on (with JavaScript the post is a fetch: going to
+  // another page before it lands would race it).
+  await expect(other.page).toHaveURL(/\/(welcome|safewindow)$/);
   await other.page.goto("/settings");
   await expect(other.page).toHaveURL(/\/settings$/);
 
