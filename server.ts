@@ -40,9 +40,11 @@ import { createAttemptLimits, formName, minutesToWait, type AttemptLimits } from
 import { isCrossSite } from "./app/server/crosssite.server.ts";
 import { createLogger, httpSerializers, requestId } from "./app/server/log.server.ts";
 import { connectRedis, redisReachable, RedisUnavailableError, type RedisClient } from "./app/server/redis.server.ts";
-import { databaseSessionStore, migrateSessionTable, redisSessionStore, type SessionDataStore } from "./app/server/session-store.server.ts";
+import { APP_MIGRATION_TABLE, databaseSessionStore, migrateSessionTable, redisSessionStore, type SessionDataStore } from "./app/server/session-store.server.ts";
 import { drainable } from "./app/server/shutdown.server.ts";
 import { createDatabase } from "./services/db/database.ts";
+import type { SchemaOwner } from "./services/db/embedded.ts";
+import { migrateToLatest } from "./services/db/migrate.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
@@ -104,8 +106,31 @@ if (config.REDIS_URL) {
   log.info("sessions and rate limits in Redis");
 }
 
-/** An embedded service's open database, where the session table can live too. */
+/**
+ * The one embedded database (services/db/embedded.ts): without DATABASE_URL, the embedded
+ * services and the session store keep their tables in one PGlite under DATA_DIR/db, merged at the
+ * first start from the earlier one-database-per-service layout. Closed last (closers run in
+ * reverse order).
+ */
 let embeddedDb: Kysely<any> | undefined;
+if (!config.DATABASE_URL && (!config.IDENTITY_URL || !config.CONSUMER_API_URL || !redis)) {
+  const { openEmbeddedDatabase } = await import("./services/db/embedded.ts");
+  const owners: SchemaOwner[] = [];
+  if (!config.IDENTITY_URL) {
+    const { IDENTITY_MIGRATION_TABLE, identityMigrations } = await import("./services/identity/schema/migrations.ts");
+    owners.push({ name: "identity", migrationTable: IDENTITY_MIGRATION_TABLE, migrate: (db) => migrateToLatest(db, identityMigrations, IDENTITY_MIGRATION_TABLE) });
+  }
+  if (!config.CONSUMER_API_URL) {
+    const { CONSUMER_MIGRATION_TABLE, consumerMigrations } = await import("./services/consumer/schema/migrations.ts");
+    owners.push({ name: "consumer", migrationTable: CONSUMER_MIGRATION_TABLE, migrate: (db) => migrateToLatest(db, consumerMigrations, CONSUMER_MIGRATION_TABLE) });
+  }
+  if (!redis) owners.push({ name: "app", migrationTable: APP_MIGRATION_TABLE, migrate: migrateSessionTable });
+  const opened = await openEmbeddedDatabase(config.DATA_DIR, owners, log);
+  closers.push(() => opened.destroy());
+  embeddedDb = opened;
+}
+/** Where the session table lives without Redis: the embedded database, or an embedded service's PostgreSQL pool. */
+let sessionDb: Kysely<any> | undefined = embeddedDb;
 
 // The reference services (with their databases, mail sender and PDF workers) are loaded only when
 // they run here: with IDENTITY_URL and CONSUMER_API_URL set, none of their code is imported.
@@ -122,9 +147,10 @@ if (!config.IDENTITY_URL) {
     supportEmail: config.SUPPORT_EMAIL,
     clients: [{ clientId: config.IDENTITY_CLIENT_ID, clientSecret }],
     logger: log.child({ service: "identity" }),
+    db: embeddedDb,
   });
   closers.push(identity.close);
-  embeddedDb = identity.db;
+  sessionDb ??= identity.db;
   process.env.IDENTITY_URL = identity.url;
   process.env.IDENTITY_CLIENT_SECRET = clientSecret;
   log.info({ url: "loopback" }, "embedded identity authority started");
@@ -140,22 +166,24 @@ if (!config.CONSUMER_API_URL) {
     databaseUrl: config.DATABASE_URL,
     identityUrl: process.env.IDENTITY_URL as string,
     logger: log.child({ service: "consumer" }),
+    // Threads start with the first upload and stop when idle: an idle server holds no pdf.js.
+    pdf: { threads: config.MAX_PDF_WORKERS, idleStopMs: config.PDF_WORKER_IDLE_SECONDS * 1000 },
+    db: embeddedDb,
   });
   closers.push(consumer.close);
-  embeddedDb ??= consumer.db;
+  sessionDb ??= consumer.db;
   process.env.CONSUMER_API_URL = consumer.url;
   log.info({ url: "loopback" }, "embedded consumer API started");
 }
 
 // Sessions (docs/decisions/0009-sessions-in-the-database.md): Redis with REDIS_URL; else the
-// app_session table of the embedded database the identity authority (or the consumer API) already
-// has open, so no second database instance; else a database of the app's own (PostgreSQL with
-// DATABASE_URL, PGlite under DATA_DIR/app).
+// app_session table of the one embedded database, or of the PostgreSQL database an embedded
+// service already has open; else (DATABASE_URL with both upstreams elsewhere) a pool of the app's own.
 let sessions: SessionDataStore;
 if (redis) {
   sessions = redisSessionStore(redis);
 } else {
-  let db = embeddedDb;
+  let db = sessionDb;
   if (!db) {
     const own = await createDatabase({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, name: "app" });
     closers.push(() => own.destroy());

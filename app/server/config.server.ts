@@ -50,6 +50,10 @@ const envSchema = z.object({
   DEFAULT_TIME_ZONE: z.string().default("America/New_York"),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(60),
+  /** The embedded consumer API's PDF worker threads at most (each ~40-60 MB while it runs). */
+  MAX_PDF_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  /** Seconds a PDF worker thread stays without an upload before it stops (the next upload starts one). */
+  PDF_WORKER_IDLE_SECONDS: z.coerce.number().int().positive().default(300),
 });
 
 export type Env = z.output<typeof envSchema>;

@@ -19,6 +19,12 @@ export interface ConsumerOptions {
   dataDir: string;
   /** PostgreSQL connection string; tables are prefixed consumer_ so it can be shared with identity. */
   databaseUrl?: string;
+  /**
+   * An open database to keep the consumer_ tables in, shared with the embedding process (server.ts's
+   * one embedded database, services/db/embedded.ts); the service migrates it but does not close it.
+   * Without it the service opens its own (`databaseUrl`, or PGlite under `${dataDir}/consumer`).
+   */
+  db?: Kysely<any>;
   /** The identity authority's base URL; its JWKS is at `${identityUrl}/.well-known/jwks.json`. */
   identityUrl: string;
   /**
@@ -41,7 +47,7 @@ export interface ConsumerService {
   url: string;
   /**
    * The service's open database, for an embedding process that keeps its own tables beside the
-   * consumer_ ones (server.ts keeps the web app's sessions there). Closed by `close()`.
+   * consumer_ ones. Closed by `close()` unless it was given in the options.
    */
   db: Kysely<ConsumerDatabase>;
   /** Stops accepting connections, lets requests in flight finish (up to 5 s), closes the database. Idempotent. */
@@ -72,11 +78,14 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
   const now = opts.now ?? (() => new Date());
   // The embedding app may already have bound `service`; binding it twice duplicates the JSON key.
   const logger = "service" in opts.logger.bindings() ? opts.logger : opts.logger.child({ service: "consumer" });
-  const db = await createDatabase<ConsumerDatabase>({
-    dataDir: opts.dataDir,
-    ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
-    name: "consumer",
-  });
+  const shared = opts.db !== undefined;
+  const db: Kysely<ConsumerDatabase> =
+    opts.db ??
+    (await createDatabase<ConsumerDatabase>({
+      dataDir: opts.dataDir,
+      ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
+      name: "consumer",
+    }));
   let pool: PdfPool | undefined;
   try {
     const applied = await migrateToLatest(db, consumerMigrations, CONSUMER_MIGRATION_TABLE);
@@ -106,7 +115,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
         closing ??= (async () => {
           await closeHttp(server);
           await pool?.close();
-          await db.destroy();
+          if (!shared) await db.destroy();
           logger.info("consumer API stopped");
         })();
         return closing;
@@ -114,7 +123,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
     };
   } catch (err) {
     await pool?.close().catch(() => {});
-    await db.destroy().catch(() => {});
+    if (!shared) await db.destroy().catch(() => {});
     throw err;
   }
 }

@@ -80,6 +80,23 @@ const pinnedParsers: Record<number, (text: string) => unknown> = {
 };
 
 /**
+ * Opens the embedded PostgreSQL (PGlite) whose files are in `dir` (created with initdb when
+ * empty, ~3-5 s; reopening ~0.3 s), with the app's server settings and type parsers.
+ * The caller closes it (`close()`, or `destroy()` of a Kysely made with `databaseOn`).
+ */
+export async function openPglite(dir: string): Promise<PGlite> {
+  await mkdir(dir, { recursive: true });
+  const pglite = new PGlite({ dataDir: dir, parsers: pinnedParsers, startParams: [...PGlite.defaultStartParams, ...embeddedSettings] });
+  await pglite.waitReady;
+  return pglite;
+}
+
+/** A Kysely instance on an open PGlite; its `destroy()` closes the PGlite. */
+export function databaseOn<DB>(pglite: PGlite): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+}
+
+/**
  * Opens a Kysely instance on PGlite (data in `${dataDir}/${name}`, created on first use,
  * ~3-5 s; reopening ~0.3 s) or, when `databaseUrl` is set, on a `pg` Pool. Both engines
  * return int8 as number, `date` as 'YYYY-MM-DD' string and timestamptz as Date.
@@ -106,11 +123,7 @@ export async function createDatabase<DB>(opts: DatabaseOptions): Promise<Kysely<
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   } else {
     if (!opts.dataDir) throw new Error("createDatabase: give either dataDir (PGlite) or databaseUrl (PostgreSQL)");
-    const dir = path.resolve(opts.dataDir, opts.name);
-    await mkdir(dir, { recursive: true });
-    const pglite = new PGlite({ dataDir: dir, parsers: pinnedParsers, startParams: [...PGlite.defaultStartParams, ...embeddedSettings] });
-    await pglite.waitReady;
-    db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+    db = databaseOn<DB>(await openPglite(path.resolve(opts.dataDir, opts.name)));
   }
   try {
     await sql`select 1`.execute(db);

@@ -22,6 +22,12 @@ export interface IdentityOptions {
   dataDir: string;
   /** PostgreSQL connection string; tables are prefixed identity_ so the database can be shared. */
   databaseUrl?: string;
+  /**
+   * An open database to keep the identity_ tables in, shared with the embedding process (server.ts's
+   * one embedded database, services/db/embedded.ts); the service migrates it but does not close it.
+   * Without it the service opens its own (`databaseUrl`, or PGlite under `${dataDir}/identity`).
+   */
+  db?: Kysely<any>;
   /** The web app's public URL incl. base path, no trailing slash (e.g. http://localhost:3000); mail links use it. */
   publicUrl: string;
   /** nodemailer SMTP URL; when unset each mail is written to `${dataDir}/outbox/<ISO time>-<random>.eml`. */
@@ -65,7 +71,7 @@ export interface IdentityService {
   issuer: string;
   /**
    * The service's open database, for an embedding process that keeps its own tables beside the
-   * identity_ ones (server.ts keeps the web app's sessions there). Closed by `close()`.
+   * identity_ ones. Closed by `close()` unless it was given in the options.
    */
   db: Kysely<IdentityDatabase>;
   /**
@@ -122,11 +128,14 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
   const now = opts.now ?? (() => new Date());
   // The embedding app may already have bound `service`; binding it twice duplicates the JSON key.
   const logger = "service" in opts.logger.bindings() ? opts.logger : opts.logger.child({ service: "identity" });
-  const db = await createDatabase<IdentityDatabase>({
-    dataDir: opts.dataDir,
-    ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
-    name: "identity",
-  });
+  const shared = opts.db !== undefined;
+  const db: Kysely<IdentityDatabase> =
+    opts.db ??
+    (await createDatabase<IdentityDatabase>({
+      dataDir: opts.dataDir,
+      ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
+      name: "identity",
+    }));
   let mailer: ReturnType<typeof createMailer> | undefined;
   let outbox: Outbox | undefined;
   try {
@@ -182,7 +191,7 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
           await closeHttp(server);
           await openOutbox.close();
           openMailer.close();
-          await db.destroy();
+          if (!shared) await db.destroy();
           logger.info("identity authority stopped");
         })();
         return closing;
@@ -191,7 +200,7 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
   } catch (err) {
     await outbox?.close();
     mailer?.close();
-    await db.destroy().catch(() => {});
+    if (!shared) await db.destroy().catch(() => {});
     throw err;
   }
 }

@@ -230,7 +230,8 @@ describe("sessions across restarts (embedded default)", () => {
 
   it("after the signing key changed, the user is sent to sign in again with the path carried, and told why", async () => {
     expect(await stop("SIGTERM")).toBe(0);
-    const identityDb = await createDatabase<any>({ dataDir, name: "identity" });
+    // The one embedded database (DATA_DIR/db) holds the identity authority's tables.
+    const identityDb = await createDatabase<any>({ dataDir, name: "db" });
     const { numDeletedRows } = await identityDb.deleteFrom("identity_signing_keys").executeTakeFirst();
     expect(Number(numDeletedRows)).toBeGreaterThan(0);
     await identityDb.destroy();

@@ -3,7 +3,7 @@
 // requests"): each budget stops the task with too_complex, a fresh thread takes over, and the
 // queue turns work away when full. Real worker threads, small budgets.
 import { pino } from "pino";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { UploadRejectedError } from "../../services/consumer/results/errors.ts";
 import { createPdfPool } from "../../services/consumer/results/pool.ts";
 import type { PdfPool } from "../../services/consumer/results/pool.ts";
@@ -69,6 +69,31 @@ describe("PDF worker pool", () => {
     const image = await pool.render(good);
     expect(image.width).toBeLessThanOrEqual(1250);
     expect(image.height).toBe(999);
+  });
+
+  it("starts no thread before the first task, starts one for it, and stops it once idle (on demand, the default)", async () => {
+    const pool = createPdfPool(logger, { threads: 2, idleStopMs: 300 });
+    pools.push(pool);
+    expect(pool.threadCount()).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(pool.threadCount()).toBe(0);
+    const good = await harborviewPdf(o);
+    // The first task also pays for loading pdf.js on the new thread, outside its budget.
+    expect((await pool.parse(good)).pageCount).toBe(1);
+    expect(pool.threadCount()).toBeGreaterThanOrEqual(1);
+    await vi.waitFor(() => expect(pool.threadCount()).toBe(0), { timeout: 10_000, interval: 50 });
+    // The next upload starts a thread again.
+    expect((await pool.parse(good)).revisions).toBe(1);
+    expect(pool.threadCount()).toBeGreaterThanOrEqual(1);
+  });
+
+  it("with idleStopMs Infinity starts every thread at once and keeps them", async () => {
+    const pool = createPdfPool(logger, { threads: 2, idleStopMs: Number.POSITIVE_INFINITY });
+    pools.push(pool);
+    expect(pool.threadCount()).toBe(2);
+    expect((await pool.parse(await harborviewPdf(o))).pageCount).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(pool.threadCount()).toBe(2);
   });
 
   it("reads the active content of forged reports in its threads (issue 10), and refuses an object stream it cannot read", async () => {

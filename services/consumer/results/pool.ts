@@ -12,8 +12,15 @@ import type { ParseAnswer, ParsedPdf, RenderAnswer, WorkerFailure, WorkerTask } 
 import { MEMORY_EXIT_CODE } from "./worker.ts";
 
 export interface PdfPoolOptions {
-  /** Worker threads (default 2). */
+  /** Most worker threads at once (default 2). */
   threads?: number;
+  /**
+   * How long a thread may stay without a task before it stops, ms (default 300 000). Threads
+   * start on demand: none runs before the first upload, and an idle pool holds no pdf.js in
+   * memory; the first task on a new thread waits for pdf.js to load (about 0.5 s, outside its
+   * budget). `Infinity` starts every thread at once, loads pdf.js in each, and keeps them.
+   */
+  idleStopMs?: number;
   /** Time budget of one parse, ms (default 3000). */
   parseTimeoutMs?: number;
   /** Time budget of one render, ms (default 5000). */
@@ -43,6 +50,8 @@ export interface PdfPool {
   render(bytes: Uint8Array): Promise<{ jpeg: Uint8Array; width: number; height: number }>;
   /** The page limit, for messages. */
   readonly maxPages: number;
+  /** Worker threads running now (0 for an idle on-demand pool). */
+  threadCount(): number;
   /** Waits for tasks in flight, then stops the threads. */
   close(): Promise<void>;
 }
@@ -91,11 +100,14 @@ function rejection(reason: WorkerFailure, maxPages: number, pageCount?: number):
 }
 
 /**
- * Starts the pool: `threads` threads at once, each loading pdfjs.
+ * Makes the pool: up to `threads` threads, started on demand and stopped after `idleStopMs`
+ * without a task; with `idleStopMs: Infinity`, all started at once and each warmed (pdf.js loaded).
  * @param logger where budget overruns and worker failures are logged (never file contents).
  */
 export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPool {
   const threads = opts.threads ?? 2;
+  const idleStopMs = opts.idleStopMs ?? 300_000;
+  const onDemand = Number.isFinite(idleStopMs);
   const parseTimeoutMs = opts.parseTimeoutMs ?? 3000;
   const renderTimeoutMs = opts.renderTimeoutMs ?? 5000;
   const memoryLimitMb = opts.memoryLimitMb ?? 384;
@@ -104,10 +116,12 @@ export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPoo
   const maxImagePixels = opts.maxImagePixels ?? 16_000_000;
   const piscina = new Piscina<WorkerTask, ParseAnswer | RenderAnswer | true>({
     filename: new URL("./worker.ts", import.meta.url).href,
-    // Every thread is kept and warmed at start: loading pdfjs (~0.5 s) must not eat a task's
-    // time budget. A thread stopped by a budget is replaced at once.
-    minThreads: threads,
+    // On demand: no thread until a task comes, and each stops after idleStopMs without one.
+    // Loading pdfjs (~0.5 s) on a new thread is outside the task's budget (LOAD_ALLOWANCE_MS).
+    // Always on: every thread started and warmed now; one stopped by a budget is replaced at once.
+    minThreads: onDemand ? 0 : threads,
     maxThreads: threads,
+    idleTimeout: idleStopMs,
     // Tasks leave pdfjs clean-up on the worker's event loop; never block it between tasks.
     atomics: "disabled",
     // The JS heap; ArrayBuffers are watched by worker.ts.
@@ -146,8 +160,8 @@ export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPoo
     }
   }
 
-  // Load pdfjs in every thread now rather than on the first uploads.
-  for (let i = 0; i < threads; i += 1) {
+  // Always on: load pdfjs in every thread now rather than on the first uploads.
+  for (let i = 0; i < (onDemand ? 0 : threads); i += 1) {
     const warmup = piscina.run({ op: "warmup" }).catch((err: unknown) => {
       logger.error({ message: err instanceof Error ? err.message : String(err) }, "PDF worker failed to start");
     });
@@ -158,6 +172,7 @@ export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPoo
   let closing: Promise<void> | undefined;
   return {
     maxPages,
+    threadCount: () => piscina.threads.length,
     async parse(bytes) {
       const answer = await run<ParseAnswer>({ op: "parse", bytes, maxPages, maxImagePixels, memoryLimitBytes }, parseTimeoutMs);
       if (!answer.ok) throw rejection(answer.reason, maxPages, answer.pageCount);

@@ -1,0 +1,110 @@
+// The one embedded database (services/db/embedded.ts; docs/architecture.md §1): server.ts keeps
+// the embedded services' tables and the sessions in one PGlite under DATA_DIR/db, and a DATA_DIR
+// of the earlier layout (DATA_DIR/identity and DATA_DIR/consumer, sessions in the first) is merged
+// into it at the first start, with nothing lost; a merge a crash interrupted is started again.
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseSessionStore, migrateSessionTable } from "../../app/server/session-store.server.ts";
+import { startConsumerService } from "../../services/consumer/server.ts";
+import { openPglite } from "../../services/db/database.ts";
+import { startIdentityService } from "../../services/identity/server.ts";
+import { form, sessionCookieOf, startServer, type Running } from "./server-process.ts";
+import { makePerson, type Person, type Services } from "./support.ts";
+
+const client = { clientId: "safewindow-web", clientSecret: "merge-test-client-secret-0123" };
+const profile = { firstName: "Ada", lastName: "Lovelace", dob: "1985-12-10", postalCode: "10001" };
+
+describe("one embedded database, merged from the earlier layout", () => {
+  let dataDir: string;
+  let person: Person;
+  let sessionId: string;
+  let server: Running | undefined;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "sw-merge-"));
+    // The earlier layout, as the services made it on their own: DATA_DIR/identity (with the
+    // sessions) and DATA_DIR/consumer.
+    const silent = pino({ level: "silent" });
+    const identity = await startIdentityService({ dataDir, publicUrl: "http://localhost:3000", clients: [client], logger: silent });
+    const consumer = await startConsumerService({ dataDir, identityUrl: identity.url, logger: silent });
+    const services = { identity, consumer, identityUrl: identity.url, client } as unknown as Services;
+    person = await makePerson(services, profile);
+    await migrateSessionTable(identity.db);
+    sessionId = await databaseSessionStore(identity.db).createData({ userName: person.email }, new Date(Date.now() + 3_600_000));
+    await consumer.close();
+    await identity.close();
+    expect(existsSync(path.join(dataDir, "identity", "PG_VERSION"))).toBe(true);
+    expect(existsSync(path.join(dataDir, "consumer", "PG_VERSION"))).toBe(true);
+    // What a crash in the middle of a merge leaves behind.
+    await mkdir(path.join(dataDir, "db.merging"));
+    await writeFile(path.join(dataDir, "db.merging", "half-written"), "x");
+  }, 120_000);
+
+  afterAll(async () => {
+    if (server && server.child.exitCode === null) {
+      server.child.kill("SIGKILL");
+      await server.exited;
+    }
+  });
+
+  /** Signs in through the form and opens /safewindow; the page's HTML. */
+  async function signedInWindow(running: Running): Promise<string> {
+    const login = await fetch(`${running.url}/login`, form({ email: person.email, password: person.password }, running.url));
+    expect(login.status).toBe(302);
+    const cookie = sessionCookieOf(login)!;
+    const page = await fetch(`${running.url}/safewindow`, { headers: { cookie }, redirect: "manual" });
+    expect(page.status).toBe(200);
+    return page.text();
+  }
+
+  it("merges both databases into DATA_DIR/db at the first start: accounts, profiles and sessions", async () => {
+    server = await startServer({ DATA_DIR: dataDir, IDENTITY_CLIENT_SECRET: client.clientSecret });
+    const html = await signedInWindow(server);
+    expect(html).toContain("Lovelace");
+    expect(html).toContain(person.profile.safeWindowId);
+    expect(server.output()).toContain("embedded database merged into DATA_DIR/db");
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+
+    // The old directories stepped aside, kept for the operator; the half-written merge is gone.
+    expect(existsSync(path.join(dataDir, "db", "PG_VERSION"))).toBe(true);
+    expect(existsSync(path.join(dataDir, "db.merging"))).toBe(false);
+    for (const name of ["identity", "consumer"]) {
+      expect(existsSync(path.join(dataDir, name))).toBe(false);
+      expect(existsSync(path.join(dataDir, `${name}.before-merge`, "PG_VERSION"))).toBe(true);
+    }
+    // The session stored in the old identity database is in the merged one, and every table is there.
+    const db = await openPglite(path.join(dataDir, "db"));
+    try {
+      const sessions = await db.query<{ n: number }>("select count(*)::int as n from app_session where id = $1", [sessionId]);
+      expect(sessions.rows[0]?.n).toBe(1);
+      const tables = await db.query<{ table_name: string }>("select table_name from information_schema.tables where table_schema = 'public'");
+      const names = tables.rows.map((row) => row.table_name);
+      expect(names).toEqual(expect.arrayContaining(["identity_migration", "consumer_migration", "app_migration", "app_session"]));
+      expect(names).toEqual(expect.arrayContaining(["identity_users", "identity_signing_keys"]));
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+
+  it("starts on the merged database again without merging, with the data there", async () => {
+    server = await startServer({ DATA_DIR: dataDir, IDENTITY_CLIENT_SECRET: client.clientSecret });
+    expect(await signedInWindow(server)).toContain(person.profile.safeWindowId);
+    expect(server.output()).not.toContain("merged into DATA_DIR/db");
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+  }, 120_000);
+
+  it("a new DATA_DIR gets one database and no other", async () => {
+    const fresh = await mkdtemp(path.join(tmpdir(), "sw-onedb-"));
+    server = await startServer({ DATA_DIR: fresh });
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(existsSync(path.join(fresh, "db", "PG_VERSION"))).toBe(true);
+    for (const name of ["identity", "consumer", "app"]) expect(existsSync(path.join(fresh, name))).toBe(false);
+  }, 120_000);
+});
