@@ -23,6 +23,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import compression from "compression";
+import expressStaticGzip from "express-static-gzip";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { ipKeyGenerator, rateLimit } from "express-rate-limit";
 import helmet from "helmet";
@@ -355,7 +356,17 @@ if (dev) {
 } else {
   const buildDir = path.resolve(here, process.env.BUILD_DIR || "build");
   const client = path.join(buildDir, "client");
-  app.use(`${base}/assets`, express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
+  // Hashed assets: immutable, and served from the brotli or gzip file the build wrote beside each
+  // (vite.config.ts), as the browser accepts; the compression middleware leaves encoded answers alone.
+  app.use(
+    `${base}/assets`,
+    expressStaticGzip(path.join(client, "assets"), {
+      enableBrotli: true,
+      orderPreference: ["br", "gzip"],
+      index: false,
+      serveStatic: { immutable: true, maxAge: "1y", index: false },
+    }),
+  );
   app.use(base || "/", express.static(client, { maxAge: "1h", index: false }));
   build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
 }

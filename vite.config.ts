@@ -1,11 +1,29 @@
+import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
+import { compression, defineAlgorithm } from "vite-plugin-compression2";
 
 const basePath = process.env.BASE_PATH || "/";
 
 export default defineConfig({
   base: basePath.endsWith("/") ? basePath : `${basePath}/`,
-  plugins: [reactRouter()],
+  plugins: [
+    reactRouter(),
+    // Static assets precompressed at build time, at the strongest settings (docs/architecture.md
+    // §7.1): brotli 11 and gzip 9 beside each file; server.ts serves them with express-static-gzip,
+    // so no asset is compressed per request. The plugin sees the server build too (its index.js and
+    // its copy of the CSS), which nothing downloads: those are left out.
+    compression({
+      include: /\.(js|mjs|css|svg|json|txt)$/,
+      exclude: [/^index\.js$/, /server-build-[^/]*\.css$/],
+      threshold: 1024,
+      algorithms: [
+        defineAlgorithm("brotliCompress", { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        defineAlgorithm("gzip", { level: 9 }),
+      ],
+      logLevel: "silent",
+    }),
+  ],
   resolve: { tsconfigPaths: true },
   build: { assetsInlineLimit: 0 },
 });

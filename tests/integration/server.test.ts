@@ -5,6 +5,7 @@
  * builds before it runs vitest).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +14,20 @@ import PostalMime from "postal-mime";
 import { messages } from "../../app/messages";
 import { startConsumerService, type ConsumerService } from "../../services/consumer/server";
 import { startIdentityService, type IdentityService } from "../../services/identity/server";
-import { form, runServerToExit, sessionCookieOf, startServer, type Running } from "./server-process";
+import { form, root, runServerToExit, sessionCookieOf, startServer, type Running } from "./server-process";
+
+/** GET `url` with `Accept-Encoding: encoding`, the body as sent (not decoded). */
+function rawGet(url: string, encoding: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { headers: { "accept-encoding": encoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on("error", reject)
+      .end();
+  });
+}
 
 describe("server.ts with the embedded identity authority", () => {
   let server: Running;
@@ -64,9 +78,23 @@ describe("server.ts with the embedded identity authority", () => {
     const html = await (await fetch(`${server.url}/login`)).text();
     const asset = /href="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(asset).toBeTruthy();
-    const response = await fetch(`${server.url}${asset}`, { headers: { "accept-encoding": "gzip" } });
-    expect(response.status).toBe(200);
-    expect(response.headers.get("cache-control")).toContain("immutable");
+    const onDisk = (suffix: string) => readFileSync(path.join(root, "build", "client", `${asset}${suffix}`));
+    // The build wrote brotli and gzip beside the file; each browser gets the best it accepts, as built.
+    const br = await rawGet(`${server.url}${asset}`, "gzip, deflate, br");
+    expect(br.status).toBe(200);
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.body.equals(onDisk(".br"))).toBe(true);
+    expect(br.body.length).toBeLessThan(onDisk("").length);
+    const gzip = await rawGet(`${server.url}${asset}`, "gzip");
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(gzip.body.equals(onDisk(".gz"))).toBe(true);
+    const plain = await rawGet(`${server.url}${asset}`, "identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.equals(onDisk(""))).toBe(true);
+    for (const answer of [br, gzip, plain]) {
+      expect(answer.headers["cache-control"]).toContain("immutable");
+      expect(answer.headers.vary).toMatch(/accept-encoding/i);
+    }
   });
 
   it("registers through the plain form post: session cookie with only an id, mail in the outbox", async () => {
