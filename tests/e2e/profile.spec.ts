@@ -268,3 +268,34 @@ test.describe("cookie banner", () => {
     await context.close();
   });
 });
+
+test("at phone size, a focused control is never hidden under the tab bar, and links get the strong focus ring", async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signedInUser(page, testInfo, "focusbar", sampleProfile);
+  await page.goto("/settings?panel=password");
+  await page.getByLabel("Current Password").fill(strongPassword);
+  await page.getByLabel("New Password", { exact: true }).fill("Better!Pass77");
+  await page.getByLabel("Confirm New Password").fill("Better!Pass77");
+  const tabBar = page.getByRole("navigation", { name: "Main" });
+  for (const control of [page.getByLabel("Confirm New Password"), page.getByRole("button", { name: "Update" }), page.getByRole("button", { name: "Wipe" })]) {
+    // As a keyboard user gets there: from the top of the page, Tab after Tab.
+    await page.evaluate(() => {
+      window.scrollTo(0, 0);
+      (document.activeElement as HTMLElement | null)?.blur();
+    });
+    for (let presses = 0; presses < 60 && !(await control.evaluate((element) => element === document.activeElement)); presses++) await page.keyboard.press("Tab");
+    await expect(control).toBeFocused();
+    const box = (await control.boundingBox())!;
+    const bar = (await tabBar.boundingBox())!;
+    // The share of the control above the bar's top edge (and inside the viewport).
+    const visible = Math.max(0, Math.min(box.y + box.height, bar.y) - Math.max(box.y, 0)) / box.height;
+    expect(visible, `${await control.textContent()}`).toBeGreaterThanOrEqual(0.9);
+  }
+  // Plain links (here a tab) take the same ring as buttons (a 3 px outline), not the browser's thin default.
+  const link = tabBar.getByRole("link").first();
+  await link.focus();
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press("Tab");
+  await expect(link).toBeFocused();
+  expect(await link.evaluate((element) => getComputedStyle(element).outlineWidth)).toBe("3px");
+});
