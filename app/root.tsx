@@ -63,6 +63,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
+        {/* Inline at the top until answered: it never covers what the user is working on. */}
+        {data && !data.consentAnswered ? <CookieBanner /> : null}
         <header className="app-header">
           <Link to="/" className="home-link" aria-label="SafeWindow home">
             <Logo />
@@ -77,7 +79,6 @@ export function Layout({ children }: { children: ReactNode }) {
         </header>
         <PendingBar />
         <main id="main">{children}</main>
-        {data && !data.consentAnswered ? <CookieBanner /> : null}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

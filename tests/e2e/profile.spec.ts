@@ -269,6 +269,30 @@ test.describe("cookie banner", () => {
   });
 });
 
+test("the unanswered cookie banner covers nothing: at phone size every registration control is visible when tabbed to, and clickable", async ({ browser, baseURL }, testInfo) => {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled, viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto("/registration");
+  await expect(page.getByRole("region", { name: "Cookie consent" })).toBeVisible();
+  // Create Account waits for a valid form with JavaScript (disabled, so not focusable): the last
+  // controls of the page stand for it, Back and Sign In under it.
+  for (const control of [page.getByRole("link", { name: "Back" }), page.getByRole("link", { name: "Sign In" })]) {
+    for (let presses = 0; presses < 60 && !(await control.evaluate((element) => element === document.activeElement)); presses++) await page.keyboard.press("Tab");
+    await expect(control).toBeFocused();
+    const box = (await control.boundingBox())!;
+    // Nothing is drawn over it: the element at its centre is the control (or inside it).
+    const onTop = await control.evaluate((element) => {
+      const rect = element.getBoundingClientRect();
+      const hit = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+      return hit !== null && (hit === element || element.contains(hit));
+    });
+    expect(onTop).toBe(true);
+    expect(box.y + box.height).toBeLessThanOrEqual(844);
+    await control.click({ trial: true });
+  }
+  await context.close();
+});
+
 test("at phone size, a focused control is never hidden under the tab bar, and links get the strong focus ring", async ({ page }, testInfo) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signedInUser(page, testInfo, "focusbar", sampleProfile);
