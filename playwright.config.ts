@@ -54,6 +54,7 @@ export default defineConfig({
       timeout: 60_000,
       env: {
         NODE_ENV: "production",
+        NODE_OPTIONS: e2e.nodeOptions,
         HOST: "127.0.0.1",
         PORT: String(e2e.appPort),
         DATA_DIR: e2e.appDataDir,
@@ -74,6 +75,7 @@ export default defineConfig({
       timeout: 120_000,
       env: {
         NODE_ENV: "production",
+        NODE_OPTIONS: e2e.nodeOptions,
         HOST: "127.0.0.1",
         PORT: String(e2e.baseAppPort),
         BASE_PATH: e2e.basePath,

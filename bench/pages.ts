@@ -34,7 +34,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { messages } from "../app/messages.ts";
 import { root } from "../tests/integration/server-process.ts";
-import { autocannon, BROWSER_ACCEPT_ENCODING, PERSON, requireBuild, signedInUser, startBenchServer, type AutocannonOptions, type BenchServer } from "./support.ts";
+import { autocannon, BROWSER_ACCEPT_ENCODING, PERSON, requireBuild, shippedNodeOptions, signedInUser, startBenchServer, type AutocannonOptions, type BenchServer } from "./support.ts";
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
@@ -164,7 +164,7 @@ try {
     "",
     `Run: ${new Date().toISOString()} · Node ${process.version} · ${os.cpus().length} × ${cpu} · ${os.platform()} ${os.release()} · load average at start ${loadAtStart.map((l) => l.toFixed(2)).join(" / ")}`,
     `Code: ${version}; ${path.relative(root, path.dirname(path.dirname(buildEntry)))}/ built ${statSync(buildEntry).mtime.toISOString()}. Load average at end ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}.`,
-    `server.ts as a child process (NODE_ENV=production, fresh DATA_DIR, embedded identity authority + consumer API on PGlite, file sessions, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised; ready in ${startSeconds.toFixed(1)} s). ` +
+    `server.ts as a child process (NODE_ENV=production, NODE_OPTIONS="${process.env.NODE_OPTIONS ?? shippedNodeOptions}", fresh DATA_DIR, embedded identity authority + consumer API on PGlite, file sessions, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised; ready in ${startSeconds.toFixed(1)} s). ` +
       `autocannon ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up (discarded) then ${DURATION_SECONDS} s per row, one row at a time, Accept-Encoding "${BROWSER_ACCEPT_ENCODING}" (Chromium's; the compression middleware answers br) unless the row says otherwise; ` +
       "autocannon runs on the same machine as the server, so both share its cores (other work may have been running too): read the figures as a floor and as ratios between rows. " +
       "Signed-in rows carry the cookies of a user who registered, confirmed the e-mail, signed in, created a profile and uploaded one valid Harborview Labs report through the forms (open Strong window, one result, no follows). " +

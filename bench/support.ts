@@ -12,7 +12,7 @@
 // Harborview Labs report (tests/fixtures) through the /mytests form, so /safewindow shows an open
 // window and /mytests one result (no JavaScript, as the integration tests drive it).
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import net from "node:net";
@@ -108,6 +108,9 @@ export interface BenchServer {
   stop: (timeoutMs: number) => Promise<number | null | "no exit">;
 }
 
+/** The V8 options `npm start` and the Docker image run server.ts with (package.json config.nodeOptions). */
+export const shippedNodeOptions = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { config: { nodeOptions: string } }).config.nodeOptions;
+
 /**
  * Starts server.ts (see the top of this file) and waits until /healthz answers.
  * @param options.dataDir an existing DATA_DIR (a restart); default a new temporary one
@@ -122,6 +125,8 @@ export async function startBenchServer(options: { dataDir?: string; startTimeout
     env: {
       PATH: process.env.PATH ?? "",
       NODE_ENV: "production",
+      // As `npm start` runs it (package.json config.nodeOptions), unless NODE_OPTIONS says otherwise.
+      NODE_OPTIONS: process.env.NODE_OPTIONS ?? shippedNodeOptions,
       HOST: "127.0.0.1",
       PORT: String(port),
       DATA_DIR: dataDir,

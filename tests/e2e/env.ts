@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+
 /** Where the end-to-end servers run and what they share with the tests. */
 export const e2e = {
   appPort: 3100,
@@ -12,4 +14,6 @@ export const e2e = {
   baseAppDataDir: ".e2e-data/app-basepath",
   clientId: "safewindow-web",
   clientSecret: "e2e-client-secret-not-for-production",
+  /** The V8 heap options the app ships with (package.json config.nodeOptions; README "Memory"). */
+  nodeOptions: (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { config: { nodeOptions: string } }).config.nodeOptions,
 } as const;

@@ -57,4 +57,13 @@ describe("Dockerfile", () => {
     const notInstalled = [...packages].filter((name) => !builtins.has(name) && !(name in manifest.dependencies));
     expect(notInstalled).toEqual([]);
   });
+
+  it("runs server.ts with the V8 heap options npm start uses (package.json config.nodeOptions)", () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { config: { nodeOptions: string }; scripts: { start: string } };
+    const finalStage = readFileSync(path.join(root, "Dockerfile"), "utf8").split(/^FROM /m).at(-1)!;
+    expect(manifest.config.nodeOptions).toMatch(/--max-old-space-size=\d+/);
+    expect(finalStage).toContain(`NODE_OPTIONS="${manifest.config.nodeOptions}"`);
+    // npm start applies them unless the operator's NODE_OPTIONS says otherwise.
+    expect(manifest.scripts.start).toContain("NODE_OPTIONS=\"${NODE_OPTIONS:-$npm_package_config_nodeOptions}\" node server.ts");
+  });
 });
