@@ -24,8 +24,20 @@
 //
 // autocannon runs in this process, on the same machine as the server: on a 2-core machine the
 // figures are a floor, and other work running meanwhile lowers them (the load average is printed).
-// Prints a Markdown report and writes it to bench/pages.results.md; stops the server with SIGTERM.
-// Environment: BENCH_DURATION_SECONDS, BENCH_CONNECTIONS override the defaults.
+// The yardstick (docs/architecture.md §3 bench/): bench/bare, a React Router app with one /login route
+// (loader, action, <Form>) on React Router's Express adapter and nothing else, same package versions.
+// The bench builds it into bench/bare/build and starts it beside server.ts (same NODE_OPTIONS). Both
+// are left alone for SETTLE_SECONDS after their start, then their resident memory is read ("at
+// rest"); then GET /login is loaded on each in turn, BENCH_ROUNDS rounds of DURATION_SECONDS with
+// BENCH_COMPARE_CONNECTIONS connections (alternating, so that both see the same machine), and the
+// report gives each round's requests/s and p99 and the SafeWindow / bare ratio; after every row,
+// the resident memory of both again ("after load"). The issue's gates are printed as met or not:
+// /login at >= 0.9x the bare app (median of the rounds), resident memory at rest < 300 MB, /login
+// JavaScript <= 120 KiB gzip.
+//
+// Prints a Markdown report and writes it to bench/pages.results.md; stops the servers with SIGTERM.
+// Environment: BENCH_DURATION_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_COMPARE_CONNECTIONS
+// override the defaults.
 import { execFileSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
@@ -34,23 +46,37 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { messages } from "../app/messages.ts";
 import { root } from "../tests/integration/server-process.ts";
-import { autocannon, BROWSER_ACCEPT_ENCODING, PERSON, requireBuild, shippedNodeOptions, signedInUser, startBenchServer, type AutocannonOptions, type BenchServer } from "./support.ts";
+import { autocannon, BROWSER_ACCEPT_ENCODING, mib, PERSON, requireBuild, rssOf, shippedNodeOptions, signedInUser, startBenchServer, type AutocannonOptions, type AutocannonResult, type BenchServer } from "./support.ts";
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const COMPARE_CONNECTIONS = Number(process.env.BENCH_COMPARE_CONNECTIONS ?? 50);
+/** Left alone this long after start before memory "at rest" is read (as README "Memory" measures). */
+const SETTLE_SECONDS = 15;
+/** The issue's hard gates (docs/architecture.md §3 bench/). */
+const GATES = { loginRatio: 0.9, restBytes: 300 * 2 ** 20, loginJsGzipBytes: 120 * 1024 };
 /** Two new PGlite data directories (~5 s each) and the build's import. */
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 20_000;
 
 const buildEntry = requireBuild();
 const loadAtStart = os.loadavg();
+// ------------------------------------------------------------ the yardstick's build
+const bareDir = path.join(root, "bench", "bare");
+execFileSync(process.execPath, [path.join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "build"], { cwd: bareDir, stdio: "ignore" });
 // ------------------------------------------------------------ start (bench/support.ts)
 const server = await startBenchServer({ startTimeoutMs: START_TIMEOUT_MS });
 const { child, base, dataDir, exited, logLevels, startSeconds } = server;
 const expect: BenchServer["expect"] = server.expect;
+const bare = await startBenchServer({ startTimeoutMs: START_TIMEOUT_MS, script: path.join("bench", "bare", "server.ts"), readyPath: "/login" });
 
 try {
+  // ------------------------------------------------------------ memory at rest
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
+  const atRest = { safeWindow: rssOf(child.pid), bare: rssOf(bare.child.pid) };
+
   // ------------------------------------------------------------ a signed-in user with a profile and a result
   const { cookie } = await signedInUser(server);
 
@@ -111,21 +137,39 @@ try {
 
   // ------------------------------------------------------------ JavaScript shipped
   const shipped = [];
-  for (const page of ["/login", "/safewindow"]) {
-    const html = await (await fetch(`${base}${page}`, { headers: page === "/login" ? {} : { cookie } })).text();
+  for (const [origin, page] of [[base, "/login"], [base, "/safewindow"], [bare.base, "/login"]] as const) {
+    const html = await (await fetch(`${origin}${page}`, { headers: page === "/login" ? {} : { cookie } })).text();
     const assets = scriptAssets(html);
     let raw = 0;
     let gzip = 0;
     for (const asset of assets) {
-      const response = await fetch(`${base}${asset}`);
+      const response = await fetch(`${origin}${asset}`);
       expect(response.status === 200, `${asset} answered ${response.status}`);
       const bytes = new Uint8Array(await response.arrayBuffer());
       raw += bytes.length;
       gzip += gzipSync(bytes).length;
     }
     const htmlBytes = Buffer.from(html);
-    shipped.push({ page, files: assets.length, raw, gzip, html: htmlBytes.length, htmlGzip: gzipSync(htmlBytes).length });
+    shipped.push({ page: origin === bare.base ? `${page} (bare React Router app)` : page, files: assets.length, raw, gzip, html: htmlBytes.length, htmlGzip: gzipSync(htmlBytes).length });
   }
+
+  // ------------------------------------------------------------ SafeWindow against the bare app, alternating
+  const loginLoad = (origin: string, duration: number): Promise<AutocannonResult> =>
+    autocannon({ url: `${origin}/login`, method: "GET", headers: { "accept-encoding": BROWSER_ACCEPT_ENCODING }, connections: COMPARE_CONNECTIONS, duration });
+  const bareAnswer = await fetch(`${bare.base}/login`);
+  expect(bareAnswer.status === 200 && (await bareAnswer.text()).includes("<h1>Sign In</h1>"), `the bare app's /login answered ${bareAnswer.status}`);
+  const rounds = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    await loginLoad(base, WARMUP_SECONDS);
+    const ours = await loginLoad(base, DURATION_SECONDS);
+    await loginLoad(bare.base, WARMUP_SECONDS);
+    const theirs = await loginLoad(bare.base, DURATION_SECONDS);
+    const nonOk = (result: AutocannonResult) => result.non2xx + result.errors + result.timeouts;
+    expect(nonOk(ours) === 0 && nonOk(theirs) === 0, `round ${round}: answers other than 2xx, errors or timeouts (SafeWindow ${nonOk(ours)}, bare ${nonOk(theirs)})`);
+    rounds.push({ round, ours, theirs, ratio: ours.requests.average / theirs.requests.average });
+    console.error(`round ${round}: /login ${ours.requests.average.toFixed(0)} vs bare ${theirs.requests.average.toFixed(0)} req/s (${(ours.requests.average / theirs.requests.average).toFixed(2)}x); p99 ${ours.latency.p99} vs ${theirs.latency.p99} ms`);
+  }
+  const medianRatio = [...rounds.map((r) => r.ratio)].sort((a, b) => a - b)[Math.floor(rounds.length / 2)]!;
 
   // ------------------------------------------------------------ load
   const rows = [];
@@ -150,7 +194,10 @@ try {
     console.error(`${target.label}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (${statuses})`);
   }
 
+  const afterLoad = { safeWindow: rssOf(child.pid), bare: rssOf(bare.child.pid) };
+
   // ------------------------------------------------------------ stop
+  await bare.stop(STOP_TIMEOUT_MS);
   const serverErrorsBeforeStop = logLevels.error;
   child.kill("SIGTERM");
   const code = await Promise.race([exited, new Promise<string>((resolve) => setTimeout(() => resolve("no exit"), STOP_TIMEOUT_MS))]);
@@ -169,6 +216,23 @@ try {
       "autocannon runs on the same machine as the server, so both share its cores (other work may have been running too): read the figures as a floor and as ratios between rows. " +
       "Signed-in rows carry the cookies of a user who registered, confirmed the e-mail, signed in, created a profile and uploaded one valid Harborview Labs report through the forms (open Strong window, one result, no follows). " +
       "Every row's page was first checked for its status and text; 'other status' counts answers with any other status during the run.",
+    "",
+    "## SafeWindow against a bare React Router app",
+    "",
+    `bench/bare: one /login route (loader, action, <Form>) on React Router's Express adapter, no middleware, the same package versions, started beside server.ts with the same NODE_OPTIONS. GET /login with ${COMPARE_CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up then ${DURATION_SECONDS} s on each app in turn, ${ROUNDS} rounds; every answer 200.`,
+    "",
+    "| round | SafeWindow req/s | bare req/s | ratio | SafeWindow p99 ms | bare p99 ms |",
+    "|---|---|---|---|---|---|",
+    ...rounds.map((r) => `| ${r.round} | ${r.ours.requests.average.toFixed(0)} | ${r.theirs.requests.average.toFixed(0)} | ${r.ratio.toFixed(2)}x | ${r.ours.latency.p99} | ${r.theirs.latency.p99} |`),
+    "",
+    `Resident memory (VmRSS): at rest, ${SETTLE_SECONDS} s after start with nothing asked, SafeWindow ${mib(atRest.safeWindow)}, bare ${mib(atRest.bare)}; after the load of this bench (SafeWindow: a sign-up, an upload, every row below), SafeWindow ${mib(afterLoad.safeWindow)}, bare ${mib(afterLoad.bare)}.`,
+    "",
+    "Gates:",
+    `- GET /login at >= ${GATES.loginRatio}x the bare app: ${medianRatio.toFixed(2)}x (median of the rounds), ${medianRatio >= GATES.loginRatio ? "met" : "NOT met"}.`,
+    `- Resident memory at rest < ${mib(GATES.restBytes)}: ${mib(atRest.safeWindow)}, ${atRest.safeWindow !== undefined && atRest.safeWindow < GATES.restBytes ? "met" : "NOT met"}.`,
+    `- /login JavaScript <= ${kib(GATES.loginJsGzipBytes)} gzip: ${kib(shipped[0]!.gzip)}, ${shipped[0]!.gzip <= GATES.loginJsGzipBytes ? "met" : "NOT met"}.`,
+    "",
+    "## Pages",
     "",
     "| request | expected | req/s | p50 ms | p97.5 ms | p99 ms | max ms | requests | other status | errors / timeouts |",
     "|---|---|---|---|---|---|---|---|---|---|",
@@ -195,7 +259,9 @@ try {
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS))]);
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   }
+  await bare.stop(STOP_TIMEOUT_MS);
   await rm(dataDir, { recursive: true, force: true });
+  await rm(bare.dataDir, { recursive: true, force: true });
 }
 
 /**

@@ -31,10 +31,13 @@ import {
   autocannon,
   BROWSER_ACCEPT_ENCODING,
   labReport,
+  mib,
   requireBuild,
+  rssOf,
   shippedNodeOptions,
   signedInUser,
   startBenchServer,
+  statusField,
   uploadForm,
   type AutocannonRequest,
   type BenchServer,
@@ -64,20 +67,6 @@ const expect: BenchServer["expect"] = server.expect;
 const { base, dataDir } = server;
 let restarted: BenchServer | undefined;
 
-/** The server's resident memory now, bytes (Linux /proc; undefined elsewhere or once it exited). */
-function rssOf(pid: number | undefined): number | undefined {
-  return statusField(pid, "VmRSS");
-}
-/** A "kB" or count field of /proc/<pid>/status (kB fields in bytes). */
-function statusField(pid: number | undefined, field: string): number | undefined {
-  try {
-    const [, value, unit] = new RegExp(`^${field}:\\s+(\\d+)( kB)?`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8")) ?? [];
-    return value === undefined ? undefined : Number(value) * (unit ? 1024 : 1);
-  } catch {
-    return undefined;
-  }
-}
-const mib = (bytes: number | undefined) => (bytes === undefined ? "?" : `${(bytes / 2 ** 20).toFixed(0)} MiB`);
 
 try {
   // ------------------------------------------------------------ the user, the pages, the uploads

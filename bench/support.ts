@@ -63,6 +63,8 @@ export interface AutocannonResult {
   latency: LatencyHistogram;
   errors: number;
   timeouts: number;
+  /** Answers with a status outside 200-299. */
+  non2xx: number;
   statusCodeStats: Record<string, { count: number }>;
 }
 /** A running autocannon load: a promise of its result that can also be stopped early. */
@@ -88,6 +90,24 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** A process's resident memory now, bytes (Linux /proc; undefined elsewhere or once it exited). */
+export function rssOf(pid: number | undefined): number | undefined {
+  return statusField(pid, "VmRSS");
+}
+
+/** A "kB" or count field of /proc/<pid>/status (kB fields in bytes). */
+export function statusField(pid: number | undefined, field: string): number | undefined {
+  try {
+    const [, value, unit] = new RegExp(`^${field}:\\s+(\\d+)( kB)?`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8")) ?? [];
+    return value === undefined ? undefined : Number(value) * (unit ? 1024 : 1);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bytes as whole MiB, "?" when unknown. */
+export const mib = (bytes: number | undefined) => (bytes === undefined ? "?" : `${(bytes / 2 ** 20).toFixed(0)} MiB`);
+
 /** A server.ts child process of a bench. */
 export interface BenchServer {
   child: ChildProcess;
@@ -112,15 +132,20 @@ export interface BenchServer {
 export const shippedNodeOptions = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { config: { nodeOptions: string } }).config.nodeOptions;
 
 /**
- * Starts server.ts (see the top of this file) and waits until /healthz answers.
+ * Starts server.ts (see the top of this file), or another server script, and waits until
+ * `readyPath` answers 2xx.
  * @param options.dataDir an existing DATA_DIR (a restart); default a new temporary one
+ * @param options.script the server to run, relative to the project; default "server.ts"
+ * @param options.readyPath the path polled until it answers 2xx; default "/healthz"
  * @throws when it exits or does not answer within `startTimeoutMs`
  */
-export async function startBenchServer(options: { dataDir?: string; startTimeoutMs: number; env?: Record<string, string> }): Promise<BenchServer> {
+export async function startBenchServer(options: { dataDir?: string; startTimeoutMs: number; env?: Record<string, string>; script?: string; readyPath?: string }): Promise<BenchServer> {
+  const script = options.script ?? "server.ts";
+  const readyPath = options.readyPath ?? "/healthz";
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), "bench-")));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["server.ts"], {
+  const child = spawn(process.execPath, [script], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? "",
@@ -161,12 +186,12 @@ export async function startBenchServer(options: { dataDir?: string; startTimeout
 
   const startedAt = performance.now();
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server.ts exited ${child.exitCode} at start:\n${logTail}`);
+    if (child.exitCode !== null) throw new Error(`${script} exited ${child.exitCode} at start:\n${logTail}`);
     if (performance.now() - startedAt > options.startTimeoutMs) {
       child.kill("SIGKILL");
-      throw new Error(`server.ts did not answer /healthz within ${options.startTimeoutMs} ms:\n${logTail}`);
+      throw new Error(`${script} did not answer ${readyPath} within ${options.startTimeoutMs} ms:\n${logTail}`);
     }
-    const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    const up = await fetch(`${base}${readyPath}`).then((r) => r.ok, () => false);
     if (up) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
