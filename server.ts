@@ -17,7 +17,7 @@
  * Run: `node server.ts` (production build in ./build) or `node server.ts --dev` (Vite middleware).
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -367,7 +367,11 @@ if (dev) {
       serveStatic: { immutable: true, maxAge: "1y", index: false },
     }),
   );
-  app.use(base || "/", express.static(client, { maxAge: "1h", index: false }));
+  // The few files at the build's top level (favicon, the service-worker remover): only their own
+  // paths reach the static middleware, so that a page request costs no file-system lookup.
+  const rootFiles = new Set(readdirSync(client, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => `/${entry.name}`));
+  const serveRootFile = express.static(client, { maxAge: "1h", index: false });
+  app.use(base || "/", (req, res, next) => (rootFiles.has(req.path) ? serveRootFile(req, res, next) : next()));
   build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
 }
 

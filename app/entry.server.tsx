@@ -2,7 +2,7 @@
  * Server entry: streams the HTML with the request's CSP nonce (docs/architecture.md §2 server), and
  * exports `createLoadContext`, which server.ts calls so that the context keys are this bundle's.
  */
-import { PassThrough } from "node:stream";
+import { Transform } from "node:stream";
 import type { EntryContext } from "react-router";
 import { RouterContextProvider, ServerRouter } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
@@ -45,12 +45,9 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
+          const body = coalescingStream(() => {
+            clearTimeout(timeoutId);
+            timeoutId = undefined;
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           pipe(body);
@@ -76,4 +73,38 @@ export function handleError(error: unknown, { request, context }: { request: Req
   } catch {
     console.error(error);
   }
+}
+
+/**
+ * A pass-through stream that joins what is written within one turn of the event loop into one
+ * chunk: React writes a page's HTML in pieces of about 2 KB, all at once, and each piece would
+ * otherwise cost its own trip through the compression middleware and the socket. Later writes
+ * (a Suspense boundary resolving) still flow as they come. `onEnd` runs once the writer ended.
+ */
+function coalescingStream(onEnd: () => void): Transform {
+  let pending: Buffer[] = [];
+  let scheduled = false;
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      pending.push(chunk);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flushPending);
+      }
+      callback();
+    },
+    flush(callback) {
+      onEnd();
+      flushPending();
+      callback();
+    },
+  });
+  function flushPending() {
+    scheduled = false;
+    if (pending.length === 0) return;
+    const joined = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+    pending = [];
+    stream.push(joined);
+  }
+  return stream;
 }

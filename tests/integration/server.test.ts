@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -72,6 +73,23 @@ describe("server.ts with the embedded identity authority", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/javascript/);
     expect(await response.text()).toContain("self.registration.unregister()");
+  });
+
+  it("serves the build's top-level files, and a page path never reaches the static files", async () => {
+    const icon = await fetch(`${server.url}/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toMatch(/svg/);
+    expect(await icon.text()).toContain("<svg");
+    // A page named like nothing on disk, and a file of the build under another spelling, are pages.
+    expect((await fetch(`${server.url}/login`)).headers.get("content-type")).toMatch(/text\/html/);
+    expect((await fetch(`${server.url}/favicon.svg/x`)).headers.get("content-type")).toMatch(/text\/html/);
+  });
+
+  it("writes a page's HTML in one piece (one chunk of the chunked body), not React's 2 KB pieces", async () => {
+    const { framing, body } = await rawChunkedGet(`${server.url}/login`);
+    expect(body).toContain("<h1>Sign In</h1>");
+    expect(body.length).toBeGreaterThan(4096);
+    expect(framing).toEqual([Buffer.byteLength(body)]);
   });
 
   it("serves hashed assets immutable and compressed", async () => {
@@ -353,3 +371,34 @@ describe("a main screen whose upstream fails while loading", () => {
     expect(await response.text()).toContain('aria-label="Main"');
   });
 });
+
+/**
+ * GET without compression over a raw socket; returns the sizes of the chunked body's data chunks,
+ * in order, and the body. Throws when the answer is not chunked.
+ */
+function rawChunkedGet(url: string): Promise<{ framing: number[]; body: string }> {
+  const { hostname, port, pathname } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(`GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n`));
+    const received: Buffer[] = [];
+    socket.on("data", (data: Buffer) => received.push(data));
+    socket.on("error", reject);
+    socket.on("end", () => {
+      const raw = Buffer.concat(received);
+      const headerEnd = raw.indexOf("\r\n\r\n");
+      if (!/transfer-encoding: chunked/i.test(raw.subarray(0, headerEnd).toString("latin1"))) return reject(new Error("not a chunked answer"));
+      const framing: number[] = [];
+      const parts: Buffer[] = [];
+      let at = headerEnd + 4;
+      for (;;) {
+        const lineEnd = raw.indexOf("\r\n", at);
+        const size = Number.parseInt(raw.subarray(at, lineEnd).toString("latin1"), 16);
+        if (size === 0) break;
+        framing.push(size);
+        parts.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
+        at = lineEnd + 2 + size + 2;
+      }
+      resolve({ framing, body: Buffer.concat(parts).toString("utf8") });
+    });
+  });
+}
