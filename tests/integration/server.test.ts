@@ -7,6 +7,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
+import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -90,6 +91,17 @@ describe("server.ts with the embedded identity authority", () => {
     expect(body).toContain("<h1>Sign In</h1>");
     expect(body.length).toBeGreaterThan(4096);
     expect(framing).toEqual([Buffer.byteLength(body)]);
+  });
+
+  it("compresses pages with gzip even when the browser also accepts br", async () => {
+    const page = await rawGet(`${server.url}/login`, "gzip, deflate, br");
+    expect(page.status).toBe(200);
+    expect(page.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(page.body).toString("utf8")).toContain("<h1>Sign In</h1>");
+    // Only br: nothing the middleware makes per request is br; the page comes uncompressed.
+    const onlyBr = await rawGet(`${server.url}/login`, "br");
+    expect(onlyBr.headers["content-encoding"]).toBeUndefined();
+    expect(onlyBr.body.toString("utf8")).toContain("<h1>Sign In</h1>");
   });
 
   it("serves hashed assets immutable and compressed", async () => {
