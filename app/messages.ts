@@ -61,6 +61,8 @@ export const messages = {
   postalCodeRequired: "Postal code is required", // ditto
   postalCodeInvalid: "Please enter a valid postal code.", // ours
   nameTooLong: "Please use at most 100 characters.", // ours
+  passwordTooLong: "Please use at most 1024 characters.", // ours: a typed current password's bound against abuse
+  linkTooLong: "This link is too long. Please go back and try again.", // ours: the hidden redirectTo field
   profileCreateFailed: "There was a problem creating your profile.",
   profileCreateError: "There was an error completing your registration.",
   profileSaveFailed: "There was a problem saving your profile information.",

@@ -2,16 +2,18 @@
  * One zod schema per account form (docs/product.md §5), used by conform on the client (validation on blur)
  * and by the route actions on the server.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { messages } from "../messages";
-import { bothPresent, emailAddress, newPassword } from "./password";
+import { bothPresent, currentPassword, emailAddress, newPassword } from "./password";
 import { singleLine } from "./text";
 
 /** docs/product.md §5 Login. */
 export const loginSchema = z.object({
-  email: z.string({ error: messages.loginEmailRequired }).trim().min(1, messages.loginEmailRequired).max(254).refine(singleLine, messages.controlCharacters),
-  password: z.string({ error: messages.loginPasswordRequired }).min(1, messages.loginPasswordRequired).max(1024).refine(singleLine, messages.controlCharacters),
-  redirectTo: z.string().max(2048).optional(),
+  email: z
+    .string({ error: messages.loginEmailRequired })
+    .check(z.trim(), z.minLength(1, messages.loginEmailRequired), z.maxLength(254, messages.emailInvalid), z.refine(singleLine, messages.controlCharacters)),
+  password: currentPassword(messages.loginPasswordRequired),
+  redirectTo: z.optional(z.string().check(z.maxLength(2048, messages.linkTooLong))),
 });
 
 /** docs/product.md §5 Registration; the toggles must both be on. */
@@ -23,11 +25,13 @@ export const registrationSchema = z
     acceptTerms: z.literal("on", { error: messages.acceptTermsRequired }),
     acceptPrivacy: z.literal("on", { error: messages.acceptPrivacyRequired }),
   })
-  .refine((value) => value.password === value.confirmPassword, {
-    message: messages.passwordsDoNotMatch,
-    path: ["confirmPassword"],
-    when: bothPresent("password", "confirmPassword"),
-  });
+  .check(
+    z.refine((value) => value.password === value.confirmPassword, {
+      message: messages.passwordsDoNotMatch,
+      path: ["confirmPassword"],
+      when: bothPresent("password", "confirmPassword"),
+    }),
+  );
 
 /** docs/product.md §5 Confirm account: the password to set. */
 export const confirmAccountSchema = z.object({
@@ -45,11 +49,13 @@ export const resetPasswordSchema = z
     newPassword: newPassword(messages.newPasswordRequired),
     confirmPassword: z.string({ error: messages.passwordsDoNotMatch }),
   })
-  .refine((value) => value.newPassword === value.confirmPassword, {
-    message: messages.passwordsDoNotMatch,
-    path: ["confirmPassword"],
-    when: bothPresent("newPassword", "confirmPassword"),
-  });
+  .check(
+    z.refine((value) => value.newPassword === value.confirmPassword, {
+      message: messages.passwordsDoNotMatch,
+      path: ["confirmPassword"],
+      when: bothPresent("newPassword", "confirmPassword"),
+    }),
+  );
 
 /**
  * The email and token a link carries (docs/product.md §2 /confirmemail, /confirmaccount, /resetpassword).

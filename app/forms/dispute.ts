@@ -1,5 +1,5 @@
 /** docs/product.md §5 Dispute comment: required (Submit is disabled when empty), at most 1000 characters. */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { messages } from "../messages";
 import { multiLine } from "./text";
 
@@ -8,8 +8,10 @@ export const disputeCommentMax = 1000;
 export const disputeSchema = z.object({
   disputeComment: z
     .string({ error: messages.disputeCommentRequired })
-    .trim()
-    .min(1, messages.disputeCommentRequired)
-    .max(disputeCommentMax, messages.disputeCommentTooLong)
-    .refine(multiLine, messages.controlCharacters),
+    .check(
+      z.trim(),
+      z.minLength(1, messages.disputeCommentRequired),
+      z.maxLength(disputeCommentMax, messages.disputeCommentTooLong),
+      z.refine(multiLine, messages.controlCharacters),
+    ),
 });

@@ -3,7 +3,7 @@
  * case letter, one digit and one special character from !@#$%^&*. Shared by every form that
  * sets a password; the identity authority enforces the same rule.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { messages } from "../messages";
 import { singleLine } from "./text";
 
@@ -31,22 +31,33 @@ export function isValidPassword(password: string): boolean {
 export function newPassword(requiredMessage: string, tooShortMessage: string = messages.passwordTooShort) {
   return z
     .string({ error: requiredMessage })
-    .min(1, requiredMessage)
-    .min(passwordMinLength, tooShortMessage)
-    .max(passwordMaxLength, messages.passwordFormat)
-    .refine(singleLine, messages.controlCharacters)
-    .refine(hasPasswordCharacterClasses, messages.passwordFormat);
+    .check(
+      z.minLength(1, requiredMessage),
+      z.minLength(passwordMinLength, tooShortMessage),
+      z.maxLength(passwordMaxLength, messages.passwordFormat),
+      z.refine(singleLine, messages.controlCharacters),
+      z.refine(hasPasswordCharacterClasses, messages.passwordFormat),
+    );
 }
 
 /** An e-mail field: required with `requiredMessage`, then the product's format message. */
-export function emailAddress(requiredMessage: string) {
+/**
+ * A password typed to prove who one is (sign-in, current password): required, single line, at most
+ * 1024 characters (a bound against abuse, not a rule on its content).
+ */
+export function currentPassword(requiredMessage: string) {
   return z
     .string({ error: requiredMessage })
-    .trim()
-    .min(1, requiredMessage)
-    .max(254, messages.emailInvalid)
-    .refine(singleLine, messages.controlCharacters)
-    .pipe(z.email(messages.emailInvalid));
+    .check(z.minLength(1, requiredMessage), z.maxLength(1024, messages.passwordTooLong), z.refine(singleLine, messages.controlCharacters));
+}
+
+export function emailAddress(requiredMessage: string) {
+  return z.pipe(
+    z
+      .string({ error: requiredMessage })
+      .check(z.trim(), z.minLength(1, requiredMessage), z.maxLength(254, messages.emailInvalid), z.refine(singleLine, messages.controlCharacters)),
+    z.email(messages.emailInvalid),
+  );
 }
 
 /**

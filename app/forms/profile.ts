@@ -4,7 +4,7 @@
  * differing only in the product's date message. Dates travel to the consumer API as YYYY-MM-DD.
  */
 import { differenceInYears, format, isValid, parse } from "date-fns";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { messages } from "../messages";
 import { singleLine } from "./text";
 
@@ -35,7 +35,7 @@ export function toIsoDate(usDate: string): string {
 
 
 function requiredText(message: string, max: number, tooLong: string = messages.nameTooLong) {
-  return z.string({ error: message }).trim().min(1, message).max(max, tooLong).refine(singleLine, messages.controlCharacters);
+  return z.string({ error: message }).check(z.trim(), z.minLength(1, message), z.maxLength(max, tooLong), z.refine(singleLine, messages.controlCharacters));
 }
 
 function profileSchema(dobFormatMessage: string) {
@@ -44,11 +44,13 @@ function profileSchema(dobFormatMessage: string) {
     lastName: requiredText(messages.lastNameRequired, 100),
     dob: z
       .string({ error: messages.dobRequired })
-      .trim()
-      .min(1, messages.dobRequired)
-      .refine((value) => parseUsDate(value) !== null, dobFormatMessage)
-      .refine((value) => parseUsDate(value) === null || isAtLeastMinimumAge(value), messages.under18),
-    postalCode: requiredText(messages.postalCodeRequired, 12, messages.postalCodeInvalid).regex(postalCodePattern, messages.postalCodeInvalid),
+      .check(
+        z.trim(),
+        z.minLength(1, messages.dobRequired),
+        z.refine((value) => parseUsDate(value) !== null, dobFormatMessage),
+        z.refine((value) => parseUsDate(value) === null || isAtLeastMinimumAge(value), messages.under18),
+      ),
+    postalCode: requiredText(messages.postalCodeRequired, 12, messages.postalCodeInvalid).check(z.regex(postalCodePattern, messages.postalCodeInvalid)),
   });
 }
 

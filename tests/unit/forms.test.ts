@@ -1,9 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { linkParameters, registrationSchema, resetPasswordSchema } from "../../app/forms/account";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { $ZodType } from "zod/v4/core";
+import {
+  confirmAccountSchema,
+  linkParameters,
+  loginSchema,
+  registrationSchema,
+  requestPasswordChangeSchema,
+  resetPasswordSchema,
+} from "../../app/forms/account";
+import { disputeSchema } from "../../app/forms/dispute";
 import { isValidPassword } from "../../app/forms/password";
-import { changePasswordSchema } from "../../app/forms/settings";
+import { personalInfoSchema, yourInfoSchema } from "../../app/forms/profile";
+import { changePasswordSchema, changeUserNameSchema } from "../../app/forms/settings";
+import { parseSubmission } from "../../app/hooks/useValidatedForm";
 import { messages } from "../../app/messages";
+
+type ZodSchema = $ZodType<Record<string, unknown>, Record<string, unknown>>;
 
 function form(values: Record<string, string>): FormData {
   const data = new FormData();
@@ -101,5 +116,52 @@ describe("control characters (docs/security.md Input)", () => {
   it("profile names refuse a NUL", async () => {
     const { yourInfoSchema } = await import("../../app/forms/profile");
     expect(fieldErrors(yourInfoSchema, { firstName: "Gr\u0000ace", lastName: "Hopper", dob: "12/09/1986", postalCode: "10001" }).firstName).toEqual([messages.controlCharacters]);
+  });
+});
+
+describe("the browser's parse (parseSubmission) and the server's (parseWithZod) agree", () => {
+  const long = (n: number) => "a".repeat(n);
+  // Every form schema, with posts that pass and posts that break each kind of check once (the
+  // settings intent is not broken: the action picks the schema by it, so a wrong one never parses).
+  const cases: [string, ZodSchema, Record<string, string>[]][] = [
+    ["login", loginSchema, [{}, { email: "", password: "" }, { email: " a@b.c ", password: "x", redirectTo: "" }, { email: long(300), password: long(1100) }, { email: "a\u0000b", password: "p", redirectTo: long(3000) }]],
+    ["registration", registrationSchema, [{}, { email: "nope", password: "Ab1!", confirmPassword: "x" }, { email: "a@example.com", password: "Window#2026a", confirmPassword: "Window#2026a", acceptTerms: "on", acceptPrivacy: "on" }, { email: long(250) + "@b.co", password: long(200) }]],
+    ["confirm account", confirmAccountSchema, [{}, { password: "abcdefgh1" }, { password: "Window#2026a" }]],
+    ["request password change", requestPasswordChangeSchema, [{}, { email: "   " }, { email: "a@example.com" }]],
+    ["reset password", resetPasswordSchema, [{}, { newPassword: "Window#2026a", confirmPassword: "Window#2026b" }, { newPassword: "Window#2026a", confirmPassword: "Window#2026a" }]],
+    ["your info", yourInfoSchema, [{}, { firstName: long(101), lastName: "B", dob: "13/40/1990", postalCode: "!" }, { firstName: "A", lastName: "B", dob: "01/01/2020", postalCode: "12345" }, { firstName: "A", lastName: "B", dob: "01/01/1980", postalCode: "12345" }]],
+    ["personal info", personalInfoSchema, [{ firstName: "A\u0007", lastName: "", dob: "1980-01-01", postalCode: long(13) }]],
+    ["settings password", changePasswordSchema, [{ intent: "password" }, { intent: "password", currentPassword: "x", newPassword: "short", confirmPassword: "short" }]],
+    ["settings user name", changeUserNameSchema, [{ intent: "username" }, { intent: "username", userName: long(255), currentPassword: long(1025) }]],
+    ["dispute", disputeSchema, [{}, { disputeComment: "  " }, { disputeComment: long(1001) }, { disputeComment: "line\nline\t" }, { disputeComment: "a\u0000" }]],
+  ];
+  it.each(cases)("%s", (_name, schema, posts) => {
+    for (const post of posts) {
+      const server = parseWithZod(form(post), { schema });
+      const browser = parseSubmission(form(post), schema);
+      expect(browser.status, JSON.stringify(post)).toBe(server.status);
+      expect(browser.reply().error, JSON.stringify(post)).toEqual(server.reply().error);
+      if (server.status === "success" && browser.status === "success") expect(browser.value).toEqual(server.value);
+    }
+  });
+
+  it("no check falls back to zod's generic message (zod/mini loads no locale)", () => {
+    for (const [, schema, posts] of cases) {
+      for (const post of posts) {
+        const error = parseSubmission(form(post), schema).reply().error ?? {};
+        for (const list of Object.values(error)) for (const message of list ?? []) expect(Object.values(messages), message).toContain(message);
+      }
+    }
+  });
+});
+
+describe("modules the browser loads never import classic zod (it does not tree-shake)", () => {
+  it("app/ outside app/server and *.server.ts imports zod only as zod/mini or zod/v4/core", () => {
+    const appDir = path.resolve(import.meta.dirname, "../../app");
+    const offenders = readdirSync(appDir, { recursive: true, encoding: "utf8" })
+      .filter((file) => /\.tsx?$/.test(file) && !file.startsWith("server") && !file.includes(".server."))
+      .filter((file) => /from\s+["'](zod|zod\/v4|@conform-to\/zod[^"']*)["']/.test(readFileSync(path.join(appDir, file), "utf8").replace(/^import type .*$/gm, "")))
+      .filter((file) => !/^routes\//.test(file) || /from\s+["'](zod|zod\/v4)["']/.test(readFileSync(path.join(appDir, file), "utf8")));
+    expect(offenders).toEqual([]);
   });
 });
