@@ -31,8 +31,10 @@
 // rest"); then GET /login is loaded on each in turn, BENCH_ROUNDS rounds of DURATION_SECONDS with
 // BENCH_COMPARE_CONNECTIONS connections (alternating, so that both see the same machine), and the
 // report gives each round's requests/s and p99 and the SafeWindow / bare ratio; after every row,
-// the resident memory of both again ("after load"). The issue's gates are printed as met or not:
-// /login at >= 0.9x the bare app (median of the rounds), resident memory at rest < 300 MB, /login
+// the resident memory of both again ("after load"); after the run, server.ts starts once more on the
+// same DATA_DIR and its memory at rest is read again (a restart). The issue's gates are printed as met or not:
+// /login at >= 0.9x the bare app (median of the rounds), resident memory at rest < 300 MB (the larger
+// of the first start and the restart), /login
 // JavaScript <= 120 KiB gzip.
 //
 // Prints a Markdown report and writes it to bench/pages.results.md; stops the servers with SIGTERM.
@@ -202,6 +204,14 @@ try {
   child.kill("SIGTERM");
   const code = await Promise.race([exited, new Promise<string>((resolve) => setTimeout(() => resolve("no exit"), STOP_TIMEOUT_MS))]);
 
+  // ------------------------------------------------------------ memory at rest after a restart
+  // The same DATA_DIR, its database made and holding this run's user: an operator's usual start.
+  const restarted = await startBenchServer({ startTimeoutMs: START_TIMEOUT_MS, dataDir });
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
+  const atRestRestarted = rssOf(restarted.child.pid);
+  await restarted.stop(STOP_TIMEOUT_MS);
+  const restWorst = Math.max(atRest.safeWindow ?? Infinity, atRestRestarted ?? Infinity);
+
   // ------------------------------------------------------------ report
   const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
@@ -225,11 +235,11 @@ try {
     "|---|---|---|---|---|---|",
     ...rounds.map((r) => `| ${r.round} | ${r.ours.requests.average.toFixed(0)} | ${r.theirs.requests.average.toFixed(0)} | ${r.ratio.toFixed(2)}x | ${r.ours.latency.p99} | ${r.theirs.latency.p99} |`),
     "",
-    `Resident memory (VmRSS): at rest, ${SETTLE_SECONDS} s after start with nothing asked, SafeWindow ${mib(atRest.safeWindow)}, bare ${mib(atRest.bare)}; after the load of this bench (SafeWindow: a sign-up, an upload, every row below), SafeWindow ${mib(afterLoad.safeWindow)}, bare ${mib(afterLoad.bare)}.`,
+    `Resident memory (VmRSS): at rest, ${SETTLE_SECONDS} s after start with nothing asked, SafeWindow ${mib(atRest.safeWindow)} on a new DATA_DIR and ${mib(atRestRestarted)} restarted on the same one after this run, bare ${mib(atRest.bare)}; after the load of this bench (SafeWindow: a sign-up, an upload, every row below), SafeWindow ${mib(afterLoad.safeWindow)}, bare ${mib(afterLoad.bare)}.`,
     "",
     "Gates:",
     `- GET /login at >= ${GATES.loginRatio}x the bare app: ${medianRatio.toFixed(2)}x (median of the rounds), ${medianRatio >= GATES.loginRatio ? "met" : "NOT met"}.`,
-    `- Resident memory at rest < ${mib(GATES.restBytes)}: ${mib(atRest.safeWindow)}, ${atRest.safeWindow !== undefined && atRest.safeWindow < GATES.restBytes ? "met" : "NOT met"}.`,
+    `- Resident memory at rest < ${mib(GATES.restBytes)}: ${mib(restWorst)} (the larger of the new and the restarted DATA_DIR), ${restWorst < GATES.restBytes ? "met" : "NOT met"}.`,
     `- /login JavaScript <= ${kib(GATES.loginJsGzipBytes)} gzip: ${kib(shipped[0]!.gzip)}, ${shipped[0]!.gzip <= GATES.loginJsGzipBytes ? "met" : "NOT met"}.`,
     "",
     "## Pages",

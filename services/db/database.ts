@@ -1,11 +1,18 @@
 // Kysely factory shared by the reference services (docs/architecture.md §2 "database", §3 services/db).
 // One code path for both engines: embedded PGlite when no DATABASE_URL is given, PostgreSQL
 // through `pg` otherwise, with the same type parsers pinned on both so rows look identical.
-import { mkdir } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
 import pg from "pg";
+
+const execFileAsync = promisify(execFile);
 
 export interface DatabaseOptions {
   /** Directory holding embedded databases; PGlite keeps its files in `${dataDir}/${name}`. */
@@ -80,15 +87,64 @@ const pinnedParsers: Record<number, (text: string) => unknown> = {
 };
 
 /**
- * Opens the embedded PostgreSQL (PGlite) whose files are in `dir` (created with initdb when
- * empty, ~3-5 s; reopening ~0.3 s), with the app's server settings and type parsers.
- * The caller closes it (`close()`, or `destroy()` of a Kysely made with `databaseOn`).
+ * Opens the embedded PostgreSQL (PGlite) whose files are in `dir`, with the app's server settings
+ * and type parsers (reopening ~0.3 s). A directory without a database first gets one from
+ * `initializePglite` (~3-5 s). The caller closes it (`close()`, or `destroy()` of a Kysely made
+ * with `databaseOn`).
+ * @throws Error when the database cannot be created or opened
  */
 export async function openPglite(dir: string): Promise<PGlite> {
+  if (!existsSync(path.join(dir, "PG_VERSION"))) await initializePglite(dir);
+  return startPglite(dir);
+}
+
+async function startPglite(dir: string): Promise<PGlite> {
   await mkdir(dir, { recursive: true });
   const pglite = new PGlite({ dataDir: dir, parsers: pinnedParsers, startParams: [...PGlite.defaultStartParams, ...embeddedSettings] });
   await pglite.waitReady;
   return pglite;
+}
+
+const initdbScript = fileURLToPath(new URL("./initdb.ts", import.meta.url));
+
+/**
+ * Creates a database in `dir` (which is missing or empty) in a child process of the same Node,
+ * then moves it into place. Creating a database in this process left about 70 MB resident for
+ * good (initdb's WebAssembly memory is never given back to the system; a worker thread did not
+ * give it back either), so a first start sat at ~360 MB at rest against ~290 MB for a restart
+ * (bench/pages.results.md, docs/architecture.md §2 "database"). The child writes into a sibling
+ * directory renamed onto `dir` when complete: a crash or kill during initdb leaves no
+ * half-made database, only a `.initdb-*` directory removed on the next attempt.
+ * @throws Error with initdb's last output when the child fails
+ */
+export async function initializePglite(dir: string): Promise<void> {
+  const parent = path.dirname(dir);
+  await mkdir(parent, { recursive: true });
+  const prefix = `${path.basename(dir)}.initdb-`;
+  for (const entry of await readdir(parent)) {
+    if (entry.startsWith(prefix)) await rm(path.join(parent, entry), { recursive: true, force: true });
+  }
+  const staging = path.join(parent, `${prefix}${process.pid}-${randomBytes(4).toString("hex")}`);
+  try {
+    await execFileAsync(process.execPath, [initdbScript, staging], { timeout: 120_000, maxBuffer: 1024 * 1024 });
+  } catch (err) {
+    await rm(staging, { recursive: true, force: true });
+    const output = (err as { stderr?: string }).stderr?.trim().split("\n").slice(-5).join("\n");
+    throw new Error(`Could not create the embedded database in ${dir}${output ? `: ${output}` : ""}`, { cause: err });
+  }
+  // rename(2) replaces an empty directory; a directory with files in it (not a database) is kept.
+  try {
+    await rename(staging, dir);
+  } catch (err) {
+    await rm(staging, { recursive: true, force: true });
+    throw new Error(`${dir} holds files but no database: move them away or choose another DATA_DIR`, { cause: err });
+  }
+}
+
+/** initdb.ts's work: create the database in `dir` in this process and close it. */
+export async function createPgliteHere(dir: string): Promise<void> {
+  const pglite = await startPglite(dir);
+  await pglite.close();
 }
 
 /** A Kysely instance on an open PGlite; its `destroy()` closes the PGlite. */

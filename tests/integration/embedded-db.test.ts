@@ -2,10 +2,12 @@
 // the embedded services' tables and the sessions in one PGlite under DATA_DIR/db, and a DATA_DIR
 // of the earlier layout (DATA_DIR/identity and DATA_DIR/consumer, sessions in the first) is merged
 // into it at the first start, with nothing lost; a merge a crash interrupted is started again.
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseSessionStore, migrateSessionTable } from "../../app/server/session-store.server.ts";
@@ -106,5 +108,51 @@ describe("one embedded database, merged from the earlier layout", () => {
     expect(await server.exited).toBe(0);
     expect(existsSync(path.join(fresh, "db", "PG_VERSION"))).toBe(true);
     for (const name of ["identity", "consumer", "app"]) expect(existsSync(path.join(fresh, name))).toBe(false);
+  }, 120_000);
+});
+
+describe("a new embedded database is made in a child process (services/db/database.ts initializePglite)", () => {
+  it("creates it through initdb.ts in another process, leaves no staging directory, and opens it here", async () => {
+    const parent = await mkdtemp(path.join(tmpdir(), "sw-initdb-"));
+    const dir = path.join(parent, "db");
+    // A staging directory a killed initdb left behind is removed, not mistaken for a database.
+    await mkdir(path.join(parent, "db.initdb-1-dead"), { recursive: true });
+    await writeFile(path.join(parent, "db.initdb-1-dead", "PG_VERSION"), "17\n");
+    const pglite = await openPglite(dir);
+    try {
+      expect((await pglite.query<{ one: number }>("select 1 as one")).rows[0]?.one).toBe(1);
+    } finally {
+      await pglite.close();
+    }
+    expect(existsSync(path.join(dir, "PG_VERSION"))).toBe(true);
+    expect((await readdir(parent)).sort()).toEqual(["db"]);
+  }, 120_000);
+
+  it("a kill -9 of the child during initdb leaves no half-made database, and the next open makes one", async () => {
+    const parent = await mkdtemp(path.join(tmpdir(), "sw-initdb-kill-"));
+    const dir = path.join(parent, "db");
+    const initdb = spawn(process.execPath, [fileURLToPath(new URL("../../services/db/initdb.ts", import.meta.url)), path.join(parent, "db.initdb-2-killed")]);
+    // Kill it once initdb has written part of the directory.
+    for (let i = 0; i < 200 && !existsSync(path.join(parent, "db.initdb-2-killed", "base")); i++) await new Promise((r) => setTimeout(r, 25));
+    initdb.kill("SIGKILL");
+    await new Promise((resolve) => initdb.once("exit", resolve));
+    expect(existsSync(path.join(dir, "PG_VERSION"))).toBe(false);
+    const pglite = await openPglite(dir);
+    try {
+      expect((await pglite.query<{ one: number }>("select 1 as one")).rows[0]?.one).toBe(1);
+    } finally {
+      await pglite.close();
+    }
+    expect((await readdir(parent)).sort()).toEqual(["db"]);
+  }, 120_000);
+
+  it("a directory with other files in it is refused with a clear error, and kept as it was", async () => {
+    const parent = await mkdtemp(path.join(tmpdir(), "sw-initdb-busy-"));
+    const dir = path.join(parent, "db");
+    await mkdir(dir);
+    await writeFile(path.join(dir, "notes.txt"), "mine");
+    await expect(openPglite(dir)).rejects.toThrow(/holds files but no database/);
+    expect(await readdir(dir)).toEqual(["notes.txt"]);
+    expect((await readdir(parent)).sort()).toEqual(["db"]);
   }, 120_000);
 });
