@@ -39,6 +39,7 @@ import { DataDirInUseError, lockDataDir, type DataDirLock } from "./app/server/d
 import { createAttemptLimits, formName, minutesToWait, type AttemptLimits } from "./app/server/attempt-limits.server.ts";
 import { isCrossSite } from "./app/server/crosssite.server.ts";
 import { createLogger, httpSerializers, requestId } from "./app/server/log.server.ts";
+import { createSharedPageCache, policyWithHashes, type PageCacheSlot } from "./app/server/page-cache.server.ts";
 import { connectRedis, redisReachable, RedisUnavailableError, type RedisClient } from "./app/server/redis.server.ts";
 import { APP_MIGRATION_TABLE, databaseSessionStore, migrateSessionTable, redisSessionStore, type SessionDataStore } from "./app/server/session-store.server.ts";
 import { drainable } from "./app/server/shutdown.server.ts";
@@ -388,7 +389,45 @@ if (dev) {
   build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
 }
 
-type EntryModule = { createLoadContext: (info: { nonce: string; requestId: string; log: typeof log; clientIp: string; sessions: SessionDataStore; attemptLimits: AttemptLimits }) => never };
+// The shared page cache (app/server/page-cache.server.ts, docs/decisions/0014-shared-page-cache.md):
+// a GET without a session or any other personal cookie is answered from memory when its page was
+// stored (a page every anonymous visitor gets the same); otherwise it may store what it renders.
+// Not in development, where the code changes under it.
+const pageCache = dev ? undefined : createSharedPageCache({ keyedCookies: ((build as ServerBuild).entry.module as unknown as EntryModule).sharedPageCookies() });
+app.use((req, res, next) => {
+  const key = pageCache?.keyOf({ method: req.method, url: req.originalUrl, host: req.headers.host, cookie: req.headers.cookie });
+  if (!pageCache || key === undefined) return next();
+  const nonce = res.locals.cspNonce as string;
+  const page = pageCache.get(key);
+  const policy = res.getHeader("Content-Security-Policy");
+  const withHashes = page && typeof policy === "string" ? policyWithHashes(policy, nonce, page) : undefined;
+  if (!page || !withHashes) {
+    res.locals.sharedPage = pageCache.slot(key, nonce);
+    return next();
+  }
+  for (const [name, value] of page.headers) res.setHeader(name, value);
+  res.setHeader("Content-Security-Policy", withHashes);
+  res.vary("Accept-Encoding");
+  // Without an Accept-Encoding header the answer is the plain HTML, as the compression middleware would send.
+  const gzip = Boolean(req.headers["accept-encoding"]) && req.acceptsEncodings("gzip", "identity") === "gzip";
+  if (gzip) res.setHeader("Content-Encoding", "gzip");
+  const body = gzip ? page.gzip : page.html;
+  res.setHeader("Content-Length", body.length);
+  res.status(200).end(body);
+});
+
+type EntryModule = {
+  createLoadContext: (info: {
+    nonce: string;
+    requestId: string;
+    log: typeof log;
+    clientIp: string;
+    sessions: SessionDataStore;
+    attemptLimits: AttemptLimits;
+    sharedPage: PageCacheSlot | undefined;
+  }) => never;
+  sharedPageCookies: () => string[];
+};
 const loadContextOf = async () => ((typeof build === "function" ? await build() : build).entry.module as unknown as EntryModule);
 
 app.all(
@@ -404,6 +443,7 @@ app.all(
         clientIp: req.ip ?? "",
         sessions,
         attemptLimits,
+        sharedPage: res.locals.sharedPage as PageCacheSlot | undefined,
       }),
   }),
 );

@@ -10,6 +10,9 @@ import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { NonceContext } from "./nonce";
 import { requestContext, type RequestInfo } from "./server/context";
+import type { SharedPageHandle } from "./server/page-cache.server";
+import { consentCookieName } from "./server/preferences.server";
+import { timeZoneCookieName } from "./server/timezone.server";
 
 export const streamTimeout = 5_000;
 
@@ -18,6 +21,14 @@ export function createLoadContext(info: RequestInfo): RouterContextProvider {
   const context = new RouterContextProvider();
   context.set(requestContext, info);
   return context;
+}
+
+/**
+ * The cookies whose values the shared page cache keys on (app/server/page-cache.server.ts): the
+ * consent answer (the banner) and the time zone. A request with any other cookie renders its own page.
+ */
+export function sharedPageCookies(): string[] {
+  return [consentCookieName(), timeZoneCookieName];
 }
 
 export default function handleRequest(
@@ -30,9 +41,11 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { nonce, log } = loadContext.get(requestContext);
+  const { nonce, log, sharedPage } = loadContext.get(requestContext);
+  const slot = sharedPage && storable(responseStatusCode, responseHeaders, routerContext) ? sharedPage : undefined;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let failed = false;
     const userAgent = request.headers.get("user-agent");
     const readyOption: keyof RenderToPipeableStreamOptions =
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
@@ -45,18 +58,21 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          const body = coalescingStream(() => {
+          const body = coalescingStream((html) => {
             clearTimeout(timeoutId);
             timeoutId = undefined;
-          });
+            if (slot && html !== undefined && !failed) slot.store(html, responseHeaders);
+          }, slot !== undefined);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           pipe(body);
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
         },
         onShellError(error: unknown) {
+          failed = true;
           reject(error);
         },
         onError(error: unknown) {
+          failed = true;
           responseStatusCode = 500;
           if (shellRendered) log.error({ err: error }, "render error");
         },
@@ -76,12 +92,25 @@ export function handleError(error: unknown, { request, context }: { request: Req
 }
 
 /**
+ * True when this page may be kept in the shared page cache: its leaf route allows it
+ * (`handle.sharedPage`), it is a 200 and it sets no cookie (app/server/page-cache.server.ts).
+ */
+function storable(status: number, headers: Headers, context: EntryContext): boolean {
+  if (status !== 200 || headers.has("set-cookie")) return false;
+  const leaf = context.staticHandlerContext.matches.at(-1);
+  const handle = leaf ? (context.routeModules[leaf.route.id]?.handle as Partial<SharedPageHandle> | undefined) : undefined;
+  return handle?.sharedPage === true;
+}
+
+/**
  * A pass-through stream that joins what is written within one turn of the event loop into one
  * chunk: React writes a page's HTML in pieces of about 2 KB, all at once, and each piece would
  * otherwise cost its own trip through the compression middleware and the socket. Later writes
- * (a Suspense boundary resolving) still flow as they come. `onEnd` runs once the writer ended.
+ * (a Suspense boundary resolving) still flow as they come. `onEnd` runs once the writer ended,
+ * with the whole HTML when `keep` is set (for the shared page cache), else with undefined.
  */
-function coalescingStream(onEnd: () => void): Transform {
+function coalescingStream(onEnd: (html: string | undefined) => void, keep: boolean): Transform {
+  const kept: Buffer[] = [];
   let pending: Buffer[] = [];
   let scheduled = false;
   const stream = new Transform({
@@ -94,8 +123,8 @@ function coalescingStream(onEnd: () => void): Transform {
       callback();
     },
     flush(callback) {
-      onEnd();
       flushPending();
+      onEnd(keep ? Buffer.concat(kept).toString("utf8") : undefined);
       callback();
     },
   });
@@ -104,6 +133,7 @@ function coalescingStream(onEnd: () => void): Transform {
     if (pending.length === 0) return;
     const joined = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
     pending = [];
+    if (keep) kept.push(joined);
     stream.push(joined);
   }
   return stream;

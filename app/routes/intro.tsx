@@ -4,8 +4,12 @@ import { Link, redirect } from "react-router";
 import type { Route } from "./+types/intro";
 import { Logo } from "~/components/Logo";
 import { getSessionUser } from "~/server/auth.server";
+import type { SharedPageHandle } from "~/server/page-cache.server";
 
 export const meta = () => [{ title: "SafeWindow" }];
+
+/** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture.md §7.1). */
+export const handle: SharedPageHandle = { sharedPage: true };
 
 export async function loader({ context }: Route.LoaderArgs) {
   if (getSessionUser(context)) return redirect("/checkaccountstatus");

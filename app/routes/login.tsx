@@ -12,8 +12,12 @@ import { rememberedUserName, rememberUserName } from "~/server/preferences.serve
 import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
 import { signInSession, takeFlash } from "~/server/session.server";
 import { failureInit } from "~/server/upstream/result.server";
+import type { SharedPageHandle } from "~/server/page-cache.server";
 
 export const meta = () => [{ title: "Sign In · SafeWindow" }];
+
+/** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture.md §7.1). */
+export const handle: SharedPageHandle = { sharedPage: true };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");

@@ -1,7 +1,11 @@
 // app/routes/privacy.tsx: the Privacy Policy that registration asks the user to accept (docs/product.md §2 /registration)
 import { Link } from "react-router";
+import type { SharedPageHandle } from "~/server/page-cache.server";
 
 export const meta = () => [{ title: "Privacy Policy · SafeWindow" }];
+
+/** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture.md §7.1). */
+export const handle: SharedPageHandle = { sharedPage: true };
 
 export default function Privacy() {
   return (

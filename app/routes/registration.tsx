@@ -18,8 +18,12 @@ import { attemptRefused } from "~/server/attempts.server";
 import { signInSession } from "~/server/session.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { failureInit, type Failure } from "~/server/upstream/result.server";
+import type { SharedPageHandle } from "~/server/page-cache.server";
 
 export const meta = () => [{ title: "Create Account · SafeWindow" }];
+
+/** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture.md §7.1). */
+export const handle: SharedPageHandle = { sharedPage: true };
 
 const hiddenFields = ["password", "confirmPassword"];
 

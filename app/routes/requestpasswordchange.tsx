@@ -10,8 +10,12 @@ import { requestPasswordChangeSchema } from "~/forms/account";
 import { messages } from "~/messages";
 import { attemptRefused } from "~/server/attempts.server";
 import { identityApi } from "~/server/upstream/identity.server";
+import type { SharedPageHandle } from "~/server/page-cache.server";
 
 export const meta = () => [{ title: "Reset Password · SafeWindow" }];
+
+/** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture.md §7.1). */
+export const handle: SharedPageHandle = { sharedPage: true };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: requestPasswordChangeSchema });

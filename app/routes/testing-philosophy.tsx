@@ -1,8 +1,12 @@
 // app/routes/testing-philosophy.tsx: the testing philosophy page linked from /welcome and
 // /safewindow (docs/product.md §2): what a safe window is and how it is counted (docs/product.md §10.7)
 import { Link } from "react-router";
+import type { SharedPageHandle } from "~/server/page-cache.server";
 
 export const meta = () => [{ title: "How we count safe windows · SafeWindow" }];
+
+/** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture.md §7.1). */
+export const handle: SharedPageHandle = { sharedPage: true };
 
 export default function TestingPhilosophy() {
   return (

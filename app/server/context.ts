@@ -7,6 +7,7 @@ import { createContext } from "react-router";
 import type { Logger } from "pino";
 import type { ScreenName } from "../../contracts/consumer.ts";
 import type { AttemptLimits } from "./attempt-limits.server";
+import type { PageCacheSlot } from "./page-cache.server";
 import type { SessionDataStore } from "./session-store.server";
 
 export interface RequestInfo {
@@ -22,6 +23,11 @@ export interface RequestInfo {
   sessions: SessionDataStore;
   /** Limits per target account and per mail recipient (server.ts keeps their counters). */
   attemptLimits: AttemptLimits;
+  /**
+   * Present when this request may store its page in the shared page cache (no session or other
+   * personal cookie); entry.server.tsx stores it if the route allows (app/server/page-cache.server.ts).
+   */
+  sharedPage?: PageCacheSlot;
 }
 
 /** The signed-in user, as the guard middleware found them in the session. */

@@ -21,6 +21,11 @@ const userNameCookie = () => appCookie("sw_username", { maxAge: userNameMaxAgeSe
 // The consent answer is no secret and grants nothing, so it is not signed.
 const consentCookie = () => appCookie("sw_cookie_consent", { maxAge: consentMaxAgeSeconds });
 
+/** The consent cookie's name as browsers send it (with its `__Host-` or `__Secure-` prefix over https). */
+export function consentCookieName(): string {
+  return consentCookie().name;
+}
+
 /** The remembered username, or "" when none. */
 export async function rememberedUserName(request: Request): Promise<string> {
   const value = await userNameCookie().parse(request.headers.get("Cookie"));

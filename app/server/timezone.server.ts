@@ -5,10 +5,14 @@
 import { isTimeZone } from "~/dates";
 import { getConfig } from "./config.server";
 
+/** The cookie the boot script in root.tsx writes the browser's zone to (not HttpOnly: the script writes it). */
+export const timeZoneCookieName = "tz";
+const timeZoneCookiePattern = new RegExp(`(?:^|;\\s*)${timeZoneCookieName}=([^;]+)`);
+
 /** The IANA time zone for this request. */
 export function timeZoneOf(request: Request): string {
   const cookie = request.headers.get("Cookie") ?? "";
-  const match = /(?:^|;\s*)tz=([^;]+)/.exec(cookie);
+  const match = timeZoneCookiePattern.exec(cookie);
   const zone = match?.[1] ? decodeURIComponent(match[1]) : undefined;
   return isTimeZone(zone) ? zone : getConfig().DEFAULT_TIME_ZONE;
 }

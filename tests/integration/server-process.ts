@@ -4,6 +4,7 @@
  * Shared by the integration tests of server.ts and of scale-out with Redis.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import path from "node:path";
 
 /** The project root, where server.ts is. */
@@ -79,4 +80,17 @@ export function form(values: Record<string, string>, origin: string, cookie?: st
 /** The `name=value` part of the response's __session Set-Cookie, if it set one. */
 export function sessionCookieOf(response: Response): string | undefined {
   return response.headers.getSetCookie().find((c) => c.startsWith("__session="))?.split(";")[0];
+}
+
+/** GET `url` with `Accept-Encoding: encoding` and `headers`, the body as sent (not decoded). */
+export function rawGet(url: string, encoding: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { headers: { "accept-encoding": encoding, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on("error", reject)
+      .end();
+  });
 }

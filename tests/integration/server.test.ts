@@ -5,7 +5,6 @@
  * builds before it runs vitest).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
@@ -16,20 +15,7 @@ import PostalMime from "postal-mime";
 import { messages } from "../../app/messages";
 import { startConsumerService, type ConsumerService } from "../../services/consumer/server";
 import { startIdentityService, type IdentityService } from "../../services/identity/server";
-import { form, root, runServerToExit, sessionCookieOf, startServer, type Running } from "./server-process";
-
-/** GET `url` with `Accept-Encoding: encoding`, the body as sent (not decoded). */
-function rawGet(url: string, encoding: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    httpRequest(url, { headers: { "accept-encoding": encoding } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    })
-      .on("error", reject)
-      .end();
-  });
-}
+import { form, rawGet, root, runServerToExit, sessionCookieOf, startServer, type Running } from "./server-process";
 
 describe("server.ts with the embedded identity authority", () => {
   let server: Running;
@@ -53,7 +39,8 @@ describe("server.ts with the embedded identity authority", () => {
   });
 
   it("sends a nonce CSP without unsafe-inline scripts, and every script carries the nonce", async () => {
-    const response = await fetch(`${server.url}/login`);
+    // Rendered pages (a URL the shared page cache has not seen); its copies are in page-cache.test.ts.
+    const response = await fetch(`${server.url}/login?nonce=1`);
     const csp = response.headers.get("content-security-policy") ?? "";
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
     expect(nonce).toBeTruthy();
@@ -65,7 +52,7 @@ describe("server.ts with the embedded identity authority", () => {
     expect(scripts.length).toBeGreaterThan(0);
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
     // A new nonce for every response.
-    const again = (await fetch(`${server.url}/login`)).headers.get("content-security-policy");
+    const again = (await fetch(`${server.url}/login?nonce=2`)).headers.get("content-security-policy");
     expect(again).not.toBe(csp);
   });
 
@@ -87,7 +74,8 @@ describe("server.ts with the embedded identity authority", () => {
   });
 
   it("writes a page's HTML in one piece (one chunk of the chunked body), not React's 2 KB pieces", async () => {
-    const { framing, body } = await rawChunkedGet(`${server.url}/login`);
+    // A URL the shared page cache has not seen, so the page is rendered (a stored copy has a Content-Length).
+    const { framing, body } = await rawChunkedGet(`${server.url}/login?chunked=1`);
     expect(body).toContain("<h1>Sign In</h1>");
     expect(body.length).toBeGreaterThan(4096);
     expect(framing).toEqual([Buffer.byteLength(body)]);
@@ -389,9 +377,9 @@ describe("a main screen whose upstream fails while loading", () => {
  * in order, and the body. Throws when the answer is not chunked.
  */
 function rawChunkedGet(url: string): Promise<{ framing: number[]; body: string }> {
-  const { hostname, port, pathname } = new URL(url);
+  const { hostname, port, pathname, search } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(`GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n`));
+    const socket = connect(Number(port), hostname, () => socket.end(`GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n`));
     const received: Buffer[] = [];
     socket.on("data", (data: Buffer) => received.push(data));
     socket.on("error", reject);

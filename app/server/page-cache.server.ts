@@ -1,0 +1,146 @@
+/**
+ * The shared page cache (docs/architecture.md §7.1, docs/decisions/0014-shared-page-cache.md):
+ * pages that every anonymous visitor gets the same (intro, Sign In, Create Account, the terms...)
+ * are rendered once and then answered from memory, gzip included, for `ttlMs`.
+ *
+ * Who may be answered from it: a GET whose cookies are all in `keyedCookies` (the consent answer
+ * and the time zone, whose values are part of the key). Any other cookie (the session, the
+ * remembered username, a flag, one we do not know) or a cookie sent twice means the page may be
+ * this person's own: it is rendered as usual and never stored. The key also holds the URL as sent
+ * (path and query) and the Host header.
+ *
+ * What is stored: only a page whose leaf route says so (`handle: { sharedPage: true }`), answered
+ * 200 without a Set-Cookie, rendered to the end without an error (entry.server.tsx decides and calls
+ * `PageCacheSlot.store`). The per-response CSP nonce cannot be reused, so the stored copy carries
+ * no nonce; its inline scripts are allowed by their SHA-256 hashes instead (CSP Level 2
+ * `'sha256-...'` sources), which the answer puts in place of the nonce in the policy.
+ */
+import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
+import { LRUCache } from "lru-cache";
+
+/** A route module's `handle` that allows its page in the shared page cache. */
+export interface SharedPageHandle {
+  /** The page depends only on the URL, the consent answer and the time zone, never on a session. */
+  sharedPage: true;
+}
+
+/** One stored page. */
+export interface CachedPage {
+  /** The HTML without nonce attributes, UTF-8. */
+  html: Buffer;
+  /** `html` compressed with gzip. */
+  gzip: Buffer;
+  /** The CSP script sources of its inline scripts, `'sha256-<base64>'` each, space-separated. */
+  scriptSources: string;
+  /** The headers the route answered with (Content-Type and its own), lower-case names; no Set-Cookie. */
+  headers: [string, string][];
+}
+
+/** Given to the renderer of one request that may be stored (RequestInfo.sharedPage). */
+export interface PageCacheSlot {
+  /**
+   * Stores the page rendered for this request.
+   * @param html the whole HTML as sent, with this response's nonce
+   * @param headers the response headers; nothing is stored when they hold a Set-Cookie
+   */
+  store(html: string, headers: Headers): void;
+}
+
+/** What the cache needs to know of a request. */
+export interface PageRequest {
+  method: string;
+  /** The URL as sent: path and query. */
+  url: string;
+  host: string | undefined;
+  cookie: string | undefined;
+}
+
+export interface SharedPageCache {
+  /** The request's key, or undefined when it may not be answered from the cache (not a GET, or a cookie not keyed). */
+  keyOf(request: PageRequest): string | undefined;
+  /** The stored page for `key`, or undefined. */
+  get(key: string): CachedPage | undefined;
+  /** A slot that stores the page rendered for `key` with `nonce`. */
+  slot(key: string, nonce: string): PageCacheSlot;
+  /** Pages stored now. */
+  readonly size: number;
+}
+
+export interface SharedPageCacheOptions {
+  /** Cookie names whose values are part of the key; a request with any other cookie is not answered from the cache. */
+  keyedCookies: string[];
+  /** How long a stored page is answered, ms. */
+  ttlMs?: number;
+  /** At most this many bytes of HTML and gzip together (a URL's query is part of the key, so keys are many). */
+  maxBytes?: number;
+}
+
+/** Inline scripts of React's HTML: React escapes `<` and `>` in attribute values, and React Router's data has no `</script`. */
+const scriptPattern = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
+
+/**
+ * Creates the cache (server.ts, one per process).
+ * @param options.ttlMs default 60 000 ms; options.maxBytes default 8 MiB
+ */
+export function createSharedPageCache({ keyedCookies, ttlMs = 60_000, maxBytes = 8 * 1024 * 1024 }: SharedPageCacheOptions): SharedPageCache {
+  const pages = new LRUCache<string, CachedPage>({
+    maxSize: maxBytes,
+    sizeCalculation: (page) => page.html.length + page.gzip.length,
+    ttl: ttlMs,
+  });
+  const keyed = new Set(keyedCookies);
+
+  function keyOf({ method, url, host, cookie }: PageRequest): string | undefined {
+    if (method !== "GET") return undefined;
+    const values = new Map<string, string>();
+    for (const part of cookie ? cookie.split(";") : []) {
+      if (part.trim() === "") continue;
+      const equals = part.indexOf("=");
+      const name = (equals < 0 ? part : part.slice(0, equals)).trim();
+      if (!keyed.has(name) || values.has(name)) return undefined;
+      values.set(name, equals < 0 ? "" : part.slice(equals + 1).trim());
+    }
+    return [url, host ?? "", ...keyedCookies.map((name) => values.get(name) ?? "")].join("\n");
+  }
+
+  function slot(key: string, nonce: string): PageCacheSlot {
+    return {
+      store(html, headers) {
+        if (headers.has("set-cookie")) return;
+        const withoutNonce = nonce ? html.replaceAll(` nonce="${nonce}"`, "") : html;
+        const hashes = new Set<string>();
+        for (const [, attributes, body] of withoutNonce.matchAll(scriptPattern)) {
+          if (/\ssrc=/.test(attributes!)) continue;
+          hashes.add(`'sha256-${createHash("sha256").update(body!, "utf8").digest("base64")}'`);
+        }
+        const kept: [string, string][] = [];
+        for (const [name, value] of headers) {
+          if (!["content-length", "content-encoding", "content-security-policy", "vary"].includes(name)) kept.push([name, value]);
+        }
+        const bytes = Buffer.from(withoutNonce, "utf8");
+        pages.set(key, { html: bytes, gzip: gzipSync(bytes), scriptSources: [...hashes].join(" "), headers: kept });
+      },
+    };
+  }
+
+  return {
+    keyOf,
+    get: (key) => pages.get(key),
+    slot,
+    get size() {
+      return pages.size;
+    },
+  };
+}
+
+/**
+ * The policy of a page answered from the cache: `policy` (this response's, made by helmet with
+ * its nonce) with the nonce source replaced by the page's script hashes.
+ * @returns undefined when `policy` has no `'nonce-<nonce>'` source (then the page is rendered instead)
+ */
+export function policyWithHashes(policy: string, nonce: string, page: CachedPage): string | undefined {
+  const source = `'nonce-${nonce}'`;
+  if (!policy.includes(source)) return undefined;
+  return policy.replace(source, page.scriptSources || "'none'");
+}
