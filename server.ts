@@ -33,7 +33,7 @@ import type { ServerBuild } from "react-router";
 import { createRequestHandler } from "@react-router/express";
 import { maxFormBodyBytes, uploadDiscardLimitBytes } from "./app/limits.ts";
 import { paths, routePathOf } from "./app/paths.ts";
-import { messages } from "./app/messages.ts";
+import * as messages from "./app/messages.ts";
 import { ConfigError, keptSecret, parseConfig, type Config } from "./app/server/config.server.ts";
 import { DataDirInUseError, lockDataDir, type DataDirLock } from "./app/server/data-dir-lock.server.ts";
 import { createAttemptLimits, formName, minutesToWait, type AttemptLimits } from "./app/server/attempt-limits.server.ts";

@@ -18,7 +18,7 @@ import type { ReactNode } from "react";
 import type { Route } from "./+types/root";
 import { CookieBanner } from "./components/CookieBanner";
 import { Logo } from "./components/Logo";
-import { messages } from "./messages";
+import * as messages from "./messages";
 import { useNonce } from "./nonce";
 import { getSessionUser } from "./server/auth.server";
 import { basePathRedirectMiddleware } from "./server/basepath.server";

@@ -19,7 +19,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import PostalMime from "postal-mime";
-import { messages } from "../app/messages.ts";
+import * as messages from "../app/messages.ts";
 import { harborviewPdf } from "../tests/fixtures/index.ts";
 import { form, root, sessionCookieOf } from "../tests/integration/server-process.ts";
 

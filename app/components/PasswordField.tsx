@@ -3,7 +3,7 @@
  * (for every form that sets a new password).
  */
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { Field } from "./Field";
 
 export function PasswordField({

@@ -7,7 +7,7 @@
  */
 import { Link } from "react-router";
 import { formatInstant, toUsDate } from "~/dates";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { windowStrength } from "~/windows";
 import { ResultIcon } from "./ResultIcon";
 

@@ -3,7 +3,7 @@
  * and by the route actions on the server.
  */
 import * as z from "zod/mini";
-import { messages } from "../messages";
+import * as messages from "../messages";
 import { bothPresent, currentPassword, emailAddress, newPassword } from "./password";
 import { singleLine } from "./text";
 

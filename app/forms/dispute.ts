@@ -1,6 +1,6 @@
 /** docs/product.md §5 Dispute comment: required (Submit is disabled when empty), at most 1000 characters. */
 import * as z from "zod/mini";
-import { messages } from "../messages";
+import * as messages from "../messages";
 import { multiLine } from "./text";
 
 export const disputeCommentMax = 1000;

@@ -4,7 +4,7 @@
  * sets a password; the identity authority enforces the same rule.
  */
 import * as z from "zod/mini";
-import { messages } from "../messages";
+import * as messages from "../messages";
 import { singleLine } from "./text";
 
 export const passwordMinLength = 8;

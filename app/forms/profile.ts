@@ -5,7 +5,7 @@
  */
 import { differenceInYears, format, isValid, parse } from "date-fns";
 import * as z from "zod/mini";
-import { messages } from "../messages";
+import * as messages from "../messages";
 import { singleLine } from "./text";
 
 /** docs/product.md §9: date format MM/DD/YYYY. */

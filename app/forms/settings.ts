@@ -2,7 +2,7 @@
  * Settings forms (docs/product.md §2 Settings screen, §5 settings password change and new username).
  */
 import * as z from "zod/mini";
-import { messages } from "../messages";
+import * as messages from "../messages";
 import { bothPresent, currentPassword, newPassword } from "./password";
 import { singleLine } from "./text";
 

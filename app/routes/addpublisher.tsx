@@ -5,7 +5,7 @@ import { data, Form, useActionData, useLoaderData, useNavigation } from "react-r
 import type { Route } from "./+types/addpublisher";
 import { FormMessage } from "~/components/Field";
 import { hasControlCharacters } from "~/forms/text";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 

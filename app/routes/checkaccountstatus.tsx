@@ -6,7 +6,7 @@
 // and offers 'Try again').
 import { data, Link, redirect, useLoaderData } from "react-router";
 import type { Route } from "./+types/checkaccountstatus";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { saveEnabledScreens } from "~/server/session.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { identityApi } from "~/server/upstream/identity.server";

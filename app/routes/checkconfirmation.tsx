@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/checkconfirmation";
 import { FormMessage } from "~/components/Field";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { requireUser } from "~/server/auth.server";
 import { attemptRefused } from "~/server/attempts.server";
 import { takeFlash } from "~/server/session.server";

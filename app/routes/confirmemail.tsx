@@ -4,7 +4,7 @@ import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "r
 import type { Route } from "./+types/confirmemail";
 import { FormMessage } from "~/components/Field";
 import { linkParameters } from "~/forms/account";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { attemptRefused } from "~/server/attempts.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { failureInit } from "~/server/upstream/result.server";

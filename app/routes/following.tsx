@@ -6,7 +6,7 @@ import type { Route } from "./+types/following";
 import { ConfirmStep } from "~/components/ConfirmStep";
 import { FormMessage } from "~/components/Field";
 import { SafeWindowCard } from "~/components/SafeWindowCard";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { followChange, relationOf } from "~/server/follows.server";
 import { timeZoneOf } from "~/server/timezone.server";
 

@@ -5,7 +5,7 @@
 import { isRouteErrorResponse, Link, Outlet, useLoaderData, useLocation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/main";
 import { TabBar } from "~/components/TabBar";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { tabs } from "~/screens";
 import { requireUser } from "~/server/auth.server";
 import { screenPermissionMiddleware } from "~/server/permissions.server";

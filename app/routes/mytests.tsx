@@ -11,7 +11,7 @@ import { SafeWindowCard } from "~/components/SafeWindowCard";
 import { useHydrated } from "~/hooks/useHydrated";
 import { formatInstant } from "~/dates";
 import { maxUploadBodyBytes, maxUploadBytes } from "~/limits";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { guidelinesRead, rememberGuidelinesRead } from "~/server/guidelines.server";
 import { setFlash, takeFlash } from "~/server/session.server";
 import { timeZoneOf } from "~/server/timezone.server";

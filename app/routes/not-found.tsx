@@ -1,6 +1,6 @@
 // app/routes/not-found.tsx: docs/product.md §2 catch-all: 'Sorry, that page doesn't exist.' with status 404
 import { data, Link } from "react-router";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 
 export function loader() {
   return data(null, { status: 404 });

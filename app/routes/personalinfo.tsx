@@ -12,7 +12,7 @@ import { ProfileFields } from "~/components/ProfileFields";
 import { toUsDate } from "~/dates";
 import { personalInfoSchema, toIsoDate } from "~/forms/profile";
 import { useHydrated } from "~/hooks/useHydrated";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { setFlash } from "~/server/session.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";

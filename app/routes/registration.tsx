@@ -10,7 +10,7 @@ import { Field, FormMessage, Toggle } from "~/components/Field";
 import { registrationSchema } from "~/forms/account";
 import { isValidPassword } from "~/forms/password";
 import { useHydrated } from "~/hooks/useHydrated";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { signIn } from "~/server/auth.server";
 import { requestContext } from "~/server/context";
 import { rememberUserName } from "~/server/preferences.server";

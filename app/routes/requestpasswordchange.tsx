@@ -7,7 +7,7 @@ import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/requestpasswordchange";
 import { Field, FormMessage } from "~/components/Field";
 import { requestPasswordChangeSchema } from "~/forms/account";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { attemptRefused } from "~/server/attempts.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import type { SharedPageHandle } from "~/server/page-cache.server";

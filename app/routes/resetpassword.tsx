@@ -9,7 +9,7 @@ import { PasswordField } from "~/components/PasswordField";
 import { DoneCard } from "~/components/DoneCard";
 import { FormMessage } from "~/components/Field";
 import { linkParameters, resetPasswordSchema } from "~/forms/account";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { revokeSessionsOf } from "~/server/session.server";
 import { failureInit } from "~/server/upstream/result.server";
 import { identityApi } from "~/server/upstream/identity.server";

@@ -13,7 +13,7 @@ import { passwordMinLength } from "~/forms/password";
 import { changePasswordSchema, changeUserNameSchema } from "~/forms/settings";
 import { useHydrated } from "~/hooks/useHydrated";
 import { toUsDate } from "~/dates";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { requireUser, signIn } from "~/server/auth.server";
 import { rememberUserName } from "~/server/preferences.server";
 import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";

@@ -13,7 +13,7 @@ import { ResultIcon, resultState, resultStateLabels } from "~/components/ResultI
 import { formatInstant } from "~/dates";
 import { disputeSchema, disputeCommentMax } from "~/forms/dispute";
 import { useHydrated } from "~/hooks/useHydrated";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { getConfig } from "~/server/config.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";

@@ -9,7 +9,7 @@ import { FormMessage } from "~/components/Field";
 import { ProfileFields } from "~/components/ProfileFields";
 import { toIsoDate, yourInfoSchema } from "~/forms/profile";
 import { useHydrated } from "~/hooks/useHydrated";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { saveEnabledScreens } from "~/server/session.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";

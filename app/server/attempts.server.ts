@@ -4,7 +4,7 @@
  * too many.
  */
 import type { RouterContextProvider } from "react-router";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { minutesToWait, type AttemptKind } from "./attempt-limits.server";
 import { requestContext } from "./context";
 

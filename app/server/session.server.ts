@@ -24,7 +24,7 @@
  */
 import { createContext, createSession, createSessionStorage, data, type MiddlewareFunction, type RouterContextProvider, type Session, type SessionStorage } from "react-router";
 import { z } from "zod";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { getConfig } from "./config.server";
 import { appCookie } from "./cookies.server";
 import { requestContext } from "./context";

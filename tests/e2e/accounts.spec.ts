@@ -3,7 +3,7 @@
  * registration → confirmation mail → confirm → /checkconfirmation moves on; sign in; the guard's
  * redirectTo; forgotten password; confirm account; logout; the 404 screen.
  */
-import { messages } from "../../app/messages";
+import * as messages from "../../app/messages";
 import { createAccount, expect, expectAccessible, inviteAccount, linkPath, signIn, strongPassword, test, uniqueEmail, waitForMail } from "./support";
 
 test("register, confirm the e-mail from the outbox, and /checkconfirmation moves on", async ({ page, context }, testInfo) => {

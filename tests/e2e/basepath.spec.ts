@@ -2,7 +2,7 @@
  * The whole journey under a non-root BASE_PATH (/sw): routes, assets, cookies and redirects all
  * stay under it. Runs in both projects against the second app server of playwright.config.ts.
  */
-import { messages } from "../../app/messages";
+import * as messages from "../../app/messages";
 import { e2e } from "./env";
 import { createAccount, expect, expectAccessible, fillProfile, sampleProfile, signIn, strongPassword, test, uniqueEmail } from "./support";
 

@@ -4,7 +4,7 @@
  * date of birth; follow back; unfollow with Confirm; declined and cancelled requests leave nothing.
  */
 import type { Page } from "@playwright/test";
-import { messages } from "../../app/messages";
+import * as messages from "../../app/messages";
 import { labPdf } from "../fixtures/index";
 import { dismissGuidelines, expect, expectAccessible, isoDob, otherPerson, signedInUser, test, uniqueProfile, uploadPdf } from "./support";
 

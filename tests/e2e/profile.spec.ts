@@ -3,7 +3,7 @@
  * welcome, the empty safe-window card, settings panels, personal info, logout, wipe, the
  * cookie banner, and the enabledScreens check.
  */
-import { messages } from "../../app/messages";
+import * as messages from "../../app/messages";
 import {
   birthday,
   blurOrSubmit,

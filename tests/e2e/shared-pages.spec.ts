@@ -3,7 +3,7 @@
  * the browser as the rendered one does: its inline scripts run under the hash policy (with
  * JavaScript), its form posts (without), and the browser reports no policy violation. Both projects.
  */
-import { messages } from "../../app/messages";
+import * as messages from "../../app/messages";
 import { expect, strongPassword, test } from "./support";
 
 test("Sign In from the shared page cache runs its scripts and signs in like a rendered page", async ({ page, hasJs }) => {

@@ -3,7 +3,7 @@
  * given: on blur with JavaScript, after submitting without it. Both projects run every test.
  */
 import type { Page } from "@playwright/test";
-import { messages } from "../../app/messages";
+import * as messages from "../../app/messages";
 import { blurOrSubmit, createAccount, expect, expectAccessible, strongPassword, test, uniqueEmail } from "./support";
 
 /** The error line of the field labelled `label`, found through aria-describedby. */

@@ -8,7 +8,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../app/messages";
+import * as messages from "../../app/messages";
 import { listedResults, mailLink, report, signUp, uploadPost } from "./app-journey";
 import { harborviewPdf } from "../fixtures/index";
 import { form, sessionCookieOf, startServer, type Running } from "./server-process";

@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import PostalMime from "postal-mime";
-import { messages } from "../../app/messages";
+import * as messages from "../../app/messages";
 import { startConsumerService, type ConsumerService } from "../../services/consumer/server";
 import { startIdentityService, type IdentityService } from "../../services/identity/server";
 import { form, rawGet, root, runServerToExit, sessionCookieOf, startServer, type Running } from "./server-process";

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kysely } from "kysely";
-import { messages } from "../../app/messages";
+import * as messages from "../../app/messages";
 import { maxUploadBytes } from "../../app/limits";
 import { databaseSessionStore, migrateSessionTable, type DatabaseSessionStore } from "../../app/server/session-store.server";
 import { createDatabase } from "../../services/db/database";

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../app/messages";
+import * as messages from "../../app/messages";
 import { form, sessionCookieOf, startServer, type Running } from "./server-process.ts";
 
 /** An answer of the stand-in upstream: a status and a JSON body, after `delayMs`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isTokenValid, requestedPath, safeRedirect } from "../../app/server/auth.server";
 import { signInErrorMessage } from "../../app/server/upstream/identity.server";
-import { messages } from "../../app/messages";
+import * as messages from "../../app/messages";
 
 describe("safeRedirect (docs/architecture.md §4)", () => {
   it.each(["/checkaccountstatus", "/mytests?x=1", "/a/b#c"])("keeps the local path %s", (to) => {

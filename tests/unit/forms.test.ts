@@ -16,7 +16,7 @@ import { isValidPassword } from "../../app/forms/password";
 import { personalInfoSchema, yourInfoSchema } from "../../app/forms/profile";
 import { changePasswordSchema, changeUserNameSchema } from "../../app/forms/settings";
 import { parseSubmission } from "../../app/hooks/useValidatedForm";
-import { messages } from "../../app/messages";
+import * as messages from "../../app/messages";
 
 type ZodSchema = $ZodType<Record<string, unknown>, Record<string, unknown>>;
 

@@ -8,7 +8,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 import { SafeWindowCard, type CardPerson } from "../../app/components/SafeWindowCard";
-import { messages } from "../../app/messages";
+import * as messages from "../../app/messages";
 
 const now = Date.parse("2026-11-22T12:00:00Z");
 const hour = 60 * 60 * 1000;

@@ -11,7 +11,7 @@
  */
 import type { RouterContextProvider } from "react-router";
 import { consumerCalls, uploadField, type ConsumerCallName } from "../../../contracts/consumer.ts";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { getConfig } from "../config.server";
 import { requestContext, userContext } from "../context";
 import { callContract, type CallMessages, type ContractRequest } from "./http.server";

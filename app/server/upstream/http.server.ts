@@ -7,7 +7,7 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { CallContract } from "../../../contracts/call.ts";
-import { messages as appMessages } from "~/messages";
+import * as appMessages from "~/messages";
 import { minutesToWait } from "../attempt-limits.server";
 import { getConfig } from "../config.server";
 import { createLogger } from "../log.server";

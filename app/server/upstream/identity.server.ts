@@ -10,7 +10,7 @@
  */
 import type { RouterContextProvider } from "react-router";
 import { identityCalls, type IdentityCallName } from "../../../contracts/identity.ts";
-import { messages } from "~/messages";
+import * as messages from "~/messages";
 import { minutesToWait } from "../attempt-limits.server";
 import { getConfig } from "../config.server";
 import { requestContext, userContext, type SessionUser } from "../context";
