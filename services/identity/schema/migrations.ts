@@ -4,6 +4,7 @@ import { initial } from "./0001_initial.ts";
 import { outbox } from "./0002_outbox.ts";
 import { notices } from "./0003_notices.ts";
 import { resetRequests } from "./0004_reset_requests.ts";
+import { outboxPurgeIndex } from "./0005_outbox_purge_index.ts";
 
 /** Migration table of the identity authority (kept apart from consumer_… in a shared database). */
 export const IDENTITY_MIGRATION_TABLE = "identity_migration";
@@ -14,4 +15,5 @@ export const identityMigrations: Record<string, Migration> = {
   "0002_outbox": outbox,
   "0003_notices": notices,
   "0004_reset_requests": resetRequests,
+  "0005_outbox_purge_index": outboxPurgeIndex,
 };

@@ -1,0 +1,191 @@
+/**
+ * Every query the reference services and the session store make can be answered through an index
+ * (issue 11: "the reference services' queries use indexes (show the query plans)").
+ *
+ * The identity authority, the consumer API and the session store run on one in-memory PGlite, as
+ * server.ts runs them on its embedded database, through a Kysely whose log keeps every query with
+ * its parameters. A journey over HTTP makes them run their queries: accounts, tokens, the reset
+ * mail, profiles, an upload through the PDF pipeline, results, the window, follows, the search, a
+ * dispute, sessions. Then each distinct query is planned with `EXPLAIN` under
+ * `enable_seqscan = off`: on a few rows the planner prefers a sequential scan whatever the
+ * indexes, so the question asked is whether an index *could* serve the query. A query whose plan
+ * still reads a table sequentially has no index for its condition, and fails the test, unless it
+ * is listed in `fullReads` with the reason it reads the whole table.
+ *
+ * `QUERY_PLANS_OUT=<file>` writes the plans as Markdown (`npm run bench:queries` writes
+ * bench/query-plans.results.md).
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+import { Kysely, PGliteDialect } from "kysely";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseSessionStore, migrateSessionTable } from "../../app/server/session-store.server.ts";
+import { startConsumerService, type ConsumerService } from "../../services/consumer/server.ts";
+import { openPglite } from "../../services/db/database.ts";
+import { startIdentityService, type IdentityService } from "../../services/identity/server.ts";
+import { harborviewPdf } from "../fixtures/index.ts";
+import { accessToken, callApi, contractFetch, makePerson, makeUser, type Person, type Services } from "./support.ts";
+
+const CLIENT = { clientId: "safewindow-web", clientSecret: "query-plans-secret-0123456789" };
+
+/**
+ * Queries that read a whole table by design, each with its reason. Matched against the query's SQL.
+ */
+const fullReads: { pattern: RegExp; reason: string }[] = [
+  { pattern: /from "(identity|consumer|app)_migration(_lock)?"/, reason: "the migrator reads its own small table at start" },
+  { pattern: /from "identity_signing_keys"/, reason: "the authority publishes all its signing keys (a handful) in its JWKS" },
+  {
+    pattern: /^select "id", "consumer_id", "lab_id", "patient_last_name", "patient_given_names", "patient_dob", "collected_at", "test_name" from "consumer_test_results" order by "created_at", "id"$/,
+    reason: "consumer migration 0004 keys every stored result once, when it is applied",
+  },
+];
+
+/** Each distinct SQL text the services ran, with the parameters of its first run. */
+const queries = new Map<string, readonly unknown[]>();
+let pglite: PGlite;
+let db: Kysely<any>;
+let identity: IdentityService;
+let consumer: ConsumerService;
+let services: Services;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  dirs.push(await mkdtemp(path.join(tmpdir(), "sw-plans-id-")), await mkdtemp(path.join(tmpdir(), "sw-plans-")));
+  // Opened as server.ts opens its embedded database (the same settings and type parsers).
+  pglite = await openPglite(path.join(dirs[1]!, "db"));
+  db = new Kysely<any>({
+    dialect: new PGliteDialect({ pglite }),
+    log: (event) => {
+      if (event.level === "query" && !queries.has(event.query.sql)) queries.set(event.query.sql, event.query.parameters);
+    },
+  });
+  const logger = pino({ level: "silent" });
+  identity = await startIdentityService({ dataDir: dirs[0]!, db, publicUrl: "http://localhost:3000", clients: [CLIENT], logger });
+  consumer = await startConsumerService({ dataDir: dirs[1]!, db, identityUrl: identity.url, logger });
+  await migrateSessionTable(db);
+  services = { identity, consumer, identityDataDir: dirs[0]!, identityUrl: identity.url, client: CLIENT, close: async () => {} } as unknown as Services;
+}, 60_000);
+
+afterAll(async () => {
+  await consumer?.close();
+  await identity?.close();
+  await db.destroy();
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+/** GET or POST a consumer call as `who`; asserts a 2xx. */
+async function call(who: Person, pathAndQuery: string, init: RequestInit = {}): Promise<any> {
+  const res = await callApi(services, pathAndQuery, who, init);
+  expect(res.status, pathAndQuery).toBeLessThan(300);
+  return res.headers.get("content-type")?.includes("json") ? res.json() : res.text();
+}
+
+/** The journey that makes every service run its queries. */
+async function journey(): Promise<void> {
+  // Accounts and tokens: registration, password grant, refresh-free token checks, a reset request.
+  const grace = await makePerson(services, { firstName: "Grace", lastName: "Hopper", dob: "1986-12-09", postalCode: "10001" });
+  const alan = await makePerson(services, { firstName: "Alan", lastName: "Turing", dob: "1980-06-23", postalCode: "94105" });
+  const client = await accessToken(services, { grant_type: "client_credentials", scope: "identity.api" });
+  const reset = await contractFetch(`${identity.url}/api/account/requestpasswordchange?${new URLSearchParams({ email: grace.email, requestedUri: "http://localhost:3000/resetpassword" })}`, {
+    headers: { authorization: `Bearer ${client}` },
+  });
+  expect(reset.status).toBeLessThan(500);
+  await makeUser(services, { tag: "plans" });
+
+  // Profiles and results: uploads through the pipeline (one valid, one made out to a misspelt
+  // name, stored invalid), the lists, the detail, the window, a dispute of the invalid one.
+  await call(grace, "/consumer");
+  const collectedAt = new Date(Date.now() - 3_600_000);
+  for (const lastName of ["Hopper", "Hoper"]) {
+    const form = new FormData();
+    const pdf = await harborviewPdf({ firstName: "Grace", lastName, dob: "1986-12-09", collectedAt });
+    form.append("multipartData", new Blob([pdf.slice()], { type: "application/pdf" }), "result.pdf");
+    await call(grace, "/testresult/addtestresultmultipart/", { method: "POST", body: form });
+  }
+  const results = (await call(grace, "/testresult/getcurrentusertestresults/")) as { sF_TestResultId: string; valid: boolean | number }[];
+  expect(results.map((r) => Boolean(r.valid)).sort()).toEqual([false, true]);
+  const invalid = results.find((r) => !r.valid)!.sF_TestResultId;
+  await call(grace, `/testresult/testresultpropertyvalues/?sfTestResultId=${encodeURIComponent(invalid)}`);
+  await call(grace, "/consumer/getsafewindow");
+  await call(grace, "/testresult/dispute/", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ sF_TestResultId: invalid, disputeComment: "The lab misspelt my name." }),
+  });
+
+  // Follows: search by name, e-mail and product ID, request, confirm, both lists, the status.
+  await call(alan, `/consumersubscription/searchpublishers/?searchString=${encodeURIComponent("Grace Hopper")}`);
+  await call(alan, `/consumersubscription/searchpublishers/?searchString=${encodeURIComponent(grace.email)}`);
+  await call(alan, `/consumersubscription/searchpublishers/?searchString=${encodeURIComponent(grace.profile.safeWindowId!)}`);
+  const requested = (await call(alan, `/consumersubscription/requestsubscription/?sfConsumerId=${encodeURIComponent(grace.profile.sF_ConsumerId)}`)) as {
+    sF_ConsumerSubscriptionId: string;
+  };
+  await call(grace, "/consumersubscription/subscribers/");
+  await call(grace, `/consumersubscription/confirmsubscriptionrequest/?sfConsumerSubscriptionId=${encodeURIComponent(requested.sF_ConsumerSubscriptionId)}`);
+  await call(alan, "/consumersubscription/publishers/");
+  await call(alan, `/consumersubscription/subscriptionstatus/?sfConsumerId=${encodeURIComponent(grace.profile.sF_ConsumerId)}`);
+
+  // Sessions: create, read, update, the generation, delete, the purge.
+  const sessions = databaseSessionStore(db);
+  const sessionId = await sessions.createData({ user: grace.email });
+  await sessions.readData(sessionId);
+  await sessions.updateData(sessionId, { user: grace.email, flash: "x" });
+  await sessions.userGeneration(grace.email);
+  await sessions.nextUserGeneration(grace.email);
+  await sessions.deleteData(sessionId);
+  await sessions.purgeExpired();
+}
+
+interface Planned {
+  sql: string;
+  plan: string;
+  sequential: string[];
+  fullRead?: string;
+}
+
+describe("query plans of the reference services and the session store", () => {
+  it("can answer every query through an index (EXPLAIN with enable_seqscan off)", async () => {
+    await journey();
+    const planned: Planned[] = [];
+    await pglite.exec("SET enable_seqscan = off");
+    for (const [sql, parameters] of queries) {
+      if (!/^\s*(select|update|delete|insert|with)\b/i.test(sql)) continue;
+      const { rows } = await pglite.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`, [...parameters]);
+      const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");
+      const sequential = [...plan.matchAll(/Seq Scan on (\w+)/g)].map((m) => m[1]!);
+      planned.push({ sql, plan, sequential, fullRead: fullReads.find((f) => f.pattern.test(sql))?.reason });
+    }
+    await pglite.exec("RESET enable_seqscan");
+
+    if (process.env.QUERY_PLANS_OUT) {
+      const { rows: version } = await pglite.query<{ server_version: string }>("show server_version");
+      await writeFile(process.env.QUERY_PLANS_OUT, report(planned, version[0]!.server_version));
+    }
+    // The journey reached every part: accounts, results, follows, sessions.
+    for (const table of ["identity_users", "identity_outbox", "consumer_test_results", "consumer_subscriptions", "app_session"]) {
+      expect(planned.some((p) => p.sql.includes(`"${table}"`)), table).toBe(true);
+    }
+    // ... including the dispute and the confirmation.
+    expect(planned.some((p) => /^update "consumer_test_results" set .*"dispute/.test(p.sql))).toBe(true);
+    expect(planned.some((p) => /^update "consumer_subscriptions" set .*"confirmed"/.test(p.sql))).toBe(true);
+    const unindexed = planned.filter((p) => p.sequential.length > 0 && !p.fullRead).map((p) => `${p.sql}\n${p.plan}`);
+    expect(unindexed, unindexed.join("\n\n")).toEqual([]);
+  }, 120_000);
+});
+
+/** The plans as Markdown, one section per query. */
+function report(planned: Planned[], serverVersion: string): string {
+  const lines = [
+    "# Query plans of the reference services and the session store",
+    "",
+    `Written by \`npm run bench:queries\` (tests/integration/query-plans.test.ts) on ${new Date().toISOString()}: every distinct query the identity authority, the consumer API and the session store made during the test's journey, planned by PGlite (PostgreSQL ${serverVersion}) with \`EXPLAIN\` under \`enable_seqscan = off\`, so that a sequential scan shows a condition no index serves. ${planned.length} queries; ${planned.filter((p) => p.sequential.length > 0).length} read a table sequentially, each a whole-table read by design (its reason given).`,
+    "",
+  ];
+  planned.forEach((p, n) => {
+    lines.push(`## ${n + 1}. ${p.sequential.length > 0 ? `sequential (${p.fullRead ?? "NOT EXPLAINED"})` : "indexed"}`, "", "```sql", p.sql, "```", "", "```", p.plan, "```", "");
+  });
+  return lines.join("\n");
+}
