@@ -31,12 +31,13 @@ export default defineConfig({
       output: {
         // Two chunks of libraries instead of the bundler's automatic cut (docs/architecture.md §2
         // "client chunks"): React and React Router, which every page loads, in one file (the
-        // automatic cut made four, 3.3 KiB more gzip on /login); conform and zod, which only the
-        // pages with a form load, in another.
+        // automatic cut made four, 3.3 KiB more gzip on /login); conform, which only the pages with
+        // a form load, in another. zod is left to the automatic cut: the browser loads it with a
+        // form's checks, when the user reaches the form (app/hooks/useValidatedForm.ts).
         codeSplitting: {
           groups: [
             { name: "framework", test: /node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/, priority: 2 },
-            { name: "forms", test: /node_modules[\\/](@conform-to|zod)[\\/]/, priority: 1 },
+            { name: "forms", test: /node_modules[\\/]@conform-to[\\/]/, priority: 1 },
           ],
         },
       },

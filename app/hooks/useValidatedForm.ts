@@ -4,59 +4,87 @@
  * server's last reply (conform's SubmissionResult) fills in what it found.
  *
  * The schemas are zod/mini (app/forms), the same objects the route actions parse with conform's
- * parseWithZod on the server. In the browser they run through `parseSubmission` below instead of
- * parseWithZod: @conform-to/zod's coercion imports classic zod, whose methods cannot be tree-shaken
- * (about 27 KiB gzip more on every page with a form; docs/architecture.md §7.2).
+ * parseWithZod on the server. The browser loads a form's checks (its schema, zod, and
+ * `parseSubmission` of app/forms/parse.ts) only when the user first reaches the form (a focus or a
+ * press inside it), not with the page: a page that is only read never downloads them (about 6 KiB
+ * gzip on Sign In; docs/architecture.md §2 "client chunks"). A field left before they arrive is
+ * checked as soon as they do; a form submitted before they arrive goes to the server, whose action
+ * checks it with the same schema.
  */
+import { useEffect, useRef } from "react";
 import { useForm, type SubmissionResult } from "@conform-to/react";
-import { formatPaths, parse, type Submission } from "@conform-to/dom";
-import { safeParse, type $ZodType, type input, type output } from "zod/v4/core";
+import { parse, type Submission } from "@conform-to/dom";
+import type { input, output } from "zod/v4/core";
+import type { FormSchema } from "~/forms/parse";
 
-type FormSchema = $ZodType<Record<string, unknown>, Record<string, unknown>>;
+/** Loads a form's schema: a dynamic import of its app/forms module, e.g. `() => import("~/forms/account").then((m) => m.loginSchema)`. */
+export type SchemaLoader<Schema extends FormSchema> = () => Promise<Schema>;
 
 export function useValidatedForm<Schema extends FormSchema>(
-  schema: Schema,
+  loadSchema: SchemaLoader<Schema>,
   lastResult: SubmissionResult<string[]> | undefined,
   options: { id?: string; defaultValue?: Partial<input<Schema>> } = {},
 ) {
-  return useForm<input<Schema> & Record<string, unknown>, output<Schema>>({
+  type Checks = (formData: FormData) => Submission<input<Schema>, string[], output<Schema>>;
+  const checks = useRef<Checks | undefined>(undefined);
+  /** Fields left before the checks arrived, checked once they do. */
+  const waiting = useRef(new Set<string>());
+  const result = useForm<input<Schema> & Record<string, unknown>, output<Schema>>({
     id: options.id,
     lastResult,
     defaultValue: options.defaultValue as never,
-    onValidate: ({ formData }) => parseSubmission(formData, schema) as never,
+    onValidate: ({ formData }) => (checks.current ? checks.current(formData) : unchecked(formData, waiting.current)) as never,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
+  const form = useRef(result[0]);
+  form.current = result[0];
+  const formId = result[0].id;
+  const load = useRef(loadSchema);
+
+  useEffect(() => {
+    const element = document.getElementById(formId);
+    if (!element) return;
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      Promise.all([load.current(), import("~/forms/parse")]).then(
+        ([schema, { parseSubmission }]) => {
+          checks.current = (formData) => parseSubmission(formData, schema);
+          for (const name of waiting.current) form.current.validate({ name });
+          waiting.current.clear();
+        },
+        // Not loaded (offline, a new deployment): the next focus tries again; the server checks meanwhile.
+        () => {
+          started = false;
+        },
+      );
+    };
+    if (element.contains(document.activeElement)) start();
+    element.addEventListener("focusin", start);
+    element.addEventListener("pointerdown", start);
+    return () => {
+      element.removeEventListener("focusin", start);
+      element.removeEventListener("pointerdown", start);
+    };
+  }, [formId]);
+
+  return result;
 }
 
 /**
- * The browser's reading of a form post, as conform's parseWithZod makes it on the server for the
- * schemas of app/forms: an empty text field counts as absent (so the field's "required" message
- * applies), and each issue's message is listed under its field's name ("" for the form).
- * @returns conform's Submission: the parsed value, or `error` by field name
+ * The reading of a post before the checks arrived: a field's check (conform's validate intent) is
+ * noted in `waiting` and shows nothing yet; a submission goes on to the server.
  */
-export function parseSubmission<Schema extends FormSchema>(formData: FormData, schema: Schema): Submission<input<Schema>, string[], output<Schema>> {
+function unchecked(formData: FormData, waiting: Set<string>): Submission<Record<string, unknown>, string[]> {
   return parse(formData, {
-    resolve(payload) {
-      const result = safeParse(schema, withoutEmptyValues(payload));
-      if (result.success) return { value: result.data };
-      const error: Record<string, string[]> = {};
-      for (const issue of result.error.issues) {
-        const name = formatPaths(issue.path.map((key) => (typeof key === "symbol" ? String(key) : key)));
-        (error[name] ??= []).push(issue.message);
+    resolve(payload, intent) {
+      if (intent?.type === "validate") {
+        if (intent.payload.name) waiting.add(intent.payload.name);
+        return { error: {} };
       }
-      return { error };
+      return { value: payload };
     },
-  }) as Submission<input<Schema>, string[], output<Schema>>;
-}
-
-/** `value` with every empty string (an empty field) and empty file input left out, at any depth. */
-function withoutEmptyValues(value: unknown): unknown {
-  if (value === "") return undefined;
-  if (typeof File !== "undefined" && value instanceof File && value.name === "" && value.size === 0) return undefined;
-  if (Array.isArray(value)) return value.map(withoutEmptyValues);
-  if (value !== null && typeof value === "object" && !(value instanceof Blob)) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutEmptyValues(item)]));
-  }
-  return value;
+  });
 }

@@ -39,7 +39,7 @@ export default function ConfirmAccount() {
   const { problem, email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(confirmAccountSchema, actionData?.result);
+  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.confirmAccountSchema), actionData?.result);
   if (actionData?.done) return <DoneCard title="Set Password" message={messages.accountConfirmed} />;
   const disabled = Boolean(problem);
   return (

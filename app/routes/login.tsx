@@ -50,7 +50,7 @@ export default function Login() {
   const { redirectTo, email, ended } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(loginSchema, actionData?.result, { defaultValue: { email, redirectTo } });
+  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.loginSchema), actionData?.result, { defaultValue: { email, redirectTo } });
   return (
     <section className="card narrow">
       <h1>Sign In</h1>

@@ -71,7 +71,7 @@ function PersonalInfoForm({
 }) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useValidatedForm(personalInfoSchema, result, { id: "personal-info", defaultValue: original });
+  const [form, fields] = useValidatedForm(() => import("~/forms/profile").then((m) => m.personalInfoSchema), result, { id: "personal-info", defaultValue: original });
   const valid = personalInfoSchema.safeParse(form.value ?? original).success;
   return (
     <Form method="post" action="/personalinfo?edit=1" {...getFormProps(form)} aria-describedby={form.errorId}>

@@ -78,7 +78,7 @@ export default function Registration() {
   const hydrated = useHydrated();
   const availability = useFetcher<typeof action>();
   const result = actionData && "result" in actionData ? actionData.result : undefined;
-  const [form, fields] = useValidatedForm(registrationSchema, result);
+  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.registrationSchema), result);
 
   const checked = availability.data && "emailCheck" in availability.data ? availability.data.emailCheck : undefined;
   const typedEmail = String(fields.email.value ?? "").trim();

@@ -32,7 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function RequestPasswordChange() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(requestPasswordChangeSchema, actionData?.result);
+  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.requestPasswordChangeSchema), actionData?.result);
   return (
     <section className="card narrow">
       <h1>Reset Password</h1>

@@ -41,7 +41,7 @@ export default function ResetPassword() {
   const { problem, email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(resetPasswordSchema, actionData?.result);
+  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.resetPasswordSchema), actionData?.result);
   if (actionData?.done) return <DoneCard title="Change Password" message={messages.resetSucceeded} />;
   const disabled = Boolean(problem);
   return (

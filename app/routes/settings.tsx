@@ -199,7 +199,7 @@ type Result = SubmissionResult<string[]> | undefined;
 function PasswordPanel({ result }: { result: Result }) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useValidatedForm(changePasswordSchema, result, { id: "change-password" });
+  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changePasswordSchema), result, { id: "change-password" });
   const current = String(fields.currentPassword.value ?? "");
   const next = String(fields.newPassword.value ?? "");
   const confirm = String(fields.confirmPassword.value ?? "");
@@ -229,7 +229,7 @@ function PasswordPanel({ result }: { result: Result }) {
 
 function UserNamePanel({ result }: { result: Result }) {
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(changeUserNameSchema, result, { id: "change-username" });
+  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changeUserNameSchema), result, { id: "change-username" });
   return (
     <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
       <input type="hidden" name="intent" value="username" />

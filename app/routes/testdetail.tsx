@@ -167,7 +167,7 @@ function DisputeTab({
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useValidatedForm(disputeSchema, actionData?.result);
+  const [form, fields] = useValidatedForm(() => import("~/forms/dispute").then((m) => m.disputeSchema), actionData?.result);
   if (disputeStatus !== 0) {
     return (
       <div className="dispute">

@@ -40,7 +40,7 @@ export default function YourInfo() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useValidatedForm(yourInfoSchema, actionData?.result);
+  const [form, fields] = useValidatedForm(() => import("~/forms/profile").then((m) => m.yourInfoSchema), actionData?.result);
   const valid = yourInfoSchema.safeParse(form.value ?? {}).success;
   return (
     <section className="card narrow">

@@ -22,6 +22,44 @@ test("login: both required messages", async ({ page }) => {
   await expectAccessible(page);
 });
 
+test("login: a form's checks load when the user reaches the form; a field left before they arrive is checked when they do", async ({ page, hasJs }) => {
+  // Scripts the browser asks for; those asked after the page's own load are held until released,
+  // as on a slow network.
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  let pageLoaded = false;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/.*\.js$/, async (route) => {
+    if (pageLoaded) await held;
+    await route.continue();
+  });
+  await page.goto("/login");
+  if (hasJs) await page.waitForFunction(() => "__reactRouterDataRouter" in window);
+  pageLoaded = true;
+  const withThePage = scripts.length;
+  // Reading the page asks for nothing more.
+  await page.waitForTimeout(500);
+  expect(scripts.length).toBe(withThePage);
+
+  await page.getByLabel("Email").focus();
+  await page.keyboard.press("Tab");
+  if (hasJs) {
+    // The focus asked for the checks; the field was left before they arrived, so nothing shows yet.
+    await expect.poll(() => scripts.length).toBeGreaterThan(withThePage);
+    await expect(page.getByText(messages.loginEmailRequired)).toBeHidden();
+    release();
+    await expect(page.getByText(messages.loginEmailRequired)).toBeVisible();
+    await expect(page.getByText(messages.loginPasswordRequired)).toBeHidden();
+  } else {
+    release();
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect(page.getByText(messages.loginEmailRequired)).toBeVisible();
+  }
+});
+
 test("registration: every field message", async ({ page }, testInfo) => {
   const hasJs = testInfo.project.name === "js";
   await page.goto("/registration");

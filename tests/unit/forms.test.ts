@@ -15,7 +15,7 @@ import { disputeSchema } from "../../app/forms/dispute";
 import { isValidPassword } from "../../app/forms/password";
 import { personalInfoSchema, yourInfoSchema } from "../../app/forms/profile";
 import { changePasswordSchema, changeUserNameSchema } from "../../app/forms/settings";
-import { parseSubmission } from "../../app/hooks/useValidatedForm";
+import { parseSubmission } from "../../app/forms/parse";
 import * as messages from "../../app/messages";
 
 type ZodSchema = $ZodType<Record<string, unknown>, Record<string, unknown>>;

@@ -1,0 +1,47 @@
+/**
+ * Registration, Sign In, account confirmation and password reset: docs/product.md §5 password rule,
+ * registration, login, confirm account, reset request; §8 error catalogue.
+ * Verbatim strings of docs/product.md; "ours" marks a string it does not give (app/messages.ts).
+ */
+import { productName } from "./shell.ts";
+
+// docs/product.md §5 password rule
+export const passwordFormat = "Password must contain at least one upper case, lower case, number, and special character.";
+export const passwordsDoNotMatch = "Passwords do not match.";
+export const passwordTooShort = "Passwords must be at least 8 characters long.";
+// docs/product.md §5 registration
+export const registerEmailRequired = "You must enter your email to register";
+export const registerPasswordRequired = "You must enter a password to register";
+export const emailInvalid = "Please enter a valid email address.";
+export const emailUnavailable = "That email address is not available. To login with your existing account, please hit 'Back' then 'Sign In'.";
+export const acceptTermsRequired = "Please accept the Terms of Service to create an account."; // ours
+export const acceptPrivacyRequired = "Please accept the Privacy Policy to create an account."; // ours
+// docs/product.md §5 login
+export const loginEmailRequired = "You must enter your email to login";
+export const loginPasswordRequired = "You must enter a password to login";
+// docs/product.md §5 confirm account
+export const confirmAccountPasswordRequired = "You must enter a password to confirm your account";
+export const missingEmailParameter = "Missing email parameter";
+export const missingTokenParameter = "Missing token parameter";
+// docs/product.md §5 reset request
+export const resetEmailRequired = "You must enter your email to send a password reminder";
+export const newPasswordRequired = "You must enter a new password"; // ours
+// docs/product.md §8 error catalogue
+export const loginFailed = "Failed to login. Please check your username and password.";
+export const registerServerError = "Unexpected server error while registering user";
+export const registerUnknownError = "Unknown error while registering user";
+export const loginAfterRegistrationFailed = "Failed to login user after registration.";
+export const confirmationEmailSendFailed = "Failed to send confirmation email.";
+export const confirmAccountFailed = "There was a problem confirming your account.";
+export const passwordChangeFailed = "There was a problem changing your password.";
+export const emailConfirmFailed = "There was a problem confirming your email. Please click the button below to resend the email invitation.";
+export const emailConfirmFailedShort = "Failed to confirm email.";
+export const checkConfirmationFailed = "Failed to check email confirmation.";
+export const sendEmailConfirmationFailed = "Failed to send email confirmation.";
+export const resetRequested = `If the email entered is associated with a ${productName} account, a password reset message will be sent to that address.`;
+export const resetSucceeded = "Password changed successfully. You may now return to your app to login.";
+export const accountConfirmed = "Thank you. Account e-mail is confirmed and password is set.";
+// ours
+export const emailConfirmed = "Your e-mail address is confirmed.";
+export const confirmationEmailSent = "We sent you a new confirmation e-mail.";
+export const checkYourEmail = "Please check your e-mail and click the link we sent you to confirm your address.";

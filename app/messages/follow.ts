@@ -1,0 +1,17 @@
+/**
+ * Following, followers and the search: docs/product.md §8 follow.
+ * Verbatim strings of docs/product.md; "ours" marks a string it does not give (app/messages.ts).
+ */
+
+// docs/product.md §8 follow
+export const followCancelFailed = "Failed to cancel the pending follow request";
+export const followConfirmFailed = "Failed to confirm the follow request";
+export const followDeclineFailed = "Failed to decline the follow request";
+export const followDeleteFailed = "Failed to delete the follower";
+export const followRequestFailed = "Failed to request to follow this user";
+export const unfollowFailed = "Failed to unfollow this user"; // ours: the product rules name no message for unfollowing
+export const searchPlaceholder = "Name, product ID or email";
+export const searchTooShort = "Please enter at least 3 characters to search."; // ours (docs/product.md §5: 3 non-blank characters)
+export const searchNoResults = "Nobody matches that search. Try a full name, a product ID or an email address."; // ours
+// ours
+export const searchInvalid = "Please type the search again: it contains characters that cannot be typed."; // ours

@@ -1,0 +1,20 @@
+/**
+ * My Settings: docs/product.md §8 settings, and signing out everywhere.
+ * Verbatim strings of docs/product.md; "ours" marks a string it does not give (app/messages.ts).
+ */
+
+// docs/product.md §8 settings
+export const userNameTaken = "That user name/email is not available.";
+export const userNameInvalid = "User name must be a valid address.";
+export const userNameValidationFailed = "There was an error validating the email address.";
+export const userNameChangeFailed = "There was an internal error changing the user name.";
+export const settingsPasswordChangeFailed = "There was a problem changing your password. Please check the spelling of you current password.";
+export const currentPasswordRequired = "You must enter your current password"; // ours
+export const currentPasswordWrong = "That is not your current password."; // ours
+export const newUserNameRequired = "You must enter the new email address"; // ours
+export const passwordChanged = "Your password has been changed."; // ours
+export const userNameChanged = "Your email address has been changed. Please confirm the new address from the e-mail we sent to it."; // ours
+export const profileSaved = "Your information has been saved."; // ours
+// ours
+export const signOutEverywhere = "Sign out everywhere"; // ours
+export const signOutEverywhereHint = "Signs you out on every device and browser, this one included."; // ours
