@@ -28,6 +28,7 @@ COPY package.json server.ts ./
 # tests/unit/dockerfile.test.ts fails when one of its imports is not copied here.
 COPY app/server ./app/server
 COPY app/messages.ts app/limits.ts app/paths.ts ./app/
+COPY app/messages ./app/messages
 COPY contracts ./contracts
 COPY services ./services
 RUN mkdir -p /data && chown node:node /data
