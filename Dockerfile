@@ -17,7 +17,7 @@ FROM node:24-bookworm-slim
 # V8's heap bounded as package.json's config.nodeOptions says (README "Memory"); override with
 # -e NODE_OPTIONS=... (tests/unit/dockerfile.test.ts keeps the two the same).
 ENV NODE_ENV=production \
-    NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=16" \
+    NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=16 --expose-gc" \
     PORT=3000 \
     DATA_DIR=/data
 WORKDIR /app

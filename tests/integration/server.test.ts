@@ -185,6 +185,40 @@ describe("server.ts configuration", () => {
   });
 });
 
+describe("server.ts with the V8 options npm start gives it", () => {
+  it("collects the start's garbage once it listens (decision 0013), and answers as usual", async () => {
+    const { config } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { config: { nodeOptions: string } };
+    const started = await startServer({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "sw-gc-")), NODE_OPTIONS: config.nodeOptions });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        const deadline = Date.now() + 10_000;
+        const poll = () => {
+          const found = started.output().split("\n").find((l) => l.includes("startup garbage collected"));
+          if (found) resolve(found);
+          else if (Date.now() > deadline) reject(new Error(`no "startup garbage collected" line:\n${started.output()}`));
+          else setTimeout(poll, 100);
+        };
+        poll();
+      });
+      const { heapTotalMb } = JSON.parse(line) as { heapTotalMb: [number, number] };
+      expect(heapTotalMb[1]).toBeLessThan(heapTotalMb[0]);
+      expect((await fetch(`${started.url}/login?gc=1`)).status).toBe(200);
+    } finally {
+      started.child.kill("SIGKILL");
+    }
+  }, 60_000);
+
+  it("without --expose-gc it starts and answers, and collects nothing itself", async () => {
+    const started = await startServer({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "sw-nogc-")), NODE_OPTIONS: "--max-old-space-size=384" });
+    try {
+      expect((await fetch(`${started.url}/login?gc=0`)).status).toBe(200);
+      expect(started.output()).not.toContain("startup garbage collected");
+    } finally {
+      started.child.kill("SIGKILL");
+    }
+  }, 60_000);
+});
+
 describe("server.ts with the identity authority down", () => {
   let server: Running;
 
