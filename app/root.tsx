@@ -60,9 +60,13 @@ export function Layout({ children }: { children: ReactNode }) {
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: bootScript }} />
       </head>
       <body>
-        <a className="skip-link" href="#main">
-          Skip to content
-        </a>
+        {/* In a block of its own, and aimed at a div: text browsers such as w3m know neither <header>
+            nor <main>, so they would run the link into the logo and not find a target on <main>. */}
+        <div>
+          <a className="skip-link" href="#content">
+            Skip to content
+          </a>
+        </div>
         {/* Inline at the top until answered: it never covers what the user is working on. */}
         {data && !data.consentAnswered ? <CookieBanner /> : null}
         <header className="app-header">
@@ -78,7 +82,9 @@ export function Layout({ children }: { children: ReactNode }) {
           ) : null}
         </header>
         <PendingBar />
-        <main id="main">{children}</main>
+        <main>
+          <div id="content">{children}</div>
+        </main>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

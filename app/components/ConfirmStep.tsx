@@ -13,7 +13,7 @@ export function ConfirmStep({ label, intent, cancelTo, children }: { label: stri
       <div className="button-row">
         <button type="submit" name="intent" value={intent} className="button danger" disabled={navigation.state !== "idle"}>
           Confirm
-        </button>
+        </button>{" "}
         <Link className="button secondary" to={cancelTo}>
           Cancel
         </Link>

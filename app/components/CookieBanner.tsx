@@ -22,7 +22,7 @@ export function CookieBanner() {
         {hydrated ? <input type="hidden" name="stay" value="1" /> : null}
         <button type="submit" name="answer" value="accepted" className="button">
           Accept
-        </button>
+        </button>{" "}
         <button type="submit" name="answer" value="declined" className="button secondary">
           Decline
         </button>

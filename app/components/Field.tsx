@@ -27,7 +27,7 @@ function FieldFrame({ id, label, hint, errorId, errors, alert, children, describ
   const ids = [describedBy, hintId].filter(Boolean).join(" ") || undefined;
   return (
     <div className="field">
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id}>{label}</label>{" "}
       {children(ids)}
       {hint ? (
         <p className="field-hint" id={hintId}>

@@ -24,6 +24,15 @@ export const resultStateLabels: Record<ResultState, string> = {
   invalid: "Invalid",
 };
 
+/** The state in one word, shown beside the icon wherever results are listed (never the icon alone). */
+export const resultStateWords: Record<ResultState, string> = {
+  strong: "Strong",
+  weak: "Weak",
+  expired: "Expired",
+  disputed: "Disputed",
+  invalid: "Invalid",
+};
+
 const shapes: Record<ResultState, string> = {
   strong: "M12 2l8 3v6c0 5-3.5 9.5-8 11-4.5-1.5-8-6-8-11V5l8-3zM8 12l3 3 5-6",
   weak: "M12 2l8 3v6c0 5-3.5 9.5-8 11-4.5-1.5-8-6-8-11V5l8-3zM12 7v6M12 16v.5",
@@ -38,5 +47,20 @@ export function ResultIcon({ state }: { state: ResultState }) {
       <title>{resultStateLabels[state]}</title>
       <path d={shapes[state]} />
     </svg>
+  );
+}
+
+/**
+ * The state as a badge: the icon and its word, coloured by state. The word carries the meaning, so
+ * the icon is decorative here; `title` gives the longer label (resultStateLabels) on hover.
+ */
+export function ResultBadge({ state }: { state: ResultState }) {
+  return (
+    <span className={`status-badge ${state}`} title={resultStateLabels[state]}>
+      <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" className={`result-icon ${state}`}>
+        <path d={shapes[state]} />
+      </svg>
+      {resultStateWords[state]}
+    </span>
   );
 }

@@ -1,25 +1,40 @@
-/** docs/product.md §2 bottom navigation on main screens: only the tabs of enabled screens (docs/product.md §6). */
-import { NavLink } from "react-router";
-import type { Tab } from "~/screens";
+/**
+ * docs/product.md §2 bottom navigation on main screens: only the tabs of enabled screens (docs/product.md §6).
+ * A tab is current on its own path and on the sub-screens that belong to it (app/screens.ts: test
+ * detail and the viewer under My Tests, a person and Add under People, Personal Info under Settings):
+ * `aria-current="page"` on its own path, `"true"` on a sub-screen, and "(current)" for text browsers.
+ */
+import { Link, useLocation } from "react-router";
+import { screenOf, type Tab } from "~/screens";
+import { TextOnly } from "./TextOnly";
 
 export function TabBar({ tabs }: { tabs: Pick<Tab, "to" | "label" | "screen">[] }) {
+  const { pathname } = useLocation();
   if (tabs.length === 0) return null;
+  const currentScreen = screenOf(pathname);
   return (
     <nav className="tab-bar" aria-label="Main">
       <ul>
-        {tabs.map((tab) => (
-          <li key={tab.screen}>
-            <NavLink to={tab.to} className={({ isActive }) => (isActive ? "tab active" : "tab")}>
-              <TabIcon screen={tab.screen} />
-              <span>{tab.label}</span>
-            </NavLink>
-          </li>
-        ))}
+        {tabs.map((tab) => {
+          const current = tab.screen === currentScreen;
+          return (
+            <li key={tab.screen}>
+              <Link
+                to={tab.to}
+                className={current ? "tab active" : "tab"}
+                aria-current={current ? (pathname === tab.to ? "page" : "true") : undefined}
+              >
+                <TabIcon screen={tab.screen} />
+                <span>{tab.label}</span>
+                {current ? <TextOnly> (current)</TextOnly> : null}
+              </Link>
+            </li>
+          );
+        })}
       </ul>
     </nav>
   );
 }
-
 function TabIcon({ screen }: { screen: string }) {
   const paths: Record<string, string> = {
     SafeWindow: "M12 2l8 3v6c0 5-3.5 9.5-8 11-4.5-1.5-8-6-8-11V5l8-3z",

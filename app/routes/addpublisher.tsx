@@ -42,9 +42,7 @@ export default function AddPublisher() {
     <section>
       <h1>Add</h1>
       <Form method="get" role="search" className="search-form">
-        <label htmlFor="search" className="visually-hidden">
-          Search people
-        </label>
+        <label htmlFor="search">Search people by name, product ID or email</label>{" "}
         <input
           id="search"
           type="search"
@@ -54,7 +52,7 @@ export default function AddPublisher() {
           aria-describedby="search-error"
           aria-invalid={problem ? true : undefined}
           maxLength={254}
-        />
+        />{" "}
         <button type="submit" className="button">
           Search
         </button>
@@ -70,12 +68,13 @@ export default function AddPublisher() {
             <li key={hit.sF_ConsumerId} className="person-row">
               <span className="person-name">
                 {hit.firstName} {hit.lastName} <code className="product-id">{hit.safeWindowId}</code>
-              </span>
+              </span>{" "}
               {hit.requested ? (
                 <span className="requested" role="img" aria-label={`Requested to follow ${hit.firstName} ${hit.lastName}`}>
                   <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" className="check-icon">
                     <path d="M5 13l4 4 10-10" />
                   </svg>
+                  <span aria-hidden="true">Requested</span>
                 </span>
               ) : (
                 <Form method="post">

@@ -1,7 +1,7 @@
 // app/routes/checkconfirmation.tsx: docs/product.md §2 /checkconfirmation: asks the user to check their
 // e-mail, 'Resend Email', polls every 5 s (§9) and moves on once the address is confirmed
 import { useEffect } from "react";
-import { data, Form, redirect, useActionData, useLoaderData, useNavigation, useRevalidator } from "react-router";
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/checkconfirmation";
 import { FormMessage } from "~/components/Field";
 import * as messages from "~/messages";
@@ -60,6 +60,10 @@ export default function CheckConfirmation() {
       <FormMessage errors={error ? [error] : undefined} />
       {resend?.notice ? <FormMessage tone="success" errors={[resend.notice]} /> : null}
       {resend?.error ? <FormMessage errors={[resend.error]} /> : null}
+      {/* A text browser may not follow the refresh: a link does the same. */}
+      <p>
+        <Link to="/checkconfirmation">Continue</Link>
+      </p>
       <Form method="post">
         <button type="submit" className="button secondary" disabled={navigation.state === "submitting"}>
           Resend Email

@@ -59,7 +59,7 @@ export default function Follower() {
           </p>
           <button type="submit" name="intent" value="confirm" className="button" disabled={busy}>
             Confirm
-          </button>
+          </button>{" "}
           <button type="submit" name="intent" value="decline" className="button secondary" disabled={busy}>
             Decline
           </button>

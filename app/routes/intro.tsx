@@ -24,7 +24,7 @@ export default function Intro() {
       <nav className="intro-actions" aria-label="Get started">
         <Link className="button" to="/login">
           Sign In
-        </Link>
+        </Link>{" "}
         <Link className="button secondary" to="/registration">
           Create Account
         </Link>

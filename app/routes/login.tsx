@@ -6,6 +6,7 @@ import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/login";
 import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage } from "~/components/Field";
+import { TextSeparator } from "~/components/TextOnly";
 import { loginSchema } from "~/forms/account";
 import { authenticator, getSessionUser, safeRedirect, SignInError, withClientIp } from "~/server/auth.server";
 import { rememberedUserName, rememberUserName } from "~/server/preferences.server";
@@ -70,6 +71,7 @@ export default function Login() {
       </Form>
       <p className="form-links">
         <Link to="/requestpasswordchange">Forgot Password</Link>
+        <TextSeparator />
         <Link to="/registration">Create Account</Link>
       </p>
     </section>

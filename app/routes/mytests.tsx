@@ -6,7 +6,8 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/mytests";
 import { FileField, FormMessage } from "~/components/Field";
-import { ResultIcon, resultState } from "~/components/ResultIcon";
+import { ResultBadge, resultState } from "~/components/ResultIcon";
+import { TextOnly, TextSeparator } from "~/components/TextOnly";
 import { SafeWindowCard } from "~/components/SafeWindowCard";
 import { useHydrated } from "~/hooks/useHydrated";
 import { formatInstant } from "~/dates";
@@ -103,9 +104,11 @@ export default function MyTests() {
           {results.map((result) => (
             <li key={result.sF_TestResultId}>
               <Link to={`/testdetail?id=${encodeURIComponent(result.sF_TestResultId)}`} className="result-row">
-                <ResultIcon state={resultState(result, now)} />
+                <ResultBadge state={resultState(result, now)} />
+                <TextSeparator />
                 <span className="result-text">
                   <span className="result-name">{result.publicName}</span>
+                  <TextOnly>: </TextOnly>
                   <span className="result-meta">
                     {result.testName} · {result.result ?? ""} · {formatInstant(result.testDate, timeZone)}
                   </span>

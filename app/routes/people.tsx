@@ -5,6 +5,7 @@ import type { Route } from "./+types/people";
 import { windowStrength } from "~/windows";
 import { consumerApi, type Subscription } from "~/server/upstream/consumer.server";
 import { valueOrThrow } from "~/server/upstream/result.server";
+import { TextOnly, TextSeparator } from "~/components/TextOnly";
 
 export const meta = () => [{ title: "People · SafeWindow" }];
 
@@ -30,13 +31,16 @@ export default function People() {
       <nav className="tabs" aria-label="People">
         <Link to="/people" className={tab === "following" ? "tab-link active" : "tab-link"} aria-current={tab === "following" ? "page" : undefined}>
           Following
+          {tab === "following" ? <TextOnly> (current)</TextOnly> : null}
         </Link>
+        <TextSeparator />
         <Link
           to="/people?tab=followers"
           className={tab === "followers" ? "tab-link active" : "tab-link"}
           aria-current={tab === "followers" ? "page" : undefined}
         >
           Followers ({pendingCount})
+          {tab === "followers" ? <TextOnly> (current)</TextOnly> : null}
         </Link>
       </nav>
       {list.length === 0 ? (

@@ -82,7 +82,7 @@ function PersonalInfoForm({
           <>
             <button type="submit" className="button" disabled={(hydrated && !valid) || navigation.state === "submitting"}>
               Save
-            </button>
+            </button>{" "}
             <Link className="button secondary" to="/personalinfo" replace>
               Cancel
             </Link>

@@ -19,6 +19,7 @@ import { signInSession } from "~/server/session.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { failureInit, type Failure } from "~/server/upstream/result.server";
 import type { SharedPageHandle } from "~/server/page-cache.server";
+import { TextSeparator } from "~/components/TextOnly";
 
 export const meta = () => [{ title: "Create Account · SafeWindow" }];
 
@@ -142,6 +143,7 @@ export default function Registration() {
       {/* docs/product.md §5's 'not available' message tells the user to hit 'Back' then 'Sign In'. */}
       <p className="form-links">
         <Link to="/">Back</Link>
+        <TextSeparator />
         <Link to="/login">Sign In</Link>
       </p>
     </section>

@@ -218,7 +218,7 @@ function PasswordPanel({ result }: { result: Result }) {
       <div className="button-row">
         <button type="submit" className="button" disabled={updateDisabled}>
           Update
-        </button>
+        </button>{" "}
         <Link className="button secondary" to="/settings">
           Cancel
         </Link>
@@ -244,7 +244,7 @@ function UserNamePanel({ result }: { result: Result }) {
       <div className="button-row">
         <button type="submit" className="button" disabled={navigation.state === "submitting"}>
           Update
-        </button>
+        </button>{" "}
         <Link className="button secondary" to="/settings">
           Cancel
         </Link>

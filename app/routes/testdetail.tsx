@@ -18,6 +18,7 @@ import { getConfig } from "~/server/config.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
+import { TextOnly, TextSeparator } from "~/components/TextOnly";
 
 export const meta = () => [{ title: "Test Detail · SafeWindow" }];
 
@@ -92,9 +93,12 @@ export default function TestDetail() {
         <nav className="tabs" aria-label="Test result">
           <Link to={`${base}&tab=details`} className={activeTab === "details" ? "tab-link active" : "tab-link"} aria-current={activeTab === "details" ? "page" : undefined}>
             Details
+            {activeTab === "details" ? <TextOnly> (current)</TextOnly> : null}
           </Link>
+          <TextSeparator />
           <Link to={`${base}&tab=dispute`} className={activeTab === "dispute" ? "tab-link active" : "tab-link"} aria-current={activeTab === "dispute" ? "page" : undefined}>
             Dispute
+            {activeTab === "dispute" ? <TextOnly> (current)</TextOnly> : null}
           </Link>
         </nav>
       ) : null}
