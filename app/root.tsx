@@ -20,6 +20,7 @@ import { CookieBanner } from "./components/CookieBanner";
 import { Logo } from "./components/Logo";
 import * as messages from "./messages";
 import { useNonce } from "./nonce";
+import { contentId, useFocusAfterNavigation } from "./hooks/useFocusAfterNavigation";
 import { getSessionUser } from "./server/auth.server";
 import { basePathRedirectMiddleware } from "./server/basepath.server";
 import { sessionMiddleware } from "./server/session.server";
@@ -63,7 +64,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {/* In a block of its own, and aimed at a div: text browsers such as w3m know neither <header>
             nor <main>, so they would run the link into the logo and not find a target on <main>. */}
         <div>
-          <a className="skip-link" href="#content">
+          <a className="skip-link" href={`#${contentId}`}>
             Skip to content
           </a>
         </div>
@@ -83,7 +84,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </header>
         <PendingBar />
         <main>
-          <div id="content">{children}</div>
+          <div id={contentId}>{children}</div>
         </main>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
@@ -106,6 +107,7 @@ function PendingBar() {
 }
 
 export default function App() {
+  useFocusAfterNavigation();
   return <Outlet />;
 }
 

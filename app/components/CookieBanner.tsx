@@ -3,13 +3,20 @@
  * form post that returns to the page it came from; with it a fetcher posts the answer and the
  * banner hides at once, staying on the page.
  */
+import { useEffect } from "react";
 import { useFetcher, useLocation } from "react-router";
+import { focusHeading } from "~/hooks/useFocusAfterNavigation";
 import { useHydrated } from "~/hooks/useHydrated";
 
 export function CookieBanner() {
   const fetcher = useFetcher<{ answered: boolean }>();
   const location = useLocation();
   const hydrated = useHydrated();
+  const answered = fetcher.data?.answered === true;
+  // The pressed button is gone with the banner: focus goes to the page's heading, not <body>.
+  useEffect(() => {
+    if (answered && (document.activeElement === null || document.activeElement === document.body)) focusHeading();
+  }, [answered]);
   if (fetcher.state !== "idle" || fetcher.data?.answered) return null;
   return (
     <section className="cookie-banner" aria-label="Cookie consent">

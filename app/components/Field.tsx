@@ -5,6 +5,7 @@
  * error line's height so the layout does not jump.
  */
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import { useHydrated } from "~/hooks/useHydrated";
 
 interface FrameProps {
   /** The control's id, for the label. */
@@ -122,11 +123,17 @@ export function Toggle({ label, inputProps, errorId, errors }: ToggleProps) {
   );
 }
 
-/** Form-level messages (errors or notices), announced to screen readers. */
+/**
+ * Form-level messages (errors or notices), announced to screen readers. A message is what a post
+ * produced, so it takes focus: `autofocus` in the page as the server sends it (what a browser
+ * without JavaScript focuses), and `data-focus-message` for useFocusAfterNavigation once
+ * JavaScript runs (never focused on mount then: a message must not take focus while the user types).
+ */
 export function FormMessage({ id, errors, tone = "error" }: { id?: string; errors?: string[] | undefined; tone?: "error" | "success" | "info" }) {
+  const hydrated = useHydrated();
   if (!errors?.length) return <div id={id} className="form-message-empty" />;
   return (
-    <div id={id} className={`form-message ${tone}`} role={tone === "error" ? "alert" : "status"}>
+    <div id={id} className={`form-message ${tone}`} role={tone === "error" ? "alert" : "status"} tabIndex={-1} autoFocus={!hydrated} data-focus-message="">
       {errors.map((error) => (
         <p key={error}>{error}</p>
       ))}

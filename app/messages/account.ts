@@ -23,6 +23,9 @@ export const loginPasswordRequired = "You must enter a password to login";
 export const confirmAccountPasswordRequired = "You must enter a password to confirm your account";
 export const missingEmailParameter = "Missing email parameter";
 export const missingTokenParameter = "Missing token parameter";
+// ours: the way on under a link that lost its parameters
+export const resetLinkIncomplete = "This page needs the whole link from your password reset email. Open the link again, or ask for a new one.";
+export const inviteLinkIncomplete = "This page needs the whole link from your invitation email. Open the link in that email again.";
 // docs/product.md §5 reset request
 export const resetEmailRequired = "You must enter your email to send a password reminder";
 export const newPasswordRequired = "You must enter a new password"; // ours
@@ -42,6 +45,6 @@ export const resetRequested = `If the email entered is associated with a ${produ
 export const resetSucceeded = "Password changed successfully. You may now return to your app to login.";
 export const accountConfirmed = "Thank you. Account e-mail is confirmed and password is set.";
 // ours
-export const emailConfirmed = "Your e-mail address is confirmed.";
-export const confirmationEmailSent = "We sent you a new confirmation e-mail.";
-export const checkYourEmail = "Please check your e-mail and click the link we sent you to confirm your address.";
+export const emailConfirmed = "Your email address is confirmed.";
+export const confirmationEmailSent = "We sent you a new confirmation email.";
+export const checkYourEmail = "Please check your email and click the link we sent you to confirm your address.";

@@ -5,6 +5,8 @@
  */
 
 export const productName = "SafeWindow";
+// ours: what the intro says the app does
+export const introTagline = "Upload your COVID-19 test result from your lab, see how long your safe window lasts, and share it with the people you choose.";
 // docs/product.md §8 error catalogue
 export const unexpectedError = "Unexpected Error";
 export const unknownError = (detail: string) => `Unknown Error: ${detail}`;

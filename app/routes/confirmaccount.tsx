@@ -1,6 +1,6 @@
 // app/routes/confirmaccount.tsx: docs/product.md §2 /confirmaccount: 'Set Password' from the e-mail link
 // (email, token); §5 Confirm account; §8 'There was a problem confirming your account.'
-import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
+import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
@@ -55,6 +55,14 @@ export default function ConfirmAccount() {
           </button>
         </fieldset>
       </Form>
+      {problem ? (
+        <>
+          <p>{messages.inviteLinkIncomplete}</p>
+          <p>
+            <Link to="/login">Sign In</Link>
+          </p>
+        </>
+      ) : null}
     </section>
   );
 }

@@ -41,14 +41,14 @@ export default function ConfirmEmail() {
   if (navigation.state === "loading" && navigation.location.pathname.endsWith("confirmemail")) {
     return (
       <section className="card narrow" aria-busy="true">
-        <h1>Confirming your e-mail…</h1>
+        <h1>Confirming Your Email…</h1>
       </section>
     );
   }
   if (outcome.confirmed) {
     return (
       <section className="card narrow">
-        <h1>E-mail confirmed</h1>
+        <h1>Email Confirmed</h1>
         <p role="status">{messages.emailConfirmed}</p>
         <Link className="button" to="/checkaccountstatus">
           Continue

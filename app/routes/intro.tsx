@@ -1,8 +1,9 @@
-// app/routes/intro.tsx: docs/product.md §2 "/": the intro screen with the logo, and the two ways in (Sign In,
-// Create Account) a web visitor needs. A signed-in user goes on to the gate instead.
+// app/routes/intro.tsx: docs/product.md §2 "/": the intro screen with the logo, one sentence on what the app
+// does, and the two ways in (Sign In, Create Account) a web visitor needs. A signed-in user goes on to the gate instead.
 import { Link, redirect } from "react-router";
 import type { Route } from "./+types/intro";
 import { Logo } from "~/components/Logo";
+import * as messages from "~/messages";
 import { getSessionUser } from "~/server/auth.server";
 import type { SharedPageHandle } from "~/server/page-cache.server";
 
@@ -21,6 +22,7 @@ export default function Intro() {
     <section className="intro">
       <h1 className="visually-hidden">SafeWindow</h1>
       <Logo size="large" />
+      <p className="intro-tagline">{messages.introTagline}</p>
       <nav className="intro-actions" aria-label="Get started">
         <Link className="button" to="/login">
           Sign In

@@ -1,6 +1,6 @@
 // app/routes/resetpassword.tsx: docs/product.md §2 /resetpassword (and /consumer/...): new password and
 // confirm from the e-mail link (email, token), 'Change Password'; §8 password change errors
-import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
+import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
@@ -58,6 +58,14 @@ export default function ResetPassword() {
           </button>
         </fieldset>
       </Form>
+      {problem ? (
+        <>
+          <p>{messages.resetLinkIncomplete}</p>
+          <p>
+            <Link to="/requestpasswordchange">Send a new reset link</Link>
+          </p>
+        </>
+      ) : null}
     </section>
   );
 }

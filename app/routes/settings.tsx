@@ -183,7 +183,7 @@ export default function Settings() {
 
       <section className="card" aria-labelledby="local-data-heading">
         <h2 id="local-data-heading">Local Data</h2>
-        <p>Signs you out and forgets the e-mail address and choices remembered on this device.</p>
+        <p>Signs you out and forgets the email address and choices remembered on this device.</p>
         <Form method="post" action="/wipe">
           <button type="submit" className="button danger">
             Wipe

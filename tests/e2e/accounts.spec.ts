@@ -177,6 +177,7 @@ test("unknown paths show the not-found screen with status 404", async ({ page })
 test("the intro screen shows the logo and leads to sign in", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByText("SafeWindow").first()).toBeVisible();
+  await expect(page.getByText(messages.introTagline)).toBeVisible();
   await expectAccessible(page);
   await page.getByRole("link", { name: "Sign In" }).click();
   await expect(page.getByRole("heading", { name: "Sign In" })).toBeVisible();

@@ -147,6 +147,8 @@ test("confirm account: missing parameters disable the form; the password is requ
   await page.goto("/confirmaccount?email=someone%40example.com");
   await expect(page.getByText(messages.missingTokenParameter)).toBeVisible();
   await expect(page.getByRole("button", { name: "Set Password" })).toBeDisabled();
+  await expect(page.getByText(messages.inviteLinkIncomplete)).toBeVisible();
+  await expect(page.getByRole("main").getByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/login");
 
   await page.goto(`/confirmaccount?email=${encodeURIComponent(uniqueEmail(testInfo, "bad"))}&token=not-a-token`);
   await page.getByRole("button", { name: "Set Password" }).click();
@@ -163,9 +165,14 @@ test("password reset request: the e-mail is required", async ({ page }) => {
   await expect(page.getByText(messages.resetRequested)).toHaveCount(0);
 });
 
-test("reset password: passwords must match; missing link parameters are named", async ({ page }) => {
+test("reset password: passwords must match; missing link parameters are named, with a way on", async ({ page }) => {
   await page.goto("/resetpassword?token=abc");
   await expect(page.getByText(messages.missingEmailParameter)).toBeVisible();
+  await expect(page.getByText(messages.resetLinkIncomplete)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Change Password" })).toBeDisabled();
+  await page.getByRole("link", { name: "Send a new reset link" }).click();
+  await expect(page).toHaveURL(/\/requestpasswordchange$/);
+  await expect(page.getByRole("button", { name: "Send Reset Email" })).toBeEnabled();
   await page.goto("/resetpassword?email=someone%40example.com&token=abc");
   await page.getByLabel("New Password").fill(strongPassword);
   await page.getByLabel("Confirm Password").fill("Different#1a");
