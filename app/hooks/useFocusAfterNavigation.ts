@@ -2,9 +2,9 @@
  * Where focus goes when the page changes under the user (docs/architecture.md §4 focus), so that a
  * keyboard or screen-reader user is not left on `<body>` at the top of a page they cannot see:
  * - after a navigation or a form post completes: the message the post produced (a `FormMessage`,
- *   marked `data-focus-message`), else the first field the server marked invalid, else the new
- *   page's `<h1>`; a change of the query alone (a tab inside the page) keeps focus where it is when
- *   that element is still on the page;
+ *   marked `data-focus-message`), else the first field the server marked invalid, else the element
+ *   the page marks `data-focus-target`, else the heading of a dialog the page opened, else the element a link's fragment names, else the new page's `<h1>`; a change of the query alone (a tab
+ *   inside the page) keeps focus where it is when that element is still on the page and not inert;
  * - `focusHeading()` for what happens outside navigation (the cookie banner once answered).
  * Without JavaScript the answer page's message carries `autofocus` instead (FormMessage).
  */
@@ -16,10 +16,16 @@ export const contentId = "content";
 
 /** Focuses the page's `<h1>` (made focusable by script only: tabindex -1), without scrolling. */
 export function focusHeading(): void {
-  const heading = document.getElementById(contentId)?.querySelector<HTMLElement>("h1");
+  const content = document.getElementById(contentId);
+  if (content) focusHeadingIn(content, "h1", true);
+}
+
+/** Focuses the first heading (`selector`) inside `container`, made focusable by script only; scrolls to it unless `preventScroll`. */
+function focusHeadingIn(container: HTMLElement, selector = "h1, h2, h3", preventScroll = false): void {
+  const heading = container.querySelector<HTMLElement>(selector);
   if (!heading) return;
   if (!heading.hasAttribute("tabindex")) heading.tabIndex = -1;
-  heading.focus({ preventScroll: true });
+  heading.focus({ preventScroll });
 }
 
 /** Moves focus as above each time a navigation (a link, a redirect or a form post) completes. */
@@ -42,10 +48,22 @@ export function useFocusAfterNavigation(): void {
       if (message) return message.focus();
       const invalid = content.querySelector<HTMLElement>('[aria-invalid="true"]');
       if (invalid) return invalid.focus();
+      // The control a page names for it (the large view's Close; React focuses only form controls itself).
+      const named = content.querySelector<HTMLElement>("[data-focus-target]");
+      if (named) return named.focus();
+      const dialog = content.querySelector<HTMLDialogElement>("dialog[open]");
+      if (dialog) {
+        // A modal one took focus when it opened; an inline one (the page behind it inert) gets it here.
+        if (!dialog.contains(document.activeElement)) focusHeadingIn(dialog);
+        return;
+      }
+      // A link to a fragment (the large view's Close returns to its thumbnail): that element.
+      const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+      if (target && content.contains(target)) return target.focus();
       const active = document.activeElement;
-      if (previous.pathname === location.pathname && active && active !== document.body && active.isConnected) return;
+      if (previous.pathname === location.pathname && active && active !== document.body && active.isConnected && !active.closest("[inert]")) return;
       focusHeading();
     }, 0);
     return () => window.clearTimeout(timer);
-  }, [navigation.state, location.pathname, location.key]);
+  }, [navigation.state, location.pathname, location.key, location.hash]);
 }

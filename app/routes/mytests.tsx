@@ -3,7 +3,8 @@
 // without JavaScript), the server's consumerMessage, the scrollable result list with its icons;
 // a result opens /testdetail. After an upload the outcome shows here with the updated card.
 import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "react-router";
+import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/mytests";
 import { FileField, FormMessage } from "~/components/Field";
 import { ResultBadge, resultState } from "~/components/ResultIcon";
@@ -66,96 +67,111 @@ export default function MyTests() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const uploading = navigation.state === "submitting" && navigation.formData?.has("file");
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const consentAnswered = useRouteLoaderData<typeof rootLoader>("root")?.consentAnswered ?? true;
+  // See Guidelines: a true modal only once JavaScript runs and no banner waits for an answer.
+  const modal = hydrated && consentAnswered;
   return (
     <section>
       <h1>My Tests</h1>
-      {showGuidelines ? <Guidelines /> : null}
-      {/* The consumerMessage says whether the result validated; the tone stays neutral. */}
-      {notice ? <FormMessage tone="info" errors={[notice]} /> : null}
-      <SafeWindowCard person={card} own now={now} timeZone={timeZone} />
+      {showGuidelines ? <Guidelines key={location.key} modal={modal} /> : null}
+      <div className="behind-dialog" inert={showGuidelines && !modal ? true : undefined}>
+        {/* The consumerMessage says whether the result validated; the tone stays neutral. */}
+        {notice ? <FormMessage tone="info" errors={[notice]} /> : null}
+        <SafeWindowCard person={card} own now={now} timeZone={timeZone} />
 
-      {/* A new key after each stored upload clears the picker. */}
-      <Form key={results.length} method="post" encType="multipart/form-data" className="card upload-form" aria-labelledby="upload-heading">
-        <h2 id="upload-heading">Add a test result</h2>
-        <FileField
-          label="Test result PDF"
-          inputProps={{ id: "result-file", name: "file", accept: ".pdf,application/pdf" }}
-          errorId="upload-error"
-          errors={actionData?.error ? [actionData.error] : undefined}
-          hint={
-            <>
-              {messages.uploadRuleOriginal} {messages.uploadRuleNoCopies} {messages.uploadRuleMatch}{" "}
-              <Link to="?guidelines" preventScrollReset>
-                {messages.guidelinesTitle}
-              </Link>
-            </>
-          }
-        />
-        <button type="submit" className="button" disabled={uploading}>
-          {uploading ? "Uploading…" : "Upload"}
-        </button>
-      </Form>
+        {/* A new key after each stored upload clears the picker. */}
+        <Form key={results.length} method="post" encType="multipart/form-data" className="card upload-form" aria-labelledby="upload-heading">
+          <h2 id="upload-heading">Add a test result</h2>
+          <FileField
+            label="Test result PDF"
+            inputProps={{ id: "result-file", name: "file", accept: ".pdf,application/pdf" }}
+            errorId="upload-error"
+            errors={actionData?.error ? [actionData.error] : undefined}
+            hint={
+              <>
+                {messages.uploadRuleOriginal} {messages.uploadRuleNoCopies} {messages.uploadRuleMatch}{" "}
+                <Link to="?guidelines" preventScrollReset>
+                  {messages.guidelinesTitle}
+                </Link>
+              </>
+            }
+          />
+          <button type="submit" className="button" disabled={uploading}>
+            {uploading ? "Uploading…" : "Upload"}
+          </button>
+        </Form>
 
-      <h2>Your results</h2>
-      {results.length === 0 ? (
-        <p className="empty">{messages.noResults}</p>
-      ) : (
-        <ul className="result-list" aria-label="Test results">
-          {results.map((result) => (
-            <li key={result.sF_TestResultId}>
-              <Link to={`/testdetail?id=${encodeURIComponent(result.sF_TestResultId)}`} className="result-row">
-                <ResultBadge state={resultState(result, now)} />
-                <TextSeparator />
-                <span className="result-text">
-                  <span className="result-name">{result.publicName}</span>
-                  <TextOnly>: </TextOnly>
-                  <span className="result-meta">
-                    {result.testName} · {result.result ?? ""} · {formatInstant(result.testDate, timeZone)}
+        <h2>Your results</h2>
+        {results.length === 0 ? (
+          <p className="empty">{messages.noResults}</p>
+        ) : (
+          <ul className="result-list" aria-label="Test results">
+            {results.map((result) => (
+              <li key={result.sF_TestResultId}>
+                <Link to={`/testdetail?id=${encodeURIComponent(result.sF_TestResultId)}`} className="result-row">
+                  <ResultBadge state={resultState(result, now)} />
+                  <TextSeparator />
+                  <span className="result-text">
+                    <span className="result-name">{result.publicName}</span>
+                    <TextOnly>: </TextOnly>
+                    <span className="result-meta">
+                      {result.testName} · {result.result ?? ""} · {formatInstant(result.testDate, timeZone)}
+                    </span>
                   </span>
-                </span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
     </section>
   );
 }
 
 /**
- * docs/product.md §2 'Before You Add': the guidelines modal, dismissed by a form post that remembers it as
- * read (docs/architecture.md §4 modals). The server renders it open over the page, which works without
- * JavaScript; once JavaScript runs it becomes a true modal (`showModal()`: the page behind is
- * inert, focus stays inside, Escape closes it for this visit without remembering it as read).
+ * docs/product.md §2 'Before You Add': the guidelines, dismissed by a form post that remembers them as
+ * read (docs/architecture.md §4 modals). Two forms of the same dialog:
+ * - **modal** once JavaScript runs and the cookie banner is answered: `showModal()` (the page behind
+ *   is inert, focus stays inside; Escape closes it for this visit without remembering it as read,
+ *   and focus returns to what opened it);
+ * - **inline** otherwise: an open `<dialog>` at the top of the page, the rest of My Tests `inert`
+ *   and dimmed (MyTests), nothing covered: the header, the tab bar and an unanswered cookie banner
+ *   stay usable, and Tab never reaches a control the dialog hides.
+ * `key` is the location's: the 'Before You Add' link opens a fresh one after Escape closed the last.
  */
-function Guidelines() {
+function Guidelines({ modal }: { modal: boolean }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const hydrated = useHydrated();
   const [closed, setClosed] = useState(false);
   useEffect(() => {
     const element = dialog.current;
-    if (!element || element.matches(":modal")) return;
+    if (!modal || !element || element.matches(":modal")) return;
     // Reopened as modal at once; the close event this queues finds it open and is ignored.
     element.close();
     element.showModal();
-  }, []);
+  }, [modal]);
   if (closed) return null;
   return (
-    <div className={hydrated ? undefined : "modal-backdrop"}>
-      <dialog ref={dialog} open className="guidelines" aria-labelledby="guidelines-heading" onClose={(event) => setClosed(!event.currentTarget.open)}>
-        <h2 id="guidelines-heading">{messages.guidelinesTitle}</h2>
-        <ul>
-          <li>{messages.uploadRuleOriginal}</li>
-          <li>{messages.uploadRuleNoCopies}</li>
-          <li>{messages.uploadRuleMatch}</li>
-          <li>PDF files only.</li>
-        </ul>
-        <Form method="post" action="/mytests">
-          <button type="submit" name="intent" value="guidelines-read" className="button">
-            I understand
-          </button>
-        </Form>
-      </dialog>
-    </div>
+    <dialog
+      ref={dialog}
+      open
+      className={modal ? "guidelines" : "guidelines inline"}
+      aria-labelledby="guidelines-heading"
+      onClose={(event) => setClosed(!event.currentTarget.open)}
+    >
+      <h2 id="guidelines-heading">{messages.guidelinesTitle}</h2>
+      <ul>
+        <li>{messages.uploadRuleOriginal}</li>
+        <li>{messages.uploadRuleNoCopies}</li>
+        <li>{messages.uploadRuleMatch}</li>
+        <li>PDF files only.</li>
+      </ul>
+      <Form method="post" action="/mytests">
+        <button type="submit" name="intent" value="guidelines-read" className="button">
+          I understand
+        </button>
+      </Form>
+    </dialog>
   );
 }

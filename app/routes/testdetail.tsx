@@ -3,7 +3,8 @@
 // opens the 1250x1000 view and closes it (?view=large, so it works without JavaScript), the errors
 // list or 'This test result was processed successfully.', the Dispute button rule, the
 // Details/Dispute tabs (?tab=), the dispute form, 'Your Submission' and the response branch.
-import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
+import { useEffect } from "react";
+import { data, Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "react-router";
 import { getFormProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
@@ -40,6 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     loadError,
     tab: tab === "dispute" || tab === "details" ? tab : null,
     large: url.searchParams.get("view") === "large",
+    zoomed: url.searchParams.get("zoom") === "1",
     supportEmail: getConfig().SUPPORT_EMAIL,
     now: Date.now(),
     timeZone: timeZoneOf(request),
@@ -65,7 +67,7 @@ function disputable(result: { valid: number; disputeStatus: number }): boolean {
 }
 
 export default function TestDetail() {
-  const { result, mismatches, loadError, tab, large, supportEmail, now, timeZone } = useLoaderData<typeof loader>();
+  const { result, mismatches, loadError, tab, large, zoomed, supportEmail, now, timeZone } = useLoaderData<typeof loader>();
   const base = `/testdetail?id=${encodeURIComponent(result.sF_TestResultId)}`;
   const imageUrl = `/testresultviewer/image?id=${encodeURIComponent(result.sF_TestResultId)}`;
   const tabsShown = tab !== null || result.disputeStatus !== 0;
@@ -73,11 +75,28 @@ export default function TestDetail() {
   const activeTab = tab ?? "details";
   const showDisputeButton = result.valid === 0 && !tabsShown && result.disputeStatus === 0;
   const tabQuery = tab ? `&tab=${tab}` : "";
+  const heading = (
+    <h1>
+      {result.testingCompanyName} <span className="public-name">({result.publicName})</span>
+    </h1>
+  );
+  if (large) {
+    return (
+      <section className="test-detail">
+        {heading}
+        <LargeView
+          imageUrl={imageUrl}
+          alt={`Page 1 of the ${result.publicName} result, large`}
+          viewHref={`${base}${tabQuery}&view=large`}
+          closeHref={`${base}${tabQuery}#${thumbnailId}`}
+          zoomed={zoomed}
+        />
+      </section>
+    );
+  }
   return (
     <section className="test-detail">
-      <h1>
-        {result.testingCompanyName} <span className="public-name">({result.publicName})</span>
-      </h1>
+      {heading}
       <p className="test-date">
         Test date: {formatInstant(result.testDate, timeZone)} · {result.testName}
         {result.result ? ` · ${result.result}` : ""}
@@ -105,7 +124,7 @@ export default function TestDetail() {
 
       {activeTab === "details" ? (
         <>
-          <Link to={`${base}${tabQuery}&view=large`} className={`thumbnail ${result.valid === 1 ? "valid" : "invalid"}`} aria-label="Open the large view of the result">
+          <Link id={thumbnailId} to={`${base}${tabQuery}&view=large`} className={`thumbnail ${result.valid === 1 ? "valid" : "invalid"}`} aria-label="Open the large view of the result">
             <img src={imageUrl} alt={`Page 1 of the ${result.publicName} result`} width={250} height={200} />
           </Link>
           {loadError || mismatches.length > 0 ? (
@@ -138,13 +157,6 @@ export default function TestDetail() {
         />
       )}
 
-      {large ? (
-        <div className="large-view" role="dialog" aria-label="Large view of the result">
-          <Link to={`${base}${tabQuery}`} aria-label="Close the large view">
-            <img src={imageUrl} alt={`Page 1 of the ${result.publicName} result, large`} width={1250} height={1000} />
-          </Link>
-        </div>
-      ) : null}
       <p>
         <Link to="/mytests">Back to My Tests</Link>
       </p>
@@ -207,5 +219,40 @@ function DisputeTab({
         Submit
       </button>
     </Form>
+  );
+}
+
+/** The thumbnail's id: closing the large view returns to it (the link's fragment). */
+const thumbnailId = "result-thumbnail";
+
+/**
+ * The large view of a result's first page (docs/architecture.md §4 modals): a page of its own, not an
+ * overlay, so nothing is hidden behind it and Tab reaches only what is shown. Close returns to the
+ * thumbnail (a fragment link: focus and scroll follow it with and without JavaScript); Escape closes
+ * it too once JavaScript runs. Fit to the screen, or at full size in a scrollable frame (`zoom=1`).
+ */
+function LargeView({ imageUrl, alt, viewHref, closeHref, zoomed }: { imageUrl: string; alt: string; viewHref: string; closeHref: string; zoomed: boolean }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && !event.defaultPrevented) void navigate(closeHref);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [navigate, closeHref]);
+  return (
+    <div className="large-view" role="region" aria-label="Large view of the result">
+      <div className="button-row">
+        <Link className="button" to={closeHref} autoFocus data-focus-target="">
+          Close
+        </Link>{" "}
+        <Link className="button secondary" to={zoomed ? viewHref : `${viewHref}&zoom=1`} replace preventScrollReset>
+          {zoomed ? "Fit to screen" : "Full size"}
+        </Link>
+      </div>
+      <div className={zoomed ? "large-frame zoomed" : "large-frame"} tabIndex={zoomed ? 0 : undefined} aria-label={zoomed ? "The page at full size; scroll to see all of it" : undefined} role={zoomed ? "group" : undefined}>
+        <img src={imageUrl} alt={alt} width={1250} height={1000} />
+      </div>
+    </div>
   );
 }
