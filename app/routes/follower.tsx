@@ -72,7 +72,8 @@ export default function Follower() {
           </button>
         ) : (
           <Form method="post">
-            <button type="submit" name="intent" value="followback" className="button" disabled={busy}>
+            {/* One primary action per screen: while a request waits, Confirm is it. */}
+            <button type="submit" name="intent" value="followback" className={relation.confirmed === 0 ? "button secondary" : "button"} disabled={busy}>
               Follow Back
             </button>
           </Form>

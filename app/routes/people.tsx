@@ -43,6 +43,13 @@ export default function People() {
           {tab === "followers" ? <TextOnly> (current)</TextOnly> : null}
         </Link>
       </nav>
+      {/* The Followers count (docs/product.md §2) is of requests waiting, not of followers: say so. */}
+      {pendingCount > 0 ? (
+        <p className="pending-summary">
+          {pendingCount === 1 ? "1 person asks to follow you." : `${pendingCount} people ask to follow you.`}{" "}
+          {tab === "following" ? <Link to="/people?tab=followers">See the requests</Link> : "Open a request to confirm or decline it."}
+        </p>
+      ) : null}
       {list.length === 0 ? (
         <p className="empty">
           {tab === "followers" ? "Nobody follows you yet. Share your product ID so friends can find you." : "You do not follow anyone yet."}{" "}

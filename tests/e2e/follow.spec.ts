@@ -50,14 +50,19 @@ test("find, request, confirm, see the card, follow back, unfollow", async ({ pag
   // B sees the pending count and confirms.
   await b.page.goto("/people");
   await expect(b.page.getByRole("link", { name: "Followers (1)" })).toBeVisible();
+  // The count is of requests waiting, and the page says so.
+  await expect(b.page.getByText("1 person asks to follow you.")).toBeVisible();
   await expectAccessible(b.page);
   await b.page.getByRole("link", { name: "Followers (1)" }).click();
   await b.page.getByRole("link", { name: new RegExp(`${aProfile.firstName} ${aProfile.lastName}`) }).click();
   await expect(b.page).toHaveURL(/\/follower\?id=/);
   await expectAccessible(b.page);
+  // One primary action while the request waits: Confirm; Follow Back is secondary until then.
+  await expect(b.page.getByRole("button", { name: "Follow Back" })).toHaveClass(/\bsecondary\b/);
   await b.page.getByRole("button", { name: "Confirm" }).click();
   await expect(b.page.getByRole("button", { name: "Confirm" })).toHaveCount(0);
   await expect(b.page.getByRole("button", { name: "Follow Back" })).toBeVisible();
+  await expect(b.page.getByRole("button", { name: "Follow Back" })).not.toHaveClass(/\bsecondary\b/);
   await expect(b.page.getByText(aProfile.dob)).toHaveCount(0);
 
   // B has a window: a negative NAAT collected two hours ago.

@@ -1,0 +1,159 @@
+/**
+ * Every screen, at phone size (390x844) and desktop size (1280x720), with the cookie banner not yet
+ * answered (docs/architecture.md §4: nothing covered, focus never hidden): each enabled control can
+ * be clicked (Playwright's trial click: visible, stable, and nothing else receives the click), and
+ * when focused is at least 90% inside the viewport and above the fixed tab bar; axe finds no
+ * violation. In both projects.
+ */
+import type { BrowserContext, Page } from "@playwright/test";
+import { labPdf } from "../fixtures/index";
+import { consentCookie, dismissGuidelines, expect, expectAccessible, isoDob, otherPerson, signedInUser, test, uniqueProfile, uploadPdf } from "./support";
+
+const viewports = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 720 },
+];
+
+/** Makes A, who follows B and is followed by B, with one valid result; returns A's screens. */
+async function twoFriends(page: Page, browser: import("@playwright/test").Browser, baseURL: string, testInfo: import("@playwright/test").TestInfo) {
+  const aProfile = uniqueProfile("Screena");
+  const bProfile = { ...uniqueProfile("Screenb"), lastName: `Longsurname${uniqueProfile("x").lastName}Hyphenated-Second` };
+  await signedInUser(page, testInfo, "screens-a", aProfile);
+  await page.goto("/mytests");
+  await dismissGuidelines(page);
+  await uploadPdf(page, await labPdf("harborview", { firstName: aProfile.firstName, lastName: aProfile.lastName, dob: isoDob(aProfile), collectedAt: new Date(Date.now() - 2 * 3600_000) }));
+  const resultHref = await page.getByRole("list", { name: "Test results" }).getByRole("link").first().getAttribute("href");
+
+  const b = await otherPerson(browser, testInfo, baseURL);
+  await signedInUser(b.page, testInfo, "screens-b", bProfile);
+  // A asks to follow B; B confirms and follows back; A confirms.
+  await page.goto(`/addpublisher?q=${encodeURIComponent(bProfile.lastName)}`);
+  await page.getByRole("button", { name: `Add ${bProfile.firstName} ${bProfile.lastName}` }).click();
+  await expect(page.getByRole("img", { name: /Requested to follow/ })).toBeVisible();
+  await b.page.goto("/people?tab=followers");
+  await b.page.getByRole("link", { name: new RegExp(`${aProfile.firstName} ${aProfile.lastName}`) }).click();
+  await b.page.getByRole("button", { name: "Confirm" }).click();
+  await b.page.getByRole("button", { name: "Follow Back" }).click();
+  await expect(b.page.getByRole("button", { name: "Pending" })).toBeDisabled();
+  await page.goto("/people?tab=followers");
+  await page.getByRole("link", { name: new RegExp(`${bProfile.firstName} ${bProfile.lastName}`) }).click();
+  await page.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByRole("button", { name: "Following" })).toBeDisabled();
+  const followerHref = new URL(page.url()).pathname + new URL(page.url()).search;
+  await page.goto("/people");
+  const followingHref = await page.getByRole("link", { name: new RegExp(`${bProfile.firstName} ${bProfile.lastName}`) }).getAttribute("href");
+  await b.context.close();
+  return [
+    "/welcome",
+    "/safewindow",
+    "/mytests",
+    "/mytests?guidelines",
+    resultHref!,
+    `${resultHref!}&view=large`,
+    `${resultHref!}&view=large&zoom=1`,
+    resultHref!.replace("/testdetail", "/testresultviewer"),
+    "/people",
+    "/people?tab=followers",
+    `/addpublisher?q=${encodeURIComponent(bProfile.lastName)}`,
+    followerHref,
+    `${followerHref}&step=remove`,
+    followingHref!,
+    `${followingHref!}&step=unfollow`,
+    "/settings",
+    "/settings?panel=password",
+    "/settings?panel=username",
+    "/personalinfo",
+    "/personalinfo?edit=1",
+  ];
+}
+
+const anonymousScreens = [
+  "/",
+  "/login",
+  "/registration",
+  "/requestpasswordchange",
+  "/resetpassword?email=someone%40example.com&token=abc",
+  "/resetpassword",
+  "/confirmaccount?email=someone%40example.com&token=abc",
+  "/confirmemail?email=someone%40example.com&token=abc",
+  "/terms",
+  "/privacy",
+  "/testing-philosophy",
+  "/no-such-page",
+];
+
+/**
+ * On the page as it is: every enabled control that is not inert or hidden is clickable and, when
+ * focused, at least 90% visible. Returns the failures as readable lines.
+ */
+async function checkControls(page: Page, screen: string): Promise<string[]> {
+  const count = await page.evaluate(() => {
+    const selector = "a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), textarea:not([disabled]), select:not([disabled]), summary, [tabindex]:not([tabindex='-1'])";
+    let index = 0;
+    for (const element of document.querySelectorAll<HTMLElement>(selector)) {
+      element.removeAttribute("data-check");
+      // Disabled also through a disabled fieldset (:disabled), inert or hidden: not a control now.
+      if (element.matches(":disabled") || element.closest("[inert]") || element.closest("[hidden]")) continue;
+      const style = getComputedStyle(element);
+      if (style.display === "none" || style.visibility === "hidden" || element.getClientRects().length === 0) continue;
+      element.setAttribute("data-check", String(index++));
+    }
+    return index;
+  });
+  const failures: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const control = page.locator(`[data-check="${index}"]`);
+    const name = `${screen} ${(await control.evaluate((e) => `${e.tagName.toLowerCase()} "${(e.textContent || e.getAttribute("aria-label") || e.getAttribute("name") || "").trim().slice(0, 40)}"`))}`;
+    // The visible share once focused, as a keyboard user meets it (the browser scrolls it in).
+    const visible = await control.evaluate((element) => {
+      window.scrollTo(0, 0);
+      element.focus();
+      const box = element.getBoundingClientRect();
+      const bar = document.querySelector(".tab-bar");
+      const floor = bar && !bar.contains(element) ? bar.getBoundingClientRect().top : window.innerHeight;
+      const height = Math.max(0, Math.min(box.bottom, floor) - Math.max(box.top, 0));
+      const width = Math.max(0, Math.min(box.right, window.innerWidth) - Math.max(box.left, 0));
+      return box.height * box.width === 0 ? 0 : (height * width) / (box.height * box.width);
+    });
+    if (visible < 0.9) failures.push(`${name}: ${Math.round(visible * 100)}% visible when focused`);
+    // The skip link is off screen until focused; it is checked above, not clicked.
+    if (await control.evaluate((e) => e.classList.contains("skip-link"))) continue;
+    try {
+      await control.click({ trial: true, timeout: 3_000 });
+    } catch (error) {
+      failures.push(`${name}: cannot be clicked (${String(error).split("\n")[0]})`);
+    }
+  }
+  return failures;
+}
+
+async function checkScreens(context: BrowserContext, screens: string[]) {
+  const page = await context.newPage();
+  for (const viewport of viewports) {
+    await page.setViewportSize(viewport);
+    for (const screen of screens) {
+      await page.goto(screen);
+      await expect(page.getByRole("region", { name: "Cookie consent" }), screen).toBeVisible();
+      expect(await checkControls(page, `${viewport.width}x${viewport.height} ${screen}`)).toEqual([]);
+      if (viewport.width === 390) await expectAccessible(page);
+    }
+  }
+}
+
+test("every screen, signed in, with the banner unanswered: each control clickable and visible when focused; axe clean", async ({ page, browser, baseURL, hasJs }, testInfo) => {
+  test.setTimeout(300_000);
+  const screens = await twoFriends(page, browser, baseURL!, testInfo);
+  // A's session without the consent answer.
+  const cookies = (await page.context().cookies()).filter((c) => c.name !== consentCookie.name);
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: hasJs });
+  await context.addCookies(cookies);
+  await checkScreens(context, screens);
+  await context.close();
+});
+
+test("every screen, signed out, with the banner unanswered: each control clickable and visible when focused; axe clean", async ({ browser, baseURL, hasJs }) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: hasJs });
+  await checkScreens(context, anonymousScreens);
+  await context.close();
+});
