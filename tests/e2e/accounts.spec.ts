@@ -4,18 +4,13 @@
  * redirectTo; forgotten password; confirm account; logout; the 404 screen.
  */
 import * as messages from "../../app/messages";
-import { createAccount, expect, expectAccessible, inviteAccount, linkPath, signIn, strongPassword, test, uniqueEmail, waitForMail } from "./support";
+import { createAccount, createAccountThroughForm, expect, expectAccessible, inviteAccount, linkPath, signIn, strongPassword, test, uniqueEmail, waitForMail } from "./support";
 
 test("register, confirm the e-mail from the outbox, and /checkconfirmation moves on", async ({ page, context }, testInfo) => {
   const email = uniqueEmail(testInfo, "register");
   await page.goto("/registration");
   await expectAccessible(page);
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(strongPassword);
-  await page.getByLabel("Confirm Password").fill(strongPassword);
-  await page.getByRole("switch", { name: /Terms of Service/ }).check();
-  await page.getByRole("switch", { name: /Privacy Policy/ }).check();
-  await page.getByRole("button", { name: "Create Account" }).click();
+  await createAccountThroughForm(page, email);
 
   await expect(page).toHaveURL(/\/checkconfirmation$/);
   await expect(page.getByRole("heading", { name: "Check Your Email" })).toBeVisible();

@@ -7,7 +7,7 @@
 import type { Page } from "@playwright/test";
 import * as messages from "../../app/messages";
 import { labPdf } from "../fixtures/index";
-import { createAccount, dismissGuidelines, expect, fillProfile, isoDob, signedInUser, signIn, strongPassword, test, uniqueEmail, uniqueProfile, uploadPdf } from "./support";
+import { createAccount, createAccountThroughForm, dismissGuidelines, expect, fillProfile, isoDob, signedInUser, signIn, strongPassword, test, uniqueEmail, uniqueProfile, uploadPdf } from "./support";
 
 /** The focused element's tag, role and text, for a readable failure. */
 function focused(page: Page) {
@@ -82,12 +82,7 @@ test("a navigation focuses the new page's heading, and so does answering the coo
 
   // A post that redirects: Create Account lands on Check Your Email.
   const email = uniqueEmail(testInfo, "focus-heading");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(strongPassword);
-  await page.getByLabel("Confirm Password").fill(strongPassword);
-  await page.getByRole("switch", { name: /Terms of Service/ }).check();
-  await page.getByRole("switch", { name: /Privacy Policy/ }).check();
-  await page.getByRole("button", { name: "Create Account" }).click();
+  await createAccountThroughForm(page, email);
   await expect(page).toHaveURL(/\/checkconfirmation$/);
   await expect(heading()).toHaveText("Check Your Email");
   await expectHeadingFocused();

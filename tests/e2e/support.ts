@@ -130,6 +130,16 @@ export async function blurOrSubmit(page: Page, submitName: string, hasJs: boolea
   }
 }
 
+/** Fills /registration (both toggles on, strongPassword twice) and presses Create Account. */
+export async function createAccountThroughForm(page: Page, email: string): Promise<void> {
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(strongPassword);
+  await page.getByLabel("Confirm Password").fill(strongPassword);
+  await page.getByRole("switch", { name: /Terms of Service/ }).check();
+  await page.getByRole("switch", { name: /Privacy Policy/ }).check();
+  await page.getByRole("button", { name: "Create Account" }).click();
+}
+
 /** Signs in through the /login form. */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel("Email", { exact: true }).fill(email);
