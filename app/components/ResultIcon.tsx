@@ -41,10 +41,16 @@ const shapes: Record<ResultState, string> = {
   invalid: "M12 3a9 9 0 100 18 9 9 0 000-18zM5.6 5.6l12.8 12.8",
 };
 
+/** The icon alone, named by its label (Test Detail shows the label beside it for sighted users too). */
 export function ResultIcon({ state }: { state: ResultState }) {
+  return <StateIcon state={state} named />;
+}
+
+/** The icon of `state`: named (an image with its label), or decorative when words stand beside it. */
+function StateIcon({ state, named }: { state: ResultState; named: boolean }) {
   return (
-    <svg viewBox="0 0 24 24" role="img" aria-label={resultStateLabels[state]} className={`result-icon ${state}`}>
-      <title>{resultStateLabels[state]}</title>
+    <svg viewBox="0 0 24 24" className={`result-icon ${state}`} {...(named ? { role: "img", "aria-label": resultStateLabels[state] } : { "aria-hidden": true, focusable: false })}>
+      {named ? <title>{resultStateLabels[state]}</title> : null}
       <path d={shapes[state]} />
     </svg>
   );
@@ -57,9 +63,7 @@ export function ResultIcon({ state }: { state: ResultState }) {
 export function ResultBadge({ state }: { state: ResultState }) {
   return (
     <span className={`status-badge ${state}`} title={resultStateLabels[state]}>
-      <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" className={`result-icon ${state}`}>
-        <path d={shapes[state]} />
-      </svg>
+      <StateIcon state={state} named={false} />
       {resultStateWords[state]}
     </span>
   );

@@ -35,6 +35,7 @@ export function TabBar({ tabs }: { tabs: Pick<Tab, "to" | "label" | "screen">[] 
     </nav>
   );
 }
+
 function TabIcon({ screen }: { screen: string }) {
   const paths: Record<string, string> = {
     SafeWindow: "M12 2l8 3v6c0 5-3.5 9.5-8 11-4.5-1.5-8-6-8-11V5l8-3z",

@@ -1,10 +1,11 @@
 /**
  * Where focus goes when the page changes under the user (docs/architecture.md §4 focus), so that a
  * keyboard or screen-reader user is not left on `<body>` at the top of a page they cannot see:
- * - after a navigation or a form post completes: the message the post produced (a `FormMessage`,
- *   marked `data-focus-message`), else the first field the server marked invalid, else the element
- *   the page marks `data-focus-target`, else the heading of a dialog the page opened, else the element a link's fragment names, else the new page's `<h1>`; a change of the query alone (a tab
- *   inside the page) keeps focus where it is when that element is still on the page and not inert;
+ * - after a navigation or a form post completes, the first of: the message the post produced (a
+ *   `FormMessage`, marked `data-focus-message`); the first field the server marked invalid; the
+ *   element the page marks `data-focus-target`; the heading of a dialog the page opened; the
+ *   element a link's fragment names; the new page's `<h1>`. A change of the query alone (a tab
+ *   inside the page) keeps focus where it is while that element is on the page and not inert;
  * - `focusHeading()` for what happens outside navigation (the cookie banner once answered).
  * Without JavaScript the answer page's message carries `autofocus` instead (FormMessage).
  */
@@ -26,6 +27,15 @@ function focusHeadingIn(container: HTMLElement, selector = "h1, h2, h3", prevent
   if (!heading) return;
   if (!heading.hasAttribute("tabindex")) heading.tabIndex = -1;
   heading.focus({ preventScroll });
+}
+
+/** The id a `#fragment` names, percent-decoded; a malformed escape (a hand-made link) is taken as written. */
+function fragmentId(hash: string): string {
+  try {
+    return decodeURIComponent(hash.slice(1));
+  } catch {
+    return hash.slice(1);
+  }
 }
 
 /** Moves focus as above each time a navigation (a link, a redirect or a form post) completes. */
@@ -58,7 +68,7 @@ export function useFocusAfterNavigation(): void {
         return;
       }
       // A link to a fragment (the large view's Close returns to its thumbnail): that element.
-      const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+      const target = location.hash ? document.getElementById(fragmentId(location.hash)) : null;
       if (target && content.contains(target)) return target.focus();
       const active = document.activeElement;
       if (previous.pathname === location.pathname && active && active !== document.body && active.isConnected && !active.closest("[inert]")) return;

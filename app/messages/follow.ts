@@ -4,6 +4,9 @@
  */
 
 // docs/product.md §8 follow
+// ours: /people says what the Followers count counts
+export const followRequestsWaiting = (count: number) => (count === 1 ? "1 person asks to follow you." : `${count} people ask to follow you.`);
+export const followRequestsHint = "Open a request to confirm or decline it.";
 export const followCancelFailed = "Failed to cancel the pending follow request";
 export const followConfirmFailed = "Failed to confirm the follow request";
 export const followDeclineFailed = "Failed to decline the follow request";

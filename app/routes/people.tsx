@@ -6,6 +6,7 @@ import { windowStrength } from "~/windows";
 import { consumerApi, type Subscription } from "~/server/upstream/consumer.server";
 import { valueOrThrow } from "~/server/upstream/result.server";
 import { TextOnly, TextSeparator } from "~/components/TextOnly";
+import * as messages from "~/messages";
 
 export const meta = () => [{ title: "People · SafeWindow" }];
 
@@ -46,8 +47,8 @@ export default function People() {
       {/* The Followers count (docs/product.md §2) is of requests waiting, not of followers: say so. */}
       {pendingCount > 0 ? (
         <p className="pending-summary">
-          {pendingCount === 1 ? "1 person asks to follow you." : `${pendingCount} people ask to follow you.`}{" "}
-          {tab === "following" ? <Link to="/people?tab=followers">See the requests</Link> : "Open a request to confirm or decline it."}
+          {messages.followRequestsWaiting(pendingCount)}{" "}
+          {tab === "following" ? <Link to="/people?tab=followers">See the requests</Link> : messages.followRequestsHint}
         </p>
       ) : null}
       {list.length === 0 ? (

@@ -51,7 +51,7 @@ test("find, request, confirm, see the card, follow back, unfollow", async ({ pag
   await b.page.goto("/people");
   await expect(b.page.getByRole("link", { name: "Followers (1)" })).toBeVisible();
   // The count is of requests waiting, and the page says so.
-  await expect(b.page.getByText("1 person asks to follow you.")).toBeVisible();
+  await expect(b.page.getByText(messages.followRequestsWaiting(1))).toBeVisible();
   await expectAccessible(b.page);
   await b.page.getByRole("link", { name: "Followers (1)" }).click();
   await b.page.getByRole("link", { name: new RegExp(`${aProfile.firstName} ${aProfile.lastName}`) }).click();
