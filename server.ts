@@ -38,7 +38,7 @@ import { ConfigError, keptSecret, parseConfig, type Config } from "./app/server/
 import { DataDirInUseError, lockDataDir, type DataDirLock } from "./app/server/data-dir-lock.server.ts";
 import { createAttemptLimits, formName, minutesToWait, type AttemptLimits } from "./app/server/attempt-limits.server.ts";
 import { isCrossSite } from "./app/server/crosssite.server.ts";
-import { createLogger, httpSerializers, requestId } from "./app/server/log.server.ts";
+import { createLogger, endLog, httpSerializers, requestId } from "./app/server/log.server.ts";
 import { createSharedPageCache, policyWithHashes, type PageCacheSlot } from "./app/server/page-cache.server.ts";
 import { connectRedis, redisReachable, RedisUnavailableError, type RedisClient } from "./app/server/redis.server.ts";
 import { APP_MIGRATION_TABLE, databaseSessionStore, migrateSessionTable, redisSessionStore, type SessionDataStore } from "./app/server/session-store.server.ts";
@@ -511,6 +511,7 @@ async function shutdown(signal: string) {
   }
   await dataDirLock.release();
   log.info("stopped");
+  await endLog(log);
   process.exit();
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -8,6 +8,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pino, type Logger } from "pino";
 import { redactUrl as redactSecrets } from "../../services/shared/redact.ts";
 
+export { endLog } from "../../services/shared/main.ts";
+
 /**
  * `url` with the values of secret query parameters replaced by [redacted], their names read the way
  * the query parser reads them (so `%74oken` is `token`): the one function the reference services

@@ -27,3 +27,43 @@ describe("createLogger", () => {
     expect(text).not.toContain("at-456");
   });
 });
+
+describe("endLog", () => {
+  // A process that logs, then exits at once, writing into a pipe its reader drains slowly (a busy
+  // log collector): pino's asynchronous stdout writer still holds lines when process.exit comes.
+  // Without endLog, lines come out of order or not at all (a shutdown's "stopped" before its
+  // "in-flight requests finished", seen in CI).
+  const child = (end: boolean) => `
+    import { createLogger, endLog } from ${JSON.stringify(new URL("../../app/server/log.server.ts", import.meta.url).pathname)};
+    const log = createLogger("info");
+    const padding = "x".repeat(2000);
+    for (let n = 0; n < 400; n++) log.info({ n, padding }, "line");
+    // By now the pipe is full and a write is waiting in the thread pool.
+    setTimeout(async () => {
+      log.info({ n: 400 }, "last");
+      ${end ? "await endLog(log);" : ""}
+      process.exit(0);
+    }, 100);
+  `;
+
+  async function run(end: boolean): Promise<number[]> {
+    const { spawn } = await import("node:child_process");
+    const proc = spawn(process.execPath, ["--input-type=module", "-e", child(end)], { stdio: ["ignore", "pipe", "inherit"] });
+    // Read slowly at first, so that the pipe fills and the writer waits.
+    proc.stdout.pause();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    let text = "";
+    proc.stdout.on("data", (chunk: Buffer) => (text += String(chunk)));
+    proc.stdout.resume();
+    await new Promise((resolve) => proc.on("close", resolve));
+    return text
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { n: number }).n);
+  }
+
+  it("writes every line in order before the process exits", async () => {
+    const numbers = await run(true);
+    expect(numbers).toEqual(Array.from({ length: 401 }, (_, n) => n));
+  });
+});
