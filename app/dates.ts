@@ -28,6 +28,20 @@ export function formatInstant(iso: string, timeZone: string): string {
   }).format(new Date(iso));
 }
 
+/** How the upstream writes an instant inside its texts: `2026-11-20 16:15 UTC` (docs/architecture.md §4 "One clock"). */
+const utcTextPattern = /\b(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) UTC\b/g;
+
+/**
+ * An upstream text (a consumerMessage, a safeWindowDescription) with each `YYYY-MM-DD HH:MM UTC` in it
+ * written in `timeZone` as `formatInstant` writes it; the rest unchanged.
+ */
+export function localizeTimes(text: string, timeZone: string): string {
+  return text.replace(utcTextPattern, (written, date: string, time: string) => {
+    const instant = `${date}T${time}:00Z`;
+    return Number.isNaN(Date.parse(instant)) ? written : formatInstant(instant, timeZone);
+  });
+}
+
 /** YYYY-MM-DD (or an ISO datetime) → MM/DD/YYYY for display and inputs (docs/product.md §5 mm/dd/yyyy). */
 export function toUsDate(isoDate: string): string {
   const [year, month, day] = isoDate.slice(0, 10).split("-");

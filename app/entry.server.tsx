@@ -12,7 +12,7 @@ import { NonceContext } from "./nonce";
 import { requestContext, type RequestInfo } from "./server/context";
 import type { SharedPageHandle } from "./server/page-cache.server";
 import { consentCookieName } from "./server/preferences.server";
-import { timeZoneCookieName } from "./server/timezone.server";
+import { chosenTimeZoneCookieName, timeZoneCookieName } from "./server/timezone.server";
 
 export const streamTimeout = 5_000;
 
@@ -25,10 +25,11 @@ export function createLoadContext(info: RequestInfo): RouterContextProvider {
 
 /**
  * The cookies whose values the shared page cache keys on (app/server/page-cache.server.ts): the
- * consent answer (the banner) and the time zone. A request with any other cookie renders its own page.
+ * consent answer (the banner) and the time zone (the browser's and the one chosen in My Settings). A
+ * request with any other cookie renders its own page.
  */
 export function sharedPageCookies(): string[] {
-  return [consentCookieName(), timeZoneCookieName];
+  return [consentCookieName(), timeZoneCookieName, chosenTimeZoneCookieName()];
 }
 
 export default function handleRequest(

@@ -39,3 +39,9 @@ export function routePathOf(path: string, basePrefix: string): string {
   p = p.replace(/\/+$/, "").replace(/\.data$/, "").replace(/\/+$/, "").replace(/^\/consumer\//, "/");
   return p.slice(1);
 }
+
+/**
+ * The query parameter and value that mark the request doing the work of a screen that first answers
+ * a full load with its working text (app/server/interstitial.server.ts, app/components/Interstitial.tsx).
+ */
+export const interstitialStep = { name: "step", value: "go" } as const;

@@ -3,10 +3,10 @@
  * only; docs/product.md §6), and the window's state: 'Strong' while strongSafetyDate is in the future, else
  * 'Weak' while weakSafetyDate is, with the strong or weak icon (strong takes precedence, docs/product.md §4),
  * the end of each window still open, and safeWindowDescription (docs/product.md §3) when the upstream gives
- * one; else the empty card with 'Submit Test' for the user's own card.
+ * one; else the empty card with 'Submit Test' for the user's own card, which leads to the file picker.
  */
 import { Link } from "react-router";
-import { formatInstant, toUsDate } from "~/dates";
+import { formatInstant, localizeTimes, toUsDate } from "~/dates";
 import * as messages from "~/messages";
 import { windowStrength } from "~/windows";
 import { ResultIcon } from "./ResultIcon";
@@ -19,6 +19,8 @@ export interface CardPerson {
   dob?: string;
   strongSafetyDate: string | null;
   weakSafetyDate: string | null;
+  /** The product ID (other people's cards show it, so the person can be told apart from a namesake). */
+  safeWindowId?: string;
   /** docs/product.md §3: what the window rests on, e.g. "PCR (NAAT), collected 2026-11-20 16:15 UTC" */
   safeWindowDescription?: string | null;
 }
@@ -33,12 +35,18 @@ export function SafeWindowCard({
   now,
   timeZone,
   showWindow = true,
+  onUploadScreen = false,
+  hiddenNote,
 }: {
   person: CardPerson;
   own: boolean;
   now: number;
   timeZone: string;
   showWindow?: boolean;
+  /** The card sits on My Tests, above the upload form. */
+  onUploadScreen?: boolean;
+  /** Why the window is not shown (with `showWindow` false), e.g. what it takes to see it. */
+  hiddenNote?: string;
 }) {
   const fullName = [person.firstName, person.middleName, person.lastName].filter(Boolean).join(" ");
   const strength = windowStrength(person, now);
@@ -50,7 +58,16 @@ export function SafeWindowCard({
           <span className="label">Date of Birth</span> {toUsDate(person.dob)}
         </p>
       ) : null}
-      {!showWindow ? null : strength ? (
+      {!own && person.safeWindowId ? (
+        <p className="card-id">
+          <span className="label">Product ID</span> <code className="product-id">{person.safeWindowId}</code>
+        </p>
+      ) : null}
+      {!showWindow ? (
+        hiddenNote ? (
+          <p className="window-hidden">{hiddenNote}</p>
+        ) : null
+      ) : strength ? (
         <div className="window-state">
           <p className="strength">
             <span className="label">Window</span> <strong>{strength}</strong> <ResultIcon state={strength === "Strong" ? "strong" : "weak"} />
@@ -67,7 +84,7 @@ export function SafeWindowCard({
           ) : null}
           {person.safeWindowDescription ? (
             <p className="window-description">
-              <span className="label">Based on</span> {person.safeWindowDescription}
+              <span className="label">Based on</span> {localizeTimes(person.safeWindowDescription, timeZone)}
             </p>
           ) : null}
           <p className="zone-note">Times in {timeZone.replace(/_/g, " ")}</p>
@@ -76,7 +93,9 @@ export function SafeWindowCard({
         <div className="window-state empty">
           <p>{messages.emptyWindow}</p>
           {own ? (
-            <Link className="button" to="/mytests">
+            // Straight to the file picker: from another screen as the screen's one primary action,
+            // on My Tests (where the upload form is the primary) as a secondary link down to it.
+            <Link className={onUploadScreen ? "button secondary" : "button"} to={onUploadScreen ? "#result-file" : "/mytests#result-file"}>
               Submit Test
             </Link>
           ) : null}

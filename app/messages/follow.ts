@@ -18,3 +18,7 @@ export const searchTooShort = "Please enter at least 3 characters to search."; /
 export const searchNoResults = "Nobody matches that search. Try a full name, a product ID or an email address."; // ours
 // ours
 export const searchInvalid = "Please type the search again: it contains characters that cannot be typed."; // ours
+
+/** A follower's card when their window is not shown (docs/product.md §1: only followers see a window). */
+export const followerWindowHidden = (firstName: string) => `Follow ${firstName} back to see their safe window once they confirm.`; // ours
+export const followerWindowPending = (firstName: string) => `You will see ${firstName}'s safe window once they confirm your request.`; // ours

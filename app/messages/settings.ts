@@ -18,3 +18,17 @@ export const profileSaved = "Your information has been saved."; // ours
 // ours
 export const signOutEverywhere = "Sign out everywhere"; // ours
 export const signOutEverywhereHint = "Signs you out on every device and browser, this one included."; // ours
+
+// The time zone of every time shown (docs/architecture.md §4 "One clock"); all ours
+export const timeZoneAutomatic = "Automatic"; // ours
+export const timeZoneSaved = "Times are now shown in your chosen time zone."; // ours
+export const timeZoneAutomaticSaved = "Times are now shown in your time zone as found automatically."; // ours
+export const timeZoneUnknown = "Choose a time zone from the list."; // ours
+export const timeZoneHint = "Automatic uses this browser's time zone, or your postal code's when the browser does not say. A choice here applies on this device."; // ours
+/** Where the zone in use came from, after "Times are shown in <zone>". */
+export const timeZoneSources = {
+  setting: "as chosen here",
+  browser: "from this browser",
+  postalCode: "from your postal code",
+  default: "SafeWindow's default; your postal code gives none",
+} as const; // ours

@@ -1,13 +1,16 @@
 // app/routes/checkaccountstatus.tsx: docs/product.md §2 /checkaccountstatus, the routing gate after sign-in:
 // not confirmed → /checkconfirmation; no consumer profile → /yourinfo; otherwise load permissions
 // (kept in the session, docs/product.md §6) and test results: /safewindow with at least one, else /welcome
-// ('Making sure everything is looking good...' shows in the pending bar while it works, with
-// JavaScript; on error the page says 'There was an error looking up your account information'
+// ('Making sure everything is looking good...' shows while it works: on a full load as the page first
+// answered (app/server/interstitial.server.ts), in the pending bar on a client-side navigation; on error the page says 'There was an error looking up your account information'
 // and offers 'Try again').
 import { data, Link, redirect, useLoaderData } from "react-router";
 import type { Route } from "./+types/checkaccountstatus";
+import { Interstitial } from "~/components/Interstitial";
 import * as messages from "~/messages";
+import { wantsInterstitial } from "~/server/interstitial.server";
 import { saveEnabledScreens } from "~/server/session.server";
+import { rememberPostalTimeZone } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { failureInit, type Failure } from "~/server/upstream/result.server";
@@ -17,7 +20,8 @@ export const meta = () => [{ title: "SafeWindow" }];
 /** The gate's one message, whichever call failed (docs/product.md §2 /checkaccountstatus). */
 const lookupFailed = (failed: Failure) => data({ error: messages.accountLookupFailed }, failureInit(failed));
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  if (wantsInterstitial(request)) return { error: undefined };
   // Every sign-in passes here: the four calls go out at once (one round trip instead of three) and
   // are read in the gate's order; a later answer is ignored when an earlier step decides.
   const api = consumerApi(context);
@@ -34,11 +38,13 @@ export async function loader({ context }: Route.LoaderArgs) {
   if (!screens.ok) return lookupFailed(screens);
   if (!results.ok) return lookupFailed(results);
   saveEnabledScreens(context, screens.value);
+  rememberPostalTimeZone(context, profile.value.postalCode);
   return redirect(results.value.length > 0 ? "/safewindow" : "/welcome");
 }
 
 export default function CheckAccountStatus() {
   const { error } = useLoaderData<typeof loader>();
+  if (!error) return <Interstitial title={messages.checkingAccount} />;
   return (
     <section className="card narrow">
       <h1 role="alert">{error}</h1>

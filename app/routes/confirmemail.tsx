@@ -3,21 +3,27 @@
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/confirmemail";
 import { FormMessage } from "~/components/Field";
+import { Interstitial } from "~/components/Interstitial";
 import { linkParameters } from "~/forms/account";
 import * as messages from "~/messages";
 import { attemptRefused } from "~/server/attempts.server";
+import { wantsInterstitial } from "~/server/interstitial.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { failureInit } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Confirm Email · SafeWindow" }];
 
-type Outcome = { confirmed: true } | { confirmed: false; errors: string[]; email: string };
+// `working`: the full load's first answer, the confirming state (app/server/interstitial.server.ts).
+type Outcome = { confirmed: true } | { confirmed: false; errors: string[]; email: string } | { working: true };
+
+const confirmingTitle = "Confirming Your Email…";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const link = linkParameters(new URL(request.url));
   if (link.problem !== undefined) {
     return data<Outcome>({ confirmed: false, errors: [link.problem], email: "" }, { status: 400 });
   }
+  if (wantsInterstitial(request)) return { working: true } as Outcome;
   const confirmed = await identityApi(context).confirmEmail(link.email, link.token);
   if (confirmed.ok) return { confirmed: true } as Outcome;
   return data<Outcome>({ confirmed: false, errors: [confirmed.message], email: link.email }, failureInit(confirmed));
@@ -38,10 +44,13 @@ export default function ConfirmEmail() {
   const outcome = useLoaderData<typeof loader>();
   const resend = useActionData<typeof action>();
   const navigation = useNavigation();
+  if ("working" in outcome) return <Interstitial title={confirmingTitle} />;
   if (navigation.state === "loading" && navigation.location.pathname.endsWith("confirmemail")) {
     return (
       <section className="card narrow" aria-busy="true">
-        <h1>Confirming Your Email…</h1>
+        <div role="status">
+          <h1>{confirmingTitle}</h1>
+        </div>
       </section>
     );
   }

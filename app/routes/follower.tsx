@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const relation = await relationOf(context, "subscribers", url.searchParams.get("id"));
   const status = valueOrThrow(await consumerApi(context).subscriptionStatus(relation.sF_ConsumerId));
-  return { relation, status, removing: url.searchParams.get("step") === "remove", now: Date.now(), timeZone: timeZoneOf(request) };
+  return { relation, status, removing: url.searchParams.get("step") === "remove", now: Date.now(), timeZone: await timeZoneOf(request, context) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -51,7 +51,14 @@ export default function Follower() {
     <section>
       <h1>Follower</h1>
       <FormMessage errors={actionData?.error ? [actionData.error] : undefined} />
-      <SafeWindowCard person={relation} own={false} now={now} timeZone={timeZone} showWindow={status.subscribed} />
+      <SafeWindowCard
+        person={relation}
+        own={false}
+        now={now}
+        timeZone={timeZone}
+        showWindow={status.subscribed}
+        hiddenNote={status.pending ? messages.followerWindowPending(relation.firstName) : messages.followerWindowHidden(relation.firstName)}
+      />
       {relation.confirmed === 0 ? (
         <Form method="post" className="button-row" aria-label="Follow request">
           <p className="pending-note">

@@ -15,7 +15,7 @@ export const meta = () => [{ title: "Following · SafeWindow" }];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const relation = await relationOf(context, "publishers", url.searchParams.get("id"));
-  return { relation, unfollowing: url.searchParams.get("step") === "unfollow", now: Date.now(), timeZone: timeZoneOf(request) };
+  return { relation, unfollowing: url.searchParams.get("step") === "unfollow", now: Date.now(), timeZone: await timeZoneOf(request, context) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -43,7 +43,10 @@ export default function Following() {
             <h2 className="card-name">
               {relation.firstName} {relation.lastName}
             </h2>
-            <p>Your follow request is pending. You will see the safe window once it is confirmed.</p>
+            <p className="card-id">
+              <span className="label">Product ID</span> <code className="product-id">{relation.safeWindowId}</code>
+            </p>
+            <p className="window-hidden">Your follow request is pending. You will see the safe window once it is confirmed.</p>
           </article>
           <Form method="post">
             <button type="submit" name="intent" value="cancel" className="button secondary" disabled={busy}>

@@ -11,7 +11,7 @@ import { ResultBadge, resultState } from "~/components/ResultIcon";
 import { TextOnly, TextSeparator } from "~/components/TextOnly";
 import { SafeWindowCard } from "~/components/SafeWindowCard";
 import { useHydrated } from "~/hooks/useHydrated";
-import { formatInstant } from "~/dates";
+import { formatInstant, localizeTimes } from "~/dates";
 import { maxUploadBodyBytes, maxUploadBytes } from "~/limits";
 import * as messages from "~/messages";
 import { guidelinesRead, rememberGuidelinesRead } from "~/server/guidelines.server";
@@ -28,7 +28,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [results, card, read] = await Promise.all([api.testResults(), api.getSafeWindow(), guidelinesRead(request)]);
   const flash = takeFlash(context);
   const showGuidelines = !read || new URL(request.url).searchParams.has("guidelines");
-  return { results: valueOrThrow(results), card: valueOrThrow(card), showGuidelines, notice: flash.notice, error: flash.error, now: Date.now(), timeZone: timeZoneOf(request) };
+  const timeZone = await timeZoneOf(request, context);
+  // The provider's message writes its times in UTC; the page shows them on the user's clock.
+  const notice = flash.notice ? localizeTimes(flash.notice, timeZone) : undefined;
+  return { results: valueOrThrow(results), card: valueOrThrow(card), showGuidelines, notice, error: flash.error, now: Date.now(), timeZone };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -48,7 +51,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!/\.pdf$/i.test(file.name) && file.type !== "application/pdf") return data({ error: messages.uploadNotPdf }, { status: 400 });
   const uploaded = await consumerApi(context).upload(file);
   // A refused file is 422 (the provider's consumerMessage says why); anything else as failureInit says.
-  if (!uploaded.ok) return data({ error: uploaded.message }, uploaded.reason === "refused" ? { status: 422 } : failureInit(uploaded));
+  if (!uploaded.ok) {
+    const error = localizeTimes(uploaded.message, await timeZoneOf(request, context));
+    return data({ error }, uploaded.reason === "refused" ? { status: 422 } : failureInit(uploaded));
+  }
   // The outcome shows on the next page: the new result in the list and the updated card.
   setFlash(context, "notice", uploaded.value.consumerMessage);
   return redirect("/mytests");
@@ -79,7 +85,7 @@ export default function MyTests() {
       <div className="behind-dialog" inert={showGuidelines && !modal ? true : undefined}>
         {/* The consumerMessage says whether the result validated; the tone stays neutral. */}
         {notice ? <FormMessage tone="info" errors={[notice]} /> : null}
-        <SafeWindowCard person={card} own now={now} timeZone={timeZone} />
+        <SafeWindowCard person={card} own now={now} timeZone={timeZone} onUploadScreen />
 
         {/* A new key after each stored upload clears the picker. */}
         <Form key={results.length} method="post" encType="multipart/form-data" className="card upload-form" aria-labelledby="upload-heading">

@@ -14,6 +14,7 @@ import { personalInfoSchema, toIsoDate } from "~/forms/profile";
 import { useHydrated } from "~/hooks/useHydrated";
 import * as messages from "~/messages";
 import { setFlash } from "~/server/session.server";
+import { rememberPostalTimeZone } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
@@ -40,6 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The middle name has no input here; it is kept as it is.
   const saved = await api.modifyCore(profile.identityUserId, { firstName, middleName: profile.middleName, lastName, dob: toIsoDate(dob), postalCode });
   if (!saved.ok) return data({ result: submission.reply({ formErrors: [saved.message] }) }, failureInit(saved));
+  rememberPostalTimeZone(context, postalCode);
   setFlash(context, "notice", messages.profileSaved);
   return redirect("/settings");
 }

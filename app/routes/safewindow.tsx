@@ -13,7 +13,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const card = await consumerApi(context).getSafeWindow();
   // No profile yet: the gate knows where this user belongs.
   if (!card.ok && card.reason === "notFound") throw redirect("/checkaccountstatus");
-  return { card: valueOrThrow(card), now: Date.now(), timeZone: timeZoneOf(request) };
+  return { card: valueOrThrow(card), now: Date.now(), timeZone: await timeZoneOf(request, context) };
 }
 
 export default function SafeWindow() {

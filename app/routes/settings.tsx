@@ -1,6 +1,7 @@
 // app/routes/settings.tsx: docs/product.md §2 /settings 'My Settings': personal info summary (Change →
 // /personalinfo), the password panel, the username/e-mail panel (never both open; the URL's
-// ?panel= holds which, so it works without JavaScript), product ID, Logout, 'Local Data' Wipe.
+// ?panel= holds which, so it works without JavaScript), the Time Zone card (docs/architecture.md §4
+// "One clock"), product ID, Logout, 'Local Data' Wipe.
 // §5 settings rules; §8 username and settings-password messages.
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation, type RouterContextProvider } from "react-router";
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
@@ -19,6 +20,7 @@ import { rememberUserName } from "~/server/preferences.server";
 import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
 import { requestContext, type SessionUser } from "~/server/context";
 import { changeSessionUserName, revokeOtherSessions, setFlash, takeFlash } from "~/server/session.server";
+import { chosenTimeZone, clockOf, type Clock, isSelectableTimeZone, rememberPostalTimeZone, rememberTimeZone, selectableTimeZones } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
@@ -36,9 +38,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const profile = valueOrThrow(await consumerApi(context).getProfile());
   if (!profile) throw redirect("/checkaccountstatus");
+  rememberPostalTimeZone(context, profile.postalCode);
   const flash = takeFlash(context);
   return {
     panel: panelOf(new URL(request.url)),
+    clock: await clockOf(request, context),
+    chosenZone: await chosenTimeZone(request),
+    timeZones: selectableTimeZones,
     userName: user.userName,
     notice: flash.notice,
     profile: {
@@ -101,17 +107,26 @@ async function changeEmail(formData: FormData, context: Readonly<RouterContextPr
   return redirect("/settings", { headers: { "Set-Cookie": await rememberUserName(normalized) } });
 }
 
+/** Keeps the time zone chosen on this device ("" is Automatic); docs/architecture.md §4 "One clock". */
+async function chooseTimeZone(formData: FormData, context: Readonly<RouterContextProvider>) {
+  const zone = formData.get("timeZone");
+  if (zone !== "" && !isSelectableTimeZone(zone)) return data({ intent: "timeZone" as const, error: messages.timeZoneUnknown }, { status: 400 });
+  setFlash(context, "notice", zone === "" ? messages.timeZoneAutomaticSaved : messages.timeZoneSaved);
+  return redirect("/settings", { headers: { "Set-Cookie": await rememberTimeZone(zone === "" ? null : zone) } });
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context);
   const formData = await request.formData();
   const intent = formData.get("intent");
   if (intent === "password") return changePassword(formData, context);
   if (intent === "username") return changeEmail(formData, context, user);
+  if (intent === "timeZone") return chooseTimeZone(formData, context);
   throw data(null, { status: 400 });
 }
 
 export default function Settings() {
-  const { panel, userName, notice, profile } = useLoaderData<typeof loader>();
+  const { panel, userName, notice, profile, clock, chosenZone, timeZones } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // After a failed post the panel that posted stays open, whatever the URL says.
   const open: Panel = actionData?.intent === "password" || actionData?.intent === "username" ? actionData.intent : panel;
@@ -158,6 +173,8 @@ export default function Settings() {
         )}
       </section>
 
+      <TimeZoneCard clock={clock} chosen={chosenZone} zones={timeZones} error={actionData && "error" in actionData ? actionData.error : undefined} />
+
       <section className="card" aria-labelledby="product-id-heading">
         <h2 id="product-id-heading">Product ID</h2>
         <p>
@@ -195,6 +212,53 @@ export default function Settings() {
 }
 
 type Result = SubmissionResult<string[]> | undefined;
+
+/** A zone as people read it: `America/Los_Angeles` → `America/Los Angeles`. */
+const zoneLabel = (zone: string) => zone.replace(/_/g, " ");
+
+/** The zone every time is shown in, where it came from, and the choice of another (a plain form post). */
+function TimeZoneCard({ clock, chosen, zones, error }: { clock: Clock; chosen: string | null; zones: readonly string[]; error?: string }) {
+  const navigation = useNavigation();
+  return (
+    <section className="card" aria-labelledby="time-zone-heading">
+      <h2 id="time-zone-heading">Time Zone</h2>
+      <p id="time-zone-current">
+        Times are shown in <strong>{zoneLabel(clock.timeZone)}</strong> ({messages.timeZoneSources[clock.source]}).
+      </p>
+      <Form method="post" aria-describedby="time-zone-current">
+        <input type="hidden" name="intent" value="timeZone" />
+        <div className="field">
+          <label htmlFor="time-zone">Time zone</label>
+          <select
+            id="time-zone"
+            name="timeZone"
+            defaultValue={chosen ?? ""}
+            aria-describedby={error ? "time-zone-hint time-zone-error" : "time-zone-hint"}
+            aria-invalid={error ? true : undefined}
+          >
+            <option value="">{messages.timeZoneAutomatic}</option>
+            {zones.map((zone) => (
+              <option key={zone} value={zone}>
+                {zoneLabel(zone)}
+              </option>
+            ))}
+          </select>
+          <p id="time-zone-hint" className="field-hint">
+            {messages.timeZoneHint}
+          </p>
+          {error ? (
+            <p id="time-zone-error" className="field-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" className="button secondary" disabled={navigation.state === "submitting"}>
+          Save
+        </button>
+      </Form>
+    </section>
+  );
+}
 
 function PasswordPanel({ result }: { result: Result }) {
   const navigation = useNavigation();

@@ -11,6 +11,7 @@ import { toIsoDate, yourInfoSchema } from "~/forms/profile";
 import { useHydrated } from "~/hooks/useHydrated";
 import * as messages from "~/messages";
 import { saveEnabledScreens } from "~/server/session.server";
+import { rememberPostalTimeZone } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
@@ -33,6 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The profile exists now; without the screen list the gate fetches it on the next page.
   const screens = await api.getPermissions();
   if (screens.ok) saveEnabledScreens(context, screens.value);
+  rememberPostalTimeZone(context, postalCode);
   return redirect("/welcome");
 }
 

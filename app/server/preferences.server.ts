@@ -6,6 +6,7 @@
  */
 import { appCookie } from "./cookies.server";
 import { forgetGuidelinesRead } from "./guidelines.server";
+import { rememberTimeZone } from "./timezone.server";
 
 const dayS = 24 * 60 * 60;
 /** docs/product.md §1, §9: the consent cookie lasts 150 days. */
@@ -49,9 +50,9 @@ export function rememberConsent(answer: "accepted" | "declined"): Promise<string
 }
 
 /**
- * Set-Cookie values that forget what this device remembers for SafeWindow (Wipe): the username
- * and the flags (the guidelines-read flag).
+ * Set-Cookie values that forget what this device remembers for SafeWindow (Wipe): the username,
+ * the flags (the guidelines-read flag) and the time zone chosen in My Settings.
  */
 export async function forgetLocalData(): Promise<string[]> {
-  return [await userNameCookie().serialize("", { maxAge: 0 }), await forgetGuidelinesRead()];
+  return [await userNameCookie().serialize("", { maxAge: 0 }), await forgetGuidelinesRead(), await rememberTimeZone(null)];
 }

@@ -40,6 +40,8 @@ export interface SessionData {
   enabledScreens?: ScreenName[];
   /** The user's session generation when this session began or last changed the account. */
   generation?: number;
+  /** The IANA zone of the profile's postal code (app/server/timezone.server.ts). */
+  postalTimeZone?: string;
 }
 
 /** One-time messages for the next page (read once, then gone). */
@@ -63,6 +65,7 @@ const storedSessionSchema = z.object({
   userName: z.string().optional(),
   enabledScreens: z.array(z.string()).optional(),
   generation: z.number().int().nonnegative().optional(),
+  postalTimeZone: z.string().max(64).optional(),
   __flash_notice__: z.string().optional(),
   __flash_error__: z.string().optional(),
 });

@@ -205,3 +205,70 @@ test("a leftover service worker from an earlier version is removed", async ({ pa
     .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), { timeout: 10_000 })
     .toBe(0);
 });
+
+test("on a full load, /confirmemail and /checkaccountstatus show their working text while they work", async ({ page, hasJs }, testInfo) => {
+  // The requests that do the work (`step=go`) are seen; with JavaScript they are held while `hold`
+  // is pending, so that the working text can be checked on screen (a request is only delayed, never
+  // answered by the test). Without JavaScript the browser is mid-navigation meanwhile and its page
+  // cannot be read, so the first answer is asked for again the way a browser loading a document asks.
+  let hold: Promise<void> = Promise.resolve();
+  let release: () => void = () => {};
+  const holdNext = () => (hold = new Promise<void>((resolve) => (release = resolve)));
+  const working: string[] = [];
+  await page.route(/[?&]step=go\b/, async (route) => {
+    working.push(new URL(route.request().url()).pathname);
+    await hold;
+    await route.continue();
+  });
+  /**
+   * The working page a browser is first answered with (asked as a browser loading a document asks):
+   * its title, its zero-second refresh on to `step=go`, and a Continue link. That the browser then
+   * asked for `step=go` (`working`) shows it followed the refresh.
+   */
+  async function expectFirstAnswer(path: string, title: string) {
+    const body = await (await page.request.get(path, { headers: { "Sec-Fetch-Dest": "document" }, maxRedirects: 0 })).text();
+    expect(body).toContain(`<h1>${title}</h1>`);
+    expect(body).toMatch(/<meta http-equiv="refresh" content="0;url=[^"]*step=go"/);
+    expect(body).toMatch(/>Continue<\/a>/);
+  }
+
+  const email = uniqueEmail(testInfo, "working");
+  await createAccount(email, strongPassword, { confirmed: false });
+  await page.goto("/login");
+  await signIn(page, email, strongPassword);
+  await expect(page).toHaveURL(/\/checkconfirmation$/);
+  // Without JavaScript the sign-in ends in a full load of the gate: its text came first, then the work.
+  expect(working).toEqual(hasJs ? [] : ["/checkaccountstatus"]);
+  await page.getByRole("button", { name: "Resend Email" }).click();
+  await expect(page.getByText(messages.confirmationEmailSent)).toBeVisible();
+  const mail = await waitForMail(email, "/confirmemail");
+
+  // The e-mail link opened in the browser: "Confirming Your Email…" first, then the outcome.
+  if (hasJs) holdNext();
+  await page.goto(linkPath(mail, "/confirmemail"));
+  if (hasJs) {
+    await expect(page.getByRole("heading", { name: "Confirming Your Email…" })).toBeVisible();
+    await expect.poll(() => working.at(-1)).toBe("/confirmemail.data");
+    await expect(page.getByRole("link", { name: "Continue" })).toBeVisible();
+    await expectAccessible(page);
+    release();
+  }
+  await expect(page.getByText(messages.emailConfirmed)).toBeVisible();
+  if (!hasJs) {
+    expect(working.at(-1)).toBe("/confirmemail");
+    await expectFirstAnswer(linkPath(mail, "/confirmemail"), "Confirming Your Email…");
+  }
+
+  // The gate on a full load: its text while it looks the account up, then the next screen.
+  if (hasJs) holdNext();
+  await page.goto("/checkaccountstatus");
+  if (hasJs) {
+    await expect(page.getByRole("heading", { name: messages.checkingAccount })).toBeVisible();
+    await expect.poll(() => working.at(-1)).toBe("/checkaccountstatus.data");
+    await expectAccessible(page);
+    release();
+  }
+  await expect(page).toHaveURL(/\/yourinfo$/);
+  expect(working.at(-1)).toBe(hasJs ? "/checkaccountstatus.data" : "/checkaccountstatus");
+  await expectFirstAnswer("/checkaccountstatus", messages.checkingAccount);
+});

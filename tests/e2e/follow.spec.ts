@@ -64,6 +64,10 @@ test("find, request, confirm, see the card, follow back, unfollow", async ({ pag
   await expect(b.page.getByRole("button", { name: "Follow Back" })).toBeVisible();
   await expect(b.page.getByRole("button", { name: "Follow Back" })).not.toHaveClass(/\bsecondary\b/);
   await expect(b.page.getByText(aProfile.dob)).toHaveCount(0);
+  // The follower's card says who it is (the product ID tells namesakes apart) and what it takes to see their window.
+  const followerCard = b.page.getByRole("article", { name: `Safe window of ${aProfile.firstName} ${aProfile.lastName}` });
+  await expect(followerCard.locator(".product-id")).toHaveText(/^[0-9A-HJKMNP-TV-Z]{8}$/);
+  await expect(followerCard).toContainText(messages.followerWindowHidden(aProfile.firstName));
 
   // B has a window: a negative NAAT collected two hours ago.
   const followerPage = b.page.url();
@@ -90,6 +94,7 @@ test("find, request, confirm, see the card, follow back, unfollow", async ({ pag
   await b.page.goto(followerPage);
   await b.page.getByRole("button", { name: "Follow Back" }).click();
   await expect(b.page.getByRole("button", { name: "Pending" })).toBeDisabled();
+  await expect(b.page.getByRole("article")).toContainText(messages.followerWindowPending(aProfile.firstName));
 
   // A unfollows with Confirm.
   await page.getByRole("link", { name: "Unfollow" }).click();

@@ -28,7 +28,8 @@ describe("SafeWindowCard", () => {
     expect(html).toContain('aria-label="Strong: within the strong safe window"');
     expect(html).toContain("Strong until");
     expect(html).toContain("Weak until");
-    expect(html).toContain("Based on</span> Rapid antigen, collected 2026-11-22 08:00 UTC");
+    // The description's UTC time is shown on the card's clock, like the ends of the windows.
+    expect(html).toContain("Based on</span> Rapid antigen, collected Sun, Nov 22, 2026, 3:00 AM EST");
     expect(html).toContain("Times in America/New York");
   });
 
@@ -45,6 +46,7 @@ describe("SafeWindowCard", () => {
     const html = render({ strongSafetyDate: at(-30), weakSafetyDate: at(0) });
     expect(html).toContain(messages.emptyWindow);
     expect(html).toContain("Submit Test");
+    expect(html).toContain('href="/mytests#result-file"');
     expect(html).not.toContain("Weak until");
   });
 
