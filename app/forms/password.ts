@@ -23,20 +23,22 @@ export function isValidPassword(password: string): boolean {
 
 /**
  * A new password field: required (with the form's own message), then the length message, then
- * the product's character-class message. Registration and resets name the length ('Passwords must be at
+ * the product's character-class message; only the first that fails is reported. Registration and resets name the length ('Passwords must be at
  * least 8 characters long.', docs/product.md §5 Registration); the settings change passes
  * `messages.passwordFormat`, since there any failed format check shows the shared password message
  * (docs/product.md §5 Settings password change).
  */
 export function newPassword(requiredMessage: string, tooShortMessage: string = messages.passwordTooShort) {
+  // The first failed check is the one message shown (`abort`): a short password without a digit
+  // reads "Passwords must be at least 8 characters long.", not that and the format message too.
   return z
     .string({ error: requiredMessage })
     .check(
-      z.minLength(1, requiredMessage),
-      z.minLength(passwordMinLength, tooShortMessage),
-      z.maxLength(passwordMaxLength, messages.passwordFormat),
-      z.refine(singleLine, messages.controlCharacters),
-      z.refine(hasPasswordCharacterClasses, messages.passwordFormat),
+      z.minLength(1, { error: requiredMessage, abort: true }),
+      z.minLength(passwordMinLength, { error: tooShortMessage, abort: true }),
+      z.maxLength(passwordMaxLength, { error: messages.passwordFormat, abort: true }),
+      z.refine(singleLine, { error: messages.controlCharacters, abort: true }),
+      z.refine(hasPasswordCharacterClasses, { error: messages.passwordFormat, abort: true }),
     );
 }
 

@@ -48,3 +48,7 @@ export const accountConfirmed = "Thank you. Account e-mail is confirmed and pass
 export const emailConfirmed = "Your email address is confirmed.";
 export const confirmationEmailSent = "We sent you a new confirmation email.";
 export const checkYourEmail = "Please check your email and click the link we sent you to confirm your address.";
+
+/** Beside a disabled Create Account: what is still missing (docs/product.md §5 registration enables it only when complete). */
+export const createAccountMissing = (missing: string[]) =>
+  missing.length === 0 ? "" : `Still needed: ${missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")} and ${missing.at(-1)}`}.`; // ours

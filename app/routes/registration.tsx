@@ -73,6 +73,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect("/checkconfirmation", { headers: { "Set-Cookie": await rememberUserName(signedIn.value.userName) } });
 }
 
+/** What the form still lacks before Create Account can be pressed, in the form's order. */
+function missingForAccount(fields: { email: { value?: unknown }; password: { value?: unknown }; confirmPassword: { value?: unknown }; acceptTerms: { value?: unknown }; acceptPrivacy: { value?: unknown } }): string[] {
+  const password = String(fields.password.value ?? "");
+  const missing: string[] = [];
+  if (!String(fields.email.value ?? "").trim()) missing.push("your email");
+  if (!isValidPassword(password)) missing.push("a password that follows the rule");
+  else if (password !== String(fields.confirmPassword.value ?? "")) missing.push("the same password in Confirm Password");
+  if (fields.acceptTerms.value !== "on") missing.push("the Terms of Service accepted");
+  if (fields.acceptPrivacy.value !== "on") missing.push("the Privacy Policy accepted");
+  return missing;
+}
+
 export default function Registration() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -136,9 +148,20 @@ export default function Registration() {
           errorId={fields.acceptPrivacy.errorId}
           errors={fields.acceptPrivacy.errors}
         />
-        <button type="submit" className="button" disabled={(hydrated && !canSubmit) || navigation.state === "submitting"}>
+        {/* A disabled button says why: what is still missing, in the order of the form. */}
+        <button
+          type="submit"
+          className="button"
+          disabled={(hydrated && !canSubmit) || navigation.state === "submitting"}
+          aria-describedby={hydrated && !canSubmit ? "create-account-missing" : undefined}
+        >
           Create Account
         </button>
+        {hydrated && !canSubmit ? (
+          <p id="create-account-missing" className="field-hint">
+            {messages.createAccountMissing(missingForAccount(fields))}
+          </p>
+        ) : null}
       </Form>
       {/* docs/product.md §5's 'not available' message tells the user to hit 'Back' then 'Sign In'. */}
       <p className="form-links">

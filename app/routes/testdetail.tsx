@@ -44,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     zoomed: url.searchParams.get("zoom") === "1",
     supportEmail: getConfig().SUPPORT_EMAIL,
     now: Date.now(),
-    timeZone: timeZoneOf(request),
+    timeZone: await timeZoneOf(request, context),
   };
 }
 
@@ -75,10 +75,12 @@ export default function TestDetail() {
   const activeTab = tab ?? "details";
   const showDisputeButton = result.valid === 0 && !tabsShown && result.disputeStatus === 0;
   const tabQuery = tab ? `&tab=${tab}` : "";
+  // The lab's everyday name leads; its legal name says who issued the report.
   const heading = (
-    <h1>
-      {result.testingCompanyName} <span className="public-name">({result.publicName})</span>
-    </h1>
+    <hgroup>
+      <h1>{result.publicName} result</h1>
+      <p className="issuer">Issued by {result.testingCompanyName}</p>
+    </hgroup>
   );
   if (large) {
     return (

@@ -9,6 +9,7 @@ import {
   blurOrSubmit,
   consentCookie,
   createAccount,
+  dismissGuidelines,
   expect,
   expectAccessible,
   fillProfile,
@@ -21,7 +22,7 @@ import {
   uniqueEmail,
 } from "./support";
 
-test("a new account goes through /yourinfo and /welcome to the empty safe window card", async ({ page }, testInfo) => {
+test("a new account goes through /yourinfo and /welcome to the empty safe window card", async ({ page, hasJs }, testInfo) => {
   await signedInUser(page, testInfo, "newcomer");
   await expect(page.getByText(messages.yourInfoPrompt)).toBeVisible();
   await expect(page.getByText(messages.infoChangeWarning)).toBeVisible();
@@ -51,6 +52,20 @@ test("a new account goes through /yourinfo and /welcome to the empty safe window
   await page.getByRole("link", { name: "How we count safe windows" }).click();
   await expect(page.getByRole("heading", { name: "How we count safe windows" })).toBeVisible();
   await expectAccessible(page);
+
+  // 'Submit Test' leads to the file picker; on My Tests, below the upload form's own primary Upload,
+  // the card's Submit Test is a secondary link down to the picker.
+  await page.goto("/safewindow");
+  await card.getByRole("link", { name: "Submit Test" }).click();
+  await expect(page).toHaveURL(/\/mytests#result-file$/);
+  await dismissGuidelines(page);
+  const submit = page.getByRole("article").getByRole("link", { name: "Submit Test" });
+  await expect(submit).toHaveClass(/secondary/);
+  await expect(page.locator(".button:not(.secondary):not(.danger)")).toHaveText(["Upload"]);
+  await page.goto("/safewindow");
+  await page.getByRole("article").getByRole("link", { name: "Submit Test" }).click();
+  if (hasJs) await expect(page.getByLabel("Test result PDF")).toBeFocused();
+  await expect(page.getByLabel("Test result PDF")).toBeInViewport();
 
   // Signing in again goes through the gate to the welcome screen (no test results yet).
   await page.goto("/checkaccountstatus");

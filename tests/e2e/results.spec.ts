@@ -64,7 +64,8 @@ test("valid Harborview, Meridian and Cascade PDFs open the safe window", async (
 
   await page.getByRole("link", { name: /Cascade Rapid Testing/ }).click();
   await expect(page).toHaveURL(/\/testdetail\?id=/);
-  await expect(page.getByRole("heading", { name: /Cascade Urgent Care Partners, P\.C\. \(Cascade Rapid Testing\)/ })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Cascade Rapid Testing result" })).toBeVisible();
+  await expect(page.getByText("Issued by Cascade Urgent Care Partners, P.C.")).toBeVisible();
   await expect(page.getByText(messages.resultProcessed)).toBeVisible();
   await expect(page.getByRole("img", { name: /^Strong/ })).toBeVisible();
   await expect(page.getByRole("link", { name: "Dispute" })).toHaveCount(0);

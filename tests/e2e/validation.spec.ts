@@ -205,3 +205,40 @@ test("a 1 MB form field gets a friendly 413, and the app keeps serving", async (
   expect(await response.text()).toContain("more than this form accepts");
   expect((await request.get("/login")).status()).toBe(200);
 });
+
+test("registration at phone size: each switch beside its label, one password message at a time, and a disabled Create Account says what is missing", async ({ page, hasJs }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/registration");
+  for (const name of [/Terms of Service/, /Privacy Policy/]) {
+    const box = (await page.getByRole("switch", { name }).boundingBox())!;
+    const label = (await page.locator("label", { hasText: name }).boundingBox())!;
+    // Side by side: the label starts right of the switch, and their middles line up.
+    expect(label.x).toBeGreaterThan(box.x + box.width);
+    expect(Math.abs(label.y + label.height / 2 - (box.y + box.height / 2))).toBeLessThan(4);
+  }
+
+  const password = page.getByLabel("Password", { exact: true });
+  await password.fill("abc");
+  await blurOrSubmit(page, "Create Account", hasJs);
+  await expect(page.getByText(messages.passwordTooShort)).toBeVisible();
+  await expect(page.getByText(messages.passwordFormat)).toHaveCount(0);
+
+  const create = page.getByRole("button", { name: "Create Account" });
+  if (!hasJs) {
+    // Without JavaScript the button is never disabled: the server answers with the messages.
+    await expect(create).toBeEnabled();
+    return;
+  }
+  await expect(create).toBeDisabled();
+  await expect(create).toHaveAccessibleDescription(
+    messages.createAccountMissing(["your email", "a password that follows the rule", "the Terms of Service accepted", "the Privacy Policy accepted"]),
+  );
+  await page.getByLabel("Email", { exact: true }).fill("someone@example.com");
+  await password.fill(strongPassword);
+  await page.getByLabel("Confirm Password").fill(strongPassword);
+  await page.getByRole("switch", { name: /Terms of Service/ }).check();
+  await expect(create).toHaveAccessibleDescription(messages.createAccountMissing(["the Privacy Policy accepted"]));
+  await page.getByRole("switch", { name: /Privacy Policy/ }).check();
+  await expect(create).toBeEnabled();
+  await expect(page.getByText(/^Still needed/)).toHaveCount(0);
+});

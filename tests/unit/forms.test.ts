@@ -58,6 +58,12 @@ describe("registration schema (docs/product.md §5)", () => {
     const values = Object.fromEntries(Object.entries({ ...valid, ...change }).filter(([, v]) => v !== ""));
     expect(errors(values)[field]).toContain(message);
   });
+  it.each([
+    ["abc", messages.passwordTooShort],
+    ["abcdefgh", messages.passwordFormat],
+  ])("reports one message for the password %j, the first rule it breaks", (password, message) => {
+    expect(errors({ ...valid, password, confirmPassword: password }).password).toEqual([message]);
+  });
 });
 
 describe("reset password schema", () => {
