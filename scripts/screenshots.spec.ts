@@ -1,6 +1,7 @@
 /**
  * The screenshots of docs/style-guide.md (run by `npm run docs:screenshots`, scripts/screenshots.config.ts):
- * a person with a valid result who follows a friend, each main screen captured whole at phone size.
+ * a person with a valid result who follows a friend, each main screen as a phone shows it (390x844, the
+ * top of the page).
  */
 import { labPdf } from "../tests/fixtures/index";
 import { consentCookie, dismissGuidelines, expect, isoDob, otherPerson, signedInUser, test, uploadPdf } from "../tests/e2e/support";
@@ -16,9 +17,9 @@ test("the main screens at phone size", async ({ page, browser, baseURL }, testIn
   await page.screenshot({ path: out("intro-cookie-banner") });
   await page.context().addCookies([{ ...consentCookie, url: baseURL! }]);
   await page.goto("/login");
-  await page.screenshot({ path: out("login"), fullPage: true });
+  await page.screenshot({ path: out("login") });
   await page.goto("/registration");
-  await page.screenshot({ path: out("registration"), fullPage: true });
+  await page.screenshot({ path: out("registration") });
 
   await signedInUser(page, testInfo, "style-ana", ana);
   await page.goto("/mytests");
@@ -26,27 +27,27 @@ test("the main screens at phone size", async ({ page, browser, baseURL }, testIn
   await dismissGuidelines(page);
   await uploadPdf(page, await labPdf("harborview", { firstName: ana.firstName, lastName: ana.lastName, dob: isoDob(ana), collectedAt: new Date(Date.now() - 5 * 3600_000) }));
   await expect(page.getByRole("status").filter({ hasText: "validated" })).toBeVisible();
-  await page.screenshot({ path: out("mytests"), fullPage: true });
+  await page.screenshot({ path: out("mytests") });
   await page.getByRole("list", { name: "Test results" }).getByRole("link").first().click();
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await page.screenshot({ path: out("testdetail"), fullPage: true });
+  await page.screenshot({ path: out("testdetail") });
   await page.goto("/safewindow");
-  await page.screenshot({ path: out("safewindow"), fullPage: true });
+  await page.screenshot({ path: out("safewindow") });
 
   const friend = await otherPerson(browser, testInfo, baseURL!);
   await signedInUser(friend.page, testInfo, "style-sam", sam);
   await page.goto("/addpublisher?q=Okafor");
-  await page.screenshot({ path: out("addpublisher"), fullPage: true });
+  await page.screenshot({ path: out("addpublisher") });
   await page.getByRole("button", { name: "Add Sam Okafor" }).click();
   await friend.page.goto("/people?tab=followers");
   await friend.page.getByRole("link", { name: /Ana Rivera/ }).click();
   await friend.page.getByRole("button", { name: "Confirm" }).click();
   await expect(friend.page.getByRole("button", { name: "Confirm" })).toHaveCount(0);
-  await friend.page.screenshot({ path: out("follower"), fullPage: true });
+  await friend.page.screenshot({ path: out("follower") });
   await friend.context.close();
 
   await page.goto("/people");
-  await page.screenshot({ path: out("people"), fullPage: true });
+  await page.screenshot({ path: out("people") });
   await page.goto("/settings");
-  await page.screenshot({ path: out("settings"), fullPage: true });
+  await page.screenshot({ path: out("settings") });
 });

@@ -2,8 +2,8 @@
  * Every screen, at phone size (390x844) and desktop size (1280x720), with the cookie banner not yet
  * answered (docs/architecture.md §4: nothing covered, focus never hidden): each enabled control can
  * be clicked (Playwright's trial click: visible, stable, and nothing else receives the click), and
- * when focused is at least 90% inside the viewport and above the fixed tab bar; axe finds no
- * violation. In both projects.
+ * when focused is at least 90% inside the viewport and above the fixed tab bar; nothing makes the
+ * page wider than the screen; axe finds no violation. In both projects.
  */
 import type { BrowserContext, Page } from "@playwright/test";
 import { labPdf } from "../fixtures/index";
@@ -140,6 +140,8 @@ async function checkScreens(context: BrowserContext, screens: string[]) {
       await expect(page.locator("[aria-busy='true']"), screen).toHaveCount(0);
       await expect(page.getByRole("region", { name: "Cookie consent" }), screen).toBeVisible();
       expect(await checkControls(page, `${viewport.width}x${viewport.height} ${screen}`)).toEqual([]);
+      // Nothing (a long e-mail address or surname) makes the page wider than the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${screen} at ${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
       if (viewport.width === 390) await expectAccessible(page);
     }
   }
