@@ -64,7 +64,7 @@ export const consumerSchema = z
     safeWindowId: productId,
     strongSafetyDate: safetyDate("strong"),
     weakSafetyDate: safetyDate("weak"),
-    safeWindowDescription: z.string().nullable().meta({ description: "What gave the window, e.g. `PCR (NAAT), collected 2026-11-20 16:15 UTC`." }),
+    safeWindowDescription: z.string().nullable().meta({ description: "What gave the window, e.g. `PCR (NAAT), collected 2026-11-20 16:15 UTC` (instants written `YYYY-MM-DD HH:MM UTC`)." }),
   })
   .meta({ description: "A consumer profile." });
 export type Consumer = z.infer<typeof consumerSchema>;
@@ -234,7 +234,7 @@ export type PropertyValue = z.infer<typeof propertyValueSchema>;
 export const uploadAnswerSchema = z
   .object({
     success: z.literal(true),
-    consumerMessage: z.string().meta({ description: "What to tell the user: validated or not, and what it means for the window." }),
+    consumerMessage: z.string().meta({ description: "What to tell the user: validated or not, and what it means for the window. Instants in it are written `YYYY-MM-DD HH:MM UTC` (the app shows them in the user's zone)." }),
     sF_TestResultId: id("The stored result's id"),
   })
   .meta({ description: "A test result stored." });
@@ -250,7 +250,7 @@ export type UploadAnswer = z.infer<typeof uploadAnswerSchema>;
 export const resultRefusalSchema = z
   .object({
     success: z.literal(false),
-    consumerMessage: z.string().meta({ description: "A sentence for the user: what went wrong and what to do (docs/product.md §8 Upload fails)." }),
+    consumerMessage: z.string().meta({ description: "A sentence for the user: what went wrong and what to do (docs/product.md §8 Upload fails). Instants in it are written `YYYY-MM-DD HH:MM UTC`." }),
     reason: z.string().meta({ description: "A stable code for programs (see the list above)." }),
   })
   .meta({ description: "A refused test-result call." });

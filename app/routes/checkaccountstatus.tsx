@@ -2,8 +2,8 @@
 // not confirmed → /checkconfirmation; no consumer profile → /yourinfo; otherwise load permissions
 // (kept in the session, docs/product.md §6) and test results: /safewindow with at least one, else /welcome
 // ('Making sure everything is looking good...' shows while it works: on a full load as the page first
-// answered (app/server/interstitial.server.ts), in the pending bar on a client-side navigation; on error the page says 'There was an error looking up your account information'
-// and offers 'Try again').
+// answered (app/server/interstitial.server.ts), in the pending bar on a client-side navigation; on
+// error the page says 'There was an error looking up your account information' and offers 'Try again').
 import { data, Link, redirect, useLoaderData } from "react-router";
 import type { Route } from "./+types/checkaccountstatus";
 import { Interstitial } from "~/components/Interstitial";
