@@ -200,6 +200,9 @@ function DisputeTab({
               Contact
             </a>
           </>
+        ) : actionData ? (
+          // Just submitted: the thanks is the post's message, and takes focus (docs/architecture.md §4 focus).
+          <FormMessage tone="success" errors={[messages.disputeThanks]} />
         ) : (
           <p>{messages.disputeThanks}</p>
         )}

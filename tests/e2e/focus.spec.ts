@@ -7,6 +7,7 @@
 import type { Page } from "@playwright/test";
 import * as messages from "../../app/messages";
 import { labPdf } from "../fixtures/index";
+import { storedCases } from "../fixtures/index";
 import { createAccount, createAccountThroughForm, dismissGuidelines, expect, fillProfile, isoDob, signedInUser, signIn, strongPassword, test, uniqueEmail, uniqueProfile, uploadPdf } from "./support";
 
 /** The focused element's tag, role and text, for a readable failure. */
@@ -87,4 +88,34 @@ test("a navigation focuses the new page's heading, and so does answering the coo
   await expect(heading()).toHaveText("Check Your Email");
   await expectHeadingFocused();
   await context.close();
+});
+
+test("after 'I understand', a dispute's Submit and a panel's Cancel, focus is on the message or the new heading", async ({ page, hasJs }, testInfo) => {
+  const profile = uniqueProfile("Odile");
+  await signedInUser(page, testInfo, "focus-dispute", profile);
+  const heading = page.getByRole("heading", { level: 1 });
+
+  // 'I understand' posts and lands on My Tests without the guidelines: its heading (the script's job).
+  await page.goto("/mytests");
+  await page.getByRole("button", { name: "I understand" }).click();
+  await expect(page.getByRole("dialog", { name: "Before You Add" })).toHaveCount(0);
+  if (hasJs) await expect(heading, await focused(page)).toBeFocused();
+
+  // A dispute's Submit: the thanks is the post's message, focused with and without JavaScript.
+  const wrongPerson = storedCases({ firstName: profile.firstName, lastName: profile.lastName, dob: isoDob(profile) }, new Date()).find((c) => c.name === "wrong-person")!;
+  await uploadPdf(page, await wrongPerson.build());
+  await page.getByRole("list", { name: "Test results" }).getByRole("link").first().click();
+  await page.getByRole("link", { name: "Dispute" }).click();
+  await page.getByLabel("Describe the difference").fill("This report is not mine.");
+  await page.getByRole("button", { name: "Submit" }).click();
+  const thanks = page.getByRole("status").filter({ hasText: messages.disputeThanks });
+  await expect(thanks).toBeVisible();
+  await expect(thanks, await focused(page)).toBeFocused();
+  if (!hasJs) await expect(thanks).toHaveAttribute("autofocus", "");
+
+  // Cancel on a settings panel is a link back to My Settings: its heading.
+  await page.goto("/settings?panel=password");
+  await page.getByRole("link", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+  if (hasJs) await expect(heading, await focused(page)).toBeFocused();
 });
