@@ -46,6 +46,8 @@ export const resetSucceeded = "Password changed successfully. You may now return
 export const accountConfirmed = "Thank you. Account e-mail is confirmed and password is set.";
 // ours
 export const emailConfirmed = "Your email address is confirmed.";
+/** /confirmemail while it works (its heading and the full load's working screen). */
+export const emailConfirming = "Confirming Your Email…";
 export const confirmationEmailSent = "We sent you a new confirmation email.";
 export const checkYourEmail = "Please check your email and click the link we sent you to confirm your address.";
 

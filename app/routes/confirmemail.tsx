@@ -16,8 +16,6 @@ export const meta = () => [{ title: "Confirm Email · SafeWindow" }];
 // `working`: the full load's first answer, the confirming state (app/server/interstitial.server.ts).
 type Outcome = { confirmed: true } | { confirmed: false; errors: string[]; email: string } | { working: true };
 
-const confirmingTitle = "Confirming Your Email…";
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const link = linkParameters(new URL(request.url));
   if (link.problem !== undefined) {
@@ -44,12 +42,12 @@ export default function ConfirmEmail() {
   const outcome = useLoaderData<typeof loader>();
   const resend = useActionData<typeof action>();
   const navigation = useNavigation();
-  if ("working" in outcome) return <Interstitial title={confirmingTitle} />;
+  if ("working" in outcome) return <Interstitial title={messages.emailConfirming} />;
   if (navigation.state === "loading" && navigation.location.pathname.endsWith("confirmemail")) {
     return (
       <section className="card narrow" aria-busy="true">
         <div role="status">
-          <h1>{confirmingTitle}</h1>
+          <h1>{messages.emailConfirming}</h1>
         </div>
       </section>
     );

@@ -20,7 +20,7 @@ import { rememberUserName } from "~/server/preferences.server";
 import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
 import { requestContext, type SessionUser } from "~/server/context";
 import { changeSessionUserName, revokeOtherSessions, setFlash, takeFlash } from "~/server/session.server";
-import { chosenTimeZone, clockOf, type Clock, isSelectableTimeZone, rememberPostalTimeZone, rememberTimeZone, selectableTimeZones } from "~/server/timezone.server";
+import { clockOf, type Clock, isSelectableTimeZone, rememberPostalTimeZone, rememberTimeZone, selectableTimeZones } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
@@ -40,10 +40,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!profile) throw redirect("/checkaccountstatus");
   rememberPostalTimeZone(context, profile.postalCode);
   const flash = takeFlash(context);
+  const clock = await clockOf(request, context);
   return {
     panel: panelOf(new URL(request.url)),
-    clock: await clockOf(request, context),
-    chosenZone: await chosenTimeZone(request),
+    clock,
     timeZones: selectableTimeZones,
     userName: user.userName,
     notice: flash.notice,
@@ -126,7 +126,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Settings() {
-  const { panel, userName, notice, profile, clock, chosenZone, timeZones } = useLoaderData<typeof loader>();
+  const { panel, userName, notice, profile, clock, timeZones } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // After a failed post the panel that posted stays open, whatever the URL says.
   const open: Panel = actionData?.intent === "password" || actionData?.intent === "username" ? actionData.intent : panel;
@@ -173,7 +173,7 @@ export default function Settings() {
         )}
       </section>
 
-      <TimeZoneCard clock={clock} chosen={chosenZone} zones={timeZones} error={actionData && "error" in actionData ? actionData.error : undefined} />
+      <TimeZoneCard clock={clock} chosen={clock.source === "setting" ? clock.timeZone : null} zones={timeZones} error={actionData && "error" in actionData ? actionData.error : undefined} />
 
       <section className="card" aria-labelledby="product-id-heading">
         <h2 id="product-id-heading">Product ID</h2>
