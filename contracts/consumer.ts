@@ -216,6 +216,15 @@ export const testResultSchema = z
     weakSafetyDate: safetyDate("result's own weak").meta({ description: "The result's own weak window; null unless valid and negative." }),
     disputeComment: z.string().nullable(),
     disputeResponseComment: z.string().nullable(),
+    pageCount: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .meta({
+        description:
+          "Extension of docs/product.md §3: the pages of the result's PDF, each served by getImage's `page` parameter. Absent where the upstream serves page 1 only (SPEC's call, or a result stored before its PDF was kept).",
+      }),
   })
   .meta({ description: "A test result." });
 export type TestResult = z.infer<typeof testResultSchema>;
@@ -244,8 +253,8 @@ export type UploadAnswer = z.infer<typeof uploadAnswerSchema>;
  * Why a test-result call was refused. Uploads: no_file, too_large, not_pdf, archive, wrapped,
  * appended, javascript, launch, embedded_file, actions, corrupt, encrypted, too_many_pages,
  * too_complex, busy, duplicate, no_text, printed, changed, unknown_lab, unreadable, future.
- * Disputes: comment_required, comment_too_long, result_valid, already_disputed. Any call:
- * not_found, no_profile.
+ * Disputes: comment_required, comment_too_long, result_valid, already_disputed. Images:
+ * page_not_found. Any call: not_found, no_profile.
  */
 export const resultRefusalSchema = z
   .object({
@@ -297,7 +306,15 @@ export const searchPublishersQuerySchema = z.object({
 export const consumerIdQuerySchema = z.object({ sfConsumerId: requiredId("The other person's profile id.") });
 export const subscriptionIdQuerySchema = z.object({ sfConsumerSubscriptionId: requiredId("The relation's id.") });
 export const propertyValuesQuerySchema = z.object({ sfTestResultId: z.string().min(1, "is required") });
-export const imageQuerySchema = z.object({ testResultId: z.string().min(1, "is required") });
+export const imageQuerySchema = z.object({
+  testResultId: z.string().min(1, "is required"),
+  page: z
+    .string()
+    .regex(/^[1-9][0-9]{0,3}$/, "is a page number from 1")
+    .transform(Number)
+    .optional()
+    .meta({ description: "Extension of docs/product.md §7: the page to show, 1-based (default 1); up to the result's pageCount." }),
+});
 
 /** POST /testresult/addtestresultmultipart/: the PDF in field `multipartData` (at most maxUploadBytes). */
 export const uploadRequestSchema = z.object({
@@ -478,11 +495,14 @@ export const consumerCalls = {
   getImage: {
     method: "GET",
     path: "/testresult/getimage/",
-    summary: "Page 1 of a result's PDF as a base64 JPEG (no `data:` prefix) that fits 1250x1000.",
+    summary: "Page 1 of a result's PDF (or the `page` asked for, an extension) as a base64 JPEG (no `data:` prefix) that fits 1250x1000.",
     auth: "userToken",
     query: imageQuerySchema,
     answer: z.base64().meta({ description: "A JPEG, base64." }),
-    errorAnswers: { 400: badQuery, 404: resultNotFound },
+    errorAnswers: {
+      400: badQuery,
+      404: { description: "not_found, no_profile or page_not_found: no such result of this user, or no such page of it.", schema: resultRefusalSchema },
+    },
   },
   addTestResultMultipart: {
     method: "POST",

@@ -3,9 +3,9 @@
  * keyboard or screen-reader user is not left on `<body>` at the top of a page they cannot see:
  * - after a navigation or a form post completes, the first of: the message the post produced (a
  *   `FormMessage`, marked `data-focus-message`); the first field the server marked invalid; the
- *   element the page marks `data-focus-target`; the heading of a dialog the page opened; the
- *   element a link's fragment names; the new page's `<h1>`. A change of the query alone (a tab
- *   inside the page) keeps focus where it is while that element is on the page and not inert;
+ *   element a link's fragment names; the control that was used, when only the query changed (a
+ *   tab, the large view's zoom or page) and it is still on the page and not inert; the element
+ *   the page marks `data-focus-target`; the heading of a dialog the page opened; the new page's `<h1>`;
  * - `focusHeading()` for what happens outside navigation (the cookie banner once answered).
  * Without JavaScript the answer page's message carries `autofocus` instead (FormMessage).
  */
@@ -58,6 +58,13 @@ export function useFocusAfterNavigation(): void {
       if (message) return message.focus();
       const invalid = content.querySelector<HTMLElement>('[aria-invalid="true"]');
       if (invalid) return invalid.focus();
+      // A link to a fragment (the large view's Close returns to its thumbnail): that element.
+      const target = location.hash ? document.getElementById(fragmentId(location.hash)) : null;
+      if (target && content.contains(target)) return target.focus();
+      // A change of the query alone (a tab, the large view's zoom or page): the control used, while it is still there.
+      const active = document.activeElement;
+      const samePath = previous.pathname === location.pathname;
+      if (samePath && active && active !== document.body && active.isConnected && !active.closest("[inert]")) return;
       // The control a page names for it (the large view's Close; React focuses only form controls itself).
       const named = content.querySelector<HTMLElement>("[data-focus-target]");
       if (named) return named.focus();
@@ -67,11 +74,6 @@ export function useFocusAfterNavigation(): void {
         if (!dialog.contains(document.activeElement)) focusHeadingIn(dialog);
         return;
       }
-      // A link to a fragment (the large view's Close returns to its thumbnail): that element.
-      const target = location.hash ? document.getElementById(fragmentId(location.hash)) : null;
-      if (target && content.contains(target)) return target.focus();
-      const active = document.activeElement;
-      if (previous.pathname === location.pathname && active && active !== document.body && active.isConnected && !active.closest("[inert]")) return;
       focusHeading();
     }, 0);
     return () => window.clearTimeout(timer);

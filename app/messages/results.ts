@@ -23,3 +23,8 @@ export const uploadNotPdf = "Please choose a PDF file (.pdf)."; // ours
 export const uploadTooLarge = "That file is larger than 10 MB. Please upload the original PDF from your testing company."; // ours
 export const uploadFailed = "We could not process your upload right now. Please try again in a minute."; // ours
 export const noResults = "You have not added a test result yet."; // ours
+// ours: paging through a result's pages (the large view, /testresultviewer)
+export const previousPage = "Previous page";
+export const nextPage = "Next page";
+export const pageOf = (page: number, pageCount: number) => `Page ${page} of ${pageCount}`;
+export const onlyFirstPage = "Only the first page of this result can be shown here.";

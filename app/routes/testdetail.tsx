@@ -11,6 +11,7 @@ import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/testdetail";
 import { FormMessage, TextareaField } from "~/components/Field";
 import { ResultIcon, resultState, resultStateLabels } from "~/components/ResultIcon";
+import { ResultPager, pageParameter, resultImageUrl } from "~/components/ResultPager";
 import { formatInstant } from "~/dates";
 import { disputeSchema, disputeCommentMax } from "~/forms/dispute";
 import { useHydrated } from "~/hooks/useHydrated";
@@ -42,6 +43,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     tab: tab === "dispute" || tab === "details" ? tab : null,
     large: url.searchParams.get("view") === "large",
     zoomed: url.searchParams.get("zoom") === "1",
+    // The large view's page (ResultPager), and whether a page link brought the user here.
+    page: pageParameter(url.searchParams.get("page"), result.pageCount),
+    paged: url.searchParams.has("page"),
     supportEmail: getConfig().SUPPORT_EMAIL,
     now: Date.now(),
     timeZone: await timeZoneOf(request, context),
@@ -67,9 +71,9 @@ function disputable(result: { valid: number; disputeStatus: number }): boolean {
 }
 
 export default function TestDetail() {
-  const { result, mismatches, loadError, tab, large, zoomed, supportEmail, now, timeZone } = useLoaderData<typeof loader>();
+  const { result, mismatches, loadError, tab, large, zoomed, page, paged, supportEmail, now, timeZone } = useLoaderData<typeof loader>();
   const base = `/testdetail?id=${encodeURIComponent(result.sF_TestResultId)}`;
-  const imageUrl = `/testresultviewer/image?id=${encodeURIComponent(result.sF_TestResultId)}`;
+  const imageUrl = resultImageUrl(result.sF_TestResultId, 1);
   const tabsShown = tab !== null || result.disputeStatus !== 0;
   const state = resultState(result, now);
   const activeTab = tab ?? "details";
@@ -87,11 +91,14 @@ export default function TestDetail() {
       <section className="test-detail">
         {heading}
         <LargeView
-          imageUrl={imageUrl}
-          alt={`Page 1 of the ${result.publicName} result, large`}
+          imageUrl={resultImageUrl(result.sF_TestResultId, page)}
+          alt={`Page ${page} of the ${result.publicName} result, large`}
           viewHref={`${base}${tabQuery}&view=large`}
           closeHref={`${base}${tabQuery}#${thumbnailId}`}
           zoomed={zoomed}
+          page={page}
+          pageCount={result.pageCount}
+          paged={paged}
         />
       </section>
     );
@@ -231,12 +238,33 @@ function DisputeTab({
 const thumbnailId = "result-thumbnail";
 
 /**
- * The large view of a result's first page (docs/architecture.md §4 modals): a page of its own, not an
- * overlay, so nothing is hidden behind it and Tab reaches only what is shown. Close returns to the
- * thumbnail (a fragment link: focus and scroll follow it with and without JavaScript); Escape closes
- * it too once JavaScript runs. Fit to the screen, or at full size in a scrollable frame (`zoom=1`).
+ * The large view of a result (docs/architecture.md §4 modals): a page of its own, not an overlay, so
+ * nothing is hidden behind it and Tab reaches only what is shown. Close returns to the thumbnail (a
+ * fragment link: focus and scroll follow it with and without JavaScript); Escape closes it too once
+ * JavaScript runs. Fit to the screen, or at full size in a scrollable frame (`zoom=1`); one page at
+ * a time (`page=`, ResultPager), the zoom kept from page to page.
  */
-function LargeView({ imageUrl, alt, viewHref, closeHref, zoomed }: { imageUrl: string; alt: string; viewHref: string; closeHref: string; zoomed: boolean }) {
+function LargeView({
+  imageUrl,
+  alt,
+  viewHref,
+  closeHref,
+  zoomed,
+  page,
+  pageCount,
+  paged,
+}: {
+  imageUrl: string;
+  alt: string;
+  /** The large view's URL without its zoom and page. */
+  viewHref: string;
+  closeHref: string;
+  zoomed: boolean;
+  page: number;
+  pageCount: number | undefined;
+  /** A page link brought the user here: the pager's line takes focus, not Close. */
+  paged: boolean;
+}) {
   const navigate = useNavigate();
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -245,16 +273,19 @@ function LargeView({ imageUrl, alt, viewHref, closeHref, zoomed }: { imageUrl: s
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, [navigate, closeHref]);
+  const pageQuery = (n: number) => (n > 1 ? `&page=${n}` : "");
+  const closeFocus = paged ? {} : { autoFocus: true, "data-focus-target": "" };
   return (
     <div className="large-view" role="region" aria-label="Large view of the result">
       <div className="button-row">
-        <Link className="button" to={closeHref} autoFocus data-focus-target="">
+        <Link className="button" to={closeHref} {...closeFocus}>
           Close
         </Link>{" "}
-        <Link className="button secondary" to={zoomed ? viewHref : `${viewHref}&zoom=1`} replace preventScrollReset>
+        <Link className="button secondary" to={`${viewHref}${zoomed ? "" : "&zoom=1"}${pageQuery(page)}`} replace preventScrollReset>
           {zoomed ? "Fit to screen" : "Full size"}
         </Link>
       </div>
+      <ResultPager page={page} pageCount={pageCount} hrefOf={(n) => `${viewHref}${zoomed ? "&zoom=1" : ""}&page=${n}`} focus={paged} />
       <div className={zoomed ? "large-frame zoomed" : "large-frame"} tabIndex={zoomed ? 0 : undefined} aria-label={zoomed ? "The page at full size; scroll to see all of it" : undefined} role={zoomed ? "group" : undefined}>
         <img src={imageUrl} alt={alt} width={1250} height={1000} />
       </div>

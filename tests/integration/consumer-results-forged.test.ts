@@ -180,6 +180,8 @@ describe("the same report twice is already uploaded", () => {
       {
         sha256: "f".repeat(64),
         size: 1,
+        pdf: new Uint8Array([0x25]),
+        pageCount: 1,
         lab,
         report: {
           givenNames: row.patient_given_names,

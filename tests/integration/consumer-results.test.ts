@@ -4,7 +4,7 @@
 // the whole file; each test uses its own users.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cascadePdf, decompressionBombPdf, harborviewPdf, meridianPdf, rejectionCases, storedCases } from "../fixtures/index.ts";
-import { callApi, currentResults, json, makePerson, makeUser, modifyCore, safeWindowOf, startServices } from "./support.ts";
+import { callApi, currentResults, jpegSize, json, makePerson, makeUser, modifyCore, safeWindowOf, startServices } from "./support.ts";
 import type { Services, TestUser } from "./support.ts";
 
 const CLIENT = { clientId: "safewindow-web", clientSecret: "consumer-results-secret-0123456789" };
@@ -153,8 +153,9 @@ describe("upload of an original report", () => {
       weakSafetyDate: iso(new Date(c.getTime() + 72 * HOUR)),
       disputeComment: null,
       disputeResponseComment: null,
+      pageCount: 2,
     });
-    expect(list[1]).toMatchObject({ publicName: "Meridian Diagnostics", testingCompanyName: "Meridian Health Diagnostics Ltd", testName: "Lateral flow antigen", testDate: iso(m), strongSafetyDate: iso(new Date(m.getTime() + 24 * HOUR)) });
+    expect(list[1]).toMatchObject({ publicName: "Meridian Diagnostics", testingCompanyName: "Meridian Health Diagnostics Ltd", testName: "Lateral flow antigen", testDate: iso(m), strongSafetyDate: iso(new Date(m.getTime() + 24 * HOUR)), pageCount: 1 });
     expect(list[2]).toMatchObject({ publicName: "Harborview Labs", testName: "SARS-CoV-2 RNA, Qualitative NAAT", testDate: iso(h), weakSafetyDate: iso(new Date(h.getTime() + 72 * HOUR)) });
     // The consumer's window is the most recent valid result's.
     expect(await safeWindow(user)).toMatchObject({
@@ -409,16 +410,3 @@ describe("re-matching after modifycore", () => {
     expect(await safeWindow(user)).toMatchObject({ strongSafetyDate: null, weakSafetyDate: null, safeWindowDescription: null });
   });
 });
-
-/** Width and height from a JPEG's SOF marker. */
-function jpegSize(jpeg: Buffer): { width: number; height: number } {
-  let at = 2;
-  while (at < jpeg.length) {
-    const marker = jpeg[at + 1]!;
-    const length = jpeg.readUInt16BE(at + 2);
-    if (marker >= 0xc0 && marker <= 0xc2) return { height: jpeg.readUInt16BE(at + 5), width: jpeg.readUInt16BE(at + 7) };
-    at += 2 + length;
-  }
-  throw new Error("no SOF marker");
-}
-

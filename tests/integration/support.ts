@@ -388,3 +388,15 @@ export function listeningUrl(p: MainProcess, message: string): Promise<string> {
     });
   });
 }
+
+/** Width and height, in pixels, from a JPEG's SOF marker. @throws Error when it has none. */
+export function jpegSize(jpeg: Buffer): { width: number; height: number } {
+  let at = 2;
+  while (at < jpeg.length) {
+    const marker = jpeg[at + 1]!;
+    const length = jpeg.readUInt16BE(at + 2);
+    if (marker >= 0xc0 && marker <= 0xc2) return { height: jpeg.readUInt16BE(at + 5), width: jpeg.readUInt16BE(at + 7) };
+    at += 2 + length;
+  }
+  throw new Error("no SOF marker");
+}

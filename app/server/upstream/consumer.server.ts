@@ -131,9 +131,12 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     propertyValues(sfTestResultId: string) {
       return call("testResultPropertyValues", { query: { sfTestResultId } });
     },
-    /** GET /testresult/getimage/?testResultId → page 1 as JPEG bytes. */
-    async image(testResultId: string): Promise<Result<Buffer>> {
-      const answer = await call("getImage", { query: { testResultId } });
+    /**
+     * GET /testresult/getimage/?testResultId → page 1 as JPEG bytes; a later page (1-based) with the
+     * `page` extension, sent only past page 1 so that SPEC's call stays as SPEC writes it.
+     */
+    async image(testResultId: string, page = 1): Promise<Result<Buffer>> {
+      const answer = await call("getImage", { query: page > 1 ? { testResultId, page: String(page) } : { testResultId } });
       return answer.ok ? { ok: true, value: Buffer.from(answer.value, "base64") } : answer;
     },
     /**

@@ -133,6 +133,17 @@ export class ResultNotFoundError extends Error {
   }
 }
 
+/**
+ * The page asked for is not one the result can show (GET /testresult/getimage/ `page`): past its page
+ * count, or past 1 on a result stored before PDFs were kept: 404 page_not_found.
+ */
+export class PageNotFoundError extends Error {
+  constructor(page: number) {
+    super(`This test result has no page ${page} to show.`);
+    this.name = "PageNotFoundError";
+  }
+}
+
 /** A test-result call needs a profile and the user has none: 404 with a consumerMessage. */
 export class ResultsNeedProfileError extends Error {
   constructor() {
@@ -162,6 +173,7 @@ export function testResultErrorAnswer(err: unknown): HttpAnswer | undefined {
   if (err instanceof ResultNotFoundError) {
     return { status: 404, body: { success: false, consumerMessage: "This test result was not found.", reason: "not_found" } satisfies ResultRefusal };
   }
+  if (err instanceof PageNotFoundError) return { status: 404, body: { success: false, consumerMessage: err.message, reason: "page_not_found" } satisfies ResultRefusal };
   if (err instanceof ResultsNeedProfileError) return { status: 404, body: { success: false, consumerMessage: err.message, reason: "no_profile" } satisfies ResultRefusal };
   if (err instanceof DisputeRuleError) return { status: 400, body: { success: false, consumerMessage: err.message, reason: err.reason } satisfies ResultRefusal };
   return undefined;

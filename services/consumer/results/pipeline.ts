@@ -2,7 +2,7 @@
 // duplicate check by the report's identity waits for step 4, which reads the identity). A step
 // that refuses the upload throws UploadRejectedError (nothing is stored); a recognised, original PDF
 // whose patient does not match the profile is stored with valid 0. The result, its property
-// values, its image and the consumer's new window are written in one transaction.
+// values, the original PDF, page 1's image and the consumer's new window are written in one transaction.
 import type { Kysely } from "kysely";
 import type { LabFormat } from "../labs/types.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
@@ -51,7 +51,12 @@ export async function addTestResult(ctx: ResultsContext, owner: ResultOwner, upl
   const match = matchProfile(report, owner); // 5. matching
   const window = reportWindow(report, now); // 6. windows
   const image = await renderResultImage(ctx.pool, upload.bytes); // 7. image
-  const stored = await storeResult(ctx.db, owner, { sha256: upload.sha256, size: upload.bytes.byteLength, lab, report, match, window, image }, now);
+  const stored = await storeResult(
+    ctx.db,
+    owner,
+    { sha256: upload.sha256, size: upload.bytes.byteLength, pdf: upload.bytes, pageCount: pdf.pageCount, lab, report, match, window, image },
+    now,
+  );
   return { sF_TestResultId: stored.id, valid: stored.match.valid, consumerMessage: outcomeMessage(report, stored.match, window, now) };
 }
 

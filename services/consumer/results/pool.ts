@@ -44,10 +44,11 @@ export interface PdfPool {
    */
   parse(bytes: Uint8Array): Promise<ParsedPdf>;
   /**
-   * Page 1 as a JPEG that fits 1250x1000 (worker.ts "render").
-   * @throws UploadRejectedError corrupt, encrypted, too_complex (over a budget), busy.
+   * One page (1-based, default 1) as a JPEG that fits 1250x1000 (worker.ts "render").
+   * @throws UploadRejectedError corrupt (also a page the PDF does not have), encrypted,
+   *   too_complex (over a budget), busy.
    */
-  render(bytes: Uint8Array): Promise<{ jpeg: Uint8Array; width: number; height: number }>;
+  render(bytes: Uint8Array, page?: number): Promise<{ jpeg: Uint8Array; width: number; height: number }>;
   /** The page limit, for messages. */
   readonly maxPages: number;
   /** Worker threads running now (0 for an idle on-demand pool). */
@@ -178,9 +179,9 @@ export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPoo
       if (!answer.ok) throw rejection(answer.reason, maxPages, answer.pageCount);
       return answer.pdf;
     },
-    async render(bytes) {
+    async render(bytes, page = 1) {
       const answer = await run<RenderAnswer>(
-        { op: "render", bytes, box: IMAGE_BOX, quality: JPEG_QUALITY, maxImagePixels, memoryLimitBytes },
+        { op: "render", bytes, page, box: IMAGE_BOX, quality: JPEG_QUALITY, maxImagePixels, memoryLimitBytes },
         renderTimeoutMs,
       );
       if (!answer.ok) throw rejection(answer.reason, maxPages);

@@ -1,6 +1,6 @@
 // The test result calls (docs/product.md §7.2; contracts/consumer.ts consumerCalls), mounted at
 // /testresult by http.ts: upload (multipart, streamed), the user's results, a result's property
-// values, its image, and disputes. Thin: parse with the contract's request schema, authorise,
+// values, its page images, and disputes. Thin: parse with the contract's request schema, authorise,
 // call, answer what the contract says. Every call acts for the token's user only; another user's result
 // reads as not found. Errors are answered by http.ts (errors.ts testResultErrorAnswer).
 import express from "express";
@@ -63,8 +63,8 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
   });
 
   router.get("/getimage", async (req, res) => {
-    const { testResultId } = parse(imageQuerySchema, req.query);
-    reply(res, consumerCalls.getImage, await resultImage(db, deps.userOf(res).identityUserId, testResultId));
+    const { testResultId, page } = parse(imageQuerySchema, req.query);
+    reply(res, consumerCalls.getImage, await resultImage(db, deps.results.pool, deps.userOf(res).identityUserId, testResultId, page));
   });
 
   router.post("/dispute", async (req, res) => {

@@ -10,10 +10,12 @@ import type { LabFormat, Outcome } from "../labs/types.ts";
 import type { ProfileChange } from "../profiles.ts";
 import { REPORT_KEY_CONSTRAINT, reportIdentityKey } from "../schema/0004_report_identity.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
-import { DisputeRuleError, ResultNotFoundError, ResultsNeedProfileError, UploadRejectedError, rejectionMessages } from "./errors.ts";
+import { DisputeRuleError, PageNotFoundError, ResultNotFoundError, ResultsNeedProfileError, UploadRejectedError, rejectionMessages } from "./errors.ts";
 import type { Extracted } from "./extract.ts";
 import { matchProfile } from "./match.ts";
 import type { MatchOutcome } from "./match.ts";
+import type { PdfPool } from "./pool.ts";
+import { renderResultImage } from "./render.ts";
 import { consumerWindow, windowDescription } from "./windows.ts";
 import type { ResultWindow } from "./windows.ts";
 
@@ -98,6 +100,11 @@ export interface NewResult {
   match: MatchOutcome;
   /** Step 6's window of the result. */
   window: ResultWindow;
+  /** The original PDF, exactly as uploaded: later pages are drawn from it, and it is the person's own data. */
+  pdf: Uint8Array;
+  /** Pages the PDF has (worker.ts parse). */
+  pageCount: number;
+  /** Page 1, drawn at upload. */
   image: { jpeg: Uint8Array; width: number; height: number };
 }
 
@@ -108,7 +115,7 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
 }
 
 /**
- * Stores a result, its property values and its image, and updates the consumer's window, in
+ * Stores a result, its property values, its original PDF and page 1's image, and updates the consumer's window, in
  * one transaction. When the profile changed since the pipeline read it (a modifycore in
  * between), matching runs again against the row locked for the transaction, so that the
  * stored validity is never stale. The row carries the report's identity key
@@ -163,6 +170,7 @@ export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwn
           disputed_at: null,
           created_at: now,
           updated_at: now,
+          page_count: result.pageCount,
         })
         .execute();
       await trx
@@ -171,8 +179,9 @@ export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwn
         .execute();
       await trx
         .insertInto("consumer_test_result_images")
-        .values({ result_id: id, jpeg: result.image.jpeg, width: result.image.width, height: result.image.height })
+        .values({ result_id: id, page: 1, jpeg: result.image.jpeg, width: result.image.width, height: result.image.height })
         .execute();
+      await trx.insertInto("consumer_test_result_files").values({ result_id: id, pdf: result.pdf }).execute();
       await refreshConsumerWindow(trx, owner.consumerId);
       return { id, match };
     });
@@ -260,6 +269,7 @@ export async function listResults(db: Kysely<ConsumerDatabase>, identityUserId: 
     weakSafetyDate: r.valid ? (r.weak_safety_date?.toISOString() ?? null) : null,
     disputeComment: r.dispute_comment,
     disputeResponseComment: r.dispute_response_comment,
+    ...(r.page_count === null ? {} : { pageCount: r.page_count }),
   }));
 }
 
@@ -279,14 +289,40 @@ export async function listPropertyValues(db: Kysely<ConsumerDatabase>, identityU
 }
 
 /**
- * Page 1 of the result's PDF as a base64 JPEG, no `data:` prefix (docs/product.md §7 GET /testresult/getimage/).
- * @throws ResultNotFoundError when the result is not the user's.
+ * One page (1-based) of the result's PDF as a base64 JPEG that fits 1250x1000, no `data:` prefix
+ * (docs/product.md §7 GET /testresult/getimage/; pages after the first are an extension, the
+ * `page` parameter). Page 1 was drawn at upload. A later page is drawn from the kept PDF on its
+ * first request, in the worker pool with the upload's budgets, and stored, so that each page is
+ * drawn at most once per result (two first requests at once may both draw it; one row is kept).
+ * @throws ResultNotFoundError when the result is not the user's; PageNotFoundError for a page past
+ *   the result's page count, or past 1 on a result stored before PDFs were kept;
+ *   UploadRejectedError (busy, too_complex) when the pool cannot draw it now.
  */
-export async function resultImage(db: Kysely<ConsumerDatabase>, identityUserId: string, resultId: string): Promise<string> {
+export async function resultImage(db: Kysely<ConsumerDatabase>, pool: PdfPool, identityUserId: string, resultId: string, page = 1): Promise<string> {
   await ownedResult(db, identityUserId, resultId);
-  const row = await db.selectFrom("consumer_test_result_images").select("jpeg").where("result_id", "=", resultId).executeTakeFirst();
-  if (!row) throw new ResultNotFoundError();
-  return Buffer.from(row.jpeg.buffer, row.jpeg.byteOffset, row.jpeg.byteLength).toString("base64");
+  const base64 = (jpeg: Uint8Array) => Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength).toString("base64");
+  const row = await db
+    .selectFrom("consumer_test_result_images")
+    .select("jpeg")
+    .where("result_id", "=", resultId)
+    .where("page", "=", page)
+    .executeTakeFirst();
+  if (row) return base64(row.jpeg);
+  if (page === 1) throw new ResultNotFoundError();
+  const kept = await db
+    .selectFrom("consumer_test_results as r")
+    .innerJoin("consumer_test_result_files as f", "f.result_id", "r.id")
+    .select(["r.page_count", "f.pdf"])
+    .where("r.id", "=", resultId)
+    .executeTakeFirst();
+  if (!kept || kept.page_count === null || page > kept.page_count) throw new PageNotFoundError(page);
+  const image = await renderResultImage(pool, kept.pdf, page);
+  await db
+    .insertInto("consumer_test_result_images")
+    .values({ result_id: resultId, page, jpeg: image.jpeg, width: image.width, height: image.height })
+    .onConflict((oc) => oc.columns(["result_id", "page"]).doNothing())
+    .execute();
+  return base64(image.jpeg);
 }
 
 /**

@@ -81,6 +81,8 @@ export type WorkerTask =
       op: "render";
       started?: MessagePort;
       bytes: Uint8Array;
+      /** The page to draw, 1-based; a page the PDF does not have answers corrupt. */
+      page: number;
       /** The JPEG fits this box (docs/product.md §9: large view 1250x1000), keeping the page's proportions. */
       box: { width: number; height: number };
       /** JPEG quality 0-100. */
@@ -113,7 +115,7 @@ function load(): Promise<{ pdfjs: PdfJs; canvas: Canvas; assets: string }> {
     const loaded = { pdfjs, canvas, assets };
     libraries = Promise.resolve(loaded);
     // A failed warm-up only means the first real task pays for what it did not load.
-    await render({ op: "render", bytes: warmupPdf(), box: { width: 125, height: 100 }, quality: 50, maxImagePixels: 1_000_000, memoryLimitBytes: 0 }).catch(() => {});
+    await render({ op: "render", bytes: warmupPdf(), page: 1, box: { width: 125, height: 100 }, quality: 50, maxImagePixels: 1_000_000, memoryLimitBytes: 0 }).catch(() => {});
     return loaded;
   })();
   return libraries;
@@ -302,7 +304,8 @@ async function render(task: Extract<WorkerTask, { op: "render" }>): Promise<Rend
   const loading = await open({ bytes: task.bytes, maxImagePixels: task.maxImagePixels });
   try {
     const pdf = await loading.promise;
-    const page = await pdf.getPage(1);
+    if (!Number.isInteger(task.page) || task.page < 1 || task.page > pdf.numPages) return { ok: false, reason: "corrupt" };
+    const page = await pdf.getPage(task.page);
     const natural = page.getViewport({ scale: 1 });
     const scale = Math.min(task.box.width / natural.width, task.box.height / natural.height);
     const viewport = page.getViewport({ scale });

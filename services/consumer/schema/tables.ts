@@ -106,6 +106,8 @@ export interface ConsumerTestResultsTable {
   disputed_at: Date | null;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
+  /** Pages of the kept PDF (0005_result_pages.ts); null on a result stored before the PDF was kept. */
+  page_count: ColumnType<number | null, number | null | undefined, never>;
 }
 
 /** docs/product.md §3 test result property value: one per checked field of a result. */
@@ -120,12 +122,20 @@ export interface ConsumerTestResultPropertyValuesTable {
   position: ColumnType<number, number, never>;
 }
 
-/** Page 1 of a result's PDF as a JPEG that fits 1250x1000 (docs/product.md §9 image sizes). */
+/** One page of a result's PDF as a JPEG that fits 1250x1000 (docs/product.md §9 image sizes). */
 export interface ConsumerTestResultImagesTable {
   result_id: ColumnType<string, string, never>;
+  /** 1-based; page 1 is drawn at upload, a later page on its first request (0005_result_pages.ts). */
+  page: ColumnType<number, number | undefined, never>;
   jpeg: ColumnType<Uint8Array, Uint8Array, never>;
   width: ColumnType<number, number, never>;
   height: ColumnType<number, number, never>;
+}
+
+/** The original PDF of a result, exactly as uploaded (0005_result_pages.ts). */
+export interface ConsumerTestResultFilesTable {
+  result_id: ColumnType<string, string, never>;
+  pdf: ColumnType<Uint8Array, Uint8Array, never>;
 }
 
 export interface ConsumerDatabase {
@@ -134,6 +144,7 @@ export interface ConsumerDatabase {
   consumer_test_results: ConsumerTestResultsTable;
   consumer_test_result_property_values: ConsumerTestResultPropertyValuesTable;
   consumer_test_result_images: ConsumerTestResultImagesTable;
+  consumer_test_result_files: ConsumerTestResultFilesTable;
   consumer_subscriptions: ConsumerSubscriptionsTable;
   consumer_identity_emails: ConsumerIdentityEmailsTable;
 }
