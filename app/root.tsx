@@ -14,7 +14,7 @@ import {
   useNavigation,
   useRouteLoaderData,
 } from "react-router";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
 import type { Route } from "./+types/root";
 import { CookieBanner } from "./components/CookieBanner";
 import { Logo } from "./components/Logo";
@@ -108,6 +108,12 @@ function PendingBar() {
 
 export default function App() {
   useFocusAfterNavigation();
+  // html[data-hydrated] once React has hydrated the page (App's effect runs after every route
+  // component's): from then on JavaScript keeps controls up to date (a Confirm New Password enabled
+  // only after a current one), and the end-to-end tests judge controls only then.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   return <Outlet />;
 }
 

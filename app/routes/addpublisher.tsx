@@ -79,7 +79,7 @@ export default function AddPublisher() {
               ) : (
                 <Form method="post">
                   <input type="hidden" name="sfConsumerId" value={hit.sF_ConsumerId} />
-                  <button type="submit" className="button" disabled={navigation.state !== "idle"} aria-label={`Add ${hit.firstName} ${hit.lastName}`}>
+                  <button type="submit" className="button secondary" disabled={navigation.state !== "idle"} aria-label={`Add ${hit.firstName} ${hit.lastName}`}>
                     Add
                   </button>
                 </Form>
