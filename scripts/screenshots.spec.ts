@@ -25,12 +25,16 @@ test("the main screens at phone size", async ({ page, browser, baseURL }, testIn
   await page.goto("/mytests");
   await page.screenshot({ path: out("mytests-before-you-add") });
   await dismissGuidelines(page);
-  await uploadPdf(page, await labPdf("harborview", { firstName: ana.firstName, lastName: ana.lastName, dob: isoDob(ana), collectedAt: new Date(Date.now() - 5 * 3600_000) }));
+  await uploadPdf(page, await labPdf("harborview", { firstName: ana.firstName, lastName: ana.lastName, dob: isoDob(ana), collectedAt: new Date(Date.now() - 5 * 3600_000), variation: { secondPage: true } }));
   await expect(page.getByRole("status").filter({ hasText: "validated" })).toBeVisible();
   await page.screenshot({ path: out("mytests") });
   await page.getByRole("list", { name: "Test results" }).getByRole("link").first().click();
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await page.screenshot({ path: out("testdetail") });
+  await page.getByRole("link", { name: "Open the large view of the result" }).click();
+  await page.getByRole("link", { name: "Next page" }).click();
+  await expect(page.getByRole("img", { name: /^Page 2 of/ })).toHaveJSProperty("complete", true);
+  await page.screenshot({ path: out("testdetail-large") });
   await page.goto("/safewindow");
   await page.screenshot({ path: out("safewindow") });
 
