@@ -170,6 +170,7 @@ if (!config.CONSUMER_API_URL) {
     // Threads start with the first upload and stop when idle: an idle server holds no pdf.js.
     pdf: { threads: config.MAX_PDF_WORKERS, idleStopMs: config.PDF_WORKER_IDLE_SECONDS * 1000 },
     db: embeddedDb,
+    reviewers: config.REVIEWER_EMAILS,
   });
   closers.push(consumer.close);
   sessionDb ??= consumer.db;

@@ -233,11 +233,50 @@ export type TestResult = z.infer<typeof testResultSchema>;
 export const propertyValueSchema = z
   .object({
     sF_TestResultPropertyValueId: id("The property value's id"),
-    name: z.string().meta({ description: "`First Name`, `Last Name` or `Date of Birth`." }),
+    name: z.string().meta({ description: "`First Name`, `Last Name` or `Date of Birth`; ours, an extension: `Manual Review`, an accepted dispute." }),
     matchInfo: z.string().nullable().meta({ description: "Null when the field matched, else `PDF: <as printed>; profile: <as stored>`." }),
   })
   .meta({ description: "A checked field of a test result." });
 export type PropertyValue = z.infer<typeof propertyValueSchema>;
+
+/** Extension (dispute reviews): a reviewer's decision on a dispute. */
+export const reviewDecisionSchema = z.enum(["accept", "decline"]).meta({ description: "accept: the result becomes valid; decline: it stays as it is." });
+export type ReviewDecision = z.infer<typeof reviewDecisionSchema>;
+
+/** Extension (dispute reviews): one open dispute in the reviewers' queue. */
+export const disputeQueueEntrySchema = z
+  .object({
+    sF_TestResultId: id("The disputed result's id"),
+    firstName: z.string(),
+    lastName: z.string(),
+    safeWindowId: z.string().meta({ description: "The owner's product ID." }),
+    publicName: z.string(),
+    testingCompanyName: z.string(),
+    testName: z.string(),
+    result: testOutcomeSchema,
+    testDate: instant.meta({ description: "When the specimen was collected." }),
+    disputeComment: z.string(),
+    disputedAt: instant.meta({ description: "When the dispute was submitted (the review promise runs from here)." }),
+    pageCount: z.number().int().min(1).optional(),
+    propertyValues: z.array(propertyValueSchema),
+  })
+  .meta({ description: "An open dispute, with what the reviewer needs to decide it." });
+export type DisputeQueueEntry = z.infer<typeof disputeQueueEntrySchema>;
+
+/** Extension (dispute reviews): one decision of the audit trail. */
+export const disputeReviewSchema = z
+  .object({
+    sF_DisputeReviewId: id("The decision's id"),
+    sF_TestResultId: id("The result's id"),
+    reviewerEmail: z.string(),
+    decision: reviewDecisionSchema,
+    responseComment: z.string(),
+    validBefore: zeroOrOne("The result's valid before the decision."),
+    validAfter: zeroOrOne("The result's valid after it."),
+    reviewedAt: instant,
+  })
+  .meta({ description: "A dispute decision: who, when, what changed." });
+export type DisputeReview = z.infer<typeof disputeReviewSchema>;
 
 /** docs/product.md §3 "Upload: success, consumerMessage": a result stored, valid or not. */
 export const uploadAnswerSchema = z
@@ -253,7 +292,8 @@ export type UploadAnswer = z.infer<typeof uploadAnswerSchema>;
  * Why a test-result call was refused. Uploads: no_file, too_large, not_pdf, archive, wrapped,
  * appended, javascript, launch, embedded_file, actions, corrupt, encrypted, too_many_pages,
  * too_complex, busy, duplicate, no_text, printed, changed, unknown_lab, unreadable, future.
- * Disputes: comment_required, comment_too_long, result_valid, already_disputed. Images:
+ * Disputes: comment_required, comment_too_long, result_valid, already_disputed. Reviews (an
+ * extension): response_required, response_too_long, already_reviewed. Images:
  * page_not_found. Any call: not_found, no_profile.
  */
 export const resultRefusalSchema = z
@@ -321,6 +361,13 @@ export const uploadRequestSchema = z.object({
   [uploadField]: z.file().max(maxUploadBytes).meta({ description: "The test result PDF, exactly as the testing company issued it; at most 10 MiB." }),
 });
 
+/** Extension: POST /testresult/reviewdispute/: a reviewer decides an open dispute. */
+export const reviewDisputeRequestSchema = z.object({
+  sF_TestResultId: z.string().min(1, "is required"),
+  decision: reviewDecisionSchema,
+  responseComment: z.string().meta({ description: "What the user reads (disputeResponseComment): required, at most 1000 characters." }),
+});
+
 /** POST /testresult/dispute/: docs/product.md §7 "the test result detail including disputeComment"; other keys are ignored. */
 export const disputeRequestSchema = z.object({
   sF_TestResultId: z.string().min(1, "is required"),
@@ -338,6 +385,7 @@ const followRefused = (what: string) => ({
 });
 const resultNotFound = { description: "not_found or no_profile: no such result of this user.", schema: resultRefusalSchema };
 const badQuery = { description: "invalid_request: the parameter is missing or repeated.", schema: apiErrorSchema };
+const notReviewer = { description: "forbidden: the caller is not one of the provider's dispute reviewers.", schema: apiErrorSchema };
 
 /**
  * Every call of the consumer API, by the name the client uses: method, path (docs/product.md §7),
@@ -533,6 +581,44 @@ export const consumerCalls = {
       },
       404: resultNotFound,
     },
+  },
+  disputeQueue: {
+    method: "GET",
+    path: "/testresult/disputequeue/",
+    summary: "Extension (dispute reviews): the open disputes, oldest first. Reviewers only.",
+    auth: "userToken",
+    answer: z.array(disputeQueueEntrySchema),
+    errorAnswers: { 403: notReviewer },
+  },
+  disputeImage: {
+    method: "GET",
+    path: "/testresult/disputeimage/",
+    summary: "Extension (dispute reviews): a page of a disputed result, like getImage. Reviewers only, and only for results under dispute.",
+    auth: "userToken",
+    query: imageQuerySchema,
+    answer: z.base64().meta({ description: "A JPEG, base64." }),
+    errorAnswers: { 400: badQuery, 403: notReviewer, 404: { description: "not_found or page_not_found: no such result under dispute, or no such page.", schema: resultRefusalSchema } },
+  },
+  reviewDispute: {
+    method: "POST",
+    path: "/testresult/reviewdispute/",
+    summary: "Extension (dispute reviews): accepts or declines an open dispute with a response; the owner is e-mailed. Reviewers only.",
+    auth: "userToken",
+    json: reviewDisputeRequestSchema,
+    answer: successSchema,
+    errorAnswers: {
+      400: { description: "response_required, response_too_long or already_reviewed (ResultRefusal); a malformed body (ApiError invalid_request).", schema: z.union([resultRefusalSchema, apiErrorSchema]) },
+      403: notReviewer,
+      404: { description: "not_found: no such result under dispute.", schema: resultRefusalSchema },
+    },
+  },
+  disputeReviews: {
+    method: "GET",
+    path: "/testresult/disputereviews/",
+    summary: "Extension (dispute reviews): the audit trail of decisions, newest first (at most 200). Reviewers only.",
+    auth: "userToken",
+    answer: z.array(disputeReviewSchema),
+    errorAnswers: { 403: notReviewer },
   },
 } as const satisfies CallContracts;
 

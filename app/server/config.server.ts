@@ -45,6 +45,12 @@ const envSchema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   MAIL_FROM: z.string().min(3).default("SafeWindow <no-reply@safewindow.local>"),
   SUPPORT_EMAIL: z.email("must be an e-mail address").default("support@safewindow.local"),
+  /** The embedded consumer API's dispute reviewers: comma-separated e-mail addresses of accounts (default none). */
+  REVIEWER_EMAILS: z
+    .string()
+    .default("")
+    .transform((value) => value.split(",").map((e) => e.trim()).filter(Boolean))
+    .refine((emails) => emails.every((e) => z.email().safeParse(e).success), "must be comma-separated e-mail addresses"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TRUST_PROXY: z.string().default("loopback"),
   DEFAULT_TIME_ZONE: z.string().default("America/New_York"),

@@ -18,6 +18,8 @@ import { createProfile, findProfile, modifyCore } from "./profiles.ts";
 import type { ProfilesContext } from "./profiles.ts";
 import { testResultErrorAnswer } from "./results/errors.ts";
 import type { ResultsContext } from "./results/pipeline.ts";
+import { reviewerList } from "./results/reviews.ts";
+import type { Reviewers } from "./results/reviews.ts";
 import { testResultRoutes } from "./results/routes.ts";
 import { getSafeWindow } from "./safewindow.ts";
 import { SubscriptionError, rememberEmail } from "./subscriptions.ts";
@@ -32,6 +34,8 @@ export interface ConsumerAppDeps {
   checkDatabase: () => Promise<void>;
   /** The test-result pipeline: database and PDF worker pool (results/). */
   results: ResultsContext;
+  /** Who may review disputes (results/reviews.ts); default nobody. */
+  reviewers?: Reviewers;
 }
 
 // ---------------------------------------------------------------- authentication
@@ -141,7 +145,7 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
   });
 
   app.use("/consumer", profileRoutes(deps));
-  app.use("/testresult", testResultRoutes({ results: deps.results, now: deps.now, authenticate: authenticate(deps), userOf }));
+  app.use("/testresult", testResultRoutes({ results: deps.results, reviewers: deps.reviewers ?? reviewerList([]), now: deps.now, authenticate: authenticate(deps), userOf }));
   app.use("/consumersubscription", subscriptionRoutes({ db: deps.profiles.db, now: deps.now, authenticate: authenticate(deps), userOf }));
 
   app.use(notFound);

@@ -14,6 +14,8 @@ const envSchema = z.object({
   // Compared exactly with the token's `iss`, so taken as given (no trailing-slash trimming).
   IDENTITY_ISSUER: z.preprocess(unsetIfEmpty, z.string().optional()),
   LOG_LEVEL: logLevelSchema,
+  // Comma-separated e-mail addresses of the dispute reviewers (results/reviews.ts); default none.
+  REVIEWER_EMAILS: z.preprocess(unsetIfEmpty, z.string().default("")),
 });
 
 const env = parseEnvOrExit("consumer", envSchema, process.env);
@@ -27,6 +29,7 @@ const service = await startConsumerService({
   logger,
   host: env.HOST,
   port: env.PORT,
+  reviewers: env.REVIEWER_EMAILS.split(","),
 }).catch((err: unknown) => {
   logger.fatal({ err: errorSummary(err) }, "consumer API failed to start");
   process.exit(1);

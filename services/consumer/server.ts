@@ -10,6 +10,7 @@ import { createTokenVerifier } from "./auth.ts";
 import { createConsumerApp } from "./http.ts";
 import { createPdfPool } from "./results/pool.ts";
 import type { PdfPool, PdfPoolOptions } from "./results/pool.ts";
+import { reviewerList } from "./results/reviews.ts";
 import { rematchResults } from "./results/store.ts";
 import { CONSUMER_MIGRATION_TABLE, consumerMigrations } from "./schema/migrations.ts";
 import type { ConsumerDatabase } from "./schema/tables.ts";
@@ -40,6 +41,8 @@ export interface ConsumerOptions {
   now?: () => Date;
   /** The PDF worker pool's threads and budgets (results/pool.ts); defaults suit production. */
   pdf?: PdfPoolOptions;
+  /** E-mail addresses of the provider's dispute reviewers (results/reviews.ts); default none. */
+  reviewers?: readonly string[];
 }
 
 export interface ConsumerService {
@@ -97,6 +100,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
       // A profile change re-runs matching of the stored results (docs/architecture.md §5).
       profiles: { db, onProfileChanged: rematchResults },
       results: { db, pool },
+      reviewers: reviewerList(opts.reviewers ?? []),
       verifier: createTokenVerifier({ identityUrl, ...(opts.identityIssuer ? { issuer: opts.identityIssuer } : {}), now }),
       logger,
       now,

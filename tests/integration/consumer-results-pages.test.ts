@@ -145,7 +145,8 @@ describe("migration 0005_result_pages", () => {
         .execute();
       await db.insertInto("consumer_test_result_images").values({ result_id: resultId, jpeg: new Uint8Array([1, 2, 3]), width: 1, height: 1 }).execute();
 
-      expect(await migrateToLatest(db, consumerMigrations, CONSUMER_MIGRATION_TABLE)).toEqual(["0005_result_pages"]);
+      const through0005 = Object.fromEntries(Object.entries(consumerMigrations).filter(([name]) => name < "0006"));
+      expect(await migrateToLatest(db, through0005, CONSUMER_MIGRATION_TABLE)).toEqual(["0005_result_pages"]);
       expect(await db.selectFrom("consumer_test_result_images").select(["result_id", "page", "jpeg"]).execute()).toEqual([
         { result_id: resultId, page: 1, jpeg: new Uint8Array([1, 2, 3]) },
       ]);

@@ -23,7 +23,7 @@ const PUBLIC_URL = "http://localhost:3000";
 let services: Services;
 
 beforeAll(async () => {
-  services = await startServices({ client: CLIENT, tmpPrefix: "contracts-" });
+  services = await startServices({ client: CLIENT, tmpPrefix: "contracts-", reviewers: [REVIEWER] });
 });
 
 afterAll(async () => {
@@ -114,6 +114,8 @@ async function mailedToken(address: string, action: () => Promise<unknown>): Pro
 }
 
 let counter = 0;
+/** The consumer API's one dispute reviewer (the review calls, contract extensions). */
+const REVIEWER = `contract-reviewer-${Math.random().toString(36).slice(2, 8)}@example.com`;
 const newEmail = (tag: string) => `${tag}-${(counter += 1)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 const newPassword = () => `Ct!${Math.random().toString(36).slice(2, 10)}x9Z`;
 
@@ -214,6 +216,15 @@ describe("consumer API", () => {
     const image = await consumer("getImage", ada, { query: { testResultId: uploaded.sF_TestResultId } });
     expect(Buffer.from(image, "base64").subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     expect(await consumer("dispute", ada, { json: { ...result, disputeComment: "The lab misspelt my first name." } })).toEqual({ success: true });
+
+    // Dispute reviews (extensions): the reviewer reads the queue and the page, accepts, reads the trail.
+    const reviewer = await makeUser(services, { email: REVIEWER });
+    const queue = await consumer("disputeQueue", reviewer);
+    expect(queue.map((d) => d.sF_TestResultId)).toContain(uploaded.sF_TestResultId);
+    const page = await consumer("disputeImage", reviewer, { query: { testResultId: uploaded.sF_TestResultId } });
+    expect(Buffer.from(page, "base64").subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect(await consumer("reviewDispute", reviewer, { json: { sF_TestResultId: uploaded.sF_TestResultId, decision: "accept", responseComment: "Typo confirmed." } })).toEqual({ success: true });
+    expect((await consumer("disputeReviews", reviewer)).map((r) => r.decision)).toEqual(["accept"]);
   });
 });
 

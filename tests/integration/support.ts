@@ -135,6 +135,8 @@ export interface ServicesOptions {
   /** The consumer API's clock (token expiry, age rule); default the real one. The authority always runs on the real clock. */
   consumerNow?: () => Date;
   onToken?: (token: string) => void;
+  /** E-mail addresses of the consumer API's dispute reviewers (default none). */
+  reviewers?: string[];
 }
 
 /**
@@ -168,6 +170,7 @@ export async function startServices(options: ServicesOptions): Promise<Services>
       identityIssuer: options.pinIssuer ? identity.issuer : undefined,
       logger: options.consumerLogger ?? silent,
       now: options.consumerNow,
+      reviewers: options.reviewers,
     });
   } catch (err) {
     await close();

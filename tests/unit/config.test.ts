@@ -19,6 +19,11 @@ describe("parseConfig", () => {
     expect(config.IDENTITY_URL).toBe("http://id.example");
   });
 
+  it("reads the dispute reviewers as a list of addresses, none by default", () => {
+    expect(parseConfig({}).REVIEWER_EMAILS).toEqual([]);
+    expect(parseConfig({ REVIEWER_EMAILS: " a@example.com,,b@example.org " }).REVIEWER_EMAILS).toEqual(["a@example.com", "b@example.org"]);
+  });
+
   it("treats empty variables as unset", () => {
     expect(parseConfig({ IDENTITY_URL: "", PORT: "" }).IDENTITY_URL).toBeUndefined();
   });
@@ -32,6 +37,7 @@ describe("parseConfig", () => {
     ["SMTP_URL", "http://mail"],
     ["REDIS_URL", "http://cache:6379"],
     ["SUPPORT_EMAIL", "support"],
+    ["REVIEWER_EMAILS", "staff@example.com, nobody"],
     ["SESSION_SECRET", "short"],
     ["LOG_LEVEL", "loud"],
   ])("a wrong %s stops the start with a message naming it", (name, value) => {

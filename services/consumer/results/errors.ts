@@ -154,7 +154,7 @@ export class ResultsNeedProfileError extends Error {
 
 /** A dispute breaks a rule (docs/product.md §5 comment, §6 only valid 0, once): 400. */
 export class DisputeRuleError extends Error {
-  readonly reason: "comment_required" | "comment_too_long" | "result_valid" | "already_disputed";
+  readonly reason: "comment_required" | "comment_too_long" | "result_valid" | "already_disputed" | "response_required" | "response_too_long" | "already_reviewed";
   constructor(reason: DisputeRuleError["reason"], message: string) {
     super(message);
     this.name = "DisputeRuleError";

@@ -5,7 +5,7 @@
 // reads as not found. Errors are answered by http.ts (errors.ts testResultErrorAnswer).
 import express from "express";
 import type { RequestHandler, Response, Router } from "express";
-import { consumerCalls, disputeRequestSchema, imageQuerySchema, propertyValuesQuerySchema } from "../../../contracts/consumer.ts";
+import { consumerCalls, disputeRequestSchema, imageQuerySchema, propertyValuesQuerySchema, reviewDisputeRequestSchema } from "../../../contracts/consumer.ts";
 import { BadRequestError } from "../../shared/errors.ts";
 import { parse, reply } from "../../shared/http.ts";
 import type { AuthenticatedUser } from "../auth.ts";
@@ -13,10 +13,14 @@ import { UploadRejectedError, rejectionMessages } from "./errors.ts";
 import { readUpload } from "./intake.ts";
 import { addTestResult } from "./pipeline.ts";
 import type { ResultsContext } from "./pipeline.ts";
+import { disputeImage, disputeQueue, disputeReviews, requireReviewer, reviewDispute } from "./reviews.ts";
+import type { Reviewers } from "./reviews.ts";
 import { disputeResult, listPropertyValues, listResults, resultImage, resultOwner } from "./store.ts";
 
 export interface TestResultRoutesDeps {
   results: ResultsContext;
+  /** Who may make the review calls (reviews.ts). */
+  reviewers: Reviewers;
   now: () => Date;
   /** http.ts's bearer-token check. */
   authenticate: RequestHandler;
@@ -72,6 +76,33 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
     const body = parse(disputeRequestSchema, req.body);
     await disputeResult(db, deps.userOf(res).identityUserId, body.sF_TestResultId, body.disputeComment, deps.now());
     reply(res, consumerCalls.dispute, { success: true });
+  });
+
+  // Dispute reviews (extensions; reviews.ts): the role is checked on every call.
+  const reviewer = (res: Response) => requireReviewer(deps.reviewers, deps.userOf(res));
+
+  router.get("/disputequeue", async (_req, res) => {
+    reviewer(res);
+    reply(res, consumerCalls.disputeQueue, await disputeQueue(db));
+  });
+
+  router.get("/disputeimage", async (req, res) => {
+    reviewer(res);
+    const { testResultId, page } = parse(imageQuerySchema, req.query);
+    reply(res, consumerCalls.disputeImage, await disputeImage(db, deps.results.pool, testResultId, page ?? 1));
+  });
+
+  router.post("/reviewdispute", async (req, res) => {
+    const who = reviewer(res);
+    if (!req.is("json")) throw new BadRequestError("Send the body as application/json.");
+    const body = parse(reviewDisputeRequestSchema, req.body);
+    await reviewDispute(db, who, body.sF_TestResultId, body.decision, body.responseComment, deps.now());
+    reply(res, consumerCalls.reviewDispute, { success: true });
+  });
+
+  router.get("/disputereviews", async (_req, res) => {
+    reviewer(res);
+    reply(res, consumerCalls.disputeReviews, await disputeReviews(db));
   });
 
   return router;

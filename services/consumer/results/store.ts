@@ -43,6 +43,11 @@ export interface ResultOwner {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** True when `id` can be a result's id (a uuid): anything else is not found, never a database error. */
+export function isResultId(id: string): boolean {
+  return UUID.test(id);
+}
+
 /**
  * The user's profile as the pipeline needs it.
  * @throws ResultsNeedProfileError when the user has none.
@@ -203,14 +208,16 @@ export async function rematchResults(trx: Transaction<ConsumerDatabase>, change:
   if (before.firstName === after.firstName && before.lastName === after.lastName && before.dob === after.dob) return;
   const rows = await trx
     .selectFrom("consumer_test_results")
-    .select(["id", "valid", "patient_given_names", "patient_last_name", "patient_dob"])
+    .select(["id", "valid", "patient_given_names", "patient_last_name", "patient_dob", "review_profile"])
     .where("consumer_id", "=", change.consumerId)
     .execute();
   for (const row of rows) {
-    const match = matchProfile(
+    const matched = matchProfile(
       { givenNames: row.patient_given_names, lastName: row.patient_last_name, dob: row.patient_dob },
       { firstName: after.firstName, lastName: after.lastName, dob: after.dob },
     );
+    // A dispute accepted on review (reviews.ts) holds while the profile is what it was accepted against.
+    const match = row.review_profile !== null && row.review_profile === JSON.stringify({ firstName: after.firstName, lastName: after.lastName, dob: after.dob }) ? { ...matched, valid: true } : matched;
     if (match.valid !== row.valid) {
       await trx.updateTable("consumer_test_results").set({ valid: match.valid, updated_at: change.now }).where("id", "=", row.id).execute();
     }
@@ -300,6 +307,14 @@ export async function listPropertyValues(db: Kysely<ConsumerDatabase>, identityU
  */
 export async function resultImage(db: Kysely<ConsumerDatabase>, pool: PdfPool, identityUserId: string, resultId: string, page = 1): Promise<string> {
   await ownedResult(db, identityUserId, resultId);
+  return imageOfResult(db, pool, resultId, page);
+}
+
+/**
+ * One page of a result the caller may read (its owner's, or a reviewer's under dispute): see
+ * resultImage. @throws ResultNotFoundError when page 1 is missing; PageNotFoundError; UploadRejectedError.
+ */
+export async function imageOfResult(db: Kysely<ConsumerDatabase>, pool: PdfPool, resultId: string, page: number): Promise<string> {
   const base64 = (jpeg: Uint8Array) => Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength).toString("base64");
   const row = await db
     .selectFrom("consumer_test_result_images")

@@ -6,6 +6,7 @@ import { results } from "./0002_results.ts";
 import { subscriptions } from "./0003_subscriptions.ts";
 import { reportIdentity } from "./0004_report_identity.ts";
 import { resultPages } from "./0005_result_pages.ts";
+import { disputeReviews } from "./0006_dispute_reviews.ts";
 
 /** Migration table of the consumer API (kept apart from identity_… in a shared database). */
 export const CONSUMER_MIGRATION_TABLE = "consumer_migration";
@@ -17,4 +18,5 @@ export const consumerMigrations: Record<string, Migration> = {
   "0003_subscriptions": subscriptions,
   "0004_report_identity": reportIdentity,
   "0005_result_pages": resultPages,
+  "0006_dispute_reviews": disputeReviews,
 };

@@ -108,6 +108,11 @@ export interface ConsumerTestResultsTable {
   updated_at: Date;
   /** Pages of the kept PDF (0005_result_pages.ts); null on a result stored before the PDF was kept. */
   page_count: ColumnType<number | null, number | null | undefined, never>;
+  /** The last review decision of its dispute (0006_dispute_reviews.ts); null until reviewed. */
+  review_decision: ColumnType<"accept" | "decline" | null, "accept" | "decline" | null | undefined, "accept" | "decline" | null>;
+  reviewed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** JSON text of the profile's checked fields an accepted result was accepted against; null otherwise. */
+  review_profile: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** docs/product.md §3 test result property value: one per checked field of a result. */
@@ -115,7 +120,8 @@ export interface ConsumerTestResultPropertyValuesTable {
   /** uuid; docs/product.md §3 sF_TestResultPropertyValueId. */
   id: string;
   result_id: ColumnType<string, string, never>;
-  name: ColumnType<"First Name" | "Last Name" | "Date of Birth", "First Name" | "Last Name" | "Date of Birth", never>;
+  /** 'Manual Review' records an accepted dispute (0006_dispute_reviews.ts). */
+  name: ColumnType<PropertyValueName, PropertyValueName, never>;
   /** null when the field matches the profile. */
   match_info: string | null;
   /** Answer order. */
@@ -132,6 +138,23 @@ export interface ConsumerTestResultImagesTable {
   height: ColumnType<number, number, never>;
 }
 
+/** The names of a result's property values: the three checked fields, and an accepted dispute's record. */
+export type PropertyValueName = "First Name" | "Last Name" | "Date of Birth" | "Manual Review";
+
+/** One decision on a disputed result: the audit trail of dispute reviews (0006_dispute_reviews.ts). */
+export interface ConsumerDisputeReviewsTable {
+  id: ColumnType<string, string, never>;
+  result_id: ColumnType<string, string, never>;
+  reviewer_identity_user_id: ColumnType<string, string, never>;
+  reviewer_email: ColumnType<string, string, never>;
+  decision: ColumnType<"accept" | "decline", "accept" | "decline", never>;
+  /** What the user is told (1-1000 characters). */
+  response_comment: ColumnType<string, string, never>;
+  valid_before: ColumnType<boolean, boolean, never>;
+  valid_after: ColumnType<boolean, boolean, never>;
+  created_at: ColumnType<Date, Date, never>;
+}
+
 /** The original PDF of a result, exactly as uploaded (0005_result_pages.ts). */
 export interface ConsumerTestResultFilesTable {
   result_id: ColumnType<string, string, never>;
@@ -145,6 +168,7 @@ export interface ConsumerDatabase {
   consumer_test_result_property_values: ConsumerTestResultPropertyValuesTable;
   consumer_test_result_images: ConsumerTestResultImagesTable;
   consumer_test_result_files: ConsumerTestResultFilesTable;
+  consumer_dispute_reviews: ConsumerDisputeReviewsTable;
   consumer_subscriptions: ConsumerSubscriptionsTable;
   consumer_identity_emails: ConsumerIdentityEmailsTable;
 }

@@ -1,0 +1,199 @@
+// Dispute reviews (issue 13; services/consumer/README.md "Dispute reviews"): the provider's reviewers
+// read the open disputes, oldest first, and accept or decline each with a response. Accepting makes
+// the result valid, records a 'Manual Review' property value naming the reviewer and the time, and
+// recomputes the consumer's window; declining keeps it invalid. Either way the response is the
+// result's disputeResponseComment (docs/product.md §2 test detail's response branch) and the
+// decision is a row of the audit trail. A reviewer reads only results under dispute (open, or
+// decided); every other result stays its owner's alone.
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { DisputeQueueEntry, DisputeReview, ReviewDecision } from "../../../contracts/consumer.ts";
+import { ForbiddenError } from "../errors.ts";
+import type { ConsumerDatabase } from "../schema/tables.ts";
+import { DisputeRuleError, ResultNotFoundError } from "./errors.ts";
+import type { PdfPool } from "./pool.ts";
+import { imageOfResult, isResultId, refreshConsumerWindow } from "./store.ts";
+import { utcText } from "./windows.ts";
+
+/** Who may review disputes: e-mail addresses of the provider's staff (the consumer API's `reviewers` option), compared case-insensitively. */
+export interface Reviewers {
+  /** True when the token's verified e-mail is a reviewer's. */
+  has(email: string | undefined): boolean;
+}
+
+/** The reviewer list of `emails` (blank entries ignored). */
+export function reviewerList(emails: readonly string[]): Reviewers {
+  const set = new Set(emails.map((e) => e.trim().toLowerCase()).filter(Boolean));
+  return { has: (email) => email !== undefined && set.has(email.trim().toLowerCase()) };
+}
+
+/** The caller's reviewer identity. @throws ForbiddenError (403) when the token's e-mail is not a reviewer's. */
+export function requireReviewer(reviewers: Reviewers, user: { identityUserId: string; email?: string }): { identityUserId: string; email: string } {
+  if (!user.email || !reviewers.has(user.email)) throw new ForbiddenError("Only the provider's dispute reviewers may make this call.");
+  return { identityUserId: user.identityUserId, email: user.email };
+}
+
+/** The response is required, at most 1000 characters (like the dispute comment). */
+export const RESPONSE_COMMENT_MAX = 1000;
+
+/**
+ * The open disputes, oldest first: each result with its owner's name, what the PDF said, the checks
+ * and the user's comment.
+ */
+export async function disputeQueue(db: Kysely<ConsumerDatabase>): Promise<DisputeQueueEntry[]> {
+  const rows = await db
+    .selectFrom("consumer_test_results as r")
+    .innerJoin("consumer_profiles as p", "p.id", "r.consumer_id")
+    .select([
+      "r.id",
+      "r.public_name",
+      "r.testing_company_name",
+      "r.test_name",
+      "r.result",
+      "r.collected_at",
+      "r.dispute_comment",
+      "r.disputed_at",
+      "r.page_count",
+      "p.first_name",
+      "p.last_name",
+      "p.safe_window_id",
+    ])
+    .where("r.dispute_status", "=", 1)
+    .where("r.review_decision", "is", null)
+    .orderBy("r.disputed_at")
+    .orderBy("r.id")
+    .execute();
+  if (rows.length === 0) return [];
+  const checks = await db
+    .selectFrom("consumer_test_result_property_values")
+    .select(["result_id", "id", "name", "match_info"])
+    .where(
+      "result_id",
+      "in",
+      rows.map((r) => r.id),
+    )
+    .orderBy("result_id")
+    .orderBy("position")
+    .execute();
+  return rows.map((r) => ({
+    sF_TestResultId: r.id,
+    firstName: r.first_name,
+    lastName: r.last_name,
+    safeWindowId: r.safe_window_id,
+    publicName: r.public_name,
+    testingCompanyName: r.testing_company_name,
+    testName: r.test_name,
+    result: r.result,
+    testDate: r.collected_at.toISOString(),
+    disputeComment: r.dispute_comment ?? "",
+    disputedAt: (r.disputed_at ?? r.collected_at).toISOString(),
+    ...(r.page_count === null ? {} : { pageCount: r.page_count }),
+    propertyValues: checks.filter((c) => c.result_id === r.id).map((c) => ({ sF_TestResultPropertyValueId: c.id, name: c.name, matchInfo: c.match_info })),
+  }));
+}
+
+/**
+ * A page of a disputed result's PDF for a reviewer (base64 JPEG, like getimage).
+ * @throws ResultNotFoundError when no result with that id is under dispute; PageNotFoundError past its pages.
+ */
+export async function disputeImage(db: Kysely<ConsumerDatabase>, pool: PdfPool, resultId: string, page: number): Promise<string> {
+  if (!isResultId(resultId)) throw new ResultNotFoundError();
+  const row = await db.selectFrom("consumer_test_results").select("id").where("id", "=", resultId).where("dispute_status", "=", 1).executeTakeFirst();
+  if (!row) throw new ResultNotFoundError();
+  return imageOfResult(db, pool, resultId, page);
+}
+
+/**
+ * Decides an open dispute, in one transaction: the result row is locked, the decision stored on it
+ * and in the audit trail, and on accept the result made valid, a 'Manual Review' property value
+ * added and the consumer's window recomputed.
+ * @returns the owner's consumer id and the new validity (for the mail).
+ * @throws ResultNotFoundError when no such result is disputed; DisputeRuleError response_required,
+ *   response_too_long, or already_reviewed (decided before, by this or another reviewer).
+ */
+export async function reviewDispute(
+  db: Kysely<ConsumerDatabase>,
+  reviewer: { identityUserId: string; email: string },
+  resultId: string,
+  decision: ReviewDecision,
+  responseComment: string,
+  now: Date,
+): Promise<{ consumerId: string; valid: boolean }> {
+  const response = responseComment.trim();
+  if (response === "") throw new DisputeRuleError("response_required", "Write the response the user will read.");
+  if ([...response].length > RESPONSE_COMMENT_MAX) throw new DisputeRuleError("response_too_long", `The response may be at most ${RESPONSE_COMMENT_MAX} characters long.`);
+  if (!isResultId(resultId)) throw new ResultNotFoundError();
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("consumer_test_results as r")
+      .innerJoin("consumer_profiles as p", "p.id", "r.consumer_id")
+      .select(["r.id", "r.consumer_id", "r.valid", "r.dispute_status", "r.review_decision", "p.first_name", "p.last_name", "p.dob"])
+      .where("r.id", "=", resultId)
+      .forUpdate("r")
+      .executeTakeFirst();
+    if (!row || row.dispute_status !== 1) throw new ResultNotFoundError();
+    if (row.review_decision !== null) throw new DisputeRuleError("already_reviewed", "This dispute has already been reviewed.");
+    const valid = decision === "accept" ? true : row.valid;
+    await trx
+      .updateTable("consumer_test_results")
+      .set({
+        valid,
+        review_decision: decision,
+        reviewed_at: now,
+        review_profile: decision === "accept" ? JSON.stringify({ firstName: row.first_name, lastName: row.last_name, dob: row.dob }) : null,
+        dispute_response_comment: response,
+        updated_at: now,
+      })
+      .where("id", "=", resultId)
+      .execute();
+    if (decision === "accept") {
+      const last = await trx
+        .selectFrom("consumer_test_result_property_values")
+        .select((eb) => eb.fn.max("position").as("position"))
+        .where("result_id", "=", resultId)
+        .executeTakeFirst();
+      await trx
+        .insertInto("consumer_test_result_property_values")
+        .values({
+          id: randomUUID(),
+          result_id: resultId,
+          name: "Manual Review",
+          match_info: `Accepted on review by ${reviewer.email} at ${utcText(now)}`,
+          position: Number(last?.position ?? -1) + 1,
+        })
+        .execute();
+      await refreshConsumerWindow(trx, row.consumer_id);
+    }
+    await trx
+      .insertInto("consumer_dispute_reviews")
+      .values({
+        id: randomUUID(),
+        result_id: resultId,
+        reviewer_identity_user_id: reviewer.identityUserId,
+        reviewer_email: reviewer.email,
+        decision,
+        response_comment: response,
+        valid_before: row.valid,
+        valid_after: valid,
+        created_at: now,
+      })
+      .execute();
+    return { consumerId: row.consumer_id, valid };
+  });
+}
+
+/** The audit trail, newest first (at most `limit` decisions). */
+export async function disputeReviews(db: Kysely<ConsumerDatabase>, limit = 200): Promise<DisputeReview[]> {
+  const rows = await db.selectFrom("consumer_dispute_reviews").selectAll().orderBy("created_at", "desc").orderBy("id").limit(limit).execute();
+  return rows.map((r) => ({
+    sF_DisputeReviewId: r.id,
+    sF_TestResultId: r.result_id,
+    reviewerEmail: r.reviewer_email,
+    decision: r.decision,
+    responseComment: r.response_comment,
+    validBefore: r.valid_before ? 1 : 0,
+    validAfter: r.valid_after ? 1 : 0,
+    reviewedAt: r.created_at.toISOString(),
+  }));
+}
+

@@ -1,0 +1,157 @@
+// Disputes that get answered (issue 13; contracts/consumer.ts disputeQueue, disputeImage, reviewDispute,
+// disputeReviews, extensions of docs/product.md §7; services/consumer/results/reviews.ts): a configured
+// reviewer reads the open disputes and accepts or declines each with a response; every decision is in
+// the audit trail. Real identity authority, consumer API, worker pool and PGlite; generated lab PDFs.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { harborviewPdf } from "../fixtures/index.ts";
+import { callApi, currentResults, json, makePerson, makeUser, modifyCore, safeWindowOf, startServices } from "./support.ts";
+import type { Services, TestUser } from "./support.ts";
+
+const HOUR = 3600_000;
+const REVIEWER = `reviewer-${Math.random().toString(36).slice(2, 8)}@example.com`;
+let services: Services;
+let reviewer: TestUser;
+
+beforeAll(async () => {
+  services = await startServices({ client: { clientId: "safewindow-web", clientSecret: "dispute-reviews-secret-0123456789" }, tmpPrefix: "reviews-", reviewers: [REVIEWER.toUpperCase()] });
+  reviewer = await makeUser(services, { email: REVIEWER });
+});
+
+afterAll(async () => {
+  await services?.close();
+});
+
+const ADA = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10" };
+const api = (p: string, who: TestUser, init?: RequestInit) => callApi(services, p, who, init);
+const postJson = (p: string, who: TestUser, body: unknown) => api(p, who, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+/** Ada with a result that printed her first name with a typo ("Adda"), stored invalid and disputed. */
+async function disputedTypo(comment = "The lab typed my first name with two d's."): Promise<{ user: TestUser; id: string; collectedAt: Date }> {
+  const user = await makePerson(services, { ...ADA, postalCode: "94105" }, { tag: "reviews" });
+  const collectedAt = new Date(Math.floor((Date.now() - 3 * HOUR) / 60_000) * 60_000);
+  const body = new FormData();
+  body.append("multipartData", new Blob([(await harborviewPdf({ ...ADA, firstName: "Adda", collectedAt })).slice()], { type: "application/pdf" }), "r.pdf");
+  const uploaded = await api("/testresult/addtestresultmultipart/", user, { method: "POST", body });
+  expect(uploaded.status).toBe(200);
+  const id = (await json(uploaded)).sF_TestResultId as string;
+  expect((await postJson("/testresult/dispute/", user, { sF_TestResultId: id, disputeComment: comment })).status).toBe(200);
+  return { user, id, collectedAt };
+}
+
+describe("dispute reviews", () => {
+  it("refuses every review call to a consumer who is not a reviewer, and reads nothing for them", async () => {
+    const { user, id } = await disputedTypo();
+    for (const res of [
+      await api("/testresult/disputequeue/", user),
+      await api(`/testresult/disputeimage/?testResultId=${id}`, user),
+      await postJson("/testresult/reviewdispute/", user, { sF_TestResultId: id, decision: "accept", responseComment: "Approving my own." }),
+      await api("/testresult/disputereviews/", user),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(await json(res)).toMatchObject({ error: "forbidden" });
+    }
+    expect((await currentResults(services, user))[0]).toMatchObject({ valid: 0, disputeStatus: 1, disputeResponseComment: null });
+  });
+
+  it("lists open disputes oldest first with the checks and the comment; accepting makes the result valid and opens the window", async () => {
+    const first = await disputedTypo("First one.");
+    const second = await disputedTypo("Second one.");
+    const queue = await json<any[]>(await api("/testresult/disputequeue/", reviewer));
+    const mine = queue.filter((d) => d.sF_TestResultId === first.id || d.sF_TestResultId === second.id);
+    expect(mine.map((d) => d.sF_TestResultId)).toEqual([first.id, second.id]);
+    expect(mine[0]).toMatchObject({
+      firstName: "Ada",
+      lastName: "Lovelace",
+      publicName: "Harborview Labs",
+      result: "Negative",
+      disputeComment: "First one.",
+      disputedAt: expect.any(String),
+      pageCount: 1,
+      propertyValues: [
+        { name: "First Name", matchInfo: "PDF: ADDA; profile: Ada" },
+        { name: "Last Name", matchInfo: null },
+        { name: "Date of Birth", matchInfo: null },
+      ],
+    });
+    const image = await api(`/testresult/disputeimage/?testResultId=${first.id}`, reviewer);
+    expect(image.status).toBe(200);
+    expect([...Buffer.from(await json<string>(image), "base64").subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+
+    const accepted = await postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: first.id, decision: "accept", responseComment: "  We confirmed the typo with the lab.  " });
+    expect(accepted.status).toBe(200);
+    const [result] = await currentResults(services, first.user);
+    expect(result).toMatchObject({ valid: 1, disputeStatus: 1, disputeResponseComment: "We confirmed the typo with the lab.", strongSafetyDate: new Date(first.collectedAt.getTime() + 48 * HOUR).toISOString() });
+    expect(await safeWindowOf(services, first.user)).toMatchObject({ strongSafetyDate: result.strongSafetyDate });
+    const checks = await json<any[]>(await api(`/testresult/testresultpropertyvalues/?sfTestResultId=${first.id}`, first.user));
+    expect(checks.at(-1)).toMatchObject({ name: "Manual Review", matchInfo: expect.stringMatching(new RegExp(`^Accepted on review by ${REVIEWER} at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC$`)) });
+    // Decided: out of the queue, and not decided twice.
+    expect((await json<any[]>(await api("/testresult/disputequeue/", reviewer))).map((d) => d.sF_TestResultId)).not.toContain(first.id);
+    const again = await postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: first.id, decision: "decline", responseComment: "No." });
+    expect(again.status).toBe(400);
+    expect(await json(again)).toMatchObject({ reason: "already_reviewed" });
+  });
+
+  it("declining keeps the result invalid with the response; the audit trail says who, when and what changed", async () => {
+    const { user, id } = await disputedTypo();
+    for (const [body, reason] of [
+      [{ sF_TestResultId: id, decision: "decline", responseComment: "   " }, "response_required"],
+      [{ sF_TestResultId: id, decision: "decline", responseComment: "x".repeat(1001) }, "response_too_long"],
+    ] as const) {
+      const res = await postJson("/testresult/reviewdispute/", reviewer, body);
+      expect(res.status).toBe(400);
+      expect(await json(res)).toMatchObject({ reason });
+    }
+    expect((await postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: id, decision: "maybe", responseComment: "?" })).status).toBe(400);
+    const declined = await postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: id, decision: "decline", responseComment: "The PDF names another person." });
+    expect(declined.status).toBe(200);
+    expect((await currentResults(services, user))[0]).toMatchObject({ valid: 0, disputeResponseComment: "The PDF names another person.", strongSafetyDate: null });
+    const trail = await json<any[]>(await api("/testresult/disputereviews/", reviewer));
+    expect(trail.find((r) => r.sF_TestResultId === id)).toEqual({
+      sF_DisputeReviewId: expect.any(String),
+      sF_TestResultId: id,
+      reviewerEmail: REVIEWER,
+      decision: "decline",
+      responseComment: "The PDF names another person.",
+      validBefore: 0,
+      validAfter: 0,
+      reviewedAt: expect.any(String),
+    });
+  });
+
+  it("a reviewer reads only results under dispute: another result, an unknown id or a bad one is not found", async () => {
+    const owner = await makePerson(services, { ...ADA, postalCode: "94105" }, { tag: "reviews" });
+    const body = new FormData();
+    body.append("multipartData", new Blob([(await harborviewPdf({ ...ADA, collectedAt: new Date(Date.now() - 2 * HOUR) })).slice()], { type: "application/pdf" }), "r.pdf");
+    const id = (await json(await api("/testresult/addtestresultmultipart/", owner, { method: "POST", body }))).sF_TestResultId as string;
+    for (const other of [id, "00000000-0000-4000-8000-000000000000", "not-an-id"]) {
+      const image = await api(`/testresult/disputeimage/?testResultId=${encodeURIComponent(other)}`, reviewer);
+      expect(image.status, other).toBe(404);
+      const review = await postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: other, decision: "accept", responseComment: "ok" });
+      expect(review.status, other).toBe(404);
+    }
+    // The reviewer's own consumer calls see only their own (none).
+    expect((await api(`/testresult/getimage/?testResultId=${id}`, reviewer)).status).toBe(404);
+    expect((await currentResults(services, owner))[0]).toMatchObject({ valid: 1, disputeStatus: 0 });
+  });
+
+  it("an accepted result stays valid while the profile is what it was accepted against", async () => {
+    const { user, id } = await disputedTypo();
+    expect((await postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: id, decision: "accept", responseComment: "Typo confirmed." })).status).toBe(200);
+    const modify = (firstName: string) => modifyCore(services, user, { identityUserId: user.sub, firstName, middleName: "", lastName: ADA.lastName, dob: ADA.dob, postalCode: "94105" });
+    expect((await modify("Augusta")).status).toBe(200);
+    expect((await currentResults(services, user))[0]).toMatchObject({ valid: 0 });
+    expect((await modify("Ada")).status).toBe(200);
+    expect((await currentResults(services, user))[0]).toMatchObject({ valid: 1 });
+  });
+
+  it("two reviewers deciding one dispute at once: one decision is kept", async () => {
+    const { id } = await disputedTypo();
+    const answers = await Promise.all([
+      postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: id, decision: "accept", responseComment: "Yes." }),
+      postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: id, decision: "decline", responseComment: "No." }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    const trail = (await json<any[]>(await api("/testresult/disputereviews/", reviewer))).filter((r) => r.sF_TestResultId === id);
+    expect(trail).toHaveLength(1);
+  });
+});
