@@ -21,6 +21,8 @@ export interface AuthenticatedUser {
   identityUserId: string;
   /** The token's `email` claim (the user name at the authority), when it has one. */
   email?: string;
+  /** The token's `email_verified` claim: true only when the authority says the address was confirmed. */
+  emailVerified: boolean;
 }
 
 export interface TokenVerifierOptions {
@@ -117,7 +119,11 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
       if (payload.sub.length > MAX_SUBJECT_LENGTH) throw new InvalidTokenError("The access token is invalid.");
       const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
       if (!audiences.includes(CONSUMER_AUDIENCE)) throw new InvalidTokenError(`The access token is not for ${CONSUMER_AUDIENCE}.`);
-      return { identityUserId: payload.sub, ...(typeof payload.email === "string" ? { email: payload.email } : {}) };
+      return {
+        identityUserId: payload.sub,
+        ...(typeof payload.email === "string" ? { email: payload.email } : {}),
+        emailVerified: payload.email_verified === true,
+      };
     },
   };
 }

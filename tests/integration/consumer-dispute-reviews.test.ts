@@ -4,17 +4,20 @@
 // the audit trail. Real identity authority, consumer API, worker pool and PGlite; generated lab PDFs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { harborviewPdf } from "../fixtures/index.ts";
-import { callApi, currentResults, json, makePerson, makeUser, modifyCore, safeWindowOf, startServices } from "./support.ts";
-import type { Services, TestUser } from "./support.ts";
+import { decodeJwt } from "jose";
+import { accessToken, callApi, confirmAddress, currentResults, json, makePerson, makeUser, modifyCore, safeWindowOf, startServices } from "./support.ts";
+import type { Bearer, Services, TestUser } from "./support.ts";
 
 const HOUR = 3600_000;
 const REVIEWER = `reviewer-${Math.random().toString(36).slice(2, 8)}@example.com`;
+/** Listed too, but registered without confirming the address (the token says email_verified: false). */
+const UNCONFIRMED_REVIEWER = `reviewer-unconfirmed-${Math.random().toString(36).slice(2, 8)}@example.com`;
 let services: Services;
 let reviewer: TestUser;
 
 beforeAll(async () => {
-  services = await startServices({ client: { clientId: "safewindow-web", clientSecret: "dispute-reviews-secret-0123456789" }, tmpPrefix: "reviews-", reviewers: [REVIEWER.toUpperCase()] });
-  reviewer = await makeUser(services, { email: REVIEWER });
+  services = await startServices({ client: { clientId: "safewindow-web", clientSecret: "dispute-reviews-secret-0123456789" }, tmpPrefix: "reviews-", reviewers: [REVIEWER.toUpperCase(), UNCONFIRMED_REVIEWER] });
+  reviewer = await makeUser(services, { email: REVIEWER, confirmed: true });
 });
 
 afterAll(async () => {
@@ -22,7 +25,7 @@ afterAll(async () => {
 });
 
 const ADA = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10" };
-const api = (p: string, who: TestUser, init?: RequestInit) => callApi(services, p, who, init);
+const api = (p: string, who: Bearer, init?: RequestInit) => callApi(services, p, who, init);
 const postJson = (p: string, who: TestUser, body: unknown) => api(p, who, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 /** Ada with a result that printed her first name with a typo ("Adda"), stored invalid and disputed. */
@@ -51,6 +54,19 @@ describe("dispute reviews", () => {
       expect(await json(res)).toMatchObject({ error: "forbidden" });
     }
     expect((await currentResults(services, user))[0]).toMatchObject({ valid: 0, disputeStatus: 1, disputeResponseComment: null });
+  });
+
+  it("refuses an account registered under a reviewer's address until that address is confirmed", async () => {
+    const pretender = await makeUser(services, { email: UNCONFIRMED_REVIEWER });
+    expect(decodeJwt(pretender.token)).toMatchObject({ email: UNCONFIRMED_REVIEWER, email_verified: false });
+    const refused = await api("/testresult/disputequeue/", pretender);
+    expect(refused.status).toBe(403);
+    expect(await json(refused)).toMatchObject({ error: "forbidden" });
+    // Once the owner of the address confirms it, a new sign-in carries email_verified and the role.
+    await confirmAddress(services, UNCONFIRMED_REVIEWER);
+    const token = await accessToken(services, { grant_type: "password", username: UNCONFIRMED_REVIEWER, password: pretender.password });
+    expect(decodeJwt(token)).toMatchObject({ email_verified: true });
+    expect((await api("/testresult/disputequeue/", { token })).status).toBe(200);
   });
 
   it("lists open disputes oldest first with the checks and the comment; accepting makes the result valid and opens the window", async () => {

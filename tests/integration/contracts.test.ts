@@ -3,9 +3,6 @@
 // the call's request schema before it is sent and each answer parsed with the answer schema the
 // app's clients use (contractFetch also fails on keys the contract does not document). The last
 // test fails when a call of either contract was not made here.
-import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
-import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { CallContract } from "../../contracts/call.ts";
@@ -14,7 +11,7 @@ import type { ConsumerCallName } from "../../contracts/consumer.ts";
 import { identityCalls } from "../../contracts/identity.ts";
 import type { IdentityCallName } from "../../contracts/identity.ts";
 import { harborviewPdf } from "../fixtures/index.ts";
-import { checkAnswer, contractFetch, makeUser, startServices } from "./support.ts";
+import { checkAnswer, contractFetch, mailAfter, makeUser, startServices } from "./support.ts";
 import type { Services, TestUser } from "./support.ts";
 
 const CLIENT = { clientId: "safewindow-web", clientSecret: "contracts-secret-0123456789abcdef" };
@@ -82,35 +79,11 @@ const consumer = <N extends ConsumerCallName>(name: N, who: TestUser, sent: Sent
 
 // ---------------------------------------------------------------- mails
 
-/** The file names in the authority's outbox directory (mails are written there in tests). */
-async function outboxFiles(): Promise<string[]> {
-  try {
-    return (await readdir(path.join(services.identityDataDir, "outbox"))).filter((f) => f.endsWith(".eml"));
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Runs `action` and answers the `token` of the link in the first mail to `address` written after
- * it started (the authority sends some mails from its outbox a moment later: waits up to 15 s).
- */
+/** Runs `action` and answers the `token` of the link in the first mail to `address` written after it started. */
 async function mailedToken(address: string, action: () => Promise<unknown>): Promise<string> {
-  const before = new Set(await outboxFiles());
-  await action();
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    for (const file of (await outboxFiles()).filter((f) => !before.has(f))) {
-      before.add(file);
-      const mail = await PostalMime.parse(await readFile(path.join(services.identityDataDir, "outbox", file)));
-      const to = mail.to?.[0] && "address" in mail.to[0] ? mail.to[0].address : undefined;
-      const href = /https?:\/\/\S+/.exec(mail.text ?? "")?.[0];
-      const token = href ? new URL(href).searchParams.get("token") : null;
-      if (to?.toLowerCase() === address.toLowerCase() && token) return token;
-    }
-    if (Date.now() > deadline) throw new Error(`no mail with a link to ${address}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const token = (await mailAfter(services, address, action)).link?.searchParams.get("token");
+  if (!token) throw new Error(`the mail to ${address} has no token`);
+  return token;
 }
 
 let counter = 0;
@@ -218,7 +191,7 @@ describe("consumer API", () => {
     expect(await consumer("dispute", ada, { json: { ...result, disputeComment: "The lab misspelt my first name." } })).toEqual({ success: true });
 
     // Dispute reviews (extensions): the reviewer reads the queue and the page, accepts, reads the trail.
-    const reviewer = await makeUser(services, { email: REVIEWER });
+    const reviewer = await makeUser(services, { email: REVIEWER, confirmed: true });
     const queue = await consumer("disputeQueue", reviewer);
     expect(queue.map((d) => d.sF_TestResultId)).toContain(uploaded.sF_TestResultId);
     const page = await consumer("disputeImage", reviewer, { query: { testResultId: uploaded.sF_TestResultId } });

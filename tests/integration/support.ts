@@ -10,7 +10,7 @@
 // test when it does not fit or carries keys the contract does not document.
 import { spawn } from "node:child_process";
 import type { ChildProcessByStdio } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
@@ -19,6 +19,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { decodeJwt } from "jose";
 import { pino } from "pino";
+import PostalMime from "postal-mime";
 import type { Logger } from "pino";
 import { expect } from "vitest";
 import type { z } from "zod";
@@ -226,6 +227,8 @@ export interface NewAccount {
   tag?: string;
   email?: string;
   password?: string;
+  /** Confirm the address through the confirmation mail's link before signing in, so the token says `email_verified: true` (needs the services' outbox). */
+  confirmed?: boolean;
 }
 
 let userCounter = 0;
@@ -245,8 +248,61 @@ export async function makeUser(authority: Authority, account: NewAccount = {}): 
     body: JSON.stringify({ userName: email, password }),
   });
   expect(reg.status).toBe(200);
+  if (account.confirmed) {
+    if (!("identityDataDir" in authority)) throw new Error("makeUser({ confirmed: true }) needs the services' outbox (identityDataDir)");
+    await confirmAddress(authority as Authority & Pick<Services, "identityDataDir">, email);
+  }
   const token = await accessToken(authority, { grant_type: "password", username: email, password });
   return { email, password, token, sub: decodeJwt(token).sub as string };
+}
+
+/** The `.eml` file names in the authority's outbox directory (mails are written there in tests; none yet: []). */
+export async function outboxFiles(services: Pick<Services, "identityDataDir">): Promise<string[]> {
+  try {
+    return (await readdir(path.join(services.identityDataDir, "outbox"))).filter((f) => f.endsWith(".eml"));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Runs `action` and answers the first mail to `address` written to the outbox after it started, with the
+ * first link of its text (the authority sends some mails a moment later: waits up to 15 s).
+ * @throws Error when no such mail comes in 15 s.
+ */
+export async function mailAfter(
+  services: Pick<Services, "identityDataDir">,
+  address: string,
+  action: () => Promise<unknown>,
+): Promise<{ subject: string; text: string; link: URL | null }> {
+  const before = new Set(await outboxFiles(services));
+  await action();
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    for (const file of (await outboxFiles(services)).filter((f) => !before.has(f))) {
+      before.add(file);
+      const mail = await PostalMime.parse(await readFile(path.join(services.identityDataDir, "outbox", file)));
+      const to = mail.to?.[0] && "address" in mail.to[0] ? mail.to[0].address : undefined;
+      if (to?.toLowerCase() !== address.toLowerCase()) continue;
+      const href = /https?:\/\/\S+/.exec(mail.text ?? "")?.[0];
+      return { subject: mail.subject ?? "", text: mail.text ?? "", link: href ? new URL(href) : null };
+    }
+    if (Date.now() > deadline) throw new Error(`no mail to ${address}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Confirms `email` the way a person does: asks for the confirmation mail, reads its link's token and confirms (asserting success). */
+export async function confirmAddress(services: Authority & Pick<Services, "identityDataDir">, email: string): Promise<void> {
+  const client = `Bearer ${await accessToken(services, { grant_type: "client_credentials", scope: "identity.api" })}`;
+  const mail = await mailAfter(services, email, async () => {
+    const query = new URLSearchParams({ email, requestedUri: "https://safewindow.test/confirmemail" });
+    expect((await contractFetch(`${services.identityUrl}/api/account/sendconfirmationemail?${query}`, { headers: { authorization: client } })).status).toBe(200);
+  });
+  const token = mail.link?.searchParams.get("token");
+  if (!token) throw new Error(`the confirmation mail to ${email} has no token`);
+  const confirmed = await contractFetch(`${services.identityUrl}/api/account/confirmemail?${new URLSearchParams({ email, token })}`, { headers: { authorization: client } });
+  expect(await confirmed.json()).toMatchObject({ succeeded: true });
 }
 
 // ---------------------------------------------------------------- the consumer API

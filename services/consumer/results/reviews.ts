@@ -27,9 +27,16 @@ export function reviewerList(emails: readonly string[]): Reviewers {
   return { has: (email) => email !== undefined && set.has(email.trim().toLowerCase()) };
 }
 
-/** The caller's reviewer identity. @throws ForbiddenError (403) when the token's e-mail is not a reviewer's. */
-export function requireReviewer(reviewers: Reviewers, user: { identityUserId: string; email?: string }): { identityUserId: string; email: string } {
-  if (!user.email || !reviewers.has(user.email)) throw new ForbiddenError("Only the provider's dispute reviewers may make this call.");
+/**
+ * The caller's reviewer identity: the token's e-mail must be on the list and confirmed (`email_verified`),
+ * so an account registered under a reviewer's address by someone else never gets the role.
+ * @throws ForbiddenError (403) otherwise.
+ */
+export function requireReviewer(
+  reviewers: Reviewers,
+  user: { identityUserId: string; email?: string; emailVerified: boolean },
+): { identityUserId: string; email: string } {
+  if (!user.email || !user.emailVerified || !reviewers.has(user.email)) throw new ForbiddenError("Only the provider's dispute reviewers may make this call.");
   return { identityUserId: user.identityUserId, email: user.email };
 }
 
