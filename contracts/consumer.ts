@@ -27,8 +27,17 @@ import { maxUploadBytes, uploadField } from "./limits.ts";
 // imports nothing, so that app/limits.ts can share them without zod.
 export { maxUploadBytes, uploadField } from "./limits.ts";
 
-/** docs/product.md §6 screens, as identifiers, in tab order. */
-export const screenNames = ["SafeWindow", "MyTests", "MyFun", "Locations", "Friends", "Settings"] as const;
+/** docs/product.md §6 screens, as identifiers, in tab order: the ones a consumer's profile stores. */
+export const profileScreenNames = ["SafeWindow", "MyTests", "MyFun", "Locations", "Friends", "Settings"] as const;
+
+/**
+ * Extension (dispute reviews): the screen of the provider's dispute reviewers, in enabledScreens only
+ * for a reviewer (granted by the API's reviewer list, never stored with a profile).
+ */
+export const reviewScreenName = "DisputeReviews";
+
+/** Every screen name enabledScreens may carry: docs/product.md §6's, then the extension. */
+export const screenNames = [...profileScreenNames, reviewScreenName] as const;
 
 /** docs/product.md §3 test result outcomes (a lab's Void or Invalid is answered as Inconclusive). */
 export const testOutcomes = ["Negative", "Positive", "Inconclusive"] as const;
@@ -361,6 +370,14 @@ export const uploadRequestSchema = z.object({
   [uploadField]: z.file().max(maxUploadBytes).meta({ description: "The test result PDF, exactly as the testing company issued it; at most 10 MiB." }),
 });
 
+/** The most open disputes one disputeQueue answer lists (default and maximum). */
+export const disputeQueueMax = 200;
+
+/** Extension: GET /testresult/disputequeue/ query: the whole queue (the oldest disputeQueueMax), or one dispute. */
+export const disputeQueueQuerySchema = z.object({
+  testResultId: z.string().min(1).optional().meta({ description: "Only this result's dispute: a list of one, or empty when it is not open." }),
+});
+
 /** Extension: POST /testresult/reviewdispute/: a reviewer decides an open dispute. */
 export const reviewDisputeRequestSchema = z.object({
   sF_TestResultId: z.string().min(1, "is required"),
@@ -585,10 +602,11 @@ export const consumerCalls = {
   disputeQueue: {
     method: "GET",
     path: "/testresult/disputequeue/",
-    summary: "Extension (dispute reviews): the open disputes, oldest first. Reviewers only.",
+    summary: "Extension (dispute reviews): the open disputes, oldest first (at most 200), or the one named. Reviewers only.",
     auth: "userToken",
-    answer: z.array(disputeQueueEntrySchema),
-    errorAnswers: { 403: notReviewer },
+    query: disputeQueueQuerySchema,
+    answer: z.array(disputeQueueEntrySchema).max(disputeQueueMax),
+    errorAnswers: { 400: badQuery, 403: notReviewer },
   },
   disputeImage: {
     method: "GET",
@@ -602,7 +620,7 @@ export const consumerCalls = {
   reviewDispute: {
     method: "POST",
     path: "/testresult/reviewdispute/",
-    summary: "Extension (dispute reviews): accepts or declines an open dispute with a response; the owner is e-mailed. Reviewers only.",
+    summary: "Extension (dispute reviews): accepts or declines an open dispute with a response. Reviewers only.",
     auth: "userToken",
     json: reviewDisputeRequestSchema,
     answer: successSchema,

@@ -18,7 +18,7 @@ import { createProfile, findProfile, modifyCore } from "./profiles.ts";
 import type { ProfilesContext } from "./profiles.ts";
 import { testResultErrorAnswer } from "./results/errors.ts";
 import type { ResultsContext } from "./results/pipeline.ts";
-import { reviewerList } from "./results/reviews.ts";
+import { isReviewer, reviewerList } from "./results/reviews.ts";
 import type { Reviewers } from "./results/reviews.ts";
 import { testResultRoutes } from "./results/routes.ts";
 import { getSafeWindow } from "./safewindow.ts";
@@ -107,7 +107,8 @@ function profileRoutes(deps: ConsumerAppDeps): Router {
   });
 
   router.get("/getpermissions", async (_req, res) => {
-    reply(res, consumerCalls.getPermissions, await getPermissions(deps.profiles.db, userOf(res).identityUserId));
+    const user = userOf(res);
+    reply(res, consumerCalls.getPermissions, await getPermissions(deps.profiles.db, user.identityUserId, isReviewer(deps.reviewers ?? reviewerList([]), user)));
   });
 
   router.get("/getsafewindow", async (_req, res) => {

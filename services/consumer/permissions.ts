@@ -2,7 +2,8 @@
 // user may use. Stored per consumer (one row per screen) so an operator can change them in the
 // database; a new profile gets DEFAULT_SCREENS.
 import type { Kysely } from "kysely";
-import type { Permissions } from "../../contracts/consumer.ts";
+import { reviewScreenName } from "../../contracts/consumer.ts";
+import type { Permissions, ScreenName } from "../../contracts/consumer.ts";
 import { SCREENS } from "./schema/tables.ts";
 import type { ConsumerDatabase, Screen } from "./schema/tables.ts";
 
@@ -31,13 +32,20 @@ export async function grantDefaultScreens(db: Kysely<ConsumerDatabase>, consumer
 
 /**
  * The screens the user may use, in SCREENS order: the stored rows of their profile, or
- * NO_PROFILE_SCREENS when they have none. A profile whose rows were all removed gets [].
+ * NO_PROFILE_SCREENS when they have none. A profile whose rows were all removed gets []. A dispute
+ * reviewer (results/reviews.ts isReviewer) gets the extension screen DisputeReviews last, with or
+ * without a profile.
  * @param identityUserId the identity authority's user id (token `sub`).
  */
-export async function getPermissions(db: Kysely<ConsumerDatabase>, identityUserId: string): Promise<Permissions> {
+export async function getPermissions(db: Kysely<ConsumerDatabase>, identityUserId: string, reviewer = false): Promise<Permissions> {
   const profile = await db.selectFrom("consumer_profiles").select("id").where("identity_user_id", "=", identityUserId).executeTakeFirst();
-  if (!profile) return { enabledScreens: [...NO_PROFILE_SCREENS] };
-  const rows = await db.selectFrom("consumer_screen_permissions").select("screen").where("consumer_id", "=", profile.id).execute();
-  const granted = new Set(rows.map((r) => r.screen));
-  return { enabledScreens: SCREENS.filter((s) => granted.has(s)) };
+  let enabledScreens: ScreenName[];
+  if (!profile) {
+    enabledScreens = [...NO_PROFILE_SCREENS];
+  } else {
+    const rows = await db.selectFrom("consumer_screen_permissions").select("screen").where("consumer_id", "=", profile.id).execute();
+    const granted = new Set(rows.map((r) => r.screen));
+    enabledScreens = SCREENS.filter((s) => granted.has(s));
+  }
+  return { enabledScreens: reviewer ? [...enabledScreens, reviewScreenName] : enabledScreens };
 }

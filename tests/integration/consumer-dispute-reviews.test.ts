@@ -62,11 +62,14 @@ describe("dispute reviews", () => {
     const refused = await api("/testresult/disputequeue/", pretender);
     expect(refused.status).toBe(403);
     expect(await json(refused)).toMatchObject({ error: "forbidden" });
+    expect(await json(await api("/consumer/getpermissions", pretender))).toEqual({ enabledScreens: ["Settings"] });
     // Once the owner of the address confirms it, a new sign-in carries email_verified and the role.
     await confirmAddress(services, UNCONFIRMED_REVIEWER);
     const token = await accessToken(services, { grant_type: "password", username: UNCONFIRMED_REVIEWER, password: pretender.password });
     expect(decodeJwt(token)).toMatchObject({ email_verified: true });
     expect((await api("/testresult/disputequeue/", { token })).status).toBe(200);
+    // The reviewers' screen rides on the permissions (an extension screen name), profile or not.
+    expect(await json(await api("/consumer/getpermissions", { token }))).toEqual({ enabledScreens: ["Settings", "DisputeReviews"] });
   });
 
   it("lists open disputes oldest first with the checks and the comment; accepting makes the result valid and opens the window", async () => {
@@ -89,6 +92,10 @@ describe("dispute reviews", () => {
         { name: "Date of Birth", matchInfo: null },
       ],
     });
+    // One dispute by its result id; none for a result that is not under dispute or no id at all.
+    expect((await json<any[]>(await api(`/testresult/disputequeue/?testResultId=${second.id}`, reviewer))).map((d) => d.sF_TestResultId)).toEqual([second.id]);
+    expect(await json(await api("/testresult/disputequeue/?testResultId=not-a-result", reviewer))).toEqual([]);
+    expect(await json(await api(`/consumer/getpermissions`, first.user))).toEqual({ enabledScreens: ["SafeWindow", "MyTests", "Friends", "Settings"] });
     const image = await api(`/testresult/disputeimage/?testResultId=${first.id}`, reviewer);
     expect(image.status).toBe(200);
     expect([...Buffer.from(await json<string>(image), "base64").subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);

@@ -7,6 +7,7 @@
 // decided); every other result stays its owner's alone.
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
+import { disputeQueueMax } from "../../../contracts/consumer.ts";
 import type { DisputeQueueEntry, DisputeReview, ReviewDecision } from "../../../contracts/consumer.ts";
 import { ForbiddenError } from "../errors.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
@@ -28,15 +29,19 @@ export function reviewerList(emails: readonly string[]): Reviewers {
 }
 
 /**
- * The caller's reviewer identity: the token's e-mail must be on the list and confirmed (`email_verified`),
- * so an account registered under a reviewer's address by someone else never gets the role.
- * @throws ForbiddenError (403) otherwise.
+ * True when `user` is a reviewer: the token's e-mail is on the list and confirmed (`email_verified`),
+ * so an account someone registers under a listed address gets nothing until its owner confirms it.
  */
+export function isReviewer(reviewers: Reviewers, user: { email?: string; emailVerified: boolean }): boolean {
+  return user.email !== undefined && user.emailVerified && reviewers.has(user.email);
+}
+
+/** The caller's reviewer identity (see isReviewer). @throws ForbiddenError (403) for anyone else. */
 export function requireReviewer(
   reviewers: Reviewers,
   user: { identityUserId: string; email?: string; emailVerified: boolean },
 ): { identityUserId: string; email: string } {
-  if (!user.email || !user.emailVerified || !reviewers.has(user.email)) throw new ForbiddenError("Only the provider's dispute reviewers may make this call.");
+  if (!isReviewer(reviewers, user) || !user.email) throw new ForbiddenError("Only the provider's dispute reviewers may make this call.");
   return { identityUserId: user.identityUserId, email: user.email };
 }
 
@@ -44,10 +49,12 @@ export function requireReviewer(
 export const RESPONSE_COMMENT_MAX = 1000;
 
 /**
- * The open disputes, oldest first: each result with its owner's name, what the PDF said, the checks
- * and the user's comment.
+ * The open disputes, oldest first (at most disputeQueueMax): each result with its owner's name, what
+ * the PDF said, the checks and the user's comment. With `testResultId`, only that result's dispute
+ * (none when it is not open, or not a result id).
  */
-export async function disputeQueue(db: Kysely<ConsumerDatabase>): Promise<DisputeQueueEntry[]> {
+export async function disputeQueue(db: Kysely<ConsumerDatabase>, testResultId?: string): Promise<DisputeQueueEntry[]> {
+  if (testResultId !== undefined && !isResultId(testResultId)) return [];
   const rows = await db
     .selectFrom("consumer_test_results as r")
     .innerJoin("consumer_profiles as p", "p.id", "r.consumer_id")
@@ -67,8 +74,10 @@ export async function disputeQueue(db: Kysely<ConsumerDatabase>): Promise<Disput
     ])
     .where("r.dispute_status", "=", 1)
     .where("r.review_decision", "is", null)
+    .$if(testResultId !== undefined, (q) => q.where("r.id", "=", testResultId ?? ""))
     .orderBy("r.disputed_at")
     .orderBy("r.id")
+    .limit(disputeQueueMax)
     .execute();
   if (rows.length === 0) return [];
   const checks = await db

@@ -5,7 +5,7 @@
 // reads as not found. Errors are answered by http.ts (errors.ts testResultErrorAnswer).
 import express from "express";
 import type { RequestHandler, Response, Router } from "express";
-import { consumerCalls, disputeRequestSchema, imageQuerySchema, propertyValuesQuerySchema, reviewDisputeRequestSchema } from "../../../contracts/consumer.ts";
+import { consumerCalls, disputeQueueQuerySchema, disputeRequestSchema, imageQuerySchema, propertyValuesQuerySchema, reviewDisputeRequestSchema } from "../../../contracts/consumer.ts";
 import { BadRequestError } from "../../shared/errors.ts";
 import { parse, reply } from "../../shared/http.ts";
 import type { AuthenticatedUser } from "../auth.ts";
@@ -81,9 +81,10 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
   // Dispute reviews (extensions; reviews.ts): the role is checked on every call.
   const reviewer = (res: Response) => requireReviewer(deps.reviewers, deps.userOf(res));
 
-  router.get("/disputequeue", async (_req, res) => {
+  router.get("/disputequeue", async (req, res) => {
     reviewer(res);
-    reply(res, consumerCalls.disputeQueue, await disputeQueue(db));
+    const { testResultId } = parse(disputeQueueQuerySchema, req.query);
+    reply(res, consumerCalls.disputeQueue, await disputeQueue(db, testResultId));
   });
 
   router.get("/disputeimage", async (req, res) => {

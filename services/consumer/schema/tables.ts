@@ -1,10 +1,10 @@
 // Row types of the consumer API's tables (see the migrations). Kysely reads these; the
 // migrations are the source of truth for the SQL.
 import type { ColumnType, Selectable } from "kysely";
-import { screenNames } from "../../../contracts/consumer.ts";
+import { profileScreenNames } from "../../../contracts/consumer.ts";
 
 /** docs/product.md §6 screens, as identifiers, in tab order: the contract's screenNames. */
-export const SCREENS = screenNames;
+export const SCREENS = profileScreenNames;
 export type Screen = (typeof SCREENS)[number];
 
 export interface ConsumerProfilesTable {
