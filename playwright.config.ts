@@ -65,6 +65,7 @@ export default defineConfig({
         // Every test's browser signs in from 127.0.0.1: over a hundred sign-ins a run, more than the
         // per-address limit allows one address. The limits are tested in tests/integration/security.test.ts.
         AUTH_RATE_LIMIT: "100000",
+        REVIEWER_EMAILS: Object.values(e2e.reviewers).join(","),
       },
     },
     {

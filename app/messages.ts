@@ -13,3 +13,4 @@ export * from "./messages/profile.ts";
 export * from "./messages/settings.ts";
 export * from "./messages/results.ts";
 export * from "./messages/follow.ts";
+export * from "./messages/reviews.ts";

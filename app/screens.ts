@@ -22,7 +22,14 @@ export const tabs: Tab[] = [
   { screen: "Settings", to: "/settings", label: "Settings", paths: ["/settings", "/personalinfo"] },
 ];
 
-/** The screen a path belongs to, or undefined for paths outside the tabbed screens. */
+/**
+ * Screens without a tab: the dispute reviewers' (the extension screen name DisputeReviews, enabled only
+ * for reviewers; reached from My Settings).
+ */
+export const reviewPaths = { queue: "/reviews", dispute: "/reviews/dispute", image: "/reviews/image", history: "/reviews/history" } as const;
+const otherScreens: Pick<Tab, "screen" | "paths">[] = [{ screen: "DisputeReviews", paths: Object.values(reviewPaths) }];
+
+/** The screen a path belongs to, or undefined for paths outside the main screens. */
 export function screenOf(pathname: string): ScreenName | undefined {
-  return tabs.find((tab) => tab.paths.includes(pathname))?.screen;
+  return [...tabs, ...otherScreens].find((screen) => screen.paths.includes(pathname))?.screen;
 }

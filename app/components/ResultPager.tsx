@@ -36,7 +36,7 @@ export function ResultPager({ page, pageCount, hrefOf, focus }: { page: number; 
   // Once hydrated, useFocusAfterNavigation moves focus; autofocus is for the page as the server sends it.
   const focusProps = focus ? { tabIndex: -1, autoFocus: !hydrated, "data-focus-target": "" } : {};
   return (
-    <nav className="pager" aria-label="Pages of the result">
+    <nav className="pager" aria-label={messages.pagesOfResult}>
       {page > 1 ? (
         <>
           <Link className="button secondary" to={hrefOf(page - 1)} replace preventScrollReset>

@@ -7,6 +7,8 @@
 // docs/product.md §2 test detail, §5 upload
 export const resultErrorsHeading = "This test result had the following errors:";
 export const resultProcessed = "This test result was processed successfully.";
+export const resultAcceptedOnReview = "We reviewed your dispute and accepted this test result."; // ours: an accepted dispute (docs/product.md §7 extensions)
+export const resultReviewedDifferences = "The differences we reviewed:"; // ours
 export const disputeIntro = "We can help resolve minor differences in submitted documents such as typos. Please describe below and submit.";
 export const disputeFollowUp = "If you have any other questions, please contact us by clicking the button below.";
 export const disputeThanks = "Thank you for submitting your dispute. We will email you at your provided email address when we have reviewed your dispute. We are generally able to review all disputes within 3 hours of submission.";
@@ -27,4 +29,5 @@ export const noResults = "You have not added a test result yet."; // ours
 export const previousPage = "Previous page";
 export const nextPage = "Next page";
 export const pageOf = (page: number, pageCount: number) => `Page ${page} of ${pageCount}`;
+export const pagesOfResult = "Pages of the result";
 export const onlyFirstPage = "Only the first page of this result can be shown here.";

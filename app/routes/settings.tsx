@@ -15,6 +15,7 @@ import { changePasswordSchema, changeUserNameSchema } from "~/forms/settings";
 import { useHydrated } from "~/hooks/useHydrated";
 import { toUsDate } from "~/dates";
 import * as messages from "~/messages";
+import { reviewPaths } from "~/screens";
 import { requireUser, signIn } from "~/server/auth.server";
 import { rememberUserName } from "~/server/preferences.server";
 import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
@@ -47,6 +48,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     timeZones: selectableTimeZones,
     userName: user.userName,
     notice: flash.notice,
+    // The reviewers' screens (an extension screen name, docs/architecture.md §6.1): linked only for a reviewer.
+    reviewer: (user.enabledScreens ?? []).includes("DisputeReviews"),
     profile: {
       fullName: [profile.firstName, profile.middleName, profile.lastName].filter(Boolean).join(" "),
       dob: toUsDate(profile.dob),
@@ -126,7 +129,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Settings() {
-  const { panel, userName, notice, profile, clock, timeZones } = useLoaderData<typeof loader>();
+  const { panel, userName, notice, profile, clock, timeZones, reviewer } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // After a failed post the panel that posted stays open, whatever the URL says.
   const open: Panel = actionData?.intent === "password" || actionData?.intent === "username" ? actionData.intent : panel;
@@ -181,6 +184,16 @@ export default function Settings() {
           <code className="product-id">{profile.safeWindowId}</code>
         </p>
       </section>
+
+      {reviewer ? (
+        <section className="card" aria-labelledby="reviews-heading">
+          <h2 id="reviews-heading">{messages.reviewsTitle}</h2>
+          <p>The disputes waiting for a provider&apos;s review, and the decisions made.</p>
+          <Link className="button secondary" to={reviewPaths.queue}>
+            Open {messages.reviewsTitle}
+          </Link>
+        </section>
+      ) : null}
 
       <section className="card" aria-labelledby="account-heading">
         <h2 id="account-heading">Account</h2>

@@ -12,7 +12,7 @@ import type { Route } from "./+types/testdetail";
 import { FormMessage, TextareaField } from "~/components/Field";
 import { ResultIcon, resultState, resultStateLabels } from "~/components/ResultIcon";
 import { ResultPager, pageParameter, resultImageUrl } from "~/components/ResultPager";
-import { formatInstant } from "~/dates";
+import { formatInstant, localizeTimes } from "~/dates";
 import { disputeSchema, disputeCommentMax } from "~/forms/dispute";
 import { useHydrated } from "~/hooks/useHydrated";
 import * as messages from "~/messages";
@@ -36,9 +36,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const loadError = checks && !checks.ok ? `Could not load the checks of this result: ${checks.message}` : undefined;
   // docs/product.md §2, §6: the tabs exist only for a result that can be or has been disputed.
   const tab = disputable(result) ? url.searchParams.get("tab") : null;
+  const timeZone = await timeZoneOf(request, context);
   return {
     result,
-    mismatches: propertyValues.filter((p) => p.matchInfo !== null),
+    mismatches: propertyValues.flatMap((p) => (p.matchInfo === null ? [] : [{ ...p, matchInfo: localizeTimes(p.matchInfo, timeZone) }])),
     loadError,
     tab: tab === "dispute" || tab === "details" ? tab : null,
     large: url.searchParams.get("view") === "large",
@@ -48,7 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     paged: url.searchParams.has("page"),
     supportEmail: getConfig().SUPPORT_EMAIL,
     now: Date.now(),
-    timeZone: await timeZoneOf(request, context),
+    timeZone,
   };
 }
 
@@ -136,7 +137,20 @@ export default function TestDetail() {
           <Link id={thumbnailId} to={`${base}${tabQuery}&view=large`} className={`thumbnail ${result.valid === 1 ? "valid" : "invalid"}`} aria-label="Open the large view of the result">
             <img src={imageUrl} alt={`Page 1 of the ${result.publicName} result`} width={250} height={200} />
           </Link>
-          {loadError || mismatches.length > 0 ? (
+          {!loadError && result.valid === 1 && mismatches.length > 0 ? (
+            // A valid result with differences: a reviewer accepted them on dispute (the 'Manual Review' row says who and when).
+            <div className="result-reviewed">
+              <p className="result-ok">{messages.resultAcceptedOnReview}</p>
+              <p>{messages.resultReviewedDifferences}</p>
+              <ul>
+                {mismatches.map((p) => (
+                  <li key={p.sF_TestResultPropertyValueId}>
+                    <strong>{p.name}</strong>: {p.matchInfo}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : loadError || mismatches.length > 0 ? (
             <div className="result-errors" role="alert">
               <p>{messages.resultErrorsHeading}</p>
               <ul>

@@ -12,6 +12,8 @@ export const e2e = {
   basePath: "/sw",
   baseAppUrl: "http://127.0.0.1:3102",
   baseAppDataDir: ".e2e-data/app-basepath",
+  /** The dispute reviewers of the app's embedded consumer API (REVIEWER_EMAILS): one per project. */
+  reviewers: { js: "reviewer.js@e2e.example.com", "no-js": "reviewer.no-js@e2e.example.com" },
   clientId: "safewindow-web",
   clientSecret: "e2e-client-secret-not-for-production",
   /** The V8 heap options the app ships with (package.json config.nodeOptions; README "Memory"). */

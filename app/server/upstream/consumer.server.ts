@@ -19,6 +19,9 @@ import type { Result } from "./result.server";
 
 export type {
   Consumer,
+  DisputeQueueEntry,
+  DisputeReview,
+  ReviewDecision,
   ProfileFields,
   PropertyValue,
   PublisherHit,
@@ -30,7 +33,7 @@ export type {
   UploadAnswer,
   WriteAnswer,
 } from "../../../contracts/consumer.ts";
-import type { ProfileFields, TestResult } from "../../../contracts/consumer.ts";
+import type { ProfileFields, ReviewDecision, TestResult } from "../../../contracts/consumer.ts";
 
 /** The follow changes, by the name the screens use: `delete` removes a follower, `unfollow` someone followed. */
 const followChanges = {
@@ -152,6 +155,30 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     /** POST /testresult/dispute/ with the result and the comment (docs/product.md §7: the answer is not read). */
     dispute(result: TestResult, disputeComment: string) {
       return call("dispute", { json: { ...result, disputeComment } }, { failed: messages.disputeFailed });
+    },
+
+    /**
+     * Extension GET /testresult/disputequeue/ (reviewers only): the open disputes, oldest first, or only
+     * the one of `testResultId`. `refused` (403) for anyone else; `notFound` when the upstream lacks the call.
+     */
+    disputeQueue(testResultId?: string) {
+      return call("disputeQueue", testResultId === undefined ? {} : { query: { testResultId } });
+    },
+    /** Extension GET /testresult/disputeimage/ (reviewers only): a page of a disputed result as JPEG bytes. */
+    async disputeImage(testResultId: string, page = 1): Promise<Result<Buffer>> {
+      const answer = await call("disputeImage", { query: { testResultId, page: String(page) } });
+      return answer.ok ? { ok: true, value: Buffer.from(answer.value, "base64") } : answer;
+    },
+    /**
+     * Extension POST /testresult/reviewdispute/ (reviewers only): accepts or declines an open dispute with the
+     * response the user reads. A refusal carries the API's sentence (already reviewed, response missing or too long).
+     */
+    reviewDispute(sF_TestResultId: string, decision: ReviewDecision, responseComment: string) {
+      return call("reviewDispute", { json: { sF_TestResultId, decision, responseComment } }, { failed: messages.reviewFailed, answered: consumerMessageOf });
+    },
+    /** Extension GET /testresult/disputereviews/ (reviewers only): the audit trail, newest first. */
+    disputeReviews() {
+      return call("disputeReviews");
     },
 
     /** GET /consumersubscription/subscribers/: people who follow the user or asked to. */

@@ -1,0 +1,42 @@
+/**
+ * The dispute reviewers' screens on the server (docs/architecture.md §6.1 extensions "Dispute reviews";
+ * issue 13): the review promise's clock and the loaders' answer to a caller the upstream does not
+ * take for a reviewer. The screens are reached only with the DisputeReviews screen enabled
+ * (app/server/permissions.server.ts); the consumer API checks the role again on every call.
+ */
+import { data } from "react-router";
+import type { Result } from "./upstream/result.server";
+import { valueOrThrow } from "./upstream/result.server";
+
+/** The most disputes one queue answer lists (the contract's limit). */
+export { disputeQueueMax } from "../../contracts/consumer.ts";
+
+/** What users are told (docs/product.md §2 test detail, disputeThanks): a review within 3 hours, in ms. */
+export const REVIEW_PROMISE_MS = 3 * 3600_000;
+
+const duration = new Intl.DurationFormat("en-US", { style: "short" });
+const durationUnderAMinute = new Intl.DurationFormat("en-US", { style: "short", minutesDisplay: "always" });
+
+/** `ms` as "2 hr, 5 min" (days, hours, minutes; "0 min" under a minute). Server-only: Intl.DurationFormat is not in every browser. */
+export function reviewDuration(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes === 0) return durationUnderAMinute.format({ minutes: 0 });
+  return duration.format({ days: Math.floor(minutes / 1440), hours: Math.floor((minutes % 1440) / 60), minutes: minutes % 60 });
+}
+
+/** Where a dispute submitted at `disputedAt` (ISO) stands against the promise at `now` (ms since the epoch). */
+export function promiseState(disputedAt: string, now: number): { openFor: string; overdue: boolean; left: string } {
+  const open = now - Date.parse(disputedAt);
+  return { openFor: reviewDuration(open), overdue: open > REVIEW_PROMISE_MS, left: reviewDuration(Math.abs(REVIEW_PROMISE_MS - open)) };
+}
+
+/**
+ * For the reviewers' loaders: the value, or 404 when the upstream refuses the caller (403: no longer a
+ * reviewer) or lacks the call (404: a real upstream without the extension), as for any screen that
+ * is not enabled; other failures as valueOrThrow.
+ * @throws a React Router `data()` response
+ */
+export function reviewerValue<T>(result: Result<T>): T {
+  if (!result.ok && (result.reason === "refused" || result.reason === "notFound")) throw data(null, { status: 404 });
+  return valueOrThrow(result);
+}
