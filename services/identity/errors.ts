@@ -31,12 +31,7 @@ export class OAuthError extends Error {
 export { BadRequestError, InsufficientScopeError, InvalidTokenError } from "../shared/errors.ts";
 
 /** The mail transport refused or failed: 502, so the caller can say the mail was not sent. */
-export class MailDeliveryError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "MailDeliveryError";
-  }
-}
+export { MailDeliveryError } from "../shared/errors.ts";
 
 /** ASP.NET Identity's codes and descriptions, plus the docs/product.md §5 special-character rule. */
 export const describe = {

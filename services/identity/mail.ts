@@ -1,96 +1,15 @@
-// Mail of the identity authority (docs/architecture.md §2 "mail"): nodemailer over SMTP when configured,
-// otherwise each message is written to an outbox directory as a raw .eml file. This is the
-// transport and the templates; outbox.ts queues mails in the database and calls them.
-import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
-import nodemailer from "nodemailer";
-import type { Transporter } from "nodemailer";
-import type { Logger } from "pino";
-import { MailDeliveryError } from "./errors.ts";
+// Mail of the identity authority (docs/architecture.md §2 "mail"): the templates of the account mails.
+// The transport (SMTP, or .eml files in an outbox directory) is services/shared/mail.ts; outbox.ts
+// queues mails in the database and calls them.
+import { escapeHtml, notice } from "../shared/mail.ts";
+import type { OutgoingMail } from "../shared/mail.ts";
 import type { NoticeKind, TokenPurpose } from "./schema/tables.ts";
-import { redactUrl } from "../shared/redact.ts";
 
-export const DEFAULT_MAIL_FROM = "SafeWindow <no-reply@safewindow.local>";
+export { DEFAULT_MAIL_FROM, createMailer } from "../shared/mail.ts";
+export type { Mailer, MailerOptions, OutgoingMail } from "../shared/mail.ts";
+
 /** Where notices send someone who did not make a change (the web app's SUPPORT_EMAIL default too). */
 export const DEFAULT_SUPPORT_EMAIL = "support@safewindow.local";
-
-export interface OutgoingMail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** Links in the message, logged with their secrets redacted. */
-  links: string[];
-}
-
-/** A mail transport: SMTP, or the directory of .eml files. */
-export interface Mailer {
-  /** Sends one message, logging it with its links redacted. @throws MailDeliveryError when the transport or the file write fails. */
-  send(mail: OutgoingMail): Promise<void>;
-  /** Closes the transport's connections; sends after this fail. */
-  close(): void;
-}
-
-export interface MailerOptions {
-  /** nodemailer SMTP URL (smtp://user:pass@host:port, smtps://…). Unset: write to outboxDir. */
-  smtpUrl?: string;
-  from: string;
-  /** Where raw messages go when smtpUrl is unset: `<ISO time, ':' as '-'>-<random>.eml`. */
-  outboxDir: string;
-  logger: Logger;
-}
-
-/**
- * Creates the mail sender. With smtpUrl, messages go over SMTP (10 s connect, 30 s socket
- * timeouts). Without, each message is written to `outboxDir` as raw RFC 822 and logged at info
- * with its file and its links (tokens redacted: the file holds the usable link).
- */
-export function createMailer(opts: MailerOptions): Mailer {
-  if (opts.smtpUrl) {
-    const transport: Transporter = nodemailer.createTransport({
-      url: opts.smtpUrl,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 30_000,
-    });
-    return {
-      async send(mail) {
-        try {
-          const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-          opts.logger.info({ to: mail.to, subject: mail.subject, messageId: info.messageId, links: mail.links.map(redactUrl) }, "mail sent");
-        } catch (err) {
-          throw new MailDeliveryError(`SMTP delivery failed: ${(err as Error).message}`, { cause: err });
-        }
-      },
-      close() {
-        transport.close();
-      },
-    };
-  }
-
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
-  return {
-    async send(mail) {
-      try {
-        const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-        const raw = info.message;
-        if (!Buffer.isBuffer(raw)) throw new Error("nodemailer did not buffer the message");
-        await mkdir(opts.outboxDir, { recursive: true });
-        // Real clock on purpose: file names sort by when they were written, even in tests that pin `now`.
-        const name = `${new Date().toISOString().replaceAll(":", "-")}-${randomBytes(4).toString("hex")}.eml`;
-        const file = path.join(opts.outboxDir, name);
-        await writeFile(file, raw, { mode: 0o600 });
-        opts.logger.info({ to: mail.to, subject: mail.subject, file, links: mail.links.map(redactUrl) }, "mail written to outbox (open the file for the link)");
-      } catch (err) {
-        throw new MailDeliveryError(`Writing the mail to the outbox failed: ${(err as Error).message}`, { cause: err });
-      }
-    },
-    close() {
-      transport.close();
-    },
-  };
-}
 
 /**
  * The link a mail points to: `${publicUrl}/${page}?<params>`. `requestedUri` replaces
@@ -119,10 +38,6 @@ function trustedRequestedBase(publicUrl: string, requestedUri: string | undefine
   if (!requested.pathname.startsWith(`${basePath}/`)) return null;
   if (requested.pathname.slice(basePath.length + 1).replace(/\/+$/, "") === "") return null;
   return `${requested.origin}${requested.pathname}`;
-}
-
-function escapeHtml(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 }
 
 function message(to: string, subject: string, intro: string, link: string, action: string, footer: string): OutgoingMail {
@@ -165,22 +80,6 @@ export function formatUtc(at: Date): string {
   const two = (n: number) => String(n).padStart(2, "0");
   const clock = `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())}`;
   return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}, ${clock} UTC (Coordinated Universal Time)`;
-}
-
-/** A notice: paragraphs of plain text, and at most one link (a page of the app, never a token). */
-function notice(to: string, subject: string, paragraphs: string[], link?: { href: string; label: string }): OutgoingMail {
-  const blocks = link ? [...paragraphs.slice(0, -1), `${link.label}: ${link.href}`, ...paragraphs.slice(-1)] : paragraphs;
-  const text = `${blocks.join("\n\n")}\n`;
-  const html =
-    `<!doctype html><html><body style="font-family:sans-serif">` +
-    paragraphs
-      .map((p, i) => {
-        const para = `<p>${escapeHtml(p)}</p>`;
-        return link && i === paragraphs.length - 1 ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>${para}` : para;
-      })
-      .join("") +
-    `</body></html>`;
-  return { to, subject, text, html, links: link ? [link.href] : [] };
 }
 
 /**

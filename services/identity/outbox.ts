@@ -7,50 +7,35 @@
 // only inserts it, and the sender decides whether an account has the address, then queues and
 // sends the reset mail.
 //
+// The claims, leases, backoff and the sender's loop are the shared engine (services/shared/outbox.ts);
+// this module adds what is the authority's own: link mails that die with their token, the held
+// registration mail, and reset requests.
+//
 // Queue times (holds, backoff, leases) are the database's clock, the one clock every process
 // sharing the database agrees on; the service's own `now` stays the clock of the token rules.
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import type { Kysely, RawBuilder, Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Logger } from "pino";
+import { DEFAULT_QUEUE_TIMINGS, createLeasedQueue, dbNowPlus, errorText } from "../shared/outbox.ts";
+import type { QueueTimings } from "../shared/outbox.ts";
 import { MailDeliveryError } from "./errors.ts";
 import type { AccountMail, LinkMail, Mailer, NoticeMail, OutgoingMail } from "./mail.ts";
 import type { IdentityDatabase, OutboxKind, OutboxRow, TokenPurpose } from "./schema/tables.ts";
 
-/** How the queue paces itself; every value in milliseconds except maxAttempts. */
-export interface OutboxTimings {
+/** How the outbox paces itself: the shared queue's timings (services/shared/outbox.ts) and the registration hold, in milliseconds. */
+export interface OutboxTimings extends QueueTimings {
   /**
    * How long a registration's confirmation mail waits for the client's explicit
    * sendconfirmationemail call, which sends it at once instead of a second mail; without that
    * call it goes out when the hold ends. Default 2 min (the web app calls within a second).
    */
   registrationHoldMs: number;
-  /** Wait after the first failed attempt; doubled after each further failure, up to retryMaxMs. Default 30 s. */
-  retryBaseMs: number;
-  /** Longest wait between two attempts. Default 30 min. */
-  retryMaxMs: number;
-  /** Attempts before a mail is given up (status 'failed', logged at error). Default 8 (about an hour with the defaults). */
-  maxAttempts: number;
-  /** A claim's lease: the row of a sender that died mid-send is free again after this. Default 2 min. */
-  leaseMs: number;
-  /** Longest sleep of the sender between two looks at the table (rows queued by other processes, lapsed leases). Default 30 s. */
-  pollMs: number;
-  /** Sent, cancelled and failed rows are deleted this long after they were queued. Default 7 days. */
-  keepFinishedMs: number;
-  /** How long close() waits for deliveries in flight before it abandons them to their lease. Default 5 s. */
-  closeGraceMs: number;
 }
 
-export const DEFAULT_OUTBOX_TIMINGS: OutboxTimings = {
-  registrationHoldMs: 2 * 60_000,
-  retryBaseMs: 30_000,
-  retryMaxMs: 30 * 60_000,
-  maxAttempts: 8,
-  leaseMs: 2 * 60_000,
-  pollMs: 30_000,
-  keepFinishedMs: 7 * 24 * 3600_000,
-  closeGraceMs: 5_000,
-};
+export const DEFAULT_OUTBOX_TIMINGS: OutboxTimings = { ...DEFAULT_QUEUE_TIMINGS, registrationHoldMs: 2 * 60_000 };
+
+export { retryDelayMs } from "../shared/outbox.ts";
 
 /** The kinds of mail that carry a single-use link (a token row); the others are notices. */
 export const LINK_KINDS: readonly TokenPurpose[] = ["confirm_email", "invite", "reset_password"];
@@ -160,23 +145,6 @@ function mailOf(row: OutboxRow & { kind: Exclude<OutboxKind, "reset_request"> })
   return { kind: row.kind, to: row.recipient, at };
 }
 
-/** now() + ms on the database's clock. */
-function dbNowPlus(ms: number): RawBuilder<Date> {
-  return sql<Date>`now() + ${Math.round(ms)}::float8 * interval '1 millisecond'`;
-}
-
-/** The wait before attempt `attempts + 1`, after `attempts` failed ones: base, 2 base, 4 base, …, at most max. */
-export function retryDelayMs(attempts: number, timings: Pick<OutboxTimings, "retryBaseMs" | "retryMaxMs">): number {
-  return Math.min(timings.retryBaseMs * 2 ** Math.max(0, attempts - 1), timings.retryMaxMs);
-}
-
-/** A transport error's message for the log and the row, with the token taken out should it ever be echoed. */
-function errorText(err: unknown, token: string | null): string {
-  let text = err instanceof Error ? err.message : String(err);
-  if (token) text = text.replaceAll(token, "[redacted]").replaceAll(encodeURIComponent(token), "[redacted]");
-  return text.slice(0, 500);
-}
-
 /**
  * Creates the outbox of one identity authority process. Nothing runs until `start`.
  * @param opts the database, the transport, the renderer, the logger, the token clock and optional timings.
@@ -184,38 +152,8 @@ function errorText(err: unknown, token: string | null): string {
 export function createOutbox(opts: OutboxOptions): Outbox {
   const { db, mailer, render, logger } = opts;
   const t: OutboxTimings = { ...DEFAULT_OUTBOX_TIMINGS, ...opts.timings };
-  let started = false;
-  let closed = false;
-  /** Set when close() gave up waiting: deliveries still running make no further query. */
-  let abandoned = false;
-  let timer: NodeJS.Timeout | undefined;
-  let loop: Promise<void> | undefined;
-  let loopAgain = false;
-  let lastPurge = 0;
-  const inFlight = new Set<Promise<unknown>>();
-  let closing: Promise<void> | undefined;
-
-  function track<T>(work: Promise<T>): Promise<T> {
-    inFlight.add(work);
-    const done = () => inFlight.delete(work);
-    work.then(done, done);
-    return work;
-  }
-
-  function checkOpen(): void {
-    if (abandoned) throw new MailDeliveryError("The mail outbox was closed while this mail was being sent.");
-  }
-
-  async function cancelRow(id: string, claimId: string): Promise<void> {
-    checkOpen();
-    await db
-      .updateTable("identity_outbox")
-      .set({ status: "cancelled", token: null, claimed_by: null, claimed_until: null, finished_at: sql<Date>`now()` })
-      .where("id", "=", id)
-      .where("claimed_by", "=", claimId)
-      .where("status", "=", "pending")
-      .execute();
-  }
+  // The raw token never outlives its row's pending state (a check constraint says so too).
+  const queue = createLeasedQueue({ db, table: "identity_outbox", logger, timings: t, handle: deliverClaimed, clearOnFinish: { token: null } });
 
   /** True when the row's link still works at the token clock's `now`. */
   async function linkAlive(row: OutboxRow): Promise<boolean> {
@@ -225,55 +163,22 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   }
 
   /**
-   * Records a failed attempt at `row` (a delivery, or a reset request's resolution): waits for
-   * the backoff, or gives up after maxAttempts (status 'failed', token cleared). Logs `what`.
-   */
-  async function recordFailure(row: OutboxRow, claimId: string, reason: string, what: string): Promise<void> {
-    checkOpen();
-    const giveUp = row.attempts >= t.maxAttempts;
-    const retryInMs = retryDelayMs(row.attempts, t);
-    await db
-      .updateTable("identity_outbox")
-      .set(
-        giveUp
-          ? { status: "failed", token: null, claimed_by: null, claimed_until: null, last_error: reason, finished_at: sql<Date>`now()` }
-          : { next_attempt_at: dbNowPlus(retryInMs), claimed_by: null, claimed_until: null, last_error: reason },
-      )
-      .where("id", "=", row.id)
-      .where("claimed_by", "=", claimId)
-      .where("status", "=", "pending")
-      .execute();
-    if (giveUp) {
-      logger.error({ mailId: row.id, kind: row.kind, attempts: row.attempts, err: reason }, `${what} failed; giving up`);
-    } else {
-      logger.warn({ mailId: row.id, kind: row.kind, attempts: row.attempts, retryInMs, err: reason }, `${what} failed; will retry`);
-      schedule(retryInMs);
-    }
-  }
-
-  /**
    * A claimed reset request: in one transaction, marks it done and lets `resolveResetRequest`
    * queue the reset mail when an account has the address; then delivers that mail. The row
    * itself is left as it was asked (no user, same recipient), whatever was found.
    */
   async function resolveRequest(row: OutboxRow, claimId: string): Promise<void> {
-    checkOpen();
+    queue.checkOpen();
     let mail: ClaimedMail | null;
     try {
       mail = await db.transaction().execute(async (trx) => {
-        const taken = await trx
-          .updateTable("identity_outbox")
-          .set({ status: "done", claimed_by: null, claimed_until: null, last_error: null, finished_at: sql<Date>`now()` })
-          .where("id", "=", row.id)
-          .where("claimed_by", "=", claimId)
-          .where("status", "=", "pending")
-          .executeTakeFirst();
-        if (taken.numUpdatedRows !== 1n) return null; // its lease lapsed and another sender has it
+        const taken = await queue.finish({ id: row.id, claimId }, "done", { last_error: null }, trx);
+        if (!taken) return null; // its lease lapsed and another sender has it
         return opts.resolveResetRequest(trx, { email: row.recipient, ...(row.requested_uri ? { requestedUri: row.requested_uri } : {}) });
       });
     } catch (err) {
       const reason = errorText(err, null);
-      await recordFailure(row, claimId, reason, "reset request");
+      await queue.recordFailure(row, claimId, reason, "reset request");
       throw new MailDeliveryError(reason, { cause: err });
     }
     logger.debug({ mailId: row.id }, "reset request handled");
@@ -282,7 +187,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   }
 
   async function deliverClaimed(claimed: ClaimedMail): Promise<void> {
-    checkOpen();
+    queue.checkOpen();
     const row = await db
       .selectFrom("identity_outbox")
       .selectAll()
@@ -298,148 +203,31 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       await resolveRequest(row, claimed.claimId);
       return;
     }
-    checkOpen();
+    queue.checkOpen();
     if (isLinkKind(row.kind) && !(await linkAlive(row))) {
-      checkOpen();
-      await cancelRow(row.id, claimed.claimId);
+      await queue.finish(claimed, "cancelled");
       logger.info({ mailId: row.id, kind: row.kind }, "outbox mail dropped: its link no longer works");
       return;
     }
     const token = row.token;
-    checkOpen();
+    queue.checkOpen();
     try {
       await mailer.send(render(mailOf({ ...row, kind: row.kind })));
     } catch (err) {
       const reason = errorText(err, token);
-      await recordFailure(row, claimed.claimId, reason, "mail delivery");
+      await queue.recordFailure(row, claimed.claimId, reason, "mail delivery");
       throw err instanceof MailDeliveryError ? err : new MailDeliveryError(reason, { cause: err });
     }
-    if (abandoned) {
+    if (queue.abandoned) {
       logger.warn({ mailId: row.id }, "mail sent after the outbox closed; it may be sent again");
       return;
     }
-    const marked = await db
-      .updateTable("identity_outbox")
-      .set({ status: "sent", token: null, claimed_by: null, claimed_until: null, last_error: null, finished_at: sql<Date>`now()` })
-      .where("id", "=", row.id)
-      .where("claimed_by", "=", claimed.claimId)
-      .where("status", "=", "pending")
-      .executeTakeFirst();
-    if (marked.numUpdatedRows !== 1n) logger.warn({ mailId: row.id }, "mail sent, but its row was cancelled or reclaimed meanwhile");
+    if (!(await queue.finish(claimed, "sent", { last_error: null }))) logger.warn({ mailId: row.id }, "mail sent, but its row was cancelled or reclaimed meanwhile");
   }
 
-  /**
-   * Claims one due row: pending, due, and not claimed by a live lease. `for update skip locked`
-   * makes concurrent senders pass over a row another one is claiming; the lease keeps it theirs.
-   */
-  async function claimDue(): Promise<ClaimedMail | null> {
-    const claimId = randomUUID();
-    const claimed = await sql<{ id: string }>`
-      update identity_outbox
-         set claimed_by = ${claimId}, claimed_until = ${dbNowPlus(t.leaseMs)}, attempts = attempts + 1
-       where id = (select id from identity_outbox
-                    where status = 'pending' and next_attempt_at <= now()
-                      and (claimed_until is null or claimed_until <= now())
-                    order by next_attempt_at
-                    limit 1
-                    for update skip locked)
-      returning id`.execute(db);
-    const id = claimed.rows[0]?.id;
-    return id ? { id, claimId } : null;
-  }
-
-  /** Milliseconds until the next pending row is due (or its lease lapses); null when none is pending. */
-  async function msUntilNextDue(): Promise<number | null> {
-    const { rows } = await sql<{ due: Date | null; now: Date }>`
-      select min(greatest(next_attempt_at, coalesce(claimed_until, next_attempt_at))) as due, now() as now
-        from identity_outbox
-       where status = 'pending'`.execute(db);
-    const row = rows[0];
-    if (!row?.due) return null;
-    return Math.max(0, row.due.getTime() - row.now.getTime());
-  }
-
-  async function purgeFinished(): Promise<void> {
-    if (Date.now() - lastPurge < 3600_000) return;
-    lastPurge = Date.now();
-    const result = await db
-      .deleteFrom("identity_outbox")
-      .where("status", "!=", "pending")
-      .where("created_at", "<", sql<Date>`now() - ${Math.round(t.keepFinishedMs)}::float8 * interval '1 millisecond'`)
-      .executeTakeFirst();
-    if (result.numDeletedRows > 0n) logger.debug({ deleted: Number(result.numDeletedRows) }, "outbox: old finished mails deleted");
-  }
-
-  /** Sends every due row, one at a time, then sleeps until the next one is due (pollMs at most). */
-  async function runOnce(): Promise<void> {
-    let next: number | null = null;
-    try {
-      for (;;) {
-        if (closed) return;
-        const claimed = await claimDue();
-        if (!claimed) break;
-        if (closed) {
-          if (abandoned) return;
-          // Claimed just as close() began: hand it back rather than leave it to the lease.
-          await db
-            .updateTable("identity_outbox")
-            .set({ claimed_by: null, claimed_until: null, attempts: sql<number>`attempts - 1` })
-            .where("id", "=", claimed.id)
-            .where("claimed_by", "=", claimed.claimId)
-            .execute();
-          return;
-        }
-        await deliverClaimed(claimed).catch((err: unknown) => {
-          // A transport failure is logged and rescheduled by deliverClaimed; anything else is the database's.
-          if (!(err instanceof MailDeliveryError)) logger.error({ mailId: claimed.id, err: errorText(err, null) }, "outbox sender: could not record a delivery");
-        });
-      }
-      if (closed) return;
-      await purgeFinished();
-      next = await msUntilNextDue();
-    } catch (err) {
-      if (closed) return;
-      logger.error({ err: errorText(err, null) }, "outbox sender: the database did not answer; trying again later");
-    }
-    schedule(next ?? t.pollMs);
-  }
-
-  function schedule(ms: number): void {
-    if (closed || !started) return;
-    clearTimeout(timer);
-    timer = setTimeout(wake, Math.min(Math.max(ms, 0), t.pollMs));
-    // The sender alone never keeps the process alive; close() clears the timer anyway.
-    timer.unref();
-  }
-
-  function wake(): void {
-    if (closed || !started) return;
-    if (loop) {
-      loopAgain = true;
-      return;
-    }
-    clearTimeout(timer);
-    timer = undefined;
-    loop = track(runOnce()).finally(() => {
-      loop = undefined;
-      if (loopAgain) {
-        loopAgain = false;
-        wake();
-      }
-    });
-  }
-
-  function baseRow(mail: QueuedMail) {
-    const common = {
-      id: randomUUID(),
-      user_id: mail.userId,
-      kind: mail.kind,
-      recipient: mail.to,
-      status: "pending" as const,
-      last_error: null,
-      finished_at: null,
-      created_at: sql<Date>`now()`,
-    };
+  /** The outbox columns of `mail` (the queue's own columns are set by the queue). */
+  function rowOf(mail: QueuedMail) {
+    const common = { user_id: mail.userId, kind: mail.kind, recipient: mail.to };
     if ("token" in mail) {
       return { ...common, token_id: mail.tokenId, token: mail.token, requested_uri: mail.requestedUri ?? null, occurred_at: null, new_address: null };
     }
@@ -454,20 +242,25 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   }
 
   return {
-    async enqueue(trx, mail) {
-      const claimId = randomUUID();
-      const row = baseRow(mail);
-      await trx
-        .insertInto("identity_outbox")
-        .values({ ...row, attempts: 1, next_attempt_at: sql<Date>`now()`, claimed_by: claimId, claimed_until: dbNowPlus(t.leaseMs) })
-        .execute();
-      return { id: row.id, claimId };
+    enqueue(trx, mail) {
+      return queue.insertClaimed(trx, rowOf(mail));
     },
 
     async hold(trx, mail) {
       await trx
         .insertInto("identity_outbox")
-        .values({ ...baseRow(mail), attempts: 0, next_attempt_at: dbNowPlus(t.registrationHoldMs), claimed_by: null, claimed_until: null })
+        .values({
+          ...rowOf(mail),
+          id: randomUUID(),
+          status: "pending",
+          attempts: 0,
+          next_attempt_at: dbNowPlus(t.registrationHoldMs),
+          claimed_by: null,
+          claimed_until: null,
+          last_error: null,
+          created_at: sql<Date>`now()`,
+          finished_at: null,
+        })
         .execute();
     },
 
@@ -532,41 +325,15 @@ export function createOutbox(opts: OutboxOptions): Outbox {
           new_address: null,
         })
         .execute();
-      wake();
+      queue.wake();
     },
 
     deliver(claimed) {
-      if (closed) return Promise.reject(new MailDeliveryError("The mail outbox is closed; the mail stays queued for the next start."));
-      return track(deliverClaimed(claimed));
+      return queue.deliver(claimed);
     },
 
-    wake,
-
-    start() {
-      if (started || closed) return;
-      started = true;
-      wake();
-    },
-
-    close() {
-      closing ??= (async () => {
-        closed = true;
-        clearTimeout(timer);
-        timer = undefined;
-        if (inFlight.size > 0) {
-          let graceTimer: NodeJS.Timeout | undefined;
-          const grace = new Promise<"timeout">((resolve) => {
-            graceTimer = setTimeout(() => resolve("timeout"), t.closeGraceMs);
-          });
-          const outcome = await Promise.race([Promise.allSettled([...inFlight]).then(() => "done" as const), grace]);
-          clearTimeout(graceTimer);
-          if (outcome === "timeout") {
-            abandoned = true;
-            logger.warn({ deliveries: inFlight.size }, "outbox closed with mail deliveries still running; their leases will free them");
-          }
-        }
-      })();
-      return closing;
-    },
+    wake: queue.wake,
+    start: queue.start,
+    close: queue.close,
   };
 }

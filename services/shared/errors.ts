@@ -25,3 +25,11 @@ export class BadRequestError extends Error {
     this.name = "BadRequestError";
   }
 }
+
+/** A mail transport refused or failed (services/shared/mail.ts): the identity authority answers 502, so the caller can say the mail was not sent. */
+export class MailDeliveryError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "MailDeliveryError";
+  }
+}

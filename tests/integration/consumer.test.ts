@@ -152,9 +152,9 @@ describe("authentication", () => {
     const user = await newUser();
     const now = () => new Date();
     const discovered = createTokenVerifier({ identityUrl: services.identityUrl, now });
-    expect(await discovered.verify(`Bearer ${user.token}`)).toEqual({ identityUserId: user.sub, email: user.email });
+    expect(await discovered.verify(`Bearer ${user.token}`)).toEqual({ identityUserId: user.sub, email: user.email, emailVerified: false });
     const configured = createTokenVerifier({ identityUrl: services.identityUrl, issuer: services.identity.issuer, now });
-    expect(await configured.verify(`Bearer ${user.token}`)).toEqual({ identityUserId: user.sub, email: user.email });
+    expect(await configured.verify(`Bearer ${user.token}`)).toEqual({ identityUserId: user.sub, email: user.email, emailVerified: false });
     const elsewhere = createTokenVerifier({ identityUrl: services.identityUrl, issuer: "https://login.example.com", now });
     await expect(elsewhere.verify(`Bearer ${user.token}`)).rejects.toMatchObject({ name: "InvalidTokenError" });
   });

@@ -82,7 +82,7 @@ describe("issuer", () => {
 
     // The consumer API's verifier, which reads the issuer from the discovery document.
     const verifier = createTokenVerifier({ identityUrl: after.url, now: () => new Date() });
-    expect(await verifier.verify(`Bearer ${user}`)).toEqual({ identityUserId: payload.sub, email });
+    expect(await verifier.verify(`Bearer ${user}`)).toEqual({ identityUserId: payload.sub, email, emailVerified: false });
 
     // And the authority itself still accepts both tokens.
     const me = await contractFetch(`${after.url}/api/users/`, { headers: { authorization: `Bearer ${user}` } });

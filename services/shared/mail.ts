@@ -1,0 +1,113 @@
+// Mail transport of the reference services (docs/architecture.md §2 "mail"): nodemailer over SMTP when
+// configured, otherwise each message is written to an outbox directory as a raw .eml file; and the
+// plain notice layout both services' templates use. The identity authority's templates live in
+// services/identity/mail.ts, the consumer API's in services/consumer/mail.ts; each service's outbox
+// (services/shared/outbox.ts) queues mails in its database and calls the transport.
+import { randomBytes } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
+import type { Logger } from "pino";
+import { MailDeliveryError } from "./errors.ts";
+import { redactUrl } from "./redact.ts";
+
+export const DEFAULT_MAIL_FROM = "SafeWindow <no-reply@safewindow.local>";
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Links in the message, logged with their secrets redacted. */
+  links: string[];
+}
+
+/** A mail transport: SMTP, or the directory of .eml files. */
+export interface Mailer {
+  /** Sends one message, logging it with its links redacted. @throws MailDeliveryError when the transport or the file write fails. */
+  send(mail: OutgoingMail): Promise<void>;
+  /** Closes the transport's connections; sends after this fail. */
+  close(): void;
+}
+
+export interface MailerOptions {
+  /** nodemailer SMTP URL (smtp://user:pass@host:port, smtps://…). Unset: write to outboxDir. */
+  smtpUrl?: string;
+  from: string;
+  /** Where raw messages go when smtpUrl is unset: `<ISO time, ':' as '-'>-<random>.eml`. */
+  outboxDir: string;
+  logger: Logger;
+}
+
+/**
+ * Creates the mail sender. With smtpUrl, messages go over SMTP (10 s connect, 30 s socket
+ * timeouts). Without, each message is written to `outboxDir` as raw RFC 822 and logged at info
+ * with its file and its links (tokens redacted: the file holds the usable link).
+ */
+export function createMailer(opts: MailerOptions): Mailer {
+  if (opts.smtpUrl) {
+    const transport: Transporter = nodemailer.createTransport({
+      url: opts.smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
+    return {
+      async send(mail) {
+        try {
+          const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+          opts.logger.info({ to: mail.to, subject: mail.subject, messageId: info.messageId, links: mail.links.map(redactUrl) }, "mail sent");
+        } catch (err) {
+          throw new MailDeliveryError(`SMTP delivery failed: ${(err as Error).message}`, { cause: err });
+        }
+      },
+      close() {
+        transport.close();
+      },
+    };
+  }
+
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  return {
+    async send(mail) {
+      try {
+        const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        const raw = info.message;
+        if (!Buffer.isBuffer(raw)) throw new Error("nodemailer did not buffer the message");
+        await mkdir(opts.outboxDir, { recursive: true });
+        // Real clock on purpose: file names sort by when they were written, even in tests that pin `now`.
+        const name = `${new Date().toISOString().replaceAll(":", "-")}-${randomBytes(4).toString("hex")}.eml`;
+        const file = path.join(opts.outboxDir, name);
+        await writeFile(file, raw, { mode: 0o600 });
+        opts.logger.info({ to: mail.to, subject: mail.subject, file, links: mail.links.map(redactUrl) }, "mail written to outbox (open the file for the link)");
+      } catch (err) {
+        throw new MailDeliveryError(`Writing the mail to the outbox failed: ${(err as Error).message}`, { cause: err });
+      }
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
+
+/** `s` with the characters HTML gives a meaning escaped. */
+export function escapeHtml(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+}
+
+/** A notice: paragraphs of plain text, and at most one link (a page of the app, never a token). */
+export function notice(to: string, subject: string, paragraphs: string[], link?: { href: string; label: string }): OutgoingMail {
+  const blocks = link ? [...paragraphs.slice(0, -1), `${link.label}: ${link.href}`, ...paragraphs.slice(-1)] : paragraphs;
+  const text = `${blocks.join("\n\n")}\n`;
+  const html =
+    `<!doctype html><html><body style="font-family:sans-serif">` +
+    paragraphs
+      .map((p, i) => {
+        const para = `<p>${escapeHtml(p)}</p>`;
+        return link && i === paragraphs.length - 1 ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>${para}` : para;
+      })
+      .join("") +
+    `</body></html>`;
+  return { to, subject, text, html, links: link ? [link.href] : [] };
+}
