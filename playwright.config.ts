@@ -66,6 +66,8 @@ export default defineConfig({
         // per-address limit allows one address. The limits are tested in tests/integration/security.test.ts.
         AUTH_RATE_LIMIT: "100000",
         REVIEWER_EMAILS: Object.values(e2e.reviewers).join(","),
+        // Mail links of the embedded consumer API (a decided dispute) point here.
+        PUBLIC_URL: e2e.appUrl,
       },
     },
     {

@@ -171,6 +171,10 @@ if (!config.CONSUMER_API_URL) {
     pdf: { threads: config.MAX_PDF_WORKERS, idleStopMs: config.PDF_WORKER_IDLE_SECONDS * 1000 },
     db: embeddedDb,
     reviewers: config.REVIEWER_EMAILS,
+    publicUrl: config.publicUrl,
+    smtpUrl: config.SMTP_URL,
+    mailFrom: config.MAIL_FROM,
+    supportEmail: config.SUPPORT_EMAIL,
   });
   closers.push(consumer.close);
   sessionDb ??= consumer.db;

@@ -12,6 +12,7 @@ import { BadRequestError } from "../shared/errors.ts";
 import { apiHeaders, bodyParsers, commonErrorAnswer, notFound, parse, reply, requestLogger, safeError, sendErrorAnswer } from "../shared/http.ts";
 import type { HttpAnswer } from "../shared/http.ts";
 import type { AuthenticatedUser, TokenVerifier } from "./auth.ts";
+import type { ConsumerOutbox } from "./outbox.ts";
 import { AuthorityUnavailableError, ForbiddenError, NoProfileError, ProfileExistsError, ProfileRuleError } from "./errors.ts";
 import { getPermissions } from "./permissions.ts";
 import { createProfile, findProfile, modifyCore } from "./profiles.ts";
@@ -36,6 +37,8 @@ export interface ConsumerAppDeps {
   results: ResultsContext;
   /** Who may review disputes (results/reviews.ts); default nobody. */
   reviewers?: Reviewers;
+  /** The mail outbox (outbox.ts): a decided dispute's mail. */
+  outbox: ConsumerOutbox;
 }
 
 // ---------------------------------------------------------------- authentication
@@ -146,7 +149,7 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
   });
 
   app.use("/consumer", profileRoutes(deps));
-  app.use("/testresult", testResultRoutes({ results: deps.results, reviewers: deps.reviewers ?? reviewerList([]), now: deps.now, authenticate: authenticate(deps), userOf }));
+  app.use("/testresult", testResultRoutes({ results: deps.results, reviewers: deps.reviewers ?? reviewerList([]), outbox: deps.outbox, now: deps.now, authenticate: authenticate(deps), userOf }));
   app.use("/consumersubscription", subscriptionRoutes({ db: deps.profiles.db, now: deps.now, authenticate: authenticate(deps), userOf }));
 
   app.use(notFound);

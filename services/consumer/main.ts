@@ -16,6 +16,11 @@ const envSchema = z.object({
   LOG_LEVEL: logLevelSchema,
   // Comma-separated e-mail addresses of the dispute reviewers (results/reviews.ts); default none.
   REVIEWER_EMAILS: z.preprocess(unsetIfEmpty, z.string().default("")),
+  // The app's public URL (mails link to its pages), and the mail transport, as the identity authority's.
+  PUBLIC_URL: z.preprocess(unsetIfEmpty, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).default("http://localhost:3000")),
+  SMTP_URL: z.preprocess(unsetIfEmpty, z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
+  MAIL_FROM: z.preprocess(unsetIfEmpty, z.string().optional()),
+  SUPPORT_EMAIL: z.preprocess(unsetIfEmpty, z.email().optional()),
 });
 
 const env = parseEnvOrExit("consumer", envSchema, process.env);
@@ -30,6 +35,10 @@ const service = await startConsumerService({
   host: env.HOST,
   port: env.PORT,
   reviewers: env.REVIEWER_EMAILS.split(","),
+  publicUrl: env.PUBLIC_URL,
+  ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}),
+  ...(env.MAIL_FROM ? { mailFrom: env.MAIL_FROM } : {}),
+  ...(env.SUPPORT_EMAIL ? { supportEmail: env.SUPPORT_EMAIL } : {}),
 }).catch((err: unknown) => {
   logger.fatal({ err: errorSummary(err) }, "consumer API failed to start");
   process.exit(1);

@@ -1,13 +1,20 @@
 // The reference consumer API as a service (docs/architecture.md §1): database, migrations, token
 // verification against the identity authority, and the HTTP app on one listening socket.
 // server.ts at the repo root embeds it; main.ts runs it alone.
+import path from "node:path";
 import { sql, type Kysely } from "kysely";
 import type { Logger } from "pino";
 import { createDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrate.ts";
 import { closeHttp, listenHttp } from "../shared/listen.ts";
+import { DEFAULT_MAIL_FROM, DEFAULT_SUPPORT_EMAIL, createMailer } from "../shared/mail.ts";
+import type { Mailer } from "../shared/mail.ts";
+import type { QueueTimings } from "../shared/outbox.ts";
 import { createTokenVerifier } from "./auth.ts";
 import { createConsumerApp } from "./http.ts";
+import { consumerMailRenderer } from "./mail.ts";
+import { createConsumerOutbox } from "./outbox.ts";
+import type { ConsumerOutbox } from "./outbox.ts";
 import { createPdfPool } from "./results/pool.ts";
 import type { PdfPool, PdfPoolOptions } from "./results/pool.ts";
 import { reviewerList } from "./results/reviews.ts";
@@ -43,6 +50,16 @@ export interface ConsumerOptions {
   pdf?: PdfPoolOptions;
   /** E-mail addresses of the provider's dispute reviewers (results/reviews.ts); default none. */
   reviewers?: readonly string[];
+  /** The app's public URL incl. base path: mails link to its pages. Default http://localhost:3000. */
+  publicUrl?: string;
+  /** nodemailer SMTP URL; when unset each mail is written to `${dataDir}/outbox/<ISO time>-<random>.eml`. */
+  smtpUrl?: string;
+  /** The From of every mail; default services/shared/mail.ts DEFAULT_MAIL_FROM. */
+  mailFrom?: string;
+  /** Where mails send other questions; default support@safewindow.local. */
+  supportEmail?: string;
+  /** Pacing of the mail outbox (services/shared/outbox.ts DEFAULT_QUEUE_TIMINGS); tests shorten it. */
+  mailTimings?: Partial<QueueTimings>;
 }
 
 export interface ConsumerService {
@@ -90,13 +107,30 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
       name: "consumer",
     }));
   let pool: PdfPool | undefined;
+  let mailer: Mailer | undefined;
+  let outbox: ConsumerOutbox | undefined;
   try {
     const applied = await migrateToLatest(db, consumerMigrations, CONSUMER_MIGRATION_TABLE);
     if (applied.length > 0) logger.info({ migrations: applied }, "consumer database migrated");
 
     const { server, url, port } = await listenHttp(opts.host ?? "127.0.0.1", opts.port ?? 0);
     pool = createPdfPool(logger, opts.pdf);
+    mailer = createMailer({
+      ...(opts.smtpUrl ? { smtpUrl: opts.smtpUrl } : {}),
+      from: opts.mailFrom ?? DEFAULT_MAIL_FROM,
+      outboxDir: path.join(opts.dataDir, "outbox"),
+      logger,
+    });
+    outbox = createConsumerOutbox({
+      db,
+      mailer,
+      render: consumerMailRenderer((opts.publicUrl ?? "http://localhost:3000").replace(/\/+$/, ""), opts.supportEmail ?? DEFAULT_SUPPORT_EMAIL),
+      logger,
+      ...(opts.mailTimings ? { timings: opts.mailTimings } : {}),
+    });
+    outbox.start();
     const app = createConsumerApp({
+      outbox,
       // A profile change re-runs matching of the stored results (docs/architecture.md §5).
       profiles: { db, onProfileChanged: rematchResults },
       results: { db, pool },
@@ -112,12 +146,16 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
     logger.info({ port, storage: opts.databaseUrl ? "postgresql" : "pglite" }, "consumer API listening");
 
     let closing: Promise<void> | undefined;
+    const openOutbox = outbox;
+    const openMailer = mailer;
     return {
       url,
       db,
       close() {
         closing ??= (async () => {
           await closeHttp(server);
+          await openOutbox.close();
+          openMailer.close();
           await pool?.close();
           if (!shared) await db.destroy();
           logger.info("consumer API stopped");
@@ -126,6 +164,8 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
       },
     };
   } catch (err) {
+    await outbox?.close().catch(() => {});
+    mailer?.close();
     await pool?.close().catch(() => {});
     if (!shared) await db.destroy().catch(() => {});
     throw err;

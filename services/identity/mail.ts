@@ -1,15 +1,12 @@
 // Mail of the identity authority (docs/architecture.md §2 "mail"): the templates of the account mails.
 // The transport (SMTP, or .eml files in an outbox directory) is services/shared/mail.ts; outbox.ts
 // queues mails in the database and calls them.
-import { escapeHtml, notice } from "../shared/mail.ts";
+import { DEFAULT_SUPPORT_EMAIL, escapeHtml, formatUtc, notice } from "../shared/mail.ts";
 import type { OutgoingMail } from "../shared/mail.ts";
 import type { NoticeKind, TokenPurpose } from "./schema/tables.ts";
 
-export { DEFAULT_MAIL_FROM, createMailer } from "../shared/mail.ts";
+export { DEFAULT_MAIL_FROM, DEFAULT_SUPPORT_EMAIL, createMailer, formatUtc } from "../shared/mail.ts";
 export type { Mailer, MailerOptions, OutgoingMail } from "../shared/mail.ts";
-
-/** Where notices send someone who did not make a change (the web app's SUPPORT_EMAIL default too). */
-export const DEFAULT_SUPPORT_EMAIL = "support@safewindow.local";
 
 /**
  * The link a mail points to: `${publicUrl}/${page}?<params>`. `requestedUri` replaces
@@ -69,18 +66,6 @@ export type NoticeMail =
 
 /** What an account mail is made of, as the outbox keeps it. */
 export type AccountMail = LinkMail | NoticeMail;
-
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-
-/**
- * The time of a change as notices show it, in UTC and labelled so, with the month named so no
- * reader takes the day for the month: "4 March 2025, 14:05:09 UTC (Coordinated Universal Time)".
- */
-export function formatUtc(at: Date): string {
-  const two = (n: number) => String(n).padStart(2, "0");
-  const clock = `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())}`;
-  return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}, ${clock} UTC (Coordinated Universal Time)`;
-}
 
 /**
  * The renderer of every account mail. Link mails (docs/product.md §4: confirm e-mail, reset password,

@@ -187,14 +187,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   }
 
   async function deliverClaimed(claimed: ClaimedMail): Promise<void> {
-    queue.checkOpen();
-    const row = await db
-      .selectFrom("identity_outbox")
-      .selectAll()
-      .where("id", "=", claimed.id)
-      .where("claimed_by", "=", claimed.claimId)
-      .where("status", "=", "pending")
-      .executeTakeFirst();
+    const row = await queue.loadClaimed<OutboxRow>(claimed);
     if (!row) {
       logger.debug({ mailId: claimed.id }, "outbox mail no longer ours to send (cancelled, or its lease lapsed)");
       return;
@@ -209,20 +202,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       logger.info({ mailId: row.id, kind: row.kind }, "outbox mail dropped: its link no longer works");
       return;
     }
-    const token = row.token;
-    queue.checkOpen();
-    try {
-      await mailer.send(render(mailOf({ ...row, kind: row.kind })));
-    } catch (err) {
-      const reason = errorText(err, token);
-      await queue.recordFailure(row, claimed.claimId, reason, "mail delivery");
-      throw err instanceof MailDeliveryError ? err : new MailDeliveryError(reason, { cause: err });
-    }
-    if (queue.abandoned) {
-      logger.warn({ mailId: row.id }, "mail sent after the outbox closed; it may be sent again");
-      return;
-    }
-    if (!(await queue.finish(claimed, "sent", { last_error: null }))) logger.warn({ mailId: row.id }, "mail sent, but its row was cancelled or reclaimed meanwhile");
+    await queue.send(mailer, claimed, row, render(mailOf({ ...row, kind: row.kind })), row.token);
   }
 
   /** The outbox columns of `mail` (the queue's own columns are set by the queue). */

@@ -13,6 +13,8 @@ import { MailDeliveryError } from "./errors.ts";
 import { redactUrl } from "./redact.ts";
 
 export const DEFAULT_MAIL_FROM = "SafeWindow <no-reply@safewindow.local>";
+/** Where mails send someone with a question, or who did not make a change (the web app's SUPPORT_EMAIL default too). */
+export const DEFAULT_SUPPORT_EMAIL = "support@safewindow.local";
 
 export interface OutgoingMail {
   to: string;
@@ -110,4 +112,16 @@ export function notice(to: string, subject: string, paragraphs: string[], link?:
       .join("") +
     `</body></html>`;
   return { to, subject, text, html, links: link ? [link.href] : [] };
+}
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/**
+ * The time of a change as notices show it, in UTC and labelled so, with the month named so no
+ * reader takes the day for the month: "4 March 2025, 14:05:09 UTC (Coordinated Universal Time)".
+ */
+export function formatUtc(at: Date): string {
+  const two = (n: number) => String(n).padStart(2, "0");
+  const clock = `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())}`;
+  return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}, ${clock} UTC (Coordinated Universal Time)`;
 }

@@ -16,6 +16,7 @@ import { sql } from "kysely";
 import type { Kysely, RawBuilder } from "kysely";
 import type { Logger } from "pino";
 import { MailDeliveryError } from "./errors.ts";
+import type { Mailer, OutgoingMail } from "./mail.ts";
 
 /** How a queue paces itself; every value in milliseconds except maxAttempts. */
 export interface QueueTimings {
@@ -115,6 +116,14 @@ export interface LeasedQueue {
    * maxAttempts (status 'failed'). Logs `what` ("mail delivery", "reset request").
    */
   recordFailure(row: AttemptedRow, claimId: string, reason: string, what: string): Promise<void>;
+  /** The claimed row, still pending and still this claim's; undefined when its lease lapsed and another sender took it (or it was cancelled). */
+  loadClaimed<Row>(claimed: ClaimedRow): Promise<Row | undefined>;
+  /**
+   * Sends `mail`, the message of the claimed `row`, through `mailer` and marks the row sent; on a
+   * transport failure records it (recordFailure, with `secret` redacted from the reason) and throws.
+   * @throws MailDeliveryError when the transport fails or the queue was closed meanwhile.
+   */
+  send(mailer: Mailer, claimed: ClaimedRow, row: AttemptedRow, mail: OutgoingMail, secret?: string | null): Promise<void>;
   /** @throws MailDeliveryError once close() has abandoned the deliveries still running: they make no further query. */
   checkOpen(): void;
   /** True once close() gave up waiting for deliveries in flight. */
@@ -189,6 +198,33 @@ export function createLeasedQueue(opts: LeasedQueueOptions): LeasedQueue {
       logger.warn({ mailId: row.id, kind: row.kind, attempts: row.attempts, retryInMs, err: reason }, `${what} failed; will retry`);
       schedule(retryInMs);
     }
+  }
+
+  async function loadClaimed<Row>(claimed: ClaimedRow): Promise<Row | undefined> {
+    checkOpen();
+    return (await db
+      .selectFrom(table)
+      .selectAll()
+      .where("id", "=", claimed.id)
+      .where("claimed_by", "=", claimed.claimId)
+      .where("status", "=", "pending")
+      .executeTakeFirst()) as Row | undefined;
+  }
+
+  async function send(mailer: Mailer, claimed: ClaimedRow, row: AttemptedRow, mail: OutgoingMail, secret: string | null = null): Promise<void> {
+    checkOpen();
+    try {
+      await mailer.send(mail);
+    } catch (err) {
+      const reason = errorText(err, secret);
+      await recordFailure(row, claimed.claimId, reason, "mail delivery");
+      throw err instanceof MailDeliveryError ? err : new MailDeliveryError(reason, { cause: err });
+    }
+    if (abandoned) {
+      logger.warn({ mailId: row.id }, "mail sent after the outbox closed; it may be sent again");
+      return;
+    }
+    if (!(await finish(claimed, "sent", { last_error: null }))) logger.warn({ mailId: row.id }, "mail sent, but its row was cancelled or reclaimed meanwhile");
   }
 
   /**
@@ -321,6 +357,8 @@ export function createLeasedQueue(opts: LeasedQueueOptions): LeasedQueue {
 
     finish,
     recordFailure,
+    loadClaimed,
+    send,
     checkOpen,
     get abandoned() {
       return abandoned;

@@ -1,7 +1,8 @@
 /**
  * Disputes that get answered (issue 13), in both projects: two people dispute a typo in their results; the
  * project's reviewer (REVIEWER_EMAILS, a confirmed account) opens Dispute Reviews from My Settings, accepts
- * one (the result becomes valid and the window opens) and declines the other, each with a response; the
+ * one (the result becomes valid and the window opens) and declines the other, each with a response; each
+ * person is e-mailed the decision (the app's outbox), with a link to the result; the
  * audit trail lists both; each person's Test Detail shows the response branch (the response, the
  * follow-up text and Contact). A person who is not a reviewer reaches none of the review screens.
  */
@@ -9,7 +10,24 @@ import type { Browser, Page, TestInfo } from "@playwright/test";
 import * as messages from "../../app/messages";
 import { harborviewPdf } from "../fixtures/index";
 import { e2e } from "./env";
-import { createAccount, dismissGuidelines, expect, expectAccessible, fillProfile, isoDob, otherPerson, signedInUser, signIn, strongPassword, test, uniqueProfile, uploadPdf } from "./support";
+import {
+  appOutbox,
+  createAccount,
+  dismissGuidelines,
+  expect,
+  expectAccessible,
+  fillProfile,
+  isoDob,
+  linkPath,
+  otherPerson,
+  signedInUser,
+  signIn,
+  strongPassword,
+  test,
+  uniqueProfile,
+  uploadPdf,
+  waitForMail,
+} from "./support";
 import type { Profile } from "./support";
 
 const hour = 3600_000;
@@ -18,7 +36,7 @@ const hour = 3600_000;
 async function disputedTypo(browser: Browser, testInfo: TestInfo, baseURL: string, firstName: string, comment: string) {
   const { context, page } = await otherPerson(browser, testInfo, baseURL);
   const profile = uniqueProfile(firstName);
-  await signedInUser(page, testInfo, "disputer", profile);
+  const email = await signedInUser(page, testInfo, "disputer", profile);
   await page.goto("/mytests");
   await dismissGuidelines(page);
   const collectedAt = new Date(Math.floor((Date.now() - 3 * hour) / 60_000) * 60_000);
@@ -31,7 +49,7 @@ async function disputedTypo(browser: Browser, testInfo: TestInfo, baseURL: strin
   await page.getByLabel("Describe the difference").fill(comment);
   await page.getByRole("button", { name: "Submit" }).click();
   await expect(page.getByText(messages.disputeThanks)).toBeVisible();
-  return { context, page, profile, detail };
+  return { context, page, profile, detail, email };
 }
 
 /** The project's reviewer, signed in with a profile (created on the project's first use). */
@@ -106,8 +124,19 @@ test("a reviewer accepts one typo dispute and declines another; each person read
   await expect(trail.getByRole("row").filter({ hasText: accepted })).toContainText(e2e.reviewers[testInfo.project.name as keyof typeof e2e.reviewers]);
   await expectAccessible(page);
 
+  // Each person is e-mailed the decision, with a link to the result's Dispute tab.
+  const adaId = new URL(ada.detail).searchParams.get("id")!;
+  const adaMail = await waitForMail(ada.email, `/testdetail?id=${adaId}`, appOutbox);
+  expect(adaMail.subject).toBe("Your SafeWindow dispute has been reviewed");
+  expect(adaMail.text).toContain("accepted it: the result is now valid");
+  expect(adaMail.text).toContain(`Our response: ${accepted}`);
+  const beaMail = await waitForMail(bea.email, "/testdetail?id=", appOutbox);
+  expect(beaMail.text).toContain("We could not accept it");
+
   // Ada: valid, her window open, the acceptance on Details and the response on the Dispute tab.
-  await ada.page.goto(ada.detail);
+  await ada.page.goto(linkPath(adaMail, "/testdetail"));
+  await expect(ada.page).toHaveURL(/tab=dispute/);
+  await ada.page.getByRole("link", { name: "Details" }).click();
   await expect(ada.page.getByText(messages.resultAcceptedOnReview)).toBeVisible();
   await expect(ada.page.getByText(/Manual Review: Accepted on review by/)).toBeVisible();
   await expect(ada.page.getByRole("alert")).toHaveCount(0);

@@ -43,11 +43,11 @@ export interface Mail {
 }
 
 /**
- * Waits (up to 15 s) for a mail to `to` whose first link contains `linkPart`, in the identity
- * authority's outbox (DATA_DIR/outbox, one raw .eml file per message).
+ * Waits (up to 15 s) for a mail to `to` whose first link contains `linkPart`, in `outbox` (one raw
+ * .eml file per message): by default the identity authority's (its DATA_DIR/outbox); the app's
+ * embedded consumer API writes to the app's (`appOutbox`).
  */
-export async function waitForMail(to: string, linkPart: string): Promise<Mail> {
-  const outbox = path.join(e2e.identityDataDir, "outbox");
+export async function waitForMail(to: string, linkPart: string, outbox = path.join(e2e.identityDataDir, "outbox")): Promise<Mail> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith(".eml")).sort().reverse();
@@ -65,6 +65,9 @@ export async function waitForMail(to: string, linkPart: string): Promise<Mail> {
   }
   throw new Error(`no mail to ${to} with a ${linkPart} link arrived`);
 }
+
+/** The outbox of the app's embedded consumer API (a decided dispute's mail). */
+export const appOutbox = path.join(e2e.appDataDir, "outbox");
 
 /** The link of `mail` that contains `linkPart`, as a path the test's baseURL serves. */
 export function linkPath(mail: Mail, linkPart: string): string {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { harborviewPdf } from "../fixtures/index.ts";
 import { decodeJwt } from "jose";
-import { accessToken, callApi, confirmAddress, currentResults, json, makePerson, makeUser, modifyCore, safeWindowOf, startServices } from "./support.ts";
+import { accessToken, callApi, confirmAddress, currentResults, json, mailAfter, makePerson, makeUser, modifyCore, safeWindowOf, startServices } from "./support.ts";
 import type { Bearer, Services, TestUser } from "./support.ts";
 
 const HOUR = 3600_000;
@@ -100,8 +100,21 @@ describe("dispute reviews", () => {
     expect(image.status).toBe(200);
     expect([...Buffer.from(await json<string>(image), "base64").subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
 
-    const accepted = await postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: first.id, decision: "accept", responseComment: "  We confirmed the typo with the lab.  " });
-    expect(accepted.status).toBe(200);
+    // The decision answers at once; the owner's mail follows from the consumer API's outbox.
+    const mail = await mailAfter(
+      services,
+      first.user.email,
+      async () => {
+        const accepted = await postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: first.id, decision: "accept", responseComment: "  We confirmed the typo with the lab.  " });
+        expect(accepted.status).toBe(200);
+      },
+      "consumer",
+    );
+    expect(mail.subject).toBe("Your SafeWindow dispute has been reviewed");
+    expect(mail.text).toContain("about your Harborview Labs result of");
+    expect(mail.text).toContain("accepted it: the result is now valid");
+    expect(mail.text).toContain("Our response: We confirmed the typo with the lab.");
+    expect(mail.link?.href).toBe(`http://localhost:3000/testdetail?id=${first.id}&tab=dispute`);
     const [result] = await currentResults(services, first.user);
     expect(result).toMatchObject({ valid: 1, disputeStatus: 1, disputeResponseComment: "We confirmed the typo with the lab.", strongSafetyDate: new Date(first.collectedAt.getTime() + 48 * HOUR).toISOString() });
     expect(await safeWindowOf(services, first.user)).toMatchObject({ strongSafetyDate: result.strongSafetyDate });
@@ -125,8 +138,18 @@ describe("dispute reviews", () => {
       expect(await json(res)).toMatchObject({ reason });
     }
     expect((await postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: id, decision: "maybe", responseComment: "?" })).status).toBe(400);
-    const declined = await postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: id, decision: "decline", responseComment: "The PDF names another person." });
-    expect(declined.status).toBe(200);
+    const mail = await mailAfter(
+      services,
+      user.email,
+      async () => {
+        const declined = await postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: id, decision: "decline", responseComment: "The PDF names another person." });
+        expect(declined.status).toBe(200);
+      },
+      "consumer",
+    );
+    expect(mail.text).toContain("We could not accept it: the result stays as it was.");
+    expect(mail.text).toContain("Our response: The PDF names another person.");
+    expect(mail.text).toContain("support@safewindow.local");
     expect((await currentResults(services, user))[0]).toMatchObject({ valid: 0, disputeResponseComment: "The PDF names another person.", strongSafetyDate: null });
     const trail = await json<any[]>(await api("/testresult/disputereviews/", reviewer));
     expect(trail.find((r) => r.sF_TestResultId === id)).toEqual({
@@ -176,5 +199,8 @@ describe("dispute reviews", () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
     const trail = (await json<any[]>(await api("/testresult/disputereviews/", reviewer))).filter((r) => r.sF_TestResultId === id);
     expect(trail).toHaveLength(1);
+    // One decision, one mail, and it tells that decision.
+    const mails = await services.consumer.db.selectFrom("consumer_outbox").select(["decision"]).where("result_id", "=", id).execute();
+    expect(mails).toEqual([{ decision: trail[0].decision }]);
   });
 });

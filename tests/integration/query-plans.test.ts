@@ -30,6 +30,7 @@ import { harborviewPdf } from "../fixtures/index.ts";
 import { accessToken, callApi, contractFetch, makePerson, makeUser, type Person, type Services } from "./support.ts";
 
 const CLIENT = { clientId: "safewindow-web", clientSecret: "query-plans-secret-0123456789" };
+const REVIEWER = "plans-reviewer@example.com";
 
 /**
  * Queries that read a whole table by design, each with its reason. Matched against the query's SQL.
@@ -64,9 +65,9 @@ beforeAll(async () => {
   });
   const logger = pino({ level: "silent" });
   identity = await startIdentityService({ dataDir: dirs[0]!, db, publicUrl: "http://localhost:3000", clients: [CLIENT], logger });
-  consumer = await startConsumerService({ dataDir: dirs[1]!, db, identityUrl: identity.url, logger });
+  consumer = await startConsumerService({ dataDir: dirs[1]!, db, identityUrl: identity.url, logger, reviewers: [REVIEWER] });
   await migrateSessionTable(db);
-  services = { identity, consumer, identityDataDir: dirs[0]!, identityUrl: identity.url, client: CLIENT, close: async () => {} } as unknown as Services;
+  services = { identity, consumer, identityDataDir: dirs[0]!, consumerDataDir: dirs[1]!, identityUrl: identity.url, client: CLIENT, close: async () => {} } as unknown as Services;
 }, 60_000);
 
 afterAll(async () => {
@@ -115,6 +116,19 @@ async function journey(): Promise<void> {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ sF_TestResultId: invalid, disputeComment: "The lab misspelt my name." }),
   });
+
+  // Dispute reviews: the queue, one dispute, its page, the decision (and its mail), the trail.
+  const reviewer = await makeUser(services, { email: REVIEWER, confirmed: true });
+  await callApi(services, "/consumer/getpermissions", reviewer);
+  for (const path of ["/testresult/disputequeue/", `/testresult/disputequeue/?testResultId=${invalid}`, `/testresult/disputeimage/?testResultId=${invalid}`, "/testresult/disputereviews/"]) {
+    expect((await callApi(services, path, reviewer)).status, path).toBe(200);
+  }
+  const decided = await callApi(services, "/testresult/reviewdispute/", reviewer, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ sF_TestResultId: invalid, decision: "accept", responseComment: "The typo is the lab's." }),
+  });
+  expect(decided.status).toBe(200);
 
   // Follows: search by name, e-mail and product ID, request, confirm, both lists, the status.
   await call(alan, `/consumersubscription/searchpublishers/?searchString=${encodeURIComponent("Grace Hopper")}`);
@@ -165,7 +179,7 @@ describe("query plans of the reference services and the session store", () => {
       await writeFile(process.env.QUERY_PLANS_OUT, report(planned, version[0]!.server_version));
     }
     // The journey reached every part: accounts, results, follows, sessions.
-    for (const table of ["identity_users", "identity_outbox", "consumer_test_results", "consumer_subscriptions", "app_session"]) {
+    for (const table of ["identity_users", "identity_outbox", "consumer_test_results", "consumer_subscriptions", "consumer_dispute_reviews", "consumer_outbox", "app_session"]) {
       expect(planned.some((p) => p.sql.includes(`"${table}"`)), table).toBe(true);
     }
     // ... including the dispute and the confirmation.

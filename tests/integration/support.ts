@@ -116,6 +116,8 @@ export interface Services extends Authority {
   consumer: ConsumerService;
   /** The authority's data dir: its mails are written to `outbox/` there (no SMTP in tests). */
   identityDataDir: string;
+  /** The consumer API's data dir: its mails (a decided dispute) are written to `outbox/` there. */
+  consumerDataDir: string;
   /** Closes the consumer API, then the authority, then removes the data dirs startServices() made. */
   close(): Promise<void>;
 }
@@ -172,12 +174,13 @@ export async function startServices(options: ServicesOptions): Promise<Services>
       logger: options.consumerLogger ?? silent,
       now: options.consumerNow,
       reviewers: options.reviewers,
+      publicUrl: "http://localhost:3000",
     });
   } catch (err) {
     await close();
     throw err;
   }
-  return { identity, consumer, identityDataDir: dirs[0]!, identityUrl: identity.url, client: options.client, onToken: options.onToken, close };
+  return { identity, consumer, identityDataDir: dirs[0]!, consumerDataDir: dirs[1]!, identityUrl: identity.url, client: options.client, onToken: options.onToken, close };
 }
 
 /** A pino destination that appends each line written to it to `lines` (the test reads the log as text). */
@@ -250,38 +253,46 @@ export async function makeUser(authority: Authority, account: NewAccount = {}): 
   expect(reg.status).toBe(200);
   if (account.confirmed) {
     if (!("identityDataDir" in authority)) throw new Error("makeUser({ confirmed: true }) needs the services' outbox (identityDataDir)");
-    await confirmAddress(authority as Authority & Pick<Services, "identityDataDir">, email);
+    await confirmAddress(authority as Services, email);
   }
   const token = await accessToken(authority, { grant_type: "password", username: email, password });
   return { email, password, token, sub: decodeJwt(token).sub as string };
 }
 
-/** The `.eml` file names in the authority's outbox directory (mails are written there in tests; none yet: []). */
-export async function outboxFiles(services: Pick<Services, "identityDataDir">): Promise<string[]> {
+/** Whose outbox: the identity authority's (account mails) or the consumer API's (decided disputes). */
+export type MailSource = "identity" | "consumer";
+
+function outboxDir(services: Pick<Services, "identityDataDir" | "consumerDataDir">, source: MailSource): string {
+  return path.join(source === "identity" ? services.identityDataDir : services.consumerDataDir, "outbox");
+}
+
+/** The `.eml` file names in a service's outbox directory (mails are written there in tests; none yet: []). */
+export async function outboxFiles(services: Pick<Services, "identityDataDir" | "consumerDataDir">, source: MailSource = "identity"): Promise<string[]> {
   try {
-    return (await readdir(path.join(services.identityDataDir, "outbox"))).filter((f) => f.endsWith(".eml"));
+    return (await readdir(outboxDir(services, source))).filter((f) => f.endsWith(".eml"));
   } catch {
     return [];
   }
 }
 
 /**
- * Runs `action` and answers the first mail to `address` written to the outbox after it started, with the
- * first link of its text (the authority sends some mails a moment later: waits up to 15 s).
+ * Runs `action` and answers the first mail to `address` written to `source`'s outbox after it started,
+ * with the first link of its text (a service sends some mails a moment later: waits up to 15 s).
  * @throws Error when no such mail comes in 15 s.
  */
 export async function mailAfter(
-  services: Pick<Services, "identityDataDir">,
+  services: Pick<Services, "identityDataDir" | "consumerDataDir">,
   address: string,
   action: () => Promise<unknown>,
+  source: MailSource = "identity",
 ): Promise<{ subject: string; text: string; link: URL | null }> {
-  const before = new Set(await outboxFiles(services));
+  const before = new Set(await outboxFiles(services, source));
   await action();
   const deadline = Date.now() + 15_000;
   for (;;) {
-    for (const file of (await outboxFiles(services)).filter((f) => !before.has(f))) {
+    for (const file of (await outboxFiles(services, source)).filter((f) => !before.has(f))) {
       before.add(file);
-      const mail = await PostalMime.parse(await readFile(path.join(services.identityDataDir, "outbox", file)));
+      const mail = await PostalMime.parse(await readFile(path.join(outboxDir(services, source), file)));
       const to = mail.to?.[0] && "address" in mail.to[0] ? mail.to[0].address : undefined;
       if (to?.toLowerCase() !== address.toLowerCase()) continue;
       const href = /https?:\/\/\S+/.exec(mail.text ?? "")?.[0];
@@ -293,7 +304,7 @@ export async function mailAfter(
 }
 
 /** Confirms `email` the way a person does: asks for the confirmation mail, reads its link's token and confirms (asserting success). */
-export async function confirmAddress(services: Authority & Pick<Services, "identityDataDir">, email: string): Promise<void> {
+export async function confirmAddress(services: Authority & Pick<Services, "identityDataDir" | "consumerDataDir">, email: string): Promise<void> {
   const client = `Bearer ${await accessToken(services, { grant_type: "client_credentials", scope: "identity.api" })}`;
   const mail = await mailAfter(services, email, async () => {
     const query = new URLSearchParams({ email, requestedUri: "https://safewindow.test/confirmemail" });

@@ -10,7 +10,9 @@ import type { Kysely } from "kysely";
 import { disputeQueueMax } from "../../../contracts/consumer.ts";
 import type { DisputeQueueEntry, DisputeReview, ReviewDecision } from "../../../contracts/consumer.ts";
 import { ForbiddenError } from "../errors.ts";
+import type { ConsumerOutbox } from "../outbox.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
+import type { ClaimedRow } from "../../shared/outbox.ts";
 import { DisputeRuleError, ResultNotFoundError } from "./errors.ts";
 import type { PdfPool } from "./pool.ts";
 import { imageOfResult, isResultId, refreshConsumerWindow } from "./store.ts";
@@ -121,20 +123,22 @@ export async function disputeImage(db: Kysely<ConsumerDatabase>, pool: PdfPool, 
 
 /**
  * Decides an open dispute, in one transaction: the result row is locked, the decision stored on it
- * and in the audit trail, and on accept the result made valid, a 'Manual Review' property value
- * added and the consumer's window recomputed.
- * @returns the owner's consumer id and the new validity (for the mail).
+ * and in the audit trail, on accept the result made valid, a 'Manual Review' property value added
+ * and the consumer's window recomputed, and the mail that tells the owner queued in `outbox` (to the
+ * address of their latest token; none when the API never saw one).
+ * @returns the owner's consumer id, the new validity, and the queued mail, to `outbox.deliver` once committed.
  * @throws ResultNotFoundError when no such result is disputed; DisputeRuleError response_required,
  *   response_too_long, or already_reviewed (decided before, by this or another reviewer).
  */
 export async function reviewDispute(
   db: Kysely<ConsumerDatabase>,
+  outbox: Pick<ConsumerOutbox, "enqueue">,
   reviewer: { identityUserId: string; email: string },
   resultId: string,
   decision: ReviewDecision,
   responseComment: string,
   now: Date,
-): Promise<{ consumerId: string; valid: boolean }> {
+): Promise<{ consumerId: string; valid: boolean; mail: ClaimedRow | null }> {
   const response = responseComment.trim();
   if (response === "") throw new DisputeRuleError("response_required", "Write the response the user will read.");
   if ([...response].length > RESPONSE_COMMENT_MAX) throw new DisputeRuleError("response_too_long", `The response may be at most ${RESPONSE_COMMENT_MAX} characters long.`);
@@ -143,7 +147,8 @@ export async function reviewDispute(
     const row = await trx
       .selectFrom("consumer_test_results as r")
       .innerJoin("consumer_profiles as p", "p.id", "r.consumer_id")
-      .select(["r.id", "r.consumer_id", "r.valid", "r.dispute_status", "r.review_decision", "p.first_name", "p.last_name", "p.dob"])
+      .leftJoin("consumer_identity_emails as e", "e.identity_user_id", "p.identity_user_id")
+      .select(["r.id", "r.consumer_id", "r.valid", "r.dispute_status", "r.review_decision", "r.public_name", "r.collected_at", "p.first_name", "p.last_name", "p.dob", "e.email"])
       .where("r.id", "=", resultId)
       .forUpdate("r")
       .executeTakeFirst();
@@ -194,7 +199,18 @@ export async function reviewDispute(
         created_at: now,
       })
       .execute();
-    return { consumerId: row.consumer_id, valid };
+    const mail = row.email
+      ? await outbox.enqueue(trx, {
+          kind: "dispute_decided",
+          to: row.email,
+          resultId,
+          decision,
+          responseComment: response,
+          publicName: row.public_name,
+          collectedAt: row.collected_at,
+        })
+      : null;
+    return { consumerId: row.consumer_id, valid, mail };
   });
 }
 

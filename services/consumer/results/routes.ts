@@ -9,6 +9,7 @@ import { consumerCalls, disputeQueueQuerySchema, disputeRequestSchema, imageQuer
 import { BadRequestError } from "../../shared/errors.ts";
 import { parse, reply } from "../../shared/http.ts";
 import type { AuthenticatedUser } from "../auth.ts";
+import type { ConsumerOutbox } from "../outbox.ts";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
 import { readUpload } from "./intake.ts";
 import { addTestResult } from "./pipeline.ts";
@@ -21,6 +22,8 @@ export interface TestResultRoutesDeps {
   results: ResultsContext;
   /** Who may make the review calls (reviews.ts). */
   reviewers: Reviewers;
+  /** Where a decided dispute's mail is queued (../outbox.ts). */
+  outbox: ConsumerOutbox;
   now: () => Date;
   /** http.ts's bearer-token check. */
   authenticate: RequestHandler;
@@ -97,8 +100,10 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
     const who = reviewer(res);
     if (!req.is("json")) throw new BadRequestError("Send the body as application/json.");
     const body = parse(reviewDisputeRequestSchema, req.body);
-    await reviewDispute(db, who, body.sF_TestResultId, body.decision, body.responseComment, deps.now());
+    const decided = await reviewDispute(db, deps.outbox, who, body.sF_TestResultId, body.decision, body.responseComment, deps.now());
     reply(res, consumerCalls.reviewDispute, { success: true });
+    // Committed: send the mail now. A failure is logged and retried by the outbox; the decision stands.
+    if (decided.mail) deps.outbox.deliver(decided.mail).catch(() => {});
   });
 
   router.get("/disputereviews", async (_req, res) => {

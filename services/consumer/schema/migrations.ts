@@ -7,6 +7,7 @@ import { subscriptions } from "./0003_subscriptions.ts";
 import { reportIdentity } from "./0004_report_identity.ts";
 import { resultPages } from "./0005_result_pages.ts";
 import { disputeReviews } from "./0006_dispute_reviews.ts";
+import { outbox } from "./0007_outbox.ts";
 
 /** Migration table of the consumer API (kept apart from identity_… in a shared database). */
 export const CONSUMER_MIGRATION_TABLE = "consumer_migration";
@@ -19,4 +20,5 @@ export const consumerMigrations: Record<string, Migration> = {
   "0004_report_identity": reportIdentity,
   "0005_result_pages": resultPages,
   "0006_dispute_reviews": disputeReviews,
+  "0007_outbox": outbox,
 };

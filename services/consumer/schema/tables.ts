@@ -161,6 +161,26 @@ export interface ConsumerTestResultFilesTable {
   pdf: ColumnType<Uint8Array, Uint8Array, never>;
 }
 
+/** A mail of the consumer API (0007_outbox.ts): the queue columns of services/shared/outbox.ts and what the mail says. */
+export interface ConsumerOutboxTable {
+  id: string;
+  kind: "dispute_decided";
+  recipient: string;
+  result_id: string;
+  decision: "accept" | "decline";
+  response_comment: string;
+  public_name: string;
+  collected_at: Date;
+  status: "pending" | "sent" | "cancelled" | "failed";
+  attempts: number;
+  next_attempt_at: Date;
+  claimed_by: string | null;
+  claimed_until: Date | null;
+  last_error: string | null;
+  created_at: ColumnType<Date, Date, never>;
+  finished_at: Date | null;
+}
+
 export interface ConsumerDatabase {
   consumer_profiles: ConsumerProfilesTable;
   consumer_screen_permissions: ConsumerScreenPermissionsTable;
@@ -171,6 +191,7 @@ export interface ConsumerDatabase {
   consumer_dispute_reviews: ConsumerDisputeReviewsTable;
   consumer_subscriptions: ConsumerSubscriptionsTable;
   consumer_identity_emails: ConsumerIdentityEmailsTable;
+  consumer_outbox: ConsumerOutboxTable;
 }
 
 export type ProfileRow = Selectable<ConsumerProfilesTable>;
