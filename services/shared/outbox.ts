@@ -13,10 +13,28 @@
 // attempts, next_attempt_at, claimed_by, claimed_until, last_error, created_at, finished_at.
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import type { Kysely, RawBuilder } from "kysely";
+import type { ColumnType, Kysely, RawBuilder } from "kysely";
 import type { Logger } from "pino";
 import { MailDeliveryError } from "./errors.ts";
 import type { Mailer, OutgoingMail } from "./mail.ts";
+
+/** The columns every queue table has, as Kysely row types declare them; `Status` lists the table's statuses ('pending' first). */
+export interface QueueTableColumns<Status extends string> {
+  id: string; // uuid
+  status: Status;
+  /** Delivery attempts started, including one cut short by a crash. */
+  attempts: number;
+  /** Not sent before this time (a hold or a retry's backoff). */
+  next_attempt_at: Date;
+  /** The claim of the sender delivering it now, with its lease; a lapsed lease frees the row. */
+  claimed_by: string | null;
+  claimed_until: Date | null;
+  /** The last transport error's message (never a token). */
+  last_error: string | null;
+  created_at: ColumnType<Date, Date, never>;
+  /** When it was sent, cancelled or given up. */
+  finished_at: Date | null;
+}
 
 /** How a queue paces itself; every value in milliseconds except maxAttempts. */
 export interface QueueTimings {

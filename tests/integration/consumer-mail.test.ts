@@ -3,16 +3,16 @@
 // loses nothing: the decision answers 200 at once, the row waits with its error, and after a restart
 // on the same data dir (a new process) the mail goes to a real SMTP peer (smtp-server).
 import { mkdtemp, rm } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import PostalMime from "postal-mime";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsumerService } from "../../services/consumer/server.ts";
 import type { ConsumerService } from "../../services/consumer/server.ts";
 import { harborviewPdf } from "../fixtures/index.ts";
+import { startSmtpPeer } from "./smtp-peer.ts";
+import type { SmtpPeer } from "./smtp-peer.ts";
 import { callApi, json, makePerson, makeUser, startServices } from "./support.ts";
 import type { Services, TestUser } from "./support.ts";
 
@@ -21,34 +21,18 @@ const ADA = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10", postalC
 let services: Services;
 let dataDir: string;
 let consumer: ConsumerService | undefined;
-let smtp: SMTPServer;
-let smtpPort: number;
-const received: Buffer[] = [];
+let smtp: SmtpPeer<Buffer>;
 
 beforeAll(async () => {
   services = await startServices({ client: { clientId: "safewindow-web", clientSecret: "consumer-mail-secret-0123456789" }, tmpPrefix: "consumer-mail-" });
   dataDir = await mkdtemp(path.join(tmpdir(), "consumer-mail-smtp-"));
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        received.push(Buffer.concat(chunks));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startSmtpPeer();
 });
 
 afterAll(async () => {
   await consumer?.close();
   await services?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -85,18 +69,18 @@ describe("a decided dispute's mail", () => {
     const pending = async () => consumer!.db.selectFrom("consumer_outbox").select(["recipient", "status", "attempts", "last_error"]).where("result_id", "=", id).execute();
     await expect.poll(async () => (await pending())[0]?.last_error ?? null, { timeout: 10_000 }).not.toBeNull();
     expect(await pending()).toEqual([{ recipient: ada.email, status: "pending", attempts: 1, last_error: expect.any(String) }]);
-    expect(received).toHaveLength(0);
+    expect(smtp.received).toHaveLength(0);
 
     // A new process on the same data, with SMTP up: the leftover mail is sent at once, once.
     await consumer.close();
-    consumer = await startConsumer(`smtp://127.0.0.1:${smtpPort}`);
+    consumer = await startConsumer(smtp.url);
     // The backoff (60 s) is still running: the restart alone does not send it before it is due.
-    expect(received).toHaveLength(0);
+    expect(smtp.received).toHaveLength(0);
     await consumer.db.updateTable("consumer_outbox").set({ next_attempt_at: new Date(0) }).where("result_id", "=", id).execute();
     await consumer.close();
-    consumer = await startConsumer(`smtp://127.0.0.1:${smtpPort}`);
-    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
-    const mail = await PostalMime.parse(received[0]!);
+    consumer = await startConsumer(smtp.url);
+    await expect.poll(() => smtp.received.length, { timeout: 10_000 }).toBe(1);
+    const mail = await PostalMime.parse(smtp.received[0]!);
     expect(mail.to?.[0]).toMatchObject({ address: ada.email });
     expect(mail.subject).toBe("Your SafeWindow dispute has been reviewed");
     expect(mail.text).toContain("Our response: Typo confirmed.");

@@ -3,18 +3,17 @@
 // a transport failure (file outbox and SMTP), delivered at start when an earlier run left it
 // pending, never sent twice by two senders on one database, and the sender stops with close().
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { pino } from "pino";
 import PostalMime from "postal-mime";
-import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityOptions, IdentityService } from "../../services/identity/server.ts";
 import { startPostgres } from "./postgres.ts";
 import type { PostgresServer } from "./postgres.ts";
+import { startSmtpPeer } from "./smtp-peer.ts";
 import { accessToken, contractFetch, lineSink } from "./support.ts";
 
 const PUBLIC_URL = "http://localhost:3000";
@@ -124,28 +123,8 @@ async function outboxRows(service: IdentityService, recipient: string) {
   return service.db.selectFrom("identity_outbox").selectAll().where("recipient", "=", recipient).orderBy("created_at").execute();
 }
 
-/** An SMTP peer that keeps what it receives; `failNext` makes it refuse that many messages. */
-async function startSmtp(): Promise<{ url: string; received: Mail[]; close(): Promise<void> }> {
-  const received: Mail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        parseMail(Buffer.concat(chunks)).then((mail) => {
-          received.push(mail);
-          callback();
-        }, callback);
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
-  const port = (smtp.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
-}
+/** An SMTP peer that keeps what it receives, parsed. */
+const startSmtp = () => startSmtpPeer(parseMail);
 
 /** An SMTP URL where nothing listens: every delivery fails at connect. */
 const DEAD_SMTP = "smtp://127.0.0.1:1";

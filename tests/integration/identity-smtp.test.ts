@@ -1,15 +1,15 @@
 // The identity authority with a real SMTP peer (smtp-server), a restart on the same data dir
 // (the signing key persists, so earlier tokens stay valid), and a failing mail transport.
 import { mkdtemp, rm } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import PostalMime from "postal-mime";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
+import { startSmtpPeer } from "./smtp-peer.ts";
+import type { SmtpPeer } from "./smtp-peer.ts";
 import { accessToken, contractFetch } from "./support.ts";
 
 const PUBLIC_URL = "http://localhost:3000/app";
@@ -17,33 +17,17 @@ const ISSUER = "http://identity.test";
 const CLIENT = { clientId: "web", clientSecret: "smtp-test-secret-0123456789" };
 
 let dataDir: string;
-let smtp: SMTPServer;
-let smtpPort: number;
-const received: Buffer[] = [];
+let smtp: SmtpPeer<Buffer>;
 let service: IdentityService | undefined;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), "identity-smtp-"));
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        received.push(Buffer.concat(chunks));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startSmtpPeer();
 });
 
 afterAll(async () => {
   await service?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -59,7 +43,7 @@ const password = "Smtp!pass1";
 
 describe("identity authority over SMTP", () => {
   it("delivers the confirmation mail to the SMTP server, with the base path in the link", async () => {
-    service = await start(`smtp://127.0.0.1:${smtpPort}`);
+    service = await start(smtp.url);
     const client = await token(service.url, { grant_type: "client_credentials" });
     const reg = await contractFetch(`${service.url}/api/account/register`, {
       method: "POST",
@@ -70,8 +54,8 @@ describe("identity authority over SMTP", () => {
     const sent = await contractFetch(`${service.url}/api/account/sendconfirmationemail?email=${encodeURIComponent(email)}`, { headers: { authorization: `Bearer ${client}` } });
     expect(await sent.json()).toBe(true);
 
-    expect(received).toHaveLength(1);
-    const mail = await PostalMime.parse(received[0] as Buffer);
+    expect(smtp.received).toHaveLength(1);
+    const mail = await PostalMime.parse(smtp.received[0] as Buffer);
     expect(mail.subject).toMatch(/confirm/i);
     expect(mail.from?.address).toBe("no-reply@safewindow.local");
     const href = /https?:\/\/\S+/.exec(mail.text ?? "")?.[0] ?? "";

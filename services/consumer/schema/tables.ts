@@ -2,6 +2,7 @@
 // migrations are the source of truth for the SQL.
 import type { ColumnType, Selectable } from "kysely";
 import { profileScreenNames } from "../../../contracts/consumer.ts";
+import type { QueueTableColumns } from "../../shared/outbox.ts";
 
 /** docs/product.md §6 screens, as identifiers, in tab order: the contract's screenNames. */
 export const SCREENS = profileScreenNames;
@@ -161,24 +162,16 @@ export interface ConsumerTestResultFilesTable {
   pdf: ColumnType<Uint8Array, Uint8Array, never>;
 }
 
-/** A mail of the consumer API (0007_outbox.ts): the queue columns of services/shared/outbox.ts and what the mail says. */
-export interface ConsumerOutboxTable {
-  id: string;
+/** A mail of the consumer API (0007_outbox.ts): the queue's columns (services/shared/outbox.ts) and what the mail says. */
+export interface ConsumerOutboxTable extends QueueTableColumns<"pending" | "sent" | "cancelled" | "failed"> {
   kind: "dispute_decided";
   recipient: string;
   result_id: string;
   decision: "accept" | "decline";
   response_comment: string;
+  /** The result's lab and collection time, as they were when the mail was queued. */
   public_name: string;
   collected_at: Date;
-  status: "pending" | "sent" | "cancelled" | "failed";
-  attempts: number;
-  next_attempt_at: Date;
-  claimed_by: string | null;
-  claimed_until: Date | null;
-  last_error: string | null;
-  created_at: ColumnType<Date, Date, never>;
-  finished_at: Date | null;
 }
 
 export interface ConsumerDatabase {

@@ -1,6 +1,7 @@
 // Row types of the identity authority's tables (see 0001_initial.ts … 0004_reset_requests.ts). Kysely reads these;
 // the migrations are the source of truth for the SQL.
 import type { ColumnType, Selectable } from "kysely";
+import type { QueueTableColumns } from "../../shared/outbox.ts";
 
 /** What a token row was issued for; each purpose has its own lifetime (accounts.ts). */
 export type TokenPurpose = "confirm_email" | "invite" | "reset_password";
@@ -55,9 +56,8 @@ export interface IdentitySigningKeysTable {
  */
 export type OutboxStatus = "pending" | "sent" | "cancelled" | "failed" | "done";
 
-/** One mail of the outbox (services/identity/README.md "Mail outbox"). Times are the database's clock. */
-export interface IdentityOutboxTable {
-  id: string; // uuid
+/** One mail of the outbox (services/identity/README.md "Mail outbox"), with the queue's columns. Times are the database's clock. */
+export interface IdentityOutboxTable extends QueueTableColumns<OutboxStatus> {
   /** The account a mail is about; null for a reset request (the request path looks no account up). */
   user_id: string | null;
   /**
@@ -73,19 +73,6 @@ export interface IdentityOutboxTable {
   token: string | null;
   /** The caller's requestedUri, checked again when the mail is rendered. */
   requested_uri: string | null;
-  status: OutboxStatus;
-  /** Delivery attempts started, including one cut short by a crash. */
-  attempts: number;
-  /** Not sent before this time (a hold or a retry's backoff). */
-  next_attempt_at: Date;
-  /** The claim of the sender delivering it now, with its lease; a lapsed lease frees the row. */
-  claimed_by: string | null;
-  claimed_until: Date | null;
-  /** The last transport error's message (never the token). */
-  last_error: string | null;
-  created_at: ColumnType<Date, Date, never>;
-  /** When it was sent, cancelled or given up. */
-  finished_at: Date | null;
   /** A notice's time of the change it tells of (the service's clock, shown in UTC); null for link mails. */
   occurred_at: Date | null;
   /** An e-mail change notice's new address (`recipient` is the old one); null otherwise. */
