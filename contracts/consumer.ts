@@ -287,6 +287,40 @@ export const disputeReviewSchema = z
   .meta({ description: "A dispute decision: who, when, what changed." });
 export type DisputeReview = z.infer<typeof disputeReviewSchema>;
 
+/** Extension (the person's own data): a decision on one of the user's disputes, as the export tells it (the reviewer is not named). */
+export const exportedReviewSchema = z
+  .object({
+    decision: reviewDecisionSchema,
+    responseComment: z.string(),
+    reviewedAt: instant,
+  })
+  .meta({ description: "A decision on the user's dispute." });
+
+/** Extension (the person's own data): a result with everything stored about it. */
+export const exportedResultSchema = testResultSchema
+  .extend({
+    uploadedAt: instant.meta({ description: "When the PDF was added." }),
+    disputedAt: instant.nullable().meta({ description: "When the dispute was submitted; null without one." }),
+    propertyValues: z.array(propertyValueSchema),
+    reviews: z.array(exportedReviewSchema),
+    originalPdf: z.boolean().meta({ description: "True when the original PDF is kept (getPdf serves it)." }),
+  })
+  .meta({ description: "A test result with its checks, its dispute's decisions and whether its PDF is kept." });
+export type ExportedResult = z.infer<typeof exportedResultSchema>;
+
+/** Extension (the person's own data): GET /consumer/export, everything the consumer API keeps about the user. */
+export const dataExportSchema = z
+  .object({
+    exportedAt: instant,
+    email: z.string().nullable().meta({ description: "The e-mail address the API last saw in the user's token (search by e-mail finds it); null when none." }),
+    profile: consumerSchema.nullable().meta({ description: "The profile; null when the user has none." }),
+    results: z.array(exportedResultSchema),
+    followers: z.array(subscriptionSchema).meta({ description: "People who follow the user or asked to (as subscribers/)." }),
+    following: z.array(subscriptionSchema).meta({ description: "People the user follows or asked to follow (as publishers/)." }),
+  })
+  .meta({ description: "The user's data: profile, results, disputes and follow relations. The images and PDFs are served by getImage and getPdf." });
+export type DataExport = z.infer<typeof dataExportSchema>;
+
 /** docs/product.md §3 "Upload: success, consumerMessage": a result stored, valid or not. */
 export const uploadAnswerSchema = z
   .object({
@@ -366,6 +400,9 @@ export const imageQuerySchema = z.object({
 });
 
 /** POST /testresult/addtestresultmultipart/: the PDF in field `multipartData` (at most maxUploadBytes). */
+/** Extension: GET /testresult/getpdf/ query. */
+export const pdfQuerySchema = z.object({ testResultId: z.string().min(1, "is required") });
+
 export const uploadRequestSchema = z.object({
   [uploadField]: z.file().max(maxUploadBytes).meta({ description: "The test result PDF, exactly as the testing company issued it; at most 10 MiB." }),
 });
@@ -455,6 +492,13 @@ export const consumerCalls = {
     auth: "userToken",
     answer: safeWindowSchema,
     errorAnswers: { 404: noProfile },
+  },
+  exportData: {
+    method: "GET",
+    path: "/consumer/export",
+    summary: "Extension (the person's own data): everything the API keeps about the signed-in user, as JSON; the images and original PDFs by getImage and getPdf.",
+    auth: "userToken",
+    answer: dataExportSchema,
   },
   subscribers: {
     method: "GET",
@@ -567,6 +611,18 @@ export const consumerCalls = {
     errorAnswers: {
       400: badQuery,
       404: { description: "not_found, no_profile or page_not_found: no such result of this user, or no such page of it.", schema: resultRefusalSchema },
+    },
+  },
+  getPdf: {
+    method: "GET",
+    path: "/testresult/getpdf/",
+    summary: "Extension (the person's own data): the original PDF of one of the user's results, exactly as uploaded, base64.",
+    auth: "userToken",
+    query: pdfQuerySchema,
+    answer: z.base64().meta({ description: "The PDF, base64." }),
+    errorAnswers: {
+      400: badQuery,
+      404: { description: "not_found or no_profile: no such result of this user, or its PDF is not kept (a result stored before PDFs were kept).", schema: resultRefusalSchema },
     },
   },
   addTestResultMultipart: {

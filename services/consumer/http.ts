@@ -14,6 +14,7 @@ import type { HttpAnswer } from "../shared/http.ts";
 import type { AuthenticatedUser, TokenVerifier } from "./auth.ts";
 import type { ConsumerOutbox } from "./outbox.ts";
 import { AuthorityUnavailableError, ForbiddenError, NoProfileError, ProfileExistsError, ProfileRuleError } from "./errors.ts";
+import { exportConsumerData } from "./export.ts";
 import { getPermissions } from "./permissions.ts";
 import { createProfile, findProfile, modifyCore } from "./profiles.ts";
 import type { ProfilesContext } from "./profiles.ts";
@@ -112,6 +113,10 @@ function profileRoutes(deps: ConsumerAppDeps): Router {
   router.get("/getpermissions", async (_req, res) => {
     const user = userOf(res);
     reply(res, consumerCalls.getPermissions, await getPermissions(deps.profiles.db, user.identityUserId, isReviewer(deps.reviewers ?? reviewerList([]), user)));
+  });
+
+  router.get("/export", async (_req, res) => {
+    reply(res, consumerCalls.exportData, await exportConsumerData(deps.profiles.db, userOf(res).identityUserId, deps.now()));
   });
 
   router.get("/getsafewindow", async (_req, res) => {

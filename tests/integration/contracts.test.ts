@@ -198,6 +198,12 @@ describe("consumer API", () => {
     expect(Buffer.from(page, "base64").subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     expect(await consumer("reviewDispute", reviewer, { json: { sF_TestResultId: uploaded.sF_TestResultId, decision: "accept", responseComment: "Typo confirmed." } })).toEqual({ success: true });
     expect((await consumer("disputeReviews", reviewer)).map((r) => r.decision)).toEqual(["accept"]);
+
+    // The person's own data (extensions): the export, and the original PDF.
+    const exported = await consumer("exportData", ada);
+    expect(exported.results.find((r) => r.sF_TestResultId === uploaded.sF_TestResultId)).toMatchObject({ valid: 1, originalPdf: true, reviews: [{ decision: "accept" }] });
+    const original = await consumer("getPdf", ada, { query: { testResultId: uploaded.sF_TestResultId } });
+    expect(Buffer.from(original, "base64").equals(Buffer.from(pdf))).toBe(true);
   });
 });
 

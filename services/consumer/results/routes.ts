@@ -5,7 +5,7 @@
 // reads as not found. Errors are answered by http.ts (errors.ts testResultErrorAnswer).
 import express from "express";
 import type { RequestHandler, Response, Router } from "express";
-import { consumerCalls, disputeQueueQuerySchema, disputeRequestSchema, imageQuerySchema, propertyValuesQuerySchema, reviewDisputeRequestSchema } from "../../../contracts/consumer.ts";
+import { consumerCalls, disputeQueueQuerySchema, disputeRequestSchema, imageQuerySchema, pdfQuerySchema, propertyValuesQuerySchema, reviewDisputeRequestSchema } from "../../../contracts/consumer.ts";
 import { BadRequestError } from "../../shared/errors.ts";
 import { parse, reply } from "../../shared/http.ts";
 import type { AuthenticatedUser } from "../auth.ts";
@@ -16,7 +16,7 @@ import { addTestResult } from "./pipeline.ts";
 import type { ResultsContext } from "./pipeline.ts";
 import { disputeImage, disputeQueue, disputeReviews, requireReviewer, reviewDispute } from "./reviews.ts";
 import type { Reviewers } from "./reviews.ts";
-import { disputeResult, listPropertyValues, listResults, resultImage, resultOwner } from "./store.ts";
+import { disputeResult, listPropertyValues, listResults, resultImage, resultOwner, resultPdf } from "./store.ts";
 
 export interface TestResultRoutesDeps {
   results: ResultsContext;
@@ -67,6 +67,11 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
   router.get("/testresultpropertyvalues", async (req, res) => {
     const { sfTestResultId } = parse(propertyValuesQuerySchema, req.query);
     reply(res, consumerCalls.testResultPropertyValues, await listPropertyValues(db, deps.userOf(res).identityUserId, sfTestResultId));
+  });
+
+  router.get("/getpdf", async (req, res) => {
+    const { testResultId } = parse(pdfQuerySchema, req.query);
+    reply(res, consumerCalls.getPdf, await resultPdf(db, deps.userOf(res).identityUserId, testResultId));
   });
 
   router.get("/getimage", async (req, res) => {

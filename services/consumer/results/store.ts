@@ -311,6 +311,17 @@ export async function resultImage(db: Kysely<ConsumerDatabase>, pool: PdfPool, i
 }
 
 /**
+ * The original PDF of one of the user's results, exactly as uploaded, base64 (the getpdf extension).
+ * @throws ResultNotFoundError when the result is not the user's, or its PDF is not kept (stored before 0005_result_pages).
+ */
+export async function resultPdf(db: Kysely<ConsumerDatabase>, identityUserId: string, resultId: string): Promise<string> {
+  await ownedResult(db, identityUserId, resultId);
+  const row = await db.selectFrom("consumer_test_result_files").select("pdf").where("result_id", "=", resultId).executeTakeFirst();
+  if (!row) throw new ResultNotFoundError();
+  return Buffer.from(row.pdf.buffer, row.pdf.byteOffset, row.pdf.byteLength).toString("base64");
+}
+
+/**
  * One page of a result the caller may read (its owner's, or a reviewer's under dispute): see
  * resultImage. @throws ResultNotFoundError when page 1 is missing; PageNotFoundError; UploadRejectedError.
  */

@@ -1,0 +1,101 @@
+// The person's own data (issue 13; contracts/consumer.ts exportData and getPdf, extensions of
+// docs/product.md §7; services/consumer/export.ts): the export holds everything the consumer API keeps
+// about the signed-in user and nothing of anyone else's; the original PDF comes back byte for byte.
+// Real identity authority, consumer API, worker pool and PGlite; generated lab PDFs.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { harborviewPdf } from "../fixtures/index.ts";
+import { callApi, json, makePerson, makeUser, startServices } from "./support.ts";
+import type { Bearer, Person, Services } from "./support.ts";
+
+const HOUR = 3600_000;
+const REVIEWER = `export-reviewer-${Math.random().toString(36).slice(2, 8)}@example.com`;
+let services: Services;
+
+beforeAll(async () => {
+  services = await startServices({ client: { clientId: "safewindow-web", clientSecret: "consumer-export-secret-0123456789" }, tmpPrefix: "export-", reviewers: [REVIEWER] });
+});
+
+afterAll(async () => {
+  await services?.close();
+});
+
+const api = (p: string, who: Bearer, init?: RequestInit) => callApi(services, p, who, init);
+const postJson = (p: string, who: Bearer, body: unknown) => api(p, who, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+/** Uploads `pdf` for `who`; the stored result's id. */
+async function upload(who: Person, pdf: Uint8Array): Promise<string> {
+  const body = new FormData();
+  body.append("multipartData", new Blob([pdf.slice()], { type: "application/pdf" }), "r.pdf");
+  const res = await api("/testresult/addtestresultmultipart/", who, { method: "POST", body });
+  expect(res.status).toBe(200);
+  return (await json(res)).sF_TestResultId as string;
+}
+
+const follow = async (follower: Person, followed: Person, confirm: boolean) => {
+  const asked = await json(await api(`/consumersubscription/requestsubscription/?sfConsumerId=${followed.profile.sF_ConsumerId}`, follower));
+  if (confirm) expect((await api(`/consumersubscription/confirmsubscriptionrequest/?sfConsumerSubscriptionId=${asked.sF_ConsumerSubscriptionId}`, followed)).status).toBe(200);
+};
+
+describe("the person's own data", () => {
+  it("exports the profile, every result with its checks and dispute, and both follow lists, and nothing of anyone else", async () => {
+    const ada = await makePerson(services, { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10", postalCode: "94105" }, { tag: "export" });
+    const grace = await makePerson(services, { firstName: "Grace", lastName: "Hopper", dob: "1986-12-09", postalCode: "10001" }, { tag: "export" });
+    const alan = await makePerson(services, { firstName: "Alan", lastName: "Turing", dob: "1980-06-23", postalCode: "02139" }, { tag: "export" });
+    const collectedAt = new Date(Math.floor((Date.now() - 3 * HOUR) / 60_000) * 60_000);
+    const validPdf = await harborviewPdf({ firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10", collectedAt });
+    const valid = await upload(ada, validPdf);
+    const typo = await upload(ada, await harborviewPdf({ firstName: "Adda", lastName: "Lovelace", dob: "1990-12-10", collectedAt: new Date(collectedAt.getTime() - HOUR) }));
+    await upload(grace, await harborviewPdf({ firstName: "Grace", lastName: "Hopper", dob: "1986-12-09", collectedAt }));
+    expect((await postJson("/testresult/dispute/", ada, { sF_TestResultId: typo, disputeComment: "The lab typed Adda." })).status).toBe(200);
+    const reviewer = await makeUser(services, { email: REVIEWER, confirmed: true });
+    expect((await postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: typo, decision: "decline", responseComment: "Please ask the lab for a corrected report." })).status).toBe(200);
+    await follow(grace, ada, true);
+    await follow(ada, alan, false);
+
+    const res = await api("/consumer/export", ada);
+    expect(res.status).toBe(200);
+    const data = await json(res);
+    expect(data).toMatchObject({
+      exportedAt: expect.any(String),
+      email: ada.email,
+      profile: { sF_ConsumerId: ada.profile.sF_ConsumerId, firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10", postalCode: "94105", safeWindowId: ada.profile.safeWindowId },
+      followers: [{ sF_ConsumerId: grace.profile.sF_ConsumerId, firstName: "Grace", confirmed: 1 }],
+      following: [{ sF_ConsumerId: alan.profile.sF_ConsumerId, firstName: "Alan", confirmed: 0 }],
+    });
+    expect(data.results.map((r: any) => r.sF_TestResultId)).toEqual([valid, typo]);
+    expect(data.results[0]).toMatchObject({ valid: 1, disputeStatus: 0, disputedAt: null, reviews: [], originalPdf: true, uploadedAt: expect.any(String) });
+    expect(data.results[0].propertyValues.map((p: any) => [p.name, p.matchInfo])).toEqual([
+      ["First Name", null],
+      ["Last Name", null],
+      ["Date of Birth", null],
+    ]);
+    expect(data.results[1]).toMatchObject({
+      valid: 0,
+      disputeStatus: 1,
+      disputeComment: "The lab typed Adda.",
+      disputeResponseComment: "Please ask the lab for a corrected report.",
+      disputedAt: expect.any(String),
+      reviews: [{ decision: "decline", responseComment: "Please ask the lab for a corrected report.", reviewedAt: expect.any(String) }],
+    });
+    // Nobody else's data: not the others' birth dates, addresses, results or e-mail, nor the reviewer.
+    const text = JSON.stringify(data);
+    for (const foreign of ["1986-12-09", "1980-06-23", "10001", "02139", grace.email, alan.email, REVIEWER]) expect(text).not.toContain(foreign);
+
+    // The original PDF, byte for byte; only to its owner.
+    const pdf = await api(`/testresult/getpdf/?testResultId=${valid}`, ada);
+    expect(pdf.status).toBe(200);
+    expect(Buffer.from(await json<string>(pdf), "base64").equals(Buffer.from(validPdf))).toBe(true);
+    for (const who of [grace, alan]) {
+      const refused = await api(`/testresult/getpdf/?testResultId=${valid}`, who);
+      expect(refused.status).toBe(404);
+    }
+    expect((await api("/testresult/getpdf/?testResultId=not-an-id", ada)).status).toBe(404);
+    expect((await api("/testresult/getpdf/", ada)).status).toBe(400);
+  });
+
+  it("exports an account without a profile as its e-mail alone, and refuses a call without a token", async () => {
+    const bare = await makeUser(services, { tag: "export-bare" });
+    expect(await json(await api("/consumer/export", bare))).toEqual({ exportedAt: expect.any(String), email: bare.email, profile: null, results: [], followers: [], following: [] });
+    expect((await api("/consumer/export", null)).status).toBe(401);
+  });
+});
