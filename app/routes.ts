@@ -41,6 +41,7 @@ export default [
       route("addpublisher", "routes/addpublisher.tsx"),
       route("settings", "routes/settings.tsx"),
       route("personalinfo", "routes/personalinfo.tsx"),
+      route("settings/data", "routes/settings.data.tsx"),
       route("reviews", "routes/reviews.tsx"),
       route("reviews/dispute", "routes/reviews.dispute.tsx"),
       route("reviews/image", "routes/reviews.image.tsx"),

@@ -19,7 +19,7 @@ export const tabs: Tab[] = [
   { screen: "SafeWindow", to: "/safewindow", label: "Safe Window", paths: ["/safewindow"] },
   { screen: "MyTests", to: "/mytests", label: "My Tests", paths: ["/mytests", "/testdetail", "/testresultviewer", "/testresultviewer/image"] },
   { screen: "Friends", to: "/people", label: "People", paths: ["/people", "/follower", "/following", "/addpublisher"] },
-  { screen: "Settings", to: "/settings", label: "Settings", paths: ["/settings", "/personalinfo"] },
+  { screen: "Settings", to: "/settings", label: "Settings", paths: ["/settings", "/personalinfo", "/settings/data"] },
 ];
 
 /**

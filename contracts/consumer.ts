@@ -493,6 +493,14 @@ export const consumerCalls = {
     answer: safeWindowSchema,
     errorAnswers: { 404: noProfile },
   },
+  deleteProfile: {
+    method: "POST",
+    path: "/consumer/deleteprofile",
+    summary:
+      "Extension (the person's own data): deletes everything the API keeps about the signed-in user: the profile, results, images, PDFs, checks, disputes, follow relations on both sides. Idempotent.",
+    auth: "userToken",
+    answer: successSchema,
+  },
   exportData: {
     method: "GET",
     path: "/consumer/export",

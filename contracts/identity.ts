@@ -145,6 +145,8 @@ export type TokenRequest = z.infer<typeof tokenRequestSchema>;
 
 export const registerRequestSchema = z.object({ userName: email, password });
 export const inviteRequestSchema = z.object({ userName: email });
+/** Extension: POST /api/account/delete. */
+export const deleteAccountRequestSchema = z.object({ password: password.meta({ description: "The account's current password." }) });
 export const emailQuerySchema = z.object({ email });
 export const mailLinkQuerySchema = z.object({ email, applicationContext, requestedUri });
 export const confirmEmailQuerySchema = z.object({ email, token: mailToken });
@@ -288,6 +290,16 @@ export const identityCalls = {
     summary: "Changes the signed-in user's password; false when the current one is wrong or the new one breaks the rule.",
     auth: "userToken",
     query: changePasswordUsingCurrentQuerySchema,
+    answer: z.boolean(),
+    errorAnswers: { 400: badInput },
+  },
+  deleteAccount: {
+    method: "POST",
+    path: "/api/account/delete",
+    summary:
+      "Extension (the person's own data): deletes the signed-in user's account after checking the current password, and mails the address a confirmation; false for a wrong password.",
+    auth: "userToken",
+    json: deleteAccountRequestSchema,
     answer: z.boolean(),
     errorAnswers: { 400: badInput },
   },

@@ -32,3 +32,7 @@ export const timeZoneSources = {
   postalCode: "from your postal code",
   default: "SafeWindow's default; your postal code gives none",
 } as const; // ours
+// ours: the person's own data (My Settings, issue 13)
+export const yourDataTitle = "Your Data";
+export const yourDataHint = "A zip file with your profile, every test result with its image and original PDF, your disputes and the people you follow and who follow you.";
+export const downloadMyData = "Download my data";

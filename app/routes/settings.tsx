@@ -185,6 +185,14 @@ export default function Settings() {
         </p>
       </section>
 
+      <section className="card" aria-labelledby="your-data-heading">
+        <h2 id="your-data-heading">{messages.yourDataTitle}</h2>
+        <p>{messages.yourDataHint}</p>
+        <Link className="button secondary" to="/settings/data" reloadDocument download>
+          {messages.downloadMyData}
+        </Link>
+      </section>
+
       {reviewer ? (
         <section className="card" aria-labelledby="reviews-heading">
           <h2 id="reviews-heading">{messages.reviewsTitle}</h2>

@@ -16,7 +16,7 @@ import type { ConsumerOutbox } from "./outbox.ts";
 import { AuthorityUnavailableError, ForbiddenError, NoProfileError, ProfileExistsError, ProfileRuleError } from "./errors.ts";
 import { exportConsumerData } from "./export.ts";
 import { getPermissions } from "./permissions.ts";
-import { createProfile, findProfile, modifyCore } from "./profiles.ts";
+import { createProfile, deleteProfile, findProfile, modifyCore } from "./profiles.ts";
 import type { ProfilesContext } from "./profiles.ts";
 import { testResultErrorAnswer } from "./results/errors.ts";
 import type { ResultsContext } from "./results/pipeline.ts";
@@ -113,6 +113,11 @@ function profileRoutes(deps: ConsumerAppDeps): Router {
   router.get("/getpermissions", async (_req, res) => {
     const user = userOf(res);
     reply(res, consumerCalls.getPermissions, await getPermissions(deps.profiles.db, user.identityUserId, isReviewer(deps.reviewers ?? reviewerList([]), user)));
+  });
+
+  router.post("/deleteprofile", async (_req, res) => {
+    await deleteProfile(deps.profiles.db, userOf(res).identityUserId);
+    reply(res, consumerCalls.deleteProfile, { success: true });
   });
 
   router.get("/export", async (_req, res) => {

@@ -302,3 +302,19 @@ export async function modifyCore(ctx: ProfilesContext, identityUserId: string, i
   });
   return toConsumerProfile(row);
 }
+
+/**
+ * Deletes everything the consumer API keeps about `identityUserId` (an extension, issue 13; README "The
+ * person's own data"): the profile, and with it, by the schema's cascades, its results, their images,
+ * original PDFs, checks, dispute decisions and pending mails, its follow relations on both sides (the
+ * other people's lists no longer show it) and its screen permissions; then the e-mail address kept for
+ * search. One transaction; a user without a profile loses only that address. Idempotent.
+ * @returns true when a profile was deleted.
+ */
+export async function deleteProfile(db: Kysely<ConsumerDatabase>, identityUserId: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const deleted = await trx.deleteFrom("consumer_profiles").where("identity_user_id", "=", identityUserId).executeTakeFirst();
+    await trx.deleteFrom("consumer_identity_emails").where("identity_user_id", "=", identityUserId).execute();
+    return deleted.numDeletedRows > 0n;
+  });
+}

@@ -529,3 +529,26 @@ export async function changePasswordWithCurrent(
   await deliverAfterChange(ctx, [notice], userId, "password changed");
   return true;
 }
+
+/**
+ * Deletes the signed-in user's account (an extension of docs/product.md §7, issue 13; README "Deleting an
+ * account"): checks the current password, then in one transaction deletes the user row (its link tokens
+ * and pending mails go with it, by the schema's cascades) and queues the notice that confirms the
+ * deletion to the account's address, sent at once (a failure to send it is retried; the deletion stands).
+ * Access tokens already issued are not revoked: they expire within ACCESS_TOKEN_LIFETIME_SECONDS, and
+ * every call of this authority that needs a user refuses them at once (the user is gone).
+ * @returns true when deleted; false for a wrong password or an account that is already gone.
+ */
+export async function deleteAccount(ctx: AccountsContext, userId: string, password: string): Promise<boolean> {
+  const user = await ctx.db.selectFrom("identity_users").selectAll().where("id", "=", userId).executeTakeFirst();
+  if (!user || !(await passwordMatches(user, password))) return false;
+  const now = ctx.now();
+  const notice = await ctx.db.transaction().execute(async (trx) => {
+    const deleted = await trx.deleteFrom("identity_users").where("id", "=", userId).returning("user_name").executeTakeFirst();
+    if (!deleted) return null; // deleted meanwhile, by a second request
+    return ctx.outbox.enqueue(trx, { kind: "account_deleted", to: deleted.user_name, at: now, userId: null });
+  });
+  if (!notice) return false;
+  await deliverAfterChange(ctx, [notice], userId, "account deleted");
+  return true;
+}

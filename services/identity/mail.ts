@@ -139,6 +139,14 @@ export function accountMailRenderer(publicUrl: string, supportEmail: string = DE
           ],
           resetPage,
         );
+      case "account_deleted":
+        return notice(mail.to, "Your SafeWindow account was deleted", [
+          "Your SafeWindow account and everything it held were deleted: your profile, your test results with their images and PDFs, " +
+            "your disputes and the people you followed and who followed you. Every browser signed in to it was signed out.",
+          `Time of the deletion: ${formatUtc(mail.at)}`,
+          "This cannot be undone. You can create a new account with this address at any time.",
+          `If you did not delete your account, someone else knew your password. Write to ${supportEmail} at once.`,
+        ]);
       case "email_changed":
         return notice(mail.to, "The e-mail address of your SafeWindow account was changed", [
           `The e-mail address of your SafeWindow account was changed from ${mail.to} to ${mail.newAddress}. ` +

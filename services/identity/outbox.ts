@@ -51,8 +51,11 @@ export interface QueuedLinkMail extends LinkMail {
   tokenId: string;
 }
 
-/** A notice to queue, and the user whose account changed; it is sent whatever links die later. */
-export type QueuedNotice = NoticeMail & { userId: string };
+/**
+ * A notice to queue, and the user whose account changed; it is sent whatever links die later. A
+ * deletion's notice names no user: the account is gone when it is sent.
+ */
+export type QueuedNotice = (NoticeMail & { kind: Exclude<NoticeMail["kind"], "account_deleted">; userId: string }) | (NoticeMail & { kind: "account_deleted"; userId: null });
 
 /** Anything the outbox sends. */
 export type QueuedMail = QueuedLinkMail | QueuedNotice;

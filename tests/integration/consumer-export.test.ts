@@ -1,10 +1,11 @@
 // The person's own data (issue 13; contracts/consumer.ts exportData and getPdf, extensions of
 // docs/product.md §7; services/consumer/export.ts): the export holds everything the consumer API keeps
 // about the signed-in user and nothing of anyone else's; the original PDF comes back byte for byte.
-// Real identity authority, consumer API, worker pool and PGlite; generated lab PDFs.
+// Deleting an account (deleteProfile, deleteAccount) removes all of it, on both sides of every follow
+// relation. Real identity authority, consumer API, worker pool and PGlite; generated lab PDFs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { harborviewPdf } from "../fixtures/index.ts";
-import { callApi, json, makePerson, makeUser, startServices } from "./support.ts";
+import { accessToken, callApi, contractFetch, json, mailAfter, makePerson, makeUser, requestToken, startServices } from "./support.ts";
 import type { Bearer, Person, Services } from "./support.ts";
 
 const HOUR = 3600_000;
@@ -97,5 +98,55 @@ describe("the person's own data", () => {
     const bare = await makeUser(services, { tag: "export-bare" });
     expect(await json(await api("/consumer/export", bare))).toEqual({ exportedAt: expect.any(String), email: bare.email, profile: null, results: [], followers: [], following: [] });
     expect((await api("/consumer/export", null)).status).toBe(401);
+  });
+});
+
+describe("deleting an account", () => {
+  it("removes the profile, results, files and follow relations on both sides, then the identity account, with a confirmation mail", async () => {
+    const ada = await makePerson(services, { firstName: "Ada", lastName: "Byron", dob: "1990-12-10", postalCode: "94105" }, { tag: "delete" });
+    const grace = await makePerson(services, { firstName: "Grace", lastName: "Brewster", dob: "1986-12-09", postalCode: "10001" }, { tag: "delete" });
+    const alan = await makePerson(services, { firstName: "Alan", lastName: "Mathison", dob: "1980-06-23", postalCode: "02139" }, { tag: "delete" });
+    const collectedAt = new Date(Math.floor((Date.now() - 3 * HOUR) / 60_000) * 60_000);
+    const result = await upload(ada, await harborviewPdf({ firstName: "Ada", lastName: "Byron", dob: "1990-12-10", collectedAt }));
+    await follow(grace, ada, true);
+    await follow(ada, alan, false);
+    const db = services.consumer.db;
+    const consumerId = ada.profile.sF_ConsumerId;
+
+    // A wrong password deletes nothing at the authority.
+    const deleteAccount = (password: string) =>
+      contractFetch(`${services.identityUrl}/api/account/delete`, { method: "POST", headers: { authorization: `Bearer ${ada.token}`, "content-type": "application/json" }, body: JSON.stringify({ password }) });
+    expect(await (await deleteAccount("Wrong!password1")).json()).toBe(false);
+    expect(await accessToken(services, { grant_type: "password", username: ada.email, password: ada.password })).toEqual(expect.any(String));
+
+    // The consumer API forgets the profile and everything hanging from it.
+    const deleted = await api("/consumer/deleteprofile", ada, { method: "POST" });
+    expect(deleted.status).toBe(200);
+    expect(await json(deleted)).toEqual({ success: true });
+    expect(await db.selectFrom("consumer_profiles").select("id").where("id", "=", consumerId).execute()).toEqual([]);
+    for (const table of ["consumer_test_results"] as const) expect(await db.selectFrom(table).select("id").where("consumer_id", "=", consumerId).execute()).toEqual([]);
+    for (const table of ["consumer_test_result_images", "consumer_test_result_files", "consumer_test_result_property_values"] as const) {
+      expect(await db.selectFrom(table).select("result_id").where("result_id", "=", result).execute(), table).toEqual([]);
+    }
+    expect(await db.selectFrom("consumer_subscriptions").select("id").where((eb) => eb.or([eb("follower_id", "=", consumerId), eb("followed_id", "=", consumerId)])).execute()).toEqual([]);
+    expect(await db.selectFrom("consumer_identity_emails").select("email").where("identity_user_id", "=", ada.sub).execute()).toEqual([]);
+    // The other side's lists no longer show her, and no search finds her.
+    expect((await json(await api("/consumersubscription/publishers/", grace))).subscriptions).toEqual([]);
+    expect((await json(await api("/consumersubscription/subscribers/", alan))).subscriptions).toEqual([]);
+    for (const search of ["Ada Byron", ada.email, ada.profile.safeWindowId]) {
+      expect((await json(await api(`/consumersubscription/searchpublishers/?searchString=${encodeURIComponent(search)}`, grace))).consumers, search).toEqual([]);
+    }
+    // Deleting twice is harmless.
+    expect((await api("/consumer/deleteprofile", ada, { method: "POST" })).status).toBe(200);
+
+    // Then the identity account, with the current password: no sign-in afterwards, a confirmation mail.
+    const mail = await mailAfter(services, ada.email, async () => expect(await (await deleteAccount(ada.password)).json()).toBe(true));
+    expect(mail.subject).toBe("Your SafeWindow account was deleted");
+    expect(mail.text).toContain("This cannot be undone.");
+    const grant = await requestToken(services, { grant_type: "password", username: ada.email, password: ada.password });
+    expect(grant.status).toBe(400);
+    expect((await contractFetch(`${services.identityUrl}/api/users/`, { headers: { authorization: `Bearer ${ada.token}` } })).status).toBe(401);
+    // The address is free again.
+    await makeUser(services, { email: ada.email });
   });
 });

@@ -204,6 +204,11 @@ describe("consumer API", () => {
     expect(exported.results.find((r) => r.sF_TestResultId === uploaded.sF_TestResultId)).toMatchObject({ valid: 1, originalPdf: true, reviews: [{ decision: "accept" }] });
     const original = await consumer("getPdf", ada, { query: { testResultId: uploaded.sF_TestResultId } });
     expect(Buffer.from(original, "base64").equals(Buffer.from(pdf))).toBe(true);
+
+    // Deleting an account (extensions): the consumer API's data, then the identity account.
+    const leaver = await makeUser(services, { tag: "contract-leaver" });
+    expect(await consumer("deleteProfile", leaver)).toEqual({ success: true });
+    expect(await identity("deleteAccount", { token: leaver.token, json: { password: leaver.password } })).toBe(true);
   });
 });
 

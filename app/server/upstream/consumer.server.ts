@@ -19,6 +19,7 @@ import type { Result } from "./result.server";
 
 export type {
   Consumer,
+  DataExport,
   DisputeQueueEntry,
   DisputeReview,
   ReviewDecision,
@@ -141,6 +142,15 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     async image(testResultId: string, page = 1): Promise<Result<Buffer>> {
       const answer = await call("getImage", { query: page > 1 ? { testResultId, page: String(page) } : { testResultId } });
       return answer.ok ? { ok: true, value: Buffer.from(answer.value, "base64") } : answer;
+    },
+    /** Extension GET /testresult/getpdf/?testResultId: the original PDF's bytes (the user's own result only). */
+    async pdf(testResultId: string): Promise<Result<Buffer>> {
+      const answer = await call("getPdf", { query: { testResultId } });
+      return answer.ok ? { ok: true, value: Buffer.from(answer.value, "base64") } : answer;
+    },
+    /** Extension GET /consumer/export: everything the consumer API keeps about the user (images and PDFs apart). */
+    exportData() {
+      return call("exportData");
     },
     /**
      * POST /testresult/addtestresultmultipart/ with the PDF in the contract's field (multipartData). A refusal

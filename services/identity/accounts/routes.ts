@@ -12,6 +12,7 @@ import {
   changeUserNameQuerySchema,
   confirmAccountQuerySchema,
   confirmEmailQuerySchema,
+  deleteAccountRequestSchema,
   emailQuerySchema,
   identityCalls,
   inviteRequestSchema,
@@ -120,6 +121,12 @@ export function accountRoutes(deps: AccountRoutesDeps): Router {
     const user = await requireUser(req);
     const q = parse(changePasswordUsingCurrentQuerySchema, req.query);
     reply(res, identityCalls.changePasswordUsingCurrent, await accounts.changePasswordWithCurrent(ctx, user.id, q));
+  });
+
+  router.post("/delete", async (req, res) => {
+    const user = await requireUser(req);
+    const body = parse(deleteAccountRequestSchema, req.body);
+    reply(res, identityCalls.deleteAccount, await accounts.deleteAccount(ctx, user.id, body.password));
   });
 
   return router;

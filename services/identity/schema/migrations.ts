@@ -5,6 +5,7 @@ import { outbox } from "./0002_outbox.ts";
 import { notices } from "./0003_notices.ts";
 import { resetRequests } from "./0004_reset_requests.ts";
 import { outboxPurgeIndex } from "./0005_outbox_purge_index.ts";
+import { accountDeleted } from "./0006_account_deleted.ts";
 
 /** Migration table of the identity authority (kept apart from consumer_… in a shared database). */
 export const IDENTITY_MIGRATION_TABLE = "identity_migration";
@@ -16,4 +17,5 @@ export const identityMigrations: Record<string, Migration> = {
   "0003_notices": notices,
   "0004_reset_requests": resetRequests,
   "0005_outbox_purge_index": outboxPurgeIndex,
+  "0006_account_deleted": accountDeleted,
 };

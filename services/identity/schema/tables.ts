@@ -7,7 +7,7 @@ import type { QueueTableColumns } from "../../shared/outbox.ts";
 export type TokenPurpose = "confirm_email" | "invite" | "reset_password";
 
 /** A mail that tells an address of a change to its account; it carries no link token. */
-export type NoticeKind = "password_changed" | "password_reset" | "email_changed";
+export type NoticeKind = "password_changed" | "password_reset" | "email_changed" | "account_deleted";
 
 /**
  * Every kind of outbox row: one per token purpose (a link mail), the notices, and a reset

@@ -1,0 +1,48 @@
+/**
+ * The person's own data (issue 13), in both projects: 'Download my data' on My Settings is a plain link
+ * that downloads a zip with the account, the profile, the result (its checks, its image and the original
+ * PDF byte for byte) and a README; signed out, the link leads to sign-in instead.
+ */
+import { readFile } from "node:fs/promises";
+import { unzipSync, strFromU8 } from "fflate";
+import * as messages from "../../app/messages";
+import { harborviewPdf } from "../fixtures/index";
+import { dismissGuidelines, expect, isoDob, signedInUser, test, uniqueProfile, uploadPdf } from "./support";
+
+test("Download my data gives a zip of the account, the profile and each result with its image and original PDF", async ({ page, request }, testInfo) => {
+  const profile = uniqueProfile("Dana");
+  const email = await signedInUser(page, testInfo, "data", profile);
+  await page.goto("/mytests");
+  await dismissGuidelines(page);
+  const pdf = await harborviewPdf({ firstName: profile.firstName, lastName: profile.lastName, dob: isoDob(profile), collectedAt: new Date(Date.now() - 5 * 3600_000) });
+  await uploadPdf(page, pdf);
+  await expect(page.getByRole("list", { name: "Test results" }).getByRole("link")).toHaveCount(1);
+
+  await page.goto("/settings");
+  await expect(page.getByRole("heading", { name: messages.yourDataTitle })).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: messages.downloadMyData }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^safewindow-data-\d{4}-\d\d-\d\d\.zip$/);
+  const files = unzipSync(new Uint8Array(await readFile((await download.path())!)));
+  const names = Object.keys(files).sort();
+  expect(names).toEqual(["README.txt", expect.stringMatching(/^results\/001-\d{4}-\d\d-\d\d-Harborview-Labs\/original\.pdf$/), expect.stringMatching(/\/page-1\.jpg$/), "safewindow-data.json"].sort());
+  const data = JSON.parse(strFromU8(files["safewindow-data.json"]!));
+  expect(data).toMatchObject({
+    account: { userName: email, emailConfirmed: true },
+    email,
+    profile: { firstName: profile.firstName, lastName: profile.lastName, dob: isoDob(profile), postalCode: profile.postalCode },
+    results: [{ valid: 1, publicName: "Harborview Labs", originalPdf: true }],
+    followers: [],
+    following: [],
+  });
+  const folder = names.find((n) => n.endsWith("/original.pdf"))!.replace(/\/original\.pdf$/, "");
+  expect(Buffer.from(files[`${folder}/original.pdf`]!).equals(Buffer.from(pdf))).toBe(true);
+  expect([...files[`${folder}/page-1.jpg`]!.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+  expect(strFromU8(files["README.txt"]!)).toContain("does not record visits");
+
+  // The download is the user's alone: without the session it leads to sign-in, not to a file.
+  const anonymous = await request.get("/settings/data", { maxRedirects: 0 });
+  expect(anonymous.status()).toBeGreaterThanOrEqual(300);
+  expect(anonymous.status()).toBeLessThan(400);
+  expect(anonymous.headers()["location"]).toMatch(/\/login/);
+  expect(anonymous.headers()["content-type"] ?? "").not.toContain("zip");
+});
