@@ -34,3 +34,12 @@ export const changeUserNameSchema = z.object({
     .check(z.trim(), z.minLength(1, messages.newUserNameRequired), z.maxLength(254, messages.userNameInvalid), z.refine(singleLine, messages.controlCharacters)),
   currentPassword: currentPassword(messages.currentPasswordRequired),
 });
+
+/**
+ * Delete my account (issue 13; docs/product.md §2.5): confirmed with the current password, checked like
+ * a sign-in, so that a session alone cannot delete the account.
+ */
+export const deleteAccountSchema = z.object({
+  intent: z.literal("deleteAccount"),
+  currentPassword: currentPassword(messages.currentPasswordRequired),
+});

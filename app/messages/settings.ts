@@ -36,3 +36,12 @@ export const timeZoneSources = {
 export const yourDataTitle = "Your Data";
 export const yourDataHint = "A zip file with your profile, every test result with its image and original PDF, your disputes and the people you follow and who follow you.";
 export const downloadMyData = "Download my data";
+// ours: deleting the account (My Settings, issue 13)
+export const deleteAccountTitle = "Delete Account";
+export const deleteAccountHint =
+  "Deletes your account, your profile, every test result with its images and PDFs, your disputes and the people you follow and who follow you, and signs you out everywhere. This cannot be undone.";
+export const deleteAccountConfirm = "Enter your password to delete your account and all your data. This cannot be undone.";
+export const deleteAccountButton = "Delete my account";
+export const accountDeleted = "Your account and all your data have been deleted. We sent a confirmation to your email address.";
+export const deleteAccountFailed = "We could not delete your account right now. Nothing was deleted. Please try again.";
+export const deleteAccountIncomplete = "Your data was deleted, but we could not close your account right now. Please sign in and try again to finish.";

@@ -24,8 +24,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
   if (getSessionUser(context)) return redirect(safeRedirect(redirectTo));
   // A session that ended early (the upstream refused its token) says so once.
-  const { error: ended } = takeFlash(context);
-  return { redirectTo: redirectTo ? safeRedirect(redirectTo, "") : "", email: await rememberedUserName(request), ended };
+  // A deleted account says so once (settings' Delete my account).
+  const { error: ended, notice } = takeFlash(context);
+  return { redirectTo: redirectTo ? safeRedirect(redirectTo, "") : "", email: await rememberedUserName(request), ended, notice };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -48,13 +49,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login() {
-  const { redirectTo, email, ended } = useLoaderData<typeof loader>();
+  const { redirectTo, email, ended, notice } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.loginSchema), actionData?.result, { defaultValue: { email, redirectTo } });
   return (
     <section className="card narrow">
       <h1>Sign In</h1>
+      {notice && !actionData ? <FormMessage tone="success" errors={[notice]} /> : null}
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={form.errors ?? (ended && !actionData ? [ended] : undefined)} />
         <input {...getInputProps(fields.redirectTo, { type: "hidden" })} />

@@ -19,6 +19,19 @@ export default function Privacy() {
         <li>A session cookie while you are signed in, and a cookie that remembers your email address on this device.</li>
       </ul>
       <p>Your date of birth is never shown to other people. Only people whose follow request you confirmed see your safe window.</p>
+      <h2>Your data is yours</h2>
+      <ul>
+        <li>
+          <strong>Download my data</strong> in My Settings gives you a zip file with your profile, every test result with its image and the original PDF, your disputes with our
+          responses, and the people you follow and who follow you.
+        </li>
+        <li>
+          <strong>Delete my account</strong> in My Settings, confirmed with your password, deletes at once your account, your profile, your test results with their images and PDFs,
+          your disputes and your follow relations (the people on the other side no longer see you), and signs you out on every device. We send a confirmation to your email address.
+          It cannot be undone.
+        </li>
+        <li>Copies in the backups of this service are not changed; they are replaced as the backups are renewed, within 30 days.</li>
+      </ul>
       <p>
         <Link to="/registration">Back to Create Account</Link>
       </p>

@@ -11,16 +11,16 @@ import type { Route } from "./+types/settings";
 import { Field, FormMessage } from "~/components/Field";
 import { PasswordField } from "~/components/PasswordField";
 import { passwordMinLength } from "~/forms/password";
-import { changePasswordSchema, changeUserNameSchema } from "~/forms/settings";
+import { changePasswordSchema, changeUserNameSchema, deleteAccountSchema } from "~/forms/settings";
 import { useHydrated } from "~/hooks/useHydrated";
 import { toUsDate } from "~/dates";
 import * as messages from "~/messages";
 import { reviewPaths } from "~/screens";
 import { requireUser, signIn } from "~/server/auth.server";
-import { rememberUserName } from "~/server/preferences.server";
+import { forgetLocalData, rememberUserName } from "~/server/preferences.server";
 import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
 import { requestContext, type SessionUser } from "~/server/context";
-import { changeSessionUserName, revokeOtherSessions, setFlash, takeFlash } from "~/server/session.server";
+import { changeSessionUserName, endSessionEverywhere, revokeOtherSessions, setFlash, takeFlash } from "~/server/session.server";
 import { clockOf, type Clock, isSelectableTimeZone, rememberPostalTimeZone, rememberTimeZone, selectableTimeZones } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { identityApi } from "~/server/upstream/identity.server";
@@ -28,11 +28,11 @@ import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "My Settings · SafeWindow" }];
 
-type Panel = "password" | "username" | null;
+type Panel = "password" | "username" | "delete" | null;
 
 function panelOf(url: URL): Panel {
   const panel = url.searchParams.get("panel");
-  return panel === "password" || panel === "username" ? panel : null;
+  return panel === "password" || panel === "username" || panel === "delete" ? panel : null;
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -110,6 +110,39 @@ async function changeEmail(formData: FormData, context: Readonly<RouterContextPr
   return redirect("/settings", { headers: { "Set-Cookie": await rememberUserName(normalized) } });
 }
 
+/**
+ * Deletes the account (issue 13; docs/product.md §2.5): the password is checked first, like a sign-in and
+ * counted like one, so nothing is deleted on a wrong one; then the consumer API forgets the profile and
+ * everything hanging from it, then the identity authority the account (it mails the confirmation); then
+ * every browser of the account is signed out and this one lands on Sign In with the news. The consumer
+ * API goes first: should the authority fail after it, the user can still sign in and finish.
+ */
+async function deleteAccount(formData: FormData, context: Readonly<RouterContextProvider>, user: SessionUser) {
+  const submission = parseWithZod(formData, { schema: deleteAccountSchema });
+  const hideFields = ["currentPassword"];
+  if (submission.status !== "success") return data({ intent: "deleteAccount", result: submission.reply({ hideFields }) }, { status: 400 });
+  const fail = (message: string, init: number | ResponseInit, field?: "currentPassword") =>
+    data({ intent: "deleteAccount", result: submission.reply(field ? { fieldErrors: { [field]: [message] }, hideFields } : { formErrors: [message], hideFields }) }, init);
+  const { currentPassword } = submission.value;
+  const refusedSignIn = await attemptRefused(context, "signIn", user.userName);
+  if (refusedSignIn) return fail(refusedSignIn.message, refusedSignIn.init, "currentPassword");
+  const checked = await signIn(user.userName, currentPassword, context.get(requestContext).clientIp, context);
+  if (!checked.ok) {
+    if (checked.reason === "tooManyAttempts") return fail(checked.message, failureInit(checked), "currentPassword");
+    if (checked.reason !== "refused") return fail(messages.deleteAccountFailed, failureInit(checked));
+    return fail(messages.currentPasswordWrong, 400, "currentPassword");
+  }
+  await forgiveAttempt(context, "signIn", user.userName);
+  const forgotten = await consumerApi(context).deleteProfile();
+  if (!forgotten.ok) return fail(forgotten.message, failureInit(forgotten));
+  const closed = await identityApi(context).deleteAccount(currentPassword);
+  if (!closed.ok) return fail(closed.reason === "refused" ? messages.deleteAccountIncomplete : closed.message, failureInit(closed));
+  await endSessionEverywhere(context, messages.accountDeleted);
+  const headers = new Headers();
+  for (const cookie of await forgetLocalData()) headers.append("Set-Cookie", cookie);
+  return redirect("/login", { headers });
+}
+
 /** Keeps the time zone chosen on this device ("" is Automatic); docs/architecture.md §4 "One clock". */
 async function chooseTimeZone(formData: FormData, context: Readonly<RouterContextProvider>) {
   const zone = formData.get("timeZone");
@@ -125,6 +158,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "password") return changePassword(formData, context);
   if (intent === "username") return changeEmail(formData, context, user);
   if (intent === "timeZone") return chooseTimeZone(formData, context);
+  if (intent === "deleteAccount") return deleteAccount(formData, context, user);
   throw data(null, { status: 400 });
 }
 
@@ -132,7 +166,8 @@ export default function Settings() {
   const { panel, userName, notice, profile, clock, timeZones, reviewer } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // After a failed post the panel that posted stays open, whatever the URL says.
-  const open: Panel = actionData?.intent === "password" || actionData?.intent === "username" ? actionData.intent : panel;
+  const open: Panel =
+    actionData?.intent === "password" || actionData?.intent === "username" ? actionData.intent : actionData?.intent === "deleteAccount" ? "delete" : panel;
   return (
     <section className="settings">
       <h1>My Settings</h1>
@@ -219,6 +254,18 @@ export default function Settings() {
         </Form>
       </section>
 
+      <section className="card" aria-labelledby="delete-account-heading">
+        <h2 id="delete-account-heading">{messages.deleteAccountTitle}</h2>
+        <p>{messages.deleteAccountHint}</p>
+        {open === "delete" ? (
+          <DeleteAccountPanel result={actionData?.intent === "deleteAccount" ? actionData.result : undefined} />
+        ) : (
+          <Link className="button danger" to="?panel=delete">
+            {messages.deleteAccountButton}
+          </Link>
+        )}
+      </section>
+
       <section className="card" aria-labelledby="local-data-heading">
         <h2 id="local-data-heading">Local Data</h2>
         <p>Signs you out and forgets the email address and choices remembered on this device.</p>
@@ -303,6 +350,28 @@ function PasswordPanel({ result }: { result: Result }) {
       <div className="button-row">
         <button type="submit" className="button" disabled={updateDisabled}>
           Update
+        </button>{" "}
+        <Link className="button secondary" to="/settings">
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  );
+}
+
+/** Delete my account: the current password, then the irreversible button (a plain form post). */
+function DeleteAccountPanel({ result }: { result: Result }) {
+  const navigation = useNavigation();
+  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.deleteAccountSchema), result, { id: "delete-account" });
+  return (
+    <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
+      <input type="hidden" name="intent" value="deleteAccount" />
+      <FormMessage id={form.errorId} errors={form.errors} />
+      <p>{messages.deleteAccountConfirm}</p>
+      <PasswordField label="Current Password" field={fields.currentPassword} autoComplete="current-password" />
+      <div className="button-row">
+        <button type="submit" className="button danger" disabled={navigation.state === "submitting"}>
+          {messages.deleteAccountButton}
         </button>{" "}
         <Link className="button secondary" to="/settings">
           Cancel

@@ -17,7 +17,10 @@ export default function Terms() {
         <li>You upload only the original PDF your testing lab gave you. Faxed, saved, printed or edited files are not accepted.</li>
         <li>A safe window is information about a past test, not a medical diagnosis or a guarantee that you are not infectious.</li>
         <li>The people you allow to follow you see your name and your safe window, never your date of birth.</li>
-        <li>You can stop using SafeWindow at any time; you may ask us to delete your account and your results.</li>
+        <li>
+          You can stop using SafeWindow at any time. You can download your data, and delete your account with everything in it, yourself in My Settings; the Privacy Policy says what is
+          deleted and when backups forget it.
+        </li>
       </ul>
       <p>
         <Link to="/registration">Back to Create Account</Link>

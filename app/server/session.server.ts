@@ -260,9 +260,18 @@ export async function changeSessionUserName(context: Readonly<RouterContextProvi
   session.set("generation", await context.get(requestContext).sessions.userGeneration(userName));
 }
 
-/** Signs the user out here and in every other browser ('Sign out everywhere'). */
-export async function endSessionEverywhere(context: Readonly<RouterContextProvider>): Promise<void> {
+/**
+ * Signs out every session of the signed-in user, at once and on every replica, this one included
+ * ('Sign out everywhere'; a deleted account). With `notice`, this browser goes on with an anonymous
+ * session that only carries that message to the next page (under a new id).
+ */
+export async function endSessionEverywhere(context: Readonly<RouterContextProvider>, notice?: string): Promise<void> {
   const userName = sessionOf(context).get("userName");
   if (userName) await context.get(requestContext).sessions.nextUserGeneration(userName);
-  endSession(context);
+  if (notice === undefined) return endSession(context);
+  const state = context.get(sessionContext);
+  const session = createSession<SessionData, SessionFlash>(undefined, state.session.id);
+  session.flash("notice", notice);
+  state.session = session;
+  state.fate = "rotate";
 }

@@ -43,11 +43,11 @@ export interface Mail {
 }
 
 /**
- * Waits (up to 15 s) for a mail to `to` whose first link contains `linkPart`, in `outbox` (one raw
+ * Waits (up to 15 s) for a mail to `to` with a link that contains `linkPart` (null: the newest mail to `to`), in `outbox` (one raw
  * .eml file per message): by default the identity authority's (its DATA_DIR/outbox); the app's
  * embedded consumer API writes to the app's (`appOutbox`).
  */
-export async function waitForMail(to: string, linkPart: string, outbox = path.join(e2e.identityDataDir, "outbox")): Promise<Mail> {
+export async function waitForMail(to: string, linkPart: string | null, outbox = path.join(e2e.identityDataDir, "outbox")): Promise<Mail> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith(".eml")).sort().reverse();
@@ -59,7 +59,7 @@ export async function waitForMail(to: string, linkPart: string, outbox = path.jo
       if (!recipients.includes(to.toLowerCase())) continue;
       const text = parsed.text ?? "";
       const links = [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]);
-      if (links.some((l) => l.includes(linkPart))) return { to, subject: parsed.subject ?? "", text, links };
+      if (linkPart === null || links.some((l) => l.includes(linkPart))) return { to, subject: parsed.subject ?? "", text, links };
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -148,6 +148,10 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
       const answer = await call("getPdf", { query: { testResultId } });
       return answer.ok ? { ok: true, value: Buffer.from(answer.value, "base64") } : answer;
     },
+    /** Extension POST /consumer/deleteprofile: deletes everything the consumer API keeps about the user (idempotent). */
+    deleteProfile() {
+      return call("deleteProfile", {}, { failed: messages.deleteAccountFailed, unavailable: messages.deleteAccountFailed });
+    },
     /** Extension GET /consumer/export: everything the consumer API keeps about the user (images and PDFs apart). */
     exportData() {
       return call("exportData");

@@ -242,6 +242,17 @@ export function identityApi(context?: Readonly<RouterContextProvider>) {
       return answer.value ? { ok: true, value: true } : failure("refused", messages.userNameChangeFailed, 200);
     },
 
+    /**
+     * Extension POST /api/account/delete {password}: deletes the signed-in user's account; the authority
+     * mails the address a confirmation. `refused` when the password is wrong (the answer false).
+     */
+    async deleteAccount(password: string): Promise<Result<true>> {
+      const messagesOfCall = { failed: messages.deleteAccountIncomplete, unavailable: messages.deleteAccountIncomplete };
+      const answer = await asUser("deleteAccount", signedInUser(), { json: { password } }, messagesOfCall);
+      if (!answer.ok) return answer;
+      return answer.value ? { ok: true, value: true } : failure("refused", messages.currentPasswordWrong, 200);
+    },
+
     /** GET /api/account/changepasswordusingcurrent for the signed-in user; a falsy result means failure. */
     async changePasswordUsingCurrent(currentPassword: string, newPassword: string): Promise<Result<true>> {
       const answer = await asUser("changePasswordUsingCurrent", signedInUser(), {
