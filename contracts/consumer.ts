@@ -287,7 +287,7 @@ export const disputeReviewSchema = z
   .meta({ description: "A dispute decision: who, when, what changed." });
 export type DisputeReview = z.infer<typeof disputeReviewSchema>;
 
-/** Extension (the person's own data): a decision on one of the user's disputes, as the export tells it (the reviewer is not named). */
+/** Extension (the person's own data): a decision on one of the user's disputes, as the export tells it. */
 export const exportedReviewSchema = z
   .object({
     decision: reviewDecisionSchema,

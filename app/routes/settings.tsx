@@ -74,6 +74,31 @@ async function changePassword(formData: FormData, context: Readonly<RouterContex
   return redirect("/settings");
 }
 
+/**
+ * Checks the signed-in user's current password like a sign-in (the password grant), counted like one
+ * against the sign-in attempt limits. @returns null when it is right; else the refusal to show:
+ * on the password field (wrong, or too many attempts), or for the form with `unavailableMessage` when
+ * the authority could not judge it.
+ */
+async function passwordRefusal(
+  context: Readonly<RouterContextProvider>,
+  user: SessionUser,
+  password: string,
+  unavailableMessage: string,
+): Promise<{ message: string; init: number | ResponseInit; field?: "currentPassword" } | null> {
+  const refused = await attemptRefused(context, "signIn", user.userName);
+  if (refused) return { message: refused.message, init: refused.init, field: "currentPassword" };
+  const checked = await signIn(user.userName, password, context.get(requestContext).clientIp, context);
+  if (!checked.ok) {
+    if (checked.reason === "tooManyAttempts") return { message: checked.message, init: failureInit(checked), field: "currentPassword" };
+    // The authority could not judge the password: the change cannot be made now (docs/product.md §8 wording).
+    if (checked.reason !== "refused") return { message: unavailableMessage, init: failureInit(checked) };
+    return { message: messages.currentPasswordWrong, init: 400, field: "currentPassword" };
+  }
+  await forgiveAttempt(context, "signIn", user.userName);
+  return null;
+}
+
 async function changeEmail(formData: FormData, context: Readonly<RouterContextProvider>, user: SessionUser) {
   const submission = parseWithZod(formData, { schema: changeUserNameSchema });
   const hideFields = ["currentPassword"];
@@ -82,17 +107,9 @@ async function changeEmail(formData: FormData, context: Readonly<RouterContextPr
   const fail = (message: string, init: number | ResponseInit, field: "userName" | "currentPassword" = "userName") =>
     data({ intent: "username", result: submission.reply({ fieldErrors: { [field]: [message] }, hideFields }) }, init);
   // The password first: whoever holds only the session learns nothing, not even whether the new
-  // address is taken. Checked like a sign-in (the password grant), and counted like one.
-  const refusedSignIn = await attemptRefused(context, "signIn", user.userName);
-  if (refusedSignIn) return fail(refusedSignIn.message, refusedSignIn.init, "currentPassword");
-  const checked = await signIn(user.userName, currentPassword, context.get(requestContext).clientIp, context);
-  if (!checked.ok) {
-    if (checked.reason === "tooManyAttempts") return fail(checked.message, failureInit(checked), "currentPassword");
-    // The authority could not judge the password: the change cannot be made now (docs/product.md §8 wording).
-    if (checked.reason !== "refused") return fail(messages.userNameValidationFailed, failureInit(checked));
-    return fail(messages.currentPasswordWrong, 400, "currentPassword");
-  }
-  await forgiveAttempt(context, "signIn", user.userName);
+  // address is taken.
+  const wrong = await passwordRefusal(context, user, currentPassword, messages.userNameValidationFailed);
+  if (wrong) return fail(wrong.message, wrong.init, wrong.field);
   const identity = identityApi(context);
   const validated = await identity.validateRequestedEmail(userName);
   if (!validated.ok) return fail(validated.message, failureInit(validated));
@@ -124,15 +141,8 @@ async function deleteAccount(formData: FormData, context: Readonly<RouterContext
   const fail = (message: string, init: number | ResponseInit, field?: "currentPassword") =>
     data({ intent: "deleteAccount", result: submission.reply(field ? { fieldErrors: { [field]: [message] }, hideFields } : { formErrors: [message], hideFields }) }, init);
   const { currentPassword } = submission.value;
-  const refusedSignIn = await attemptRefused(context, "signIn", user.userName);
-  if (refusedSignIn) return fail(refusedSignIn.message, refusedSignIn.init, "currentPassword");
-  const checked = await signIn(user.userName, currentPassword, context.get(requestContext).clientIp, context);
-  if (!checked.ok) {
-    if (checked.reason === "tooManyAttempts") return fail(checked.message, failureInit(checked), "currentPassword");
-    if (checked.reason !== "refused") return fail(messages.deleteAccountFailed, failureInit(checked));
-    return fail(messages.currentPasswordWrong, 400, "currentPassword");
-  }
-  await forgiveAttempt(context, "signIn", user.userName);
+  const wrong = await passwordRefusal(context, user, currentPassword, messages.deleteAccountFailed);
+  if (wrong) return fail(wrong.message, wrong.init, wrong.field);
   const forgotten = await consumerApi(context).deleteProfile();
   if (!forgotten.ok) return fail(forgotten.message, failureInit(forgotten));
   const closed = await identityApi(context).deleteAccount(currentPassword);

@@ -11,8 +11,8 @@ import { listPublishers, listSubscribers } from "./subscriptions.ts";
 
 /**
  * The user's data (contracts/consumer.ts dataExportSchema): the e-mail address last seen in their token,
- * the profile, every result with its checks, its dispute (comment, response, the decisions, without the
- * reviewer) and whether its PDF is kept, and both follow lists. A user without a profile gets null and
+ * the profile, every result with its checks, its dispute (comment, response, the decisions: what and
+ * when) and whether its PDF is kept, and both follow lists. A user without a profile gets null and
  * empty lists. Reads only rows of `identityUserId`'s own profile.
  * @param now the export's time stamp.
  */
