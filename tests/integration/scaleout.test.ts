@@ -19,18 +19,17 @@
  * Needs Debian's postgresql and redis-server (.ci/run installs them) and `npm run build`.
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient } from "@redis/client";
 import pg from "pg";
-import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatInstant } from "../../app/dates";
 import { harborviewPdf } from "../fixtures/index";
 import { startPostgres, type PostgresServer } from "./postgres";
 import { freePort, startRedis, stopProcess } from "./redis-server";
-import { form, root, sessionCookieOf, startServer, type Running } from "./server-process";
+import { form, get, mailLink, root, sessionCookieOf, startServer, upload, type Running } from "./server-process";
 import { listeningUrl, runMain, type MainProcess } from "./support";
 
 const person = { firstName: "Grace", lastName: "Hopper", dob: "1986-12-09", usDob: "12/09/1986", postalCode: "10001" };
@@ -45,39 +44,6 @@ function tempDir(name: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), `sw-scaleout-${name}-`));
   tempDirs.push(dir);
   return dir;
-}
-
-/** The link containing `linkPart` in a mail to `to` in `outbox` (the identity authority's DATA_DIR/outbox); waits up to 20 s. */
-async function mailLink(outbox: string, to: string, linkPart: string): Promise<URL> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    let files: string[] = [];
-    try {
-      files = readdirSync(outbox).filter((f) => f.endsWith(".eml"));
-    } catch {
-      // no mail yet
-    }
-    for (const file of files) {
-      const mail = await PostalMime.parse(readFileSync(path.join(outbox, file), "utf8"));
-      if (!(mail.to ?? []).some((a) => "address" in a && a.address?.toLowerCase() === to)) continue;
-      const link = [...(mail.text ?? "").matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]).find((l) => l.includes(linkPart));
-      if (link) return new URL(link);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`no mail to ${to} with a ${linkPart} link in ${outbox}`);
-}
-
-/** GET `pathAndQuery` on `replica` with `cookie`, not following redirects. */
-function get(replica: Running, pathAndQuery: string, cookie: string): Promise<Response> {
-  return fetch(`${replica.url}${pathAndQuery}`, { headers: { cookie }, redirect: "manual" });
-}
-
-/** The upload form's post (multipart, file field `file`), as a browser without JavaScript sends it. */
-function upload(replica: Running, cookie: string, pdf: Uint8Array): Promise<Response> {
-  const body = new FormData();
-  body.append("file", new Blob([pdf.slice()], { type: "application/pdf" }), "result.pdf");
-  return fetch(`${replica.url}/mytests`, { method: "POST", redirect: "manual", headers: { origin: replica.url, cookie }, body });
 }
 
 describe("two replicas on PostgreSQL and Redis", () => {

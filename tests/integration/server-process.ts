@@ -4,8 +4,10 @@
  * Shared by the integration tests of server.ts and of scale-out with Redis.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import path from "node:path";
+import PostalMime from "postal-mime";
 
 /** The project root, where server.ts is. */
 export const root = path.resolve(import.meta.dirname, "../..");
@@ -25,12 +27,12 @@ export interface Running {
 
 /**
  * Starts server.ts with `env` (over NODE_ENV=production, HOST=127.0.0.1, PORT=0) on an
- * ephemeral port.
+ * ephemeral port, from the project root or `options.cwd` (an assembled image).
  * @throws when it exits or does not listen within 90 s; the error carries its output
  */
-export function startServer(env: Record<string, string>): Promise<Running> {
+export function startServer(env: Record<string, string>, options: { cwd?: string } = {}): Promise<Running> {
   const child = spawn(node, ["server.ts"], {
-    cwd: root,
+    cwd: options.cwd ?? root,
     env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -93,4 +95,37 @@ export function rawGet(url: string, encoding: string, headers: Record<string, st
       .on("error", reject)
       .end();
   });
+}
+
+/** The link containing `linkPart` in a mail to `to` in `outbox` (a service's DATA_DIR/outbox); waits up to 20 s. */
+export async function mailLink(outbox: string, to: string, linkPart: string): Promise<URL> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    let files: string[] = [];
+    try {
+      files = readdirSync(outbox).filter((f) => f.endsWith(".eml"));
+    } catch {
+      // no mail yet
+    }
+    for (const file of files) {
+      const mail = await PostalMime.parse(readFileSync(path.join(outbox, file), "utf8"));
+      if (!(mail.to ?? []).some((a) => "address" in a && a.address?.toLowerCase() === to)) continue;
+      const link = [...(mail.text ?? "").matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]).find((l) => l.includes(linkPart));
+      if (link) return new URL(link);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no mail to ${to} with a ${linkPart} link in ${outbox}`);
+}
+
+/** GET `pathAndQuery` on `server` with `cookie`, not following redirects. */
+export function get(server: Running, pathAndQuery: string, cookie: string): Promise<Response> {
+  return fetch(`${server.url}${pathAndQuery}`, { headers: { cookie }, redirect: "manual" });
+}
+
+/** The upload form's post (multipart, file field `file`), as a browser without JavaScript sends it. */
+export function upload(server: Running, cookie: string, pdf: Uint8Array): Promise<Response> {
+  const body = new FormData();
+  body.append("file", new Blob([pdf.slice()], { type: "application/pdf" }), "result.pdf");
+  return fetch(`${server.url}/mytests`, { method: "POST", redirect: "manual", headers: { origin: server.url, cookie }, body });
 }

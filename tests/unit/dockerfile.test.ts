@@ -6,17 +6,15 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseDependencyTree } from "dpdm";
 import { describe, expect, it } from "vitest";
+import { finalStage } from "../integration/dockerfile";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
 /** Sources of the final stage's COPY lines that copy from the build context (not --from). */
 function copiedPaths(): string[] {
-  const dockerfile = readFileSync(path.join(root, "Dockerfile"), "utf8");
-  const finalStage = dockerfile.split(/^FROM /m).at(-1)!;
-  return finalStage
-    .split("\n")
-    .filter((line) => /^COPY\s/.test(line) && !line.includes("--from="))
-    .flatMap((line) => line.trim().split(/\s+/).slice(1, -1));
+  return finalStage(readFileSync(path.join(root, "Dockerfile"), "utf8"))
+    .copies.filter((copy) => copy.from === null)
+    .flatMap((copy) => copy.sources);
 }
 
 async function runtimeImports() {
@@ -65,5 +63,13 @@ describe("Dockerfile", () => {
     expect(finalStage).toContain(`NODE_OPTIONS="${manifest.config.nodeOptions}"`);
     // npm start applies them unless the operator's NODE_OPTIONS says otherwise.
     expect(manifest.scripts.start).toContain("NODE_OPTIONS=\"${NODE_OPTIONS:-$npm_package_config_nodeOptions}\" node server.ts");
+  });
+
+  it("keeps data, builds and tests out of the build context (.dockerignore)", () => {
+    const ignored = readFileSync(path.join(root, ".dockerignore"), "utf8")
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith("#"));
+    for (const entry of ["node_modules", "build", "data", ".data", ".e2e-data", "tests", "test-results", ".git", ".env"]) expect(ignored, entry).toContain(entry);
   });
 });
