@@ -43,6 +43,8 @@ import { createSharedPageCache, policyWithHashes, type PageCacheSlot } from "./a
 import { connectRedis, redisReachable, RedisUnavailableError, type RedisClient } from "./app/server/redis.server.ts";
 import { APP_MIGRATION_TABLE, databaseSessionStore, migrateSessionTable, redisSessionStore, type SessionDataStore } from "./app/server/session-store.server.ts";
 import { drainable } from "./app/server/shutdown.server.ts";
+import { httpMetrics, metricsEndpoint, routePaths } from "./app/server/http-metrics.server.ts";
+import { rateLimitRejections } from "./app/server/attempt-limits.server.ts";
 import { createDatabase } from "./services/db/database.ts";
 import type { SchemaOwner } from "./services/db/embedded.ts";
 import { migrateToLatest } from "./services/db/migrate.ts";
@@ -225,6 +227,11 @@ app.use(
   }),
 );
 
+// Every answer counted and timed by route (GET /metrics, behind METRICS_TOKEN; app/server/http-metrics.server.ts).
+let knownRoutes: Set<string> | undefined;
+app.use(httpMetrics({ basePrefix: config.basePrefix, routes: () => knownRoutes }));
+if (config.METRICS_TOKEN) app.get("/metrics", metricsEndpoint(config.METRICS_TOKEN));
+
 app.use((_req, res, next) => {
   res.locals.cspNonce = randomBytes(16).toString("base64");
   next();
@@ -358,6 +365,7 @@ app.use(
     store: redis ? redisStore("safewindow:ratelimit:") : undefined,
     handler: (req, res) => {
       req.log.warn("account form rate limit reached");
+      rateLimitRejections.inc({ limit: "formsPerAddress" });
       const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       const seconds = resetTime ? Math.ceil((resetTime.getTime() - Date.now()) / 1000) : 600;
       res.status(429).set("Retry-After", String(Math.max(1, seconds))).type("html").send(errorPage(messages.tooManyAttempts(minutesToWait(seconds))));
@@ -392,6 +400,7 @@ if (dev) {
   const serveRootFile = express.static(client, { maxAge: "1h", index: false });
   app.use(base || "/", (req, res, next) => (rootFiles.has(req.path) ? serveRootFile(req, res, next) : next()));
   build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
+  knownRoutes = routePaths(build.routes);
 }
 
 // The shared page cache (app/server/page-cache.server.ts, docs/decisions/0014-shared-page-cache.md):

@@ -15,7 +15,11 @@
  */
 import { createHash } from "node:crypto";
 import { MemoryStore, type Options, type Store } from "express-rate-limit";
+import { counter } from "../../services/shared/metrics.ts";
 import { paths, routePathOf } from "../paths.ts";
+
+/** Requests refused by a limit (GET /metrics): `formsPerAddress` (server.ts), or an AttemptKind (per account or recipient). */
+export const rateLimitRejections = counter("safewindow_rate_limit_rejections_total", "Requests refused by a rate limit, by limit.", ["limit"]);
 
 /** The sign-in and account forms that are limited (route paths, without the base path). */
 export const accountForms = [
@@ -86,7 +90,9 @@ export function createAttemptLimits(makeStore: (prefix: string) => Store = () =>
       const key = keyOf(address);
       const { totalHits, resetTime } = await stores[kind].increment(key);
       const retryAfterSeconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + attemptRules[kind].windowMs) - Date.now()) / 1000));
-      return { allowed: totalHits <= attemptRules[kind].limit, retryAfterSeconds };
+      const allowed = totalHits <= attemptRules[kind].limit;
+      if (!allowed) rateLimitRejections.inc({ limit: kind });
+      return { allowed, retryAfterSeconds };
     },
     async forgive(kind, address) {
       await stores[kind].decrement(keyOf(address));

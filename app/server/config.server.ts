@@ -51,6 +51,8 @@ const envSchema = z.object({
     .default("")
     .transform((value) => value.split(",").map((e) => e.trim()).filter(Boolean))
     .refine((emails) => emails.every((e) => z.email().safeParse(e).success), "must be comma-separated e-mail addresses"),
+  /** Bearer token that GET /metrics requires (Prometheus text); unset: /metrics is not served at all. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TRUST_PROXY: z.string().default("loopback"),
   DEFAULT_TIME_ZONE: z.string().default("America/New_York"),

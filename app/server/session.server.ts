@@ -24,6 +24,7 @@
  */
 import { createContext, createSession, createSessionStorage, data, type MiddlewareFunction, type RouterContextProvider, type Session, type SessionStorage } from "react-router";
 import { z } from "zod";
+import { counter } from "../../services/shared/metrics.ts";
 import * as messages from "~/messages";
 import { getConfig } from "./config.server";
 import { appCookie } from "./cookies.server";
@@ -104,8 +105,12 @@ function storageFor(store: SessionDataStore): SessionStorage<SessionData, Sessio
   return storage;
 }
 
-/** The session store was unreachable: the page answers 503 (the request is not lost, it can be retried). */
-function storeUnavailable(error: unknown, context: Readonly<RouterContextProvider>): never {
+/** Reads and writes of sessions the store failed (GET /metrics), by operation. */
+const sessionStoreFailures = counter("safewindow_session_store_failures_total", "Session store reads or writes that failed (the page answered 503), by operation.", ["operation"]);
+
+/** The session store was unreachable during `operation`: the page answers 503 (the request is not lost, it can be retried). */
+function storeUnavailable(error: unknown, context: Readonly<RouterContextProvider>, operation: "read" | "generation" | "write"): never {
+  sessionStoreFailures.inc({ operation });
   context.get(requestContext).log.error({ err: error }, "session store unavailable");
   throw data(null, { status: 503, statusText: "Service Unavailable" });
 }
@@ -122,7 +127,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   try {
     session = await storage.getSession(request.headers.get("Cookie"));
   } catch (error) {
-    storeUnavailable(error, context);
+    storeUnavailable(error, context, "read");
   }
   // An id that led to no data (unknown, expired, unreadable) is dropped, so a write starts afresh.
   if (session.id && Object.keys(session.data).length === 0) session = createSession<SessionData, SessionFlash>();
@@ -134,7 +139,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
     try {
       current = await store.userGeneration(userName);
     } catch (error) {
-      storeUnavailable(error, context);
+      storeUnavailable(error, context, "generation");
     }
     if ((session.get("generation") ?? 0) < current) {
       context.get(requestContext).log.info("session from before an account change elsewhere: signed out");
@@ -152,7 +157,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   try {
     setCookie = await settle(storage, store, state, before);
   } catch (error) {
-    storeUnavailable(error, context);
+    storeUnavailable(error, context, "write");
   }
   if (setCookie) response.headers.append("Set-Cookie", setCookie);
   return response;

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { harborviewPdf } from "../fixtures/index";
 import { finalStage } from "./dockerfile";
 import { stopProcess } from "./redis-server";
-import { form, get, mailLink, root, sessionCookieOf, startServer, upload, type Running } from "./server-process";
+import { get, root, signedUpUser, startServer, upload, type Running } from "./server-process";
 
 const dirs: string[] = [];
 const temp = (name: string) => {
@@ -83,17 +83,7 @@ describe("the container image's final stage, assembled from the Dockerfile", () 
     expect(login.status).toBe(200);
     expect(await login.text()).toContain("Sign In");
 
-    const email = `image-${Date.now()}@example.com`;
-    const password = "Window#2026a";
-    const registered = await fetch(`${server.url}/registration`, form({ email, password, confirmPassword: password, acceptTerms: "on", acceptPrivacy: "on" }, server.url));
-    expect(registered.headers.get("location")).toBe("/checkconfirmation");
-    const link = await mailLink(path.join(dataDir, "outbox"), email, "/confirmemail");
-    expect((await fetch(`${server.url}/confirmemail${link.search}`)).status).toBe(200);
-    const signedIn = await fetch(`${server.url}/login`, form({ email, password }, server.url));
-    const cookie = sessionCookieOf(signedIn)!;
-    expect(cookie).toBeTruthy();
-    const profile = await fetch(`${server.url}/yourinfo`, form({ firstName: "Grace", lastName: "Hopper", dob: "12/09/1986", postalCode: "10001" }, server.url, cookie));
-    expect(profile.headers.get("location")).toBe("/welcome");
+    const cookie = await signedUpUser(server, path.join(dataDir, "outbox"), `image-${Date.now()}@example.com`);
     // The PDF pipeline (worker threads, pdf.js, the image renderer) runs from the image's files.
     const collectedAt = new Date(Date.now() - 3 * 3600_000);
     const uploaded = await upload(server, cookie, await harborviewPdf({ firstName: "Grace", lastName: "Hopper", dob: "1986-12-09", collectedAt }));

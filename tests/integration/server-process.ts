@@ -129,3 +129,21 @@ export function upload(server: Running, cookie: string, pdf: Uint8Array): Promis
   body.append("file", new Blob([pdf.slice()], { type: "application/pdf" }), "result.pdf");
   return fetch(`${server.url}/mytests`, { method: "POST", redirect: "manual", headers: { origin: server.url, cookie }, body });
 }
+
+/**
+ * A user as a browser without JavaScript makes one on `server`: registration, the confirmation link from
+ * `outbox` (the identity authority's DATA_DIR/outbox), sign-in, and the profile (Grace Hopper, 12/09/1986,
+ * 10001). @returns the session cookie (`__session=…`)
+ */
+export async function signedUpUser(server: Running, outbox: string, email: string, password = "Window#2026a"): Promise<string> {
+  const registered = await fetch(`${server.url}/registration`, form({ email, password, confirmPassword: password, acceptTerms: "on", acceptPrivacy: "on" }, server.url));
+  if (registered.headers.get("location") !== "/checkconfirmation") throw new Error(`registration answered ${registered.status}`);
+  const link = await mailLink(outbox, email, "/confirmemail");
+  if ((await fetch(`${server.url}/confirmemail${link.search}`)).status !== 200) throw new Error("confirmation failed");
+  const signedIn = await fetch(`${server.url}/login`, form({ email, password }, server.url));
+  const cookie = sessionCookieOf(signedIn);
+  if (!cookie) throw new Error(`sign-in answered ${signedIn.status} without a session`);
+  const profile = await fetch(`${server.url}/yourinfo`, form({ firstName: "Grace", lastName: "Hopper", dob: "12/09/1986", postalCode: "10001" }, server.url, cookie));
+  if (profile.headers.get("location") !== "/welcome") throw new Error(`profile answered ${profile.status}`);
+  return cookie;
+}

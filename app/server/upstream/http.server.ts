@@ -12,6 +12,7 @@ import { minutesToWait } from "../attempt-limits.server";
 import { getConfig } from "../config.server";
 import { createLogger } from "../log.server";
 import { failure, success, type Failure, type FailureReason, type Result } from "./result.server";
+import { counter, histogram } from "../../../services/shared/metrics.ts";
 
 /** The upstream did not answer at all: unreachable, refused the connection, or timed out. */
 export class UpstreamError extends Error {
@@ -178,6 +179,44 @@ export async function callContract<C extends CallContract>(
   request: ContractRequest,
   messages: CallMessages,
   options: CallOptions = {},
+): Promise<Result<z.output<C["answer"]>>> {
+  const started = process.hrtime.bigint();
+  const result = await answerOf(baseUrl, name, call, request, messages, options);
+  // GET /metrics: every call timed by upstream host and call; the upstream's own failures counted apart.
+  const labels = { host: hostOf(baseUrl), call: name, outcome: result.ok ? "ok" : result.reason };
+  upstreamDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+  if (!result.ok && (result.reason === "unavailable" || result.reason === "invalidAnswer")) upstreamFailures.inc({ host: labels.host, call: name, reason: result.reason });
+  return result;
+}
+
+const upstreamDuration = histogram("safewindow_upstream_request_duration_seconds", "Time of a call to an upstream (identity authority, consumer API), seconds, by host, call and outcome.", [
+  "host",
+  "call",
+  "outcome",
+]);
+const upstreamFailures = counter("safewindow_upstream_failures_total", "Upstream calls that failed on the upstream's side (no answer, a 5xx, an answer off its contract), by host, call and reason.", [
+  "host",
+  "call",
+  "reason",
+]);
+
+/** The host:port of an upstream's base URL (its metrics label). */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return "invalid";
+  }
+}
+
+/** callContract without the metrics. */
+async function answerOf<C extends CallContract>(
+  baseUrl: string,
+  name: string,
+  call: C,
+  request: ContractRequest,
+  messages: CallMessages,
+  options: CallOptions,
 ): Promise<Result<z.output<C["answer"]>>> {
   const log = options.log ?? fallbackLog();
   const unavailableMessage = messages.unavailable ?? messages.failed;

@@ -10,6 +10,7 @@ import type { Logger } from "pino";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
 import type { ParseAnswer, ParsedPdf, RenderAnswer, WorkerFailure, WorkerTask } from "./worker.ts";
 import { MEMORY_EXIT_CODE } from "./worker.ts";
+import { gauge } from "../../shared/metrics.ts";
 
 export interface PdfPoolOptions {
   /** Most worker threads at once (default 2). */
@@ -63,6 +64,9 @@ const JPEG_QUALITY = 82;
 /** How long a fresh thread may take to load pdfjs before its task counts as stuck. */
 const LOAD_ALLOWANCE_MS = 15_000;
 
+/** GET /metrics: PDF tasks waiting for a worker thread now (every pool of the process together). */
+const pdfQueue = gauge("safewindow_pdf_queue_length", "PDF tasks (uploads, page renders) waiting for a worker thread.", []);
+
 /** A FIFO of waiters for one of `size` slots. */
 class Slots {
   #free: number;
@@ -78,12 +82,15 @@ class Slots {
       return;
     }
     if (this.#waiting.length >= this.#maxQueue) throw new UploadRejectedError("busy", rejectionMessages.busy());
+    pdfQueue.inc();
     await new Promise<void>((resolve) => this.#waiting.push(resolve));
   }
   release(): void {
     const next = this.#waiting.shift();
-    if (next) next();
-    else this.#free += 1;
+    if (next) {
+      pdfQueue.dec();
+      next();
+    } else this.#free += 1;
   }
 }
 

@@ -8,6 +8,7 @@ import type { RequestHandler, Response, Router } from "express";
 import { consumerCalls, disputeQueueQuerySchema, disputeRequestSchema, imageQuerySchema, pdfQuerySchema, propertyValuesQuerySchema, reviewDisputeRequestSchema } from "../../../contracts/consumer.ts";
 import { BadRequestError } from "../../shared/errors.ts";
 import { parse, reply } from "../../shared/http.ts";
+import { counter } from "../../shared/metrics.ts";
 import type { AuthenticatedUser } from "../auth.ts";
 import type { ConsumerOutbox } from "../outbox.ts";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
@@ -31,6 +32,9 @@ export interface TestResultRoutesDeps {
   userOf: (res: Response) => AuthenticatedUser;
 }
 
+/** GET /metrics: every upload's outcome, a stored result (`valid`, `invalid`) or a refusal's reason (`busy`, `printed`, `unknown_lab`, …). */
+const uploadOutcomes = counter("safewindow_pdf_uploads_total", "Test result uploads by outcome: valid, invalid, or the refusal's reason.", ["outcome"]);
+
 /**
  * Uploads handled at once (reading, checking, storing); more are turned away as busy, so that
  * at most this many 10 MB bodies are held in memory.
@@ -47,6 +51,7 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
   router.post("/addtestresultmultipart", async (req, res) => {
     const owner = await resultOwner(db, deps.userOf(res).identityUserId);
     if (uploading >= MAX_CONCURRENT_UPLOADS) {
+      uploadOutcomes.inc({ outcome: "busy" });
       req.resume();
       throw new UploadRejectedError("busy", rejectionMessages.busy());
     }
@@ -54,7 +59,11 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
     try {
       const upload = await readUpload(req);
       const outcome = await addTestResult(deps.results, owner, upload, deps.now());
+      uploadOutcomes.inc({ outcome: outcome.valid ? "valid" : "invalid" });
       reply(res, consumerCalls.addTestResultMultipart, { success: true, consumerMessage: outcome.consumerMessage, sF_TestResultId: outcome.sF_TestResultId });
+    } catch (err) {
+      uploadOutcomes.inc({ outcome: err instanceof UploadRejectedError ? err.reason : "error" });
+      throw err;
     } finally {
       uploading -= 1;
     }
