@@ -1,10 +1,11 @@
 /**
  * The screenshots of docs/style-guide.md (run by `npm run docs:screenshots`, scripts/screenshots.config.ts):
  * a person with a valid result who follows a friend, each main screen as a phone shows it (390x844, the
- * top of the page).
+ * top of the page); then a disputed result and the reviewers' queue and dispute screens.
  */
 import { labPdf } from "../tests/fixtures/index";
-import { consentCookie, dismissGuidelines, expect, isoDob, otherPerson, signedInUser, test, uploadPdf } from "../tests/e2e/support";
+import { e2e } from "../tests/e2e/env";
+import { consentCookie, createAccount, dismissGuidelines, expect, fillProfile, isoDob, otherPerson, signedInUser, signIn, strongPassword, test, uploadPdf } from "../tests/e2e/support";
 
 const out = (name: string) => `docs/screenshots/${name}.png`;
 
@@ -54,4 +55,26 @@ test("the main screens at phone size", async ({ page, browser, baseURL }, testIn
   await page.screenshot({ path: out("people") });
   await page.goto("/settings");
   await page.screenshot({ path: out("settings") });
+
+  // A result with a typo in the first name, disputed; the reviewers' queue and the dispute.
+  await page.goto("/mytests");
+  await uploadPdf(page, await labPdf("harborview", { firstName: "Anna", lastName: ana.lastName, dob: isoDob(ana), collectedAt: new Date(Date.now() - 2 * 3600_000) }));
+  await expect(page.getByRole("status").filter({ hasText: "does not match your profile" })).toBeVisible();
+  await page.getByRole("list", { name: "Test results" }).getByRole("link").first().click();
+  await page.getByRole("link", { name: "Dispute" }).click();
+  await page.getByLabel("Describe the difference").fill("My name is Ana with one n; the lab typed Anna.");
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page.getByRole("heading", { name: "Your Submission" })).toBeVisible();
+  const reviewer = await otherPerson(browser, testInfo, baseURL!);
+  await createAccount(e2e.reviewers.js, strongPassword, { confirmed: true });
+  await reviewer.page.goto("/login");
+  await signIn(reviewer.page, e2e.reviewers.js, strongPassword);
+  await fillProfile(reviewer.page, { firstName: "Rita", lastName: "Moreno", dob: "12/11/1981", postalCode: "98101" });
+  await reviewer.page.getByRole("button", { name: "Finish" }).click();
+  await reviewer.page.goto("/reviews");
+  await reviewer.page.screenshot({ path: out("reviews") });
+  await reviewer.page.getByRole("link", { name: /Ana Rivera/ }).click();
+  await expect(reviewer.page.getByRole("img", { name: "Page 1 of the disputed result" })).toHaveJSProperty("complete", true);
+  await reviewer.page.screenshot({ path: out("reviews-dispute"), fullPage: true });
+  await reviewer.context.close();
 });
