@@ -18,6 +18,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
 import type { Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -45,7 +46,7 @@ import { APP_MIGRATION_TABLE, databaseSessionStore, migrateSessionTable, redisSe
 import { drainable } from "./app/server/shutdown.server.ts";
 import { httpMetrics, metricsEndpoint, routePaths } from "./app/server/http-metrics.server.ts";
 import { rateLimitRejections } from "./app/server/attempt-limits.server.ts";
-import { createDatabase } from "./services/db/database.ts";
+import { createDatabase, pgliteOf } from "./services/db/database.ts";
 import type { SchemaOwner } from "./services/db/embedded.ts";
 import { migrateToLatest } from "./services/db/migrate.ts";
 
@@ -528,5 +529,24 @@ async function shutdown(signal: string) {
   await endLog(log);
   process.exit();
 }
+// `npm run backup` while this server holds DATA_DIR (services/db/backup-cli.ts): SIGUSR2 asks for a
+// backup of the embedded database, to the file named in DATA_DIR/backup-request.json.
+process.on("SIGUSR2", () => void answerBackupRequest());
+async function answerBackupRequest(): Promise<void> {
+  const request = path.join(config.DATA_DIR, "backup-request.json");
+  try {
+    const { file } = JSON.parse(await readFile(request, "utf8")) as { file: string };
+    const pglite = embeddedDb ? pgliteOf(embeddedDb) : undefined;
+    if (!pglite) throw new Error("no embedded database here (DATABASE_URL is set): back up PostgreSQL with pg_dump");
+    const { writeBackup } = await import("./services/db/backup.ts");
+    const bytes = await writeBackup(pglite, config.DATA_DIR, file);
+    log.info({ file, bytes }, "backup written");
+  } catch (error) {
+    log.error({ err: error }, "backup failed");
+  } finally {
+    await rm(request, { force: true });
+  }
+}
+
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));

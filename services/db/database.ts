@@ -149,7 +149,16 @@ export async function createPgliteHere(dir: string): Promise<void> {
 
 /** A Kysely instance on an open PGlite; its `destroy()` closes the PGlite. */
 export function databaseOn<DB>(pglite: PGlite): Kysely<DB> {
-  return new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+  pglites.set(db, pglite);
+  return db;
+}
+
+const pglites = new WeakMap<Kysely<any>, PGlite>();
+
+/** The PGlite under a database that databaseOn made (a backup dumps it); undefined for PostgreSQL. */
+export function pgliteOf(db: Kysely<any>): PGlite | undefined {
+  return pglites.get(db);
 }
 
 /**
