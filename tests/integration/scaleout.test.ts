@@ -16,15 +16,19 @@
  * outbox), sign in on B, make the profile and upload a lab PDF on B, then see the result and the
  * safe window on A with the same cookie.
  *
+ * The commands and variables are deploy/compose.yaml's (read here; the compose network's names made this
+ * machine's addresses), so the recipe operators copy and this test cannot drift apart.
+ *
  * Needs Debian's postgresql and redis-server (.ci/run installs them) and `npm run build`.
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient } from "@redis/client";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { formatInstant } from "../../app/dates";
 import { harborviewPdf } from "../fixtures/index";
 import { startPostgres, type PostgresServer } from "./postgres";
@@ -46,6 +50,56 @@ function tempDir(name: string): string {
   return dir;
 }
 
+/** What deploy/compose.yaml says of a service: the script its command runs and its environment. */
+interface ComposeService {
+  script: string;
+  environment: Record<string, string>;
+}
+
+/** The values this test gives the variables compose.yaml asks the operator for. */
+const operatorVariables: Record<string, string> = {
+  POSTGRES_PASSWORD: "unused-here",
+  SESSION_SECRET: "one-secret-for-every-replica-0123456789",
+  IDENTITY_CLIENT_SECRET: "scale-out-client-secret-0123",
+};
+
+/** Service `name` of deploy/compose.yaml (anchors and merge keys resolved). */
+function composeService(name: string): ComposeService {
+  const compose = parse(readFileSync(path.join(root, "deploy/compose.yaml"), "utf8"), { merge: true }) as {
+    services: Record<string, { command: string[]; environment: Record<string, string> }>;
+  };
+  const service = compose.services[name];
+  if (!service) throw new Error(`deploy/compose.yaml has no service ${name}`);
+  expect(service.command[0]).toBe("node");
+  return { script: service.command[1]!, environment: service.environment };
+}
+
+/**
+ * A service's environment as compose.yaml gives it, with the operator's variables filled in (`${X}`,
+ * `${X:-default}`, `${X:?message}`), and the compose network's addresses, the ports and DATA_DIR made
+ * this machine's: every variable compose.yaml sets is set, and no other.
+ */
+function environmentOf(service: ComposeService, where: Record<"postgres" | "redis" | "identity" | "consumer", string>, dataDir: string): Record<string, string> {
+  const filled = (value: string) =>
+    String(value).replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_, variable: string, kind?: string, rest?: string) => {
+      const given = operatorVariables[variable];
+      if (given !== undefined) return given;
+      if (kind === "-") return rest ?? "";
+      throw new Error(`deploy/compose.yaml needs ${variable}, which this test does not give`);
+    });
+  const local = (key: string, value: string): string => {
+    if (key === "PORT") return "0";
+    if (key === "HOST") return "127.0.0.1";
+    if (key === "DATA_DIR") return dataDir;
+    if (/@postgres:5432\//.test(value)) return where.postgres;
+    if (value.startsWith("redis://redis:")) return where.redis;
+    if (value.startsWith("http://identity:")) return where.identity;
+    if (value.startsWith("http://consumer:")) return where.consumer;
+    return value;
+  };
+  return Object.fromEntries(Object.entries(service.environment).map(([key, value]) => [key, local(key, filled(value))]));
+}
+
 describe("two replicas on PostgreSQL and Redis", () => {
   let postgres: PostgresServer;
   let redis: ChildProcess;
@@ -64,42 +118,22 @@ describe("two replicas on PostgreSQL and Redis", () => {
     redis = await startRedis(redisPort);
     redisUrl = `redis://127.0.0.1:${redisPort}`;
 
-    // What the services and the replicas must agree on.
-    const shared = {
-      // The load balancer's address: mail links start here. (This test has no load balancer and
-      // calls each replica at its own address.)
-      PUBLIC_URL: "http://localhost:8080",
-      IDENTITY_CLIENT_ID: "safewindow-web",
-      IDENTITY_CLIENT_SECRET: "scale-out-client-secret-0123",
-    };
-
-    // The reference services, once each, as their own processes on PostgreSQL.
+    // The reference services, once each, as their own processes on PostgreSQL, with the commands
+    // and variables of deploy/compose.yaml (this machine's addresses for the compose network's names).
+    const where = { postgres: postgres.databaseUrl, redis: redisUrl, identity: "", consumer: "" };
     const identityDir = tempDir("identity");
     identityOutbox = path.join(identityDir, "outbox");
-    identity = runMain(path.join(root, "services/identity/main.ts"), {
-      ...shared,
-      PORT: "0",
-      DATA_DIR: identityDir,
-      DATABASE_URL: postgres.databaseUrl,
-    });
-    const identityUrl = await listeningUrl(identity, "identity authority listening");
-    consumer = runMain(path.join(root, "services/consumer/main.ts"), {
-      PORT: "0",
-      DATA_DIR: tempDir("consumer"),
-      DATABASE_URL: postgres.databaseUrl,
-      IDENTITY_URL: identityUrl,
-    });
-    const consumerUrl = await listeningUrl(consumer, "consumer API listening");
+    const identityService = composeService("identity");
+    identity = runMain(path.join(root, identityService.script), environmentOf(identityService, where, identityDir));
+    where.identity = await listeningUrl(identity, "identity authority listening");
+    const consumerService = composeService("consumer");
+    consumer = runMain(path.join(root, consumerService.script), environmentOf(consumerService, where, tempDir("consumer")));
+    where.consumer = await listeningUrl(consumer, "consumer API listening");
 
     // Two replicas: the same Redis, session secret and upstreams; a DATA_DIR each.
-    const replica = {
-      ...shared,
-      REDIS_URL: redisUrl,
-      SESSION_SECRET: "one-secret-for-every-replica-0123456789",
-      IDENTITY_URL: identityUrl,
-      CONSUMER_API_URL: consumerUrl,
-    };
-    [a, b] = await Promise.all([startServer({ ...replica, DATA_DIR: replicaDirs.a }), startServer({ ...replica, DATA_DIR: replicaDirs.b })]);
+    const [appA, appB] = [composeService("app-a"), composeService("app-b")];
+    expect([appA.script, appB.script]).toEqual(["server.ts", "server.ts"]);
+    [a, b] = await Promise.all([startServer(environmentOf(appA, where, replicaDirs.a)), startServer(environmentOf(appB, where, replicaDirs.b))]);
   }, 180_000);
 
   afterAll(async () => {
