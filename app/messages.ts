@@ -14,3 +14,4 @@ export * from "./messages/settings.ts";
 export * from "./messages/results.ts";
 export * from "./messages/follow.ts";
 export * from "./messages/reviews.ts";
+export * from "./messages/venues.ts";

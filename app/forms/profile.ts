@@ -21,10 +21,13 @@ export function parseUsDate(value: string): Date | null {
   return isValid(date) && format(date, "MM/dd/yyyy") === value ? date : null;
 }
 
-/** True when someone born on `dob` (MM/DD/YYYY) is at least 18 on `now`'s calendar date. */
-export function isAtLeastMinimumAge(dob: string, now: Date = new Date()): boolean {
+/**
+ * True when someone born on `dob` (MM/DD/YYYY) is at least `years` old (default 18, docs/product.md §6) on
+ * `now`'s calendar date: from the birthday itself, not the day after.
+ */
+export function isAtLeastMinimumAge(dob: string, now: Date = new Date(), years: number = minimumAge): boolean {
   const date = parseUsDate(dob);
-  return date !== null && date <= now && differenceInYears(now, date) >= minimumAge;
+  return date !== null && date <= now && differenceInYears(now, date) >= years;
 }
 
 /** MM/DD/YYYY → YYYY-MM-DD (the consumer API's "database date"). */

@@ -1,0 +1,67 @@
+/**
+ * The helper rules of docs/product.md §5 ("Other helper rules defined") for the venue and location forms
+ * (issue 15): a phone written (###) ###-#### and stored as 10 digits, a time HH:MM with hours 0 to 24 and
+ * minutes 0 to 60 (read literally: 24:00 and 00:60 are times, 24:01 is not), and the age check 21; and
+ * the zod/mini fields that carry them with the product's required-field messages.
+ */
+import * as z from "zod/mini";
+import * as messages from "../messages";
+import { isAtLeastMinimumAge, parseUsDate } from "./profile";
+import { singleLine } from "./text";
+
+/** docs/product.md §5: the age check of the venue side. */
+export const venueMinimumAge = 21;
+
+/** The 10 digits of a US phone number written with any punctuation or spaces; null for any other count of digits, or letters. */
+export function phoneDigits(value: string): string | null {
+  if (/\p{L}/u.test(value)) return null;
+  const digits = value.replace(/\D/g, "");
+  return digits.length === 10 ? digits : null;
+}
+
+/** 10 digits as docs/product.md §5 writes a phone: (###) ###-####. */
+export function formatPhone(digits: string): string {
+  return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
+}
+
+/** True for a time written HH:MM (two digits each), hours 0 to 24 and minutes 0 to 60, 24 only as 24:00. */
+export function isTime(value: string): boolean {
+  const m = /^(\d{2}):(\d{2})$/.exec(value);
+  if (!m) return false;
+  const hours = Number(m[1]);
+  const minutes = Number(m[2]);
+  return hours <= 24 && minutes <= 60 && (hours < 24 || minutes === 0);
+}
+
+/** True when someone born on `dob` (MM/DD/YYYY) is 21 or older on `now`'s calendar date (21 on the birthday itself). */
+export function isAtLeast21(dob: string, now: Date = new Date()): boolean {
+  return isAtLeastMinimumAge(dob, now, venueMinimumAge);
+}
+
+/** A required single-line text field with `required` as its message, at most `max` characters. */
+export function requiredField(required: string, max = 200) {
+  return z.string({ error: required }).check(z.trim(), z.minLength(1, required), z.maxLength(max, required), z.refine(singleLine, messages.controlCharacters));
+}
+
+/** A required phone field: any punctuation in, 10 digits out (phoneDigits). */
+export function phoneField(required: string = messages.phoneRequired) {
+  return z.pipe(
+    z.string({ error: required }).check(z.trim(), z.minLength(1, required), z.refine((value) => phoneDigits(value) !== null, messages.phoneInvalid)),
+    z.transform((value: string) => phoneDigits(value) as string),
+  );
+}
+
+/** A required HH:MM time field. */
+export function timeField(required: string) {
+  return z.string({ error: required }).check(z.trim(), z.minLength(1, required), z.refine(isTime, messages.timeInvalid));
+}
+
+/** A required date of birth (MM/DD/YYYY) of someone 21 or older. */
+export function dob21Field(required: string, format: string) {
+  return z.string({ error: required }).check(
+    z.trim(),
+    z.minLength(1, required),
+    z.refine((value) => parseUsDate(value) !== null, format),
+    z.refine((value) => parseUsDate(value) === null || isAtLeast21(value), messages.under21),
+  );
+}

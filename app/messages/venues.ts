@@ -1,0 +1,15 @@
+/**
+ * Venues and their forms (docs/product.md §5 "Other helper rules"; issue 15): SPEC says messages exist
+ * for these required fields without giving their wording, so all are "ours", in the tone of the
+ * profile's ("First name is required").
+ */
+export const mobileNumberRequired = "Mobile number is required";
+export const businessNameRequired = "Business name is required";
+export const addressRequired = "Address is required";
+export const cityRequired = "City is required";
+export const stateRequired = "State is required";
+export const phoneRequired = "Phone is required";
+export const locationNameRequired = "Location name is required";
+export const phoneInvalid = "Please enter a 10-digit phone number, like (206) 555-0123."; // ours
+export const timeInvalid = "Please enter a time as HH:MM, from 00:00 to 24:00."; // ours
+export const under21 = "You must be at least 21 years of age."; // ours (docs/product.md §5: age check 21)
