@@ -228,10 +228,13 @@ app.use(
   }),
 );
 
-// Every answer counted and timed by route (GET /metrics, behind METRICS_TOKEN; app/server/http-metrics.server.ts).
+// With METRICS_TOKEN, every answer counted and timed by route, and GET /metrics for the token
+// (app/server/http-metrics.server.ts); without it, no request pays for counts nobody can read.
 let knownRoutes: Set<string> | undefined;
-app.use(httpMetrics({ basePrefix: config.basePrefix, routes: () => knownRoutes }));
-if (config.METRICS_TOKEN) app.get("/metrics", metricsEndpoint(config.METRICS_TOKEN));
+if (config.METRICS_TOKEN) {
+  app.use(httpMetrics({ basePrefix: config.basePrefix, routes: () => knownRoutes }));
+  app.get("/metrics", metricsEndpoint(config.METRICS_TOKEN));
+}
 
 app.use((_req, res, next) => {
   res.locals.cspNonce = randomBytes(16).toString("base64");

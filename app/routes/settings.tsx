@@ -357,15 +357,22 @@ function PasswordPanel({ result }: { result: Result }) {
       <PasswordField label="Current Password" field={fields.currentPassword} autoComplete="current-password" />
       <PasswordField label="New Password" field={fields.newPassword} autoComplete="new-password" showRule disabled={newDisabled} />
       <PasswordField label="Confirm New Password" field={fields.confirmPassword} autoComplete="new-password" disabled={confirmDisabled} />
-      <div className="button-row">
-        <button type="submit" className="button" disabled={updateDisabled}>
-          Update
-        </button>{" "}
-        <Link className="button secondary" to="/settings">
-          Cancel
-        </Link>
-      </div>
+      <PanelActions label="Update" disabled={updateDisabled} />
     </Form>
+  );
+}
+
+/** A settings panel's buttons: its submit (red for an irreversible one), and Cancel back to the closed panels. */
+function PanelActions({ label, disabled, danger = false }: { label: string; disabled: boolean; danger?: boolean }) {
+  return (
+    <div className="button-row">
+      <button type="submit" className={danger ? "button danger" : "button"} disabled={disabled}>
+        {label}
+      </button>{" "}
+      <Link className="button secondary" to="/settings">
+        Cancel
+      </Link>
+    </div>
   );
 }
 
@@ -379,14 +386,7 @@ function DeleteAccountPanel({ result }: { result: Result }) {
       <FormMessage id={form.errorId} errors={form.errors} />
       <p>{messages.deleteAccountConfirm}</p>
       <PasswordField label="Current Password" field={fields.currentPassword} autoComplete="current-password" />
-      <div className="button-row">
-        <button type="submit" className="button danger" disabled={navigation.state === "submitting"}>
-          {messages.deleteAccountButton}
-        </button>{" "}
-        <Link className="button secondary" to="/settings">
-          Cancel
-        </Link>
-      </div>
+      <PanelActions label={messages.deleteAccountButton} danger disabled={navigation.state === "submitting"} />
     </Form>
   );
 }
@@ -405,14 +405,7 @@ function UserNamePanel({ result }: { result: Result }) {
         errors={fields.userName.errors}
       />
       <PasswordField label="Current Password" field={fields.currentPassword} autoComplete="current-password" />
-      <div className="button-row">
-        <button type="submit" className="button" disabled={navigation.state === "submitting"}>
-          Update
-        </button>{" "}
-        <Link className="button secondary" to="/settings">
-          Cancel
-        </Link>
-      </div>
+      <PanelActions label="Update" disabled={navigation.state === "submitting"} />
     </Form>
   );
 }

@@ -30,7 +30,7 @@ function namePart(text: string): string {
 }
 
 /** The folder of the `index`-th result (1-based, zero-padded to sort). */
-export function resultFolder(index: number, result: { testDate: string; publicName: string }): string {
+function resultFolder(index: number, result: { testDate: string; publicName: string }): string {
   return `results/${String(index).padStart(3, "0")}-${result.testDate.slice(0, 10)}-${namePart(result.publicName)}`;
 }
 

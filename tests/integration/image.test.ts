@@ -1,7 +1,7 @@
 /**
  * The container image's contents, proven to start (issue 14; README "Docker"). These machines have no
  * container daemon, so the test builds the image's final stage by hand from the Dockerfile itself: it
- * reads the final stage's ENV, WORKDIR and COPY lines and assembles exactly those files in a temporary
+ * reads the final stage's ENV, COPY and CMD lines and assembles exactly those files in a temporary
  * directory (node_modules as the `deps` stage makes it: a copy pruned with `npm prune --omit=dev`; the
  * built app as the `build` stage leaves it, from `npm run build`), then starts `server.ts` there as the
  * image's CMD does, with this Node 24 (the image's base provides Node 24) and a fresh DATA_DIR, and
