@@ -37,7 +37,10 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: "framework", test: /node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/, priority: 2 },
-            { name: "forms", test: /node_modules[\\/]@conform-to[\\/]/, priority: 1 },
+            // The app's form pieces ride with conform: every page with a form loads all three.
+            { name: "forms", test: /node_modules[\\/]@conform-to[\\/]|app[\\/](components[\\/](Field|PasswordField)\.tsx|hooks[\\/]useValidatedForm\.ts)$/, priority: 1 },
+            // What the document shell (root) shares with pages, in one file rather than four tiny ones.
+            { name: "shell", test: /app[\\/](components[\\/](Logo|TextOnly)\.tsx|hooks[\\/]useHydrated\.ts|messages[\\/]shell\.ts)$/, priority: 1 },
           ],
         },
       },

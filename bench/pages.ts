@@ -50,7 +50,7 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import * as messages from "../app/messages.ts";
-import { root } from "../tests/integration/server-process.ts";
+import { root, scriptAssets } from "../tests/integration/server-process.ts";
 import { autocannon, BROWSER_ACCEPT_ENCODING, mib, PERSON, requireBuild, rssOf, shippedNodeOptions, signedInUser, startBenchServer, type AutocannonOptions, type AutocannonResult, type BenchServer } from "./support.ts";
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
@@ -310,23 +310,4 @@ try {
   await bare.stop(STOP_TIMEOUT_MS);
   await rm(dataDir, { recursive: true, force: true });
   await rm(bare.dataDir, { recursive: true, force: true });
-}
-
-/**
- * The same-origin JavaScript files an HTML page makes the browser load at once: `<script src>`,
- * `<link rel="modulepreload" href>`, and static `import` specifiers inside inline module scripts;
- * each path once, in order of appearance.
- */
-function scriptAssets(html: string): string[] {
-  const found: string[] = [];
-  for (const [tag] of html.matchAll(/<(?:script|link)\b[^>]*>/g)) {
-    const isScript = tag.startsWith("<script");
-    if (!isScript && !/\brel="modulepreload"/.test(tag)) continue;
-    const url = new RegExp(`\\b${isScript ? "src" : "href"}="([^"]+)"`).exec(tag)?.[1];
-    if (url) found.push(url);
-  }
-  for (const [, body] of html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)) {
-    for (const [, specifier] of body!.matchAll(/\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?["']([^"']+\.js)["']/g)) found.push(specifier!);
-  }
-  return [...new Set(found.filter((u) => u.startsWith("/") && !u.startsWith("//")))];
 }

@@ -147,3 +147,22 @@ export async function signedUpUser(server: Running, outbox: string, email: strin
   if (profile.headers.get("location") !== "/welcome") throw new Error(`profile answered ${profile.status}`);
   return cookie;
 }
+
+/**
+ * The same-origin JavaScript files an HTML page makes the browser load at once: `<script src>`,
+ * `<link rel="modulepreload" href>`, and static `import` specifiers inside inline module scripts;
+ * each path once, in order of appearance.
+ */
+export function scriptAssets(html: string): string[] {
+  const found: string[] = [];
+  for (const [tag] of html.matchAll(/<(?:script|link)\b[^>]*>/g)) {
+    const isScript = tag.startsWith("<script");
+    if (!isScript && !/\brel="modulepreload"/.test(tag)) continue;
+    const url = new RegExp(`\\b${isScript ? "src" : "href"}="([^"]+)"`).exec(tag)?.[1];
+    if (url) found.push(url);
+  }
+  for (const [, body] of html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)) {
+    for (const [, specifier] of body!.matchAll(/\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?["']([^"']+\.js)["']/g)) found.push(specifier!);
+  }
+  return [...new Set(found.filter((u) => u.startsWith("/") && !u.startsWith("//")))];
+}

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { connect } from "node:net";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +15,7 @@ import PostalMime from "postal-mime";
 import * as messages from "../../app/messages";
 import { startConsumerService, type ConsumerService } from "../../services/consumer/server";
 import { startIdentityService, type IdentityService } from "../../services/identity/server";
-import { form, rawGet, root, runServerToExit, sessionCookieOf, startServer, type Running } from "./server-process";
+import { form, rawGet, root, runServerToExit, scriptAssets, sessionCookieOf, startServer, type Running } from "./server-process";
 
 describe("server.ts with the embedded identity authority", () => {
   let server: Running;
@@ -54,6 +54,21 @@ describe("server.ts with the embedded identity authority", () => {
     // A new nonce for every response.
     const again = (await fetch(`${server.url}/login?nonce=2`)).headers.get("content-security-policy");
     expect(again).not.toBe(csp);
+  });
+
+  it("ships /login with at most 120 KiB of JavaScript, gzip (issue 11's gate; bench/pages measures every page)", async () => {
+    // Bytes, not time: what the browser is told to load on the first visit (script src,
+    // modulepreload, the inline module's imports), each file gzipped at zlib's default level.
+    const html = await (await fetch(`${server.url}/login`)).text();
+    const assets = scriptAssets(html);
+    expect(assets.length).toBeGreaterThan(2);
+    let gzip = 0;
+    for (const asset of assets) {
+      const response = await fetch(`${server.url}${asset}`);
+      expect(response.status).toBe(200);
+      gzip += gzipSync(new Uint8Array(await response.arrayBuffer())).length;
+    }
+    expect(gzip).toBeLessThanOrEqual(120 * 1024);
   });
 
   it("serves the self-removing service worker at the legacy path", async () => {
