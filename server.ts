@@ -10,8 +10,8 @@
  * sessions (app/server/session.server.ts) live in Redis, shared by every replica; /readyz then
  * checks Redis too. Redis unreachable at start stops the start with a message naming REDIS_URL.
  *
- * Embedded default: with no IDENTITY_URL (CONSUMER_API_URL), the reference identity authority
- * (consumer API) starts in this process on a loopback port, its data in PGlite under DATA_DIR (or
+ * Embedded default: with no IDENTITY_URL (CONSUMER_API_URL, BUSINESS_API_URL), the reference
+ * identity authority (consumer API, business API) starts in this process on a loopback port, its data in PGlite under DATA_DIR (or
  * PostgreSQL with DATABASE_URL), and the app calls it over HTTP like any upstream.
  *
  * Run: `node server.ts` (production build in ./build) or `node server.ts --dev` (Vite middleware).
@@ -117,7 +117,7 @@ if (config.REDIS_URL) {
  * reverse order).
  */
 let embeddedDb: Kysely<any> | undefined;
-if (!config.DATABASE_URL && (!config.IDENTITY_URL || !config.CONSUMER_API_URL || !redis)) {
+if (!config.DATABASE_URL && (!config.IDENTITY_URL || !config.CONSUMER_API_URL || !config.BUSINESS_API_URL || !redis)) {
   const { openEmbeddedDatabase } = await import("./services/db/embedded.ts");
   const owners: SchemaOwner[] = [];
   if (!config.IDENTITY_URL) {
@@ -128,6 +128,10 @@ if (!config.DATABASE_URL && (!config.IDENTITY_URL || !config.CONSUMER_API_URL ||
     const { CONSUMER_MIGRATION_TABLE, consumerMigrations } = await import("./services/consumer/schema/migrations.ts");
     owners.push({ name: "consumer", migrationTable: CONSUMER_MIGRATION_TABLE, migrate: (db) => migrateToLatest(db, consumerMigrations, CONSUMER_MIGRATION_TABLE) });
   }
+  if (!config.BUSINESS_API_URL) {
+    const { BUSINESS_MIGRATION_TABLE, businessMigrations } = await import("./services/business/schema/migrations.ts");
+    owners.push({ name: "business", migrationTable: BUSINESS_MIGRATION_TABLE, migrate: (db) => migrateToLatest(db, businessMigrations, BUSINESS_MIGRATION_TABLE) });
+  }
   if (!redis) owners.push({ name: "app", migrationTable: APP_MIGRATION_TABLE, migrate: migrateSessionTable });
   const opened = await openEmbeddedDatabase(config.DATA_DIR, owners, log);
   closers.push(() => opened.destroy());
@@ -137,7 +141,7 @@ if (!config.DATABASE_URL && (!config.IDENTITY_URL || !config.CONSUMER_API_URL ||
 let sessionDb: Kysely<any> | undefined = embeddedDb;
 
 // The reference services (with their databases, mail sender and PDF workers) are loaded only when
-// they run here: with IDENTITY_URL and CONSUMER_API_URL set, none of their code is imported.
+// they run here: with IDENTITY_URL, CONSUMER_API_URL and BUSINESS_API_URL set, none of their code is imported.
 if (!config.IDENTITY_URL) {
   const { startIdentityService } = await import("./services/identity/server.ts");
   const clientSecret = config.IDENTITY_CLIENT_SECRET ?? keptSecret(config.DATA_DIR, "identity-client-secret");
@@ -183,6 +187,20 @@ if (!config.CONSUMER_API_URL) {
   sessionDb ??= consumer.db;
   process.env.CONSUMER_API_URL = consumer.url;
   log.info({ url: "loopback" }, "embedded consumer API started");
+}
+
+if (!config.BUSINESS_API_URL) {
+  const { startBusinessService } = await import("./services/business/server.ts");
+  const business = await startBusinessService({
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    identityUrl: process.env.IDENTITY_URL as string,
+    logger: log.child({ service: "business" }),
+    db: embeddedDb,
+  });
+  closers.push(business.close);
+  process.env.BUSINESS_API_URL = business.url;
+  log.info({ url: "loopback" }, "embedded business API started");
 }
 
 // Sessions (docs/decisions/0009-sessions-in-the-database.md): Redis with REDIS_URL; else the
@@ -299,12 +317,13 @@ app.get("/healthz", (_req, res) => {
 });
 
 app.get("/readyz", async (_req, res) => {
-  const [identity, consumer, redisUp] = await Promise.all([
+  const [identity, consumer, business, redisUp] = await Promise.all([
     reachable(`${process.env.IDENTITY_URL}/healthz`),
     reachable(`${process.env.CONSUMER_API_URL}/healthz`),
+    reachable(`${process.env.BUSINESS_API_URL}/healthz`),
     redis ? redisReachable(redis) : undefined,
   ]);
-  const checks = { identity, consumer, ...(redis ? { redis: redisUp } : {}) };
+  const checks = { identity, consumer, business, ...(redis ? { redis: redisUp } : {}) };
   const ready = Object.values(checks).every(Boolean);
   res.status(ready ? 200 : 503).json({ ready, checks });
 });

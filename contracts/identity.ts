@@ -130,7 +130,7 @@ export const clientCredentialsGrantSchema = z.object({
   ...clientFields,
 });
 
-/** The password grant: a user's token (scopes `openid profile consumer.api identity.user`). 400 `invalid_request` without username or password. */
+/** The password grant: a user's token (scopes `openid profile consumer.api business.api identity.user`). 400 `invalid_request` without username or password. */
 export const passwordGrantSchema = z.object({
   grant_type: z.literal("password"),
   username: z.string().min(1).max(4096).meta({ description: "The e-mail address." }),

@@ -1,11 +1,11 @@
 /**
- * OpenAPI 3.1 documents of the upstream contracts (docs/architecture.md §6.1), built
- * with zod-openapi from contracts/identity.ts and contracts/consumer.ts, so that an operator who
- * points the app at real upstreams can check them against what the app expects.
+ * OpenAPI 3.1 documents of the upstream contracts (docs/architecture.md §6.1), built with
+ * zod-openapi from contracts/identity.ts, contracts/consumer.ts and contracts/business.ts, so that
+ * an operator who points the app at real upstreams can check them against what the app expects.
  *
- * `npm run openapi` (this file run by Node) writes docs/openapi/identity.json and
- * docs/openapi/consumer.json; tests/unit/openapi.test.ts fails when the committed files differ
- * from freshly built ones.
+ * `npm run openapi` (this file run by Node) writes docs/openapi/identity.json,
+ * docs/openapi/consumer.json and docs/openapi/business.json; tests/unit/openapi.test.ts fails when
+ * the committed files differ from freshly built ones.
  *
  * Rendering choices: answers are drawn without `additionalProperties: false`, because clients keep
  * the keys a contract names and ignore any other (contracts/call.ts); object keys are sorted,
@@ -16,6 +16,7 @@ import type { z } from "zod";
 import { createDocument } from "zod-openapi";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponsesObject } from "zod-openapi";
 import type { CallAuth, CallContracts } from "./call.ts";
+import * as business from "./business.ts";
 import * as consumer from "./consumer.ts";
 import * as identity from "./identity.ts";
 
@@ -170,9 +171,38 @@ export function consumerDocument(): OpenApiDocument {
   });
 }
 
+/** The business API's document (docs/product.md §7.3; the shapes are ours, docs/venues.md). */
+export function businessDocument(): OpenApiDocument {
+  return build({
+    title: "SafeWindow business API",
+    description: `The calls the SafeWindow web app makes to its business API, with the answers it accepts. ${generated.replace("%s", "business")}`,
+    calls: business.businessCalls,
+    schemas: {
+      ApiError: business.apiErrorSchema,
+      Application: business.applicationSchema,
+      ApplicationRole: business.applicationRoleSchema,
+      BillingDetails: business.billingDetailsSchema,
+      HospitalityGroup: business.hospitalityGroupSchema,
+      Invoice: business.invoiceSchema,
+      LicensedAdministrator: business.licensedAdministratorSchema,
+      Location: business.locationSchema,
+      LocationAdministrator: business.locationAdministratorSchema,
+      LocationFields: business.locationFieldsSchema,
+      Subscription: business.subscriptionSchema,
+      UserInfo: business.userInfoSchema,
+      UserRoleLocation: business.userRoleLocationSchema,
+    },
+    tokenErrors: {
+      401: { description: "invalid_token: no bearer token, or one that does not verify or is not for business.api.", content: json(business.apiErrorSchema) },
+      403: { description: "insufficient_scope: a token without a user (client credentials).", content: json(business.apiErrorSchema) },
+      503: { description: "temporarily_unavailable: the identity authority could not be asked to verify the token; Retry-After 5.", content: json(business.apiErrorSchema) },
+    },
+  });
+}
+
 /** Every document, by its file name under docs/openapi/. */
-export function openApiDocuments(): Record<"identity.json" | "consumer.json", OpenApiDocument> {
-  return { "identity.json": identityDocument(), "consumer.json": consumerDocument() };
+export function openApiDocuments(): Record<"identity.json" | "consumer.json" | "business.json", OpenApiDocument> {
+  return { "identity.json": identityDocument(), "consumer.json": consumerDocument(), "business.json": businessDocument() };
 }
 
 /** A document as its committed file: pretty-printed with two spaces, a trailing newline. */

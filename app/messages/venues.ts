@@ -13,3 +13,12 @@ export const locationNameRequired = "Location name is required";
 export const phoneInvalid = "Please enter a 10-digit phone number, like (206) 555-0123."; // ours
 export const timeInvalid = "Please enter a time as HH:MM, from 00:00 to 24:00."; // ours
 export const under21 = "You must be at least 21 years of age."; // ours (docs/product.md §5: age check 21)
+// docs/product.md §8: "Further defined messages exist for ... business info save errors, ... location
+// create and save failures, and billing load failure. Their exact wording is not shown." All ours.
+export const businessInfoSaveFailed = "We could not save your business information. Please try again.";
+export const locationCreateFailed = "We could not create the location. Please try again.";
+export const locationSaveFailed = "We could not save the location. Please try again.";
+export const billingLoadFailed = "We could not load your billing details. Please try again.";
+export const subscriptionFailed = "We could not change your subscription. Please try again.";
+export const invoiceRetryFailed = "We could not charge this invoice again. Please try again.";
+export const roleChangeFailed = "We could not change this person's role. Please try again.";

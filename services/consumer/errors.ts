@@ -40,13 +40,5 @@ export class ForbiddenError extends Error {
   }
 }
 
-/**
- * The identity authority could not be asked (JWKS or discovery unreachable, timed out or
- * malformed), so a token could be neither accepted nor refused: 503, the client may retry.
- */
-export class AuthorityUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "AuthorityUnavailableError";
-  }
-}
+// The identity authority could not be asked: shared by every API that verifies its tokens.
+export { AuthorityUnavailableError } from "../shared/errors.ts";

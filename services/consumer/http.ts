@@ -9,9 +9,9 @@ import type { Logger } from "pino";
 import { consumerCalls, createProfileRequestSchema, modifyCoreFormSchema } from "../../contracts/consumer.ts";
 import type { ApiError, ProfileRefusal } from "../../contracts/consumer.ts";
 import { BadRequestError } from "../shared/errors.ts";
-import { apiHeaders, bodyParsers, commonErrorAnswer, notFound, parse, reply, requestLogger, safeError, sendErrorAnswer } from "../shared/http.ts";
+import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, parse, reply, requestLogger, sendErrorAnswer } from "../shared/http.ts";
 import type { HttpAnswer } from "../shared/http.ts";
-import type { AuthenticatedUser, TokenVerifier } from "./auth.ts";
+import type { AuthenticatedUser, TokenVerifier } from "../shared/auth.ts";
 import type { ConsumerOutbox } from "./outbox.ts";
 import { AuthorityUnavailableError, ForbiddenError, NoProfileError, ProfileExistsError, ProfileRuleError } from "./errors.ts";
 import { exportConsumerData } from "./export.ts";
@@ -148,15 +148,7 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
   app.use(apiHeaders);
   app.use(bodyParsers());
 
-  app.get("/healthz", async (req, res) => {
-    try {
-      await deps.checkDatabase();
-      res.json({ ok: true });
-    } catch (err) {
-      req.log.error({ err: safeError(err) }, "health check: database does not answer");
-      res.status(503).json({ ok: false });
-    }
-  });
+  app.get("/healthz", healthCheck(deps.checkDatabase));
 
   app.use("/consumer", profileRoutes(deps));
   app.use("/testresult", testResultRoutes({ results: deps.results, reviewers: deps.reviewers ?? reviewerList([]), outbox: deps.outbox, now: deps.now, authenticate: authenticate(deps), userOf }));

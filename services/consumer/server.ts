@@ -10,7 +10,7 @@ import { closeHttp, listenHttp } from "../shared/listen.ts";
 import { DEFAULT_MAIL_FROM, DEFAULT_SUPPORT_EMAIL, createMailer } from "../shared/mail.ts";
 import type { Mailer } from "../shared/mail.ts";
 import type { QueueTimings } from "../shared/outbox.ts";
-import { createTokenVerifier } from "./auth.ts";
+import { checkIdentityUrl, createTokenVerifier } from "../shared/auth.ts";
 import { createConsumerApp } from "./http.ts";
 import { consumerMailRenderer } from "./mail.ts";
 import { createConsumerOutbox } from "./outbox.ts";
@@ -74,18 +74,6 @@ export interface ConsumerService {
   close(): Promise<void>;
 }
 
-function checkIdentityUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`consumer: identityUrl is not an absolute URL: ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("consumer: identityUrl must be http(s)");
-  if (url.search || url.hash || url.username || url.password) throw new Error("consumer: identityUrl must not have credentials, a query or a fragment");
-  return value.replace(/\/+$/, "");
-}
-
 /**
  * Starts the consumer API: opens the database (PGlite under dataDir, or PostgreSQL), migrates
  * it and listens on host:port. Nothing is asked of the identity authority until the first
@@ -94,7 +82,7 @@ function checkIdentityUrl(value: string): string {
  * @throws Error for invalid options, an unreachable database, a failed migration or a port in use.
  */
 export async function startConsumerService(opts: ConsumerOptions): Promise<ConsumerService> {
-  const identityUrl = checkIdentityUrl(opts.identityUrl);
+  const identityUrl = checkIdentityUrl("consumer", opts.identityUrl);
   const now = opts.now ?? (() => new Date());
   // The embedding app may already have bound `service`; binding it twice duplicates the JSON key.
   const logger = "service" in opts.logger.bindings() ? opts.logger : opts.logger.child({ service: "consumer" });

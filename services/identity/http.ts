@@ -7,7 +7,7 @@
 import express from "express";
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
-import { apiHeaders, bodyParsers, commonErrorAnswer, notFound, requestLogger, safeError, sendErrorAnswer } from "../shared/http.ts";
+import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, requestLogger, sendErrorAnswer } from "../shared/http.ts";
 import type { HttpAnswer } from "../shared/http.ts";
 import type { ApiError, IdentityRefusal, TokenError } from "../../contracts/identity.ts";
 import type { AccountsContext } from "./accounts.ts";
@@ -42,15 +42,7 @@ export function createIdentityApp(deps: IdentityAppDeps): express.Express {
   app.use(apiHeaders);
   app.use(bodyParsers());
 
-  app.get("/healthz", async (req, res) => {
-    try {
-      await deps.checkDatabase();
-      res.json({ ok: true });
-    } catch (err) {
-      req.log.error({ err: safeError(err) }, "health check: database does not answer");
-      res.status(503).json({ ok: false });
-    }
-  });
+  app.get("/healthz", healthCheck(deps.checkDatabase));
 
   const bearer = bearerAuth(deps);
   app.use("/.well-known", discoveryRoutes(deps));

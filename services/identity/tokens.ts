@@ -16,13 +16,14 @@ const ACCESS_TOKEN_TYP = "at+jwt";
 /** Scopes a client may ask for with client_credentials. */
 export const CLIENT_SCOPES = ["identity.api"] as const;
 /** Scopes a client may ask for with the password grant (the default is all of them). */
-export const USER_SCOPES = ["openid", "profile", "consumer.api", "identity.user"] as const;
+export const USER_SCOPES = ["openid", "profile", "consumer.api", "business.api", "identity.user"] as const;
 
 /** The API (JWT `aud`) each scope grants access to. openid/profile name no API. */
 const SCOPE_AUDIENCE: Record<string, string> = {
   "identity.api": "identity.api",
   "identity.user": "identity.api",
   "consumer.api": "consumer.api",
+  "business.api": "business.api",
 };
 
 /** The distinct APIs named by `scopes`, for the `aud` claim. */

@@ -33,3 +33,14 @@ export class MailDeliveryError extends Error {
     this.name = "MailDeliveryError";
   }
 }
+
+/**
+ * The identity authority could not be asked (JWKS or discovery unreachable, timed out or
+ * malformed), so a token could be neither accepted nor refused: 503, the client may retry.
+ */
+export class AuthorityUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "AuthorityUnavailableError";
+  }
+}

@@ -191,3 +191,19 @@ export function sendErrorAnswer(req: Request, res: Response, err: unknown, answe
 export const notFound: RequestHandler = (_req, res) => {
   res.status(404).json({ error: "not_found", error_description: "No such endpoint." });
 };
+
+/**
+ * GET /healthz of a reference service: 200 `{ok: true}` when `checkDatabase` resolves, else 503
+ * `{ok: false}` with the error logged (error fields only, see safeError).
+ */
+export function healthCheck(checkDatabase: () => Promise<void>): RequestHandler {
+  return async (req, res) => {
+    try {
+      await checkDatabase();
+      res.json({ ok: true });
+    } catch (err) {
+      req.log.error({ err: safeError(err) }, "health check: database does not answer");
+      res.status(503).json({ ok: false });
+    }
+  };
+}

@@ -4,7 +4,7 @@
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from "jose";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTokenVerifier } from "../../services/consumer/auth.ts";
+import { createTokenVerifier } from "../../services/shared/auth.ts";
 import { accessToken, callApi, contractFetch, createProfile as postProfile, json, lineSink, makePerson, makeUser, modifyCore as postModifyCore, startServices } from "./support.ts";
 import type { Profile, Services, TestUser } from "./support.ts";
 

@@ -8,7 +8,7 @@ import path from "node:path";
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTokenVerifier } from "../../services/consumer/auth.ts";
+import { createTokenVerifier } from "../../services/shared/auth.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityOptions, IdentityService } from "../../services/identity/server.ts";
 import { accessToken, contractFetch } from "./support.ts";

@@ -287,7 +287,7 @@ describe("token endpoint and keys", () => {
     secrets.add(body.access_token);
     expect(body.token_type).toBe("Bearer");
     expect(body.expires_in).toBe(3600);
-    expect(body.scope.split(" ").sort()).toEqual(["consumer.api", "identity.user", "openid", "profile"]);
+    expect(body.scope.split(" ").sort()).toEqual(["business.api", "consumer.api", "identity.user", "openid", "profile"]);
     const { payload } = await jwtVerify(body.access_token, createRemoteJWKSet(new URL(`${base}/.well-known/jwks.json`)), { issuer: service.issuer });
     expect(payload.email).toBe(email);
     expect(payload.email_verified).toBe(false); // unconfirmed users may still log in

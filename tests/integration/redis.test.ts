@@ -74,7 +74,7 @@ describe("two replicas sharing Redis", () => {
   it("reports Redis in /readyz", async () => {
     const ready = await fetch(`${a.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ready: true, checks: { identity: true, consumer: true, redis: true } });
+    expect(await ready.json()).toEqual({ ready: true, checks: { identity: true, consumer: true, business: true, redis: true } });
   });
 
   it("honours a session begun on one replica on the other, and a logout on one ends it on both", async () => {

@@ -3,13 +3,14 @@
  * behind a (here imaginary) load balancer, on a real PostgreSQL and a real Redis.
  *
  *   PostgreSQL ── identity authority (node services/identity/main.ts) ─┐
- *            └─── consumer API (node services/consumer/main.ts) ───────┤
+ *            ├─── consumer API (node services/consumer/main.ts) ───────┤
+ *            └─── business API (node services/business/main.ts) ───────┤
  *   Redis ────────────────────────────────────────────── replica A, replica B (node server.ts)
  *
  * The reference services run once, as their own processes, with one DATABASE_URL (their tables
  * are prefixed, so they share a database). Every replica gets the same REDIS_URL (sessions,
  * rate limits), SESSION_SECRET (cookie signature), PUBLIC_URL, IDENTITY_URL with the client id
- * and secret, and CONSUMER_API_URL, and a DATA_DIR of its own.
+ * and secret, CONSUMER_API_URL and BUSINESS_API_URL, and a DATA_DIR of its own.
  *
  * The journey hops between replicas the way a load balancer without sticky sessions sends a
  * user's requests: register on A (the confirmation link comes from the identity authority's
@@ -79,7 +80,7 @@ function composeService(name: string): ComposeService {
  * `${X:-default}`, `${X:?message}`), and the compose network's addresses, the ports and DATA_DIR made
  * this machine's: every variable compose.yaml sets is set, and no other.
  */
-function environmentOf(service: ComposeService, where: Record<"postgres" | "redis" | "identity" | "consumer", string>, dataDir: string): Record<string, string> {
+function environmentOf(service: ComposeService, where: Record<"postgres" | "redis" | "identity" | "consumer" | "business", string>, dataDir: string): Record<string, string> {
   const filled = (value: string) =>
     String(value).replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_, variable: string, kind?: string, rest?: string) => {
       const given = operatorVariables[variable];
@@ -95,6 +96,7 @@ function environmentOf(service: ComposeService, where: Record<"postgres" | "redi
     if (value.startsWith("redis://redis:")) return where.redis;
     if (value.startsWith("http://identity:")) return where.identity;
     if (value.startsWith("http://consumer:")) return where.consumer;
+    if (value.startsWith("http://business:")) return where.business;
     return value;
   };
   return Object.fromEntries(Object.entries(service.environment).map(([key, value]) => [key, local(key, filled(value))]));
@@ -106,6 +108,7 @@ describe("two replicas on PostgreSQL and Redis", () => {
   let redisUrl: string;
   let identity: MainProcess;
   let consumer: MainProcess;
+  let business: MainProcess;
   let identityOutbox: string;
   let a: Running;
   let b: Running;
@@ -120,7 +123,7 @@ describe("two replicas on PostgreSQL and Redis", () => {
 
     // The reference services, once each, as their own processes on PostgreSQL, with the commands
     // and variables of deploy/compose.yaml (this machine's addresses for the compose network's names).
-    const where = { postgres: postgres.databaseUrl, redis: redisUrl, identity: "", consumer: "" };
+    const where = { postgres: postgres.databaseUrl, redis: redisUrl, identity: "", consumer: "", business: "" };
     const identityDir = tempDir("identity");
     identityOutbox = path.join(identityDir, "outbox");
     const identityService = composeService("identity");
@@ -129,6 +132,9 @@ describe("two replicas on PostgreSQL and Redis", () => {
     const consumerService = composeService("consumer");
     consumer = runMain(path.join(root, consumerService.script), environmentOf(consumerService, where, tempDir("consumer")));
     where.consumer = await listeningUrl(consumer, "consumer API listening");
+    const businessService = composeService("business");
+    business = runMain(path.join(root, businessService.script), environmentOf(businessService, where, tempDir("business")));
+    where.business = await listeningUrl(business, "business API listening");
 
     // Two replicas: the same Redis, session secret and upstreams; a DATA_DIR each.
     const [appA, appB] = [composeService("app-a"), composeService("app-b")];
@@ -139,7 +145,7 @@ describe("two replicas on PostgreSQL and Redis", () => {
   afterAll(async () => {
     // In the reverse order of the start: the replicas, the services, then what they stored in.
     await Promise.all([a, b].map((replica) => replica && stopProcess(replica.child)));
-    for (const service of [consumer, identity]) if (service) await stopProcess(service.child);
+    for (const service of [business, consumer, identity]) if (service) await stopProcess(service.child);
     if (redis) await stopProcess(redis);
     await postgres?.close();
     for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
@@ -148,7 +154,7 @@ describe("two replicas on PostgreSQL and Redis", () => {
   it("both replicas are ready: the upstreams and Redis answer", async () => {
     for (const replica of [a, b]) {
       const ready = await fetch(`${replica.url}/readyz`);
-      expect(await ready.json()).toEqual({ ready: true, checks: { identity: true, consumer: true, redis: true } });
+      expect(await ready.json()).toEqual({ ready: true, checks: { identity: true, consumer: true, business: true, redis: true } });
     }
   });
 
@@ -229,10 +235,11 @@ describe("two replicas on PostgreSQL and Redis", () => {
     } finally {
       await client.close();
     }
-    // No embedded identity authority or consumer API started on either replica.
+    // No embedded identity authority, consumer API or business API started on either replica.
     for (const dir of [replicaDirs.a, replicaDirs.b]) {
       expect(readdirSync(dir)).not.toContain("identity");
       expect(readdirSync(dir)).not.toContain("consumer");
+      expect(readdirSync(dir)).not.toContain("business");
       expect(readdirSync(dir)).not.toContain("outbox");
     }
   });

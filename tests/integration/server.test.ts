@@ -35,7 +35,7 @@ describe("server.ts with the embedded identity authority", () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ready: true, checks: { identity: true, consumer: true } });
+    expect(await ready.json()).toEqual({ ready: true, checks: { identity: true, consumer: true, business: true } });
   });
 
   it("sends a nonce CSP without unsafe-inline scripts, and every script carries the nonce", async () => {

@@ -27,6 +27,7 @@ import { findCall } from "../../contracts/call.ts";
 import type { CallContract } from "../../contracts/call.ts";
 import { consumerCalls } from "../../contracts/consumer.ts";
 import type { Consumer } from "../../contracts/consumer.ts";
+import { businessCalls } from "../../contracts/business.ts";
 import { identityCalls } from "../../contracts/identity.ts";
 import { startConsumerService } from "../../services/consumer/server.ts";
 import type { ConsumerService } from "../../services/consumer/server.ts";
@@ -36,11 +37,11 @@ import type { IdentityService } from "../../services/identity/server.ts";
 // ---------------------------------------------------------------- contract checks
 
 /**
- * The contract call (contracts/identity.ts, contracts/consumer.ts) at `method` and `path` (query
+ * The contract call (contracts/identity.ts, contracts/consumer.ts, contracts/business.ts) at `method` and `path` (query
  * string ignored; case and a trailing slash too, as the services ignore them), or undefined.
  */
 export function contractCallAt(method: string, path: string): { name: string; call: CallContract } | undefined {
-  return findCall(identityCalls, method, path) ?? findCall(consumerCalls, method, path);
+  return findCall(identityCalls, method, path) ?? findCall(consumerCalls, method, path) ?? findCall(businessCalls, method, path);
 }
 
 /**

@@ -3,11 +3,12 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import type { CallContracts } from "../../contracts/call.ts";
+import { businessCalls } from "../../contracts/business.ts";
 import { consumerCalls } from "../../contracts/consumer.ts";
 import { identityCalls } from "../../contracts/identity.ts";
 import { openApiDocuments, serializeDocument } from "../../contracts/openapi.ts";
 
-const contracts: Record<string, CallContracts> = { "identity.json": identityCalls, "consumer.json": consumerCalls };
+const contracts: Record<string, CallContracts> = { "identity.json": identityCalls, "consumer.json": consumerCalls, "business.json": businessCalls };
 const built = openApiDocuments();
 
 describe.each(Object.entries(built))("docs/openapi/%s", (file, document) => {

@@ -1,5 +1,5 @@
 // docs/operating.md names every variable a process reads: the web app's (app/server/config.server.ts),
-// the identity authority's and the consumer API's (their main.ts), read from their envSchema objects.
+// the identity authority's, the consumer API's and the business API's (their main.ts), read from their envSchema objects.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,9 +16,9 @@ function variablesOf(file: string): string[] {
 }
 
 describe("docs/operating.md", () => {
-  it("names every variable of the web app and of both services", () => {
+  it("names every variable of the web app and of the three services", () => {
     const doc = readFileSync(path.join(root, "docs/operating.md"), "utf8");
-    for (const file of ["app/server/config.server.ts", "services/identity/main.ts", "services/consumer/main.ts"]) {
+    for (const file of ["app/server/config.server.ts", "services/identity/main.ts", "services/consumer/main.ts", "services/business/main.ts"]) {
       const variables = variablesOf(file);
       expect(variables.length, file).toBeGreaterThan(5);
       expect(variables.filter((name) => !doc.includes(`\`${name}\``)), file).toEqual([]);

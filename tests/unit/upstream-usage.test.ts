@@ -18,7 +18,7 @@ function sourcesUnder(dir: string): string[] {
 const clientsDir = path.join("server", "upstream");
 const modules = [...sourcesUnder("routes"), ...sourcesUnder("server")].filter((file) => !file.startsWith(clientsDir + path.sep));
 /** The modules that use an upstream client. */
-const callers = modules.filter((file) => /from "(~\/server\/|\.\/)upstream\/(identity|consumer)\.server"/.test(readFileSync(path.join(app, file), "utf8")));
+const callers = modules.filter((file) => /from "(~\/server\/|\.\/)upstream\/(identity|consumer|business)\.server"/.test(readFileSync(path.join(app, file), "utf8")));
 
 /** The lines of `file` that match `pattern`, as "file:line: text". */
 function offending(files: string[], pattern: RegExp): string[] {

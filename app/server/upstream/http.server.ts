@@ -189,7 +189,7 @@ export async function callContract<C extends CallContract>(
   return result;
 }
 
-const upstreamDuration = histogram("safewindow_upstream_request_duration_seconds", "Time of a call to an upstream (identity authority, consumer API), seconds, by host, call and outcome.", [
+const upstreamDuration = histogram("safewindow_upstream_request_duration_seconds", "Time of a call to an upstream (identity authority, consumer API, business API), seconds, by host, call and outcome.", [
   "host",
   "call",
   "outcome",

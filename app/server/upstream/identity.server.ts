@@ -22,7 +22,7 @@ export type { EmailValidation, IdentityResult, UserInfo } from "../../../contrac
 /** docs/product.md §3: "The application name for the consumer app and the scope names are fixed settings." */
 export const applicationContext = "SafeWindow";
 export const clientScope = "identity.api";
-export const userScopes = "openid profile consumer.api identity.user";
+export const userScopes = "openid profile consumer.api business.api identity.user";
 const renewBeforeMs = 60_000;
 
 /** How long the identity authority's lockout of failed sign-ins lasts when it does not say, in seconds. */

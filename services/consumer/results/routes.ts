@@ -9,7 +9,7 @@ import { consumerCalls, disputeQueueQuerySchema, disputeRequestSchema, imageQuer
 import { BadRequestError } from "../../shared/errors.ts";
 import { parse, reply } from "../../shared/http.ts";
 import { counter } from "../../shared/metrics.ts";
-import type { AuthenticatedUser } from "../auth.ts";
+import type { AuthenticatedUser } from "../../shared/auth.ts";
 import type { ConsumerOutbox } from "../outbox.ts";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
 import { readUpload } from "./intake.ts";

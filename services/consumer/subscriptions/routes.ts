@@ -8,7 +8,7 @@ import type { Kysely } from "kysely";
 import type { z } from "zod";
 import { consumerCalls, consumerIdQuerySchema, searchPublishersQuerySchema, subscriptionIdQuerySchema } from "../../../contracts/consumer.ts";
 import { reply } from "../../shared/http.ts";
-import type { AuthenticatedUser } from "../auth.ts";
+import type { AuthenticatedUser } from "../../shared/auth.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
 import {
   SubscriptionError,

@@ -1,13 +1,14 @@
-// Bearer tokens on the consumer API (docs/product.md §6 "each action re-checks the login", §7 "A bearer
-// user token is added"): RS256 JWTs of the identity authority, checked against its published
-// keys. Every call then acts only for the token's `sub`.
+// Bearer tokens on the consumer API and the business API (docs/product.md §6 "each action re-checks
+// the login", §7 "A bearer user token is added"): RS256 JWTs of the identity authority, checked
+// against its published keys and for the API's audience. Every call then acts only for the token's `sub`.
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify } from "jose";
 import type { JWTPayload, JWTVerifyGetKey } from "jose";
-import { InsufficientScopeError, InvalidTokenError } from "../shared/errors.ts";
-import { AuthorityUnavailableError } from "./errors.ts";
+import { AuthorityUnavailableError, InsufficientScopeError, InvalidTokenError } from "./errors.ts";
 
 /** The API name (JWT `aud`) the identity authority puts in tokens with scope consumer.api. */
 export const CONSUMER_AUDIENCE = "consumer.api";
+/** The API name (JWT `aud`) the identity authority puts in tokens with scope business.api. */
+export const BUSINESS_AUDIENCE = "business.api";
 const ALGORITHMS = ["RS256"];
 /** Seconds of clock difference tolerated for exp / nbf / iat. */
 const CLOCK_TOLERANCE_SECONDS = 5;
@@ -32,12 +33,14 @@ export interface TokenVerifierOptions {
   issuer?: string;
   /** The clock for exp / nbf. */
   now: () => Date;
+  /** The API's name, which the token's `aud` must include; default CONSUMER_AUDIENCE. */
+  audience?: string;
 }
 
 export interface TokenVerifier {
   /**
    * Verifies an `Authorization` header value: `Bearer <JWT>`, RS256, signed by a key of the
-   * identity authority's JWKS, `iss` as expected, `aud` including consumer.api, unexpired
+   * identity authority's JWKS, `iss` as expected, `aud` including the API's audience, unexpired
    * (5 s tolerance), with a `sub`.
    * @throws InvalidTokenError (401) when the header or token is missing, malformed, forged,
    *   expired, from another issuer or for another API; InsufficientScopeError (403) for a
@@ -58,6 +61,7 @@ function errorCode(err: unknown): string {
  * every 30 s when a token names an unknown key id); the issuer is cached once read.
  */
 export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
+  const audience = opts.audience ?? CONSUMER_AUDIENCE;
   const remoteKeys = createRemoteJWKSet(new URL(`${opts.identityUrl}/.well-known/jwks.json`), { timeoutDuration: AUTHORITY_TIMEOUT_MS });
   // Only "no key with this kid" is the token's fault; a JWKS that cannot be fetched or read is the authority's.
   const getKey: JWTVerifyGetKey = async (header, token) => {
@@ -118,7 +122,7 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
       }
       if (payload.sub.length > MAX_SUBJECT_LENGTH) throw new InvalidTokenError("The access token is invalid.");
       const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
-      if (!audiences.includes(CONSUMER_AUDIENCE)) throw new InvalidTokenError(`The access token is not for ${CONSUMER_AUDIENCE}.`);
+      if (!audiences.includes(audience)) throw new InvalidTokenError(`The access token is not for ${audience}.`);
       return {
         identityUserId: payload.sub,
         ...(typeof payload.email === "string" ? { email: payload.email } : {}),
@@ -150,4 +154,21 @@ async function discoverIssuer(identityUrl: string): Promise<string> {
     throw new AuthorityUnavailableError("The identity authority's discovery document names no issuer.");
   }
   return found;
+}
+
+/**
+ * The identity authority's base URL as a service takes it: absolute http(s), without credentials,
+ * query or fragment, trailing slashes dropped.
+ * @throws Error naming `service` and what is wrong
+ */
+export function checkIdentityUrl(service: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${service}: identityUrl is not an absolute URL: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`${service}: identityUrl must be http(s)`);
+  if (url.search || url.hash || url.username || url.password) throw new Error(`${service}: identityUrl must not have credentials, a query or a fragment`);
+  return value.replace(/\/+$/, "");
 }

@@ -1,0 +1,35 @@
+// Runs the business API alone: `node services/business/main.ts` (docs/architecture.md §1).
+// Configuration from the environment, validated; SIGTERM / SIGINT stop it gracefully.
+import { pino } from "pino";
+import { z } from "zod";
+import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, stopOnSignals, unsetIfEmpty } from "../shared/main.ts";
+import { startBusinessService } from "./server.ts";
+
+const envSchema = z.object({
+  PORT: portSchema(5003),
+  HOST: z.preprocess(unsetIfEmpty, z.string().default("127.0.0.1")),
+  DATA_DIR: z.preprocess(unsetIfEmpty, z.string().default("./data")),
+  DATABASE_URL: databaseUrlSchema,
+  IDENTITY_URL: z.preprocess(unsetIfEmpty, z.url({ protocol: /^https?$/, error: "is required: the identity authority's http(s) URL" })),
+  // Compared exactly with the token's `iss`, so taken as given (no trailing-slash trimming).
+  IDENTITY_ISSUER: z.preprocess(unsetIfEmpty, z.string().optional()),
+  LOG_LEVEL: logLevelSchema,
+});
+
+const env = parseEnvOrExit("business", envSchema, process.env);
+const logger = pino({ level: env.LOG_LEVEL });
+
+const service = await startBusinessService({
+  dataDir: env.DATA_DIR,
+  databaseUrl: env.DATABASE_URL,
+  identityUrl: env.IDENTITY_URL,
+  identityIssuer: env.IDENTITY_ISSUER,
+  logger,
+  host: env.HOST,
+  port: env.PORT,
+}).catch((err: unknown) => {
+  logger.fatal({ err: errorSummary(err) }, "business API failed to start");
+  process.exit(1);
+});
+
+stopOnSignals(logger, () => service.close());
