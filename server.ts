@@ -167,6 +167,21 @@ if (!config.IDENTITY_URL) {
   process.exit(1);
 }
 
+// Before the consumer API, which asks it for venues.
+if (!config.BUSINESS_API_URL) {
+  const { startBusinessService } = await import("./services/business/server.ts");
+  const business = await startBusinessService({
+    dataDir: config.DATA_DIR,
+    databaseUrl: config.DATABASE_URL,
+    identityUrl: process.env.IDENTITY_URL as string,
+    logger: log.child({ service: "business" }),
+    db: embeddedDb,
+  });
+  closers.push(business.close);
+  process.env.BUSINESS_API_URL = business.url;
+  log.info({ url: "loopback" }, "embedded business API started");
+}
+
 if (!config.CONSUMER_API_URL) {
   const { startConsumerService } = await import("./services/consumer/server.ts");
   const consumer = await startConsumerService({
@@ -182,25 +197,12 @@ if (!config.CONSUMER_API_URL) {
     smtpUrl: config.SMTP_URL,
     mailFrom: config.MAIL_FROM,
     supportEmail: config.SUPPORT_EMAIL,
+    businessUrl: process.env.BUSINESS_API_URL,
   });
   closers.push(consumer.close);
   sessionDb ??= consumer.db;
   process.env.CONSUMER_API_URL = consumer.url;
   log.info({ url: "loopback" }, "embedded consumer API started");
-}
-
-if (!config.BUSINESS_API_URL) {
-  const { startBusinessService } = await import("./services/business/server.ts");
-  const business = await startBusinessService({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    identityUrl: process.env.IDENTITY_URL as string,
-    logger: log.child({ service: "business" }),
-    db: embeddedDb,
-  });
-  closers.push(business.close);
-  process.env.BUSINESS_API_URL = business.url;
-  log.info({ url: "loopback" }, "embedded business API started");
 }
 
 // Sessions (docs/decisions/0009-sessions-in-the-database.md): Redis with REDIS_URL; else the

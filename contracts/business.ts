@@ -131,6 +131,17 @@ export const locationSchema = z
   .meta({ description: "A location (venue)." });
 export type Location = z.infer<typeof locationSchema>;
 
+/** A location found by a search, with its distance from the point searched. */
+export const locationHitSchema = locationSchema
+  .extend({ distanceMiles: z.number().nonnegative().meta({ description: "Miles from the point searched (great circle), to 0.1 mile." }) })
+  .meta({ description: "A location near a point." });
+export type LocationHit = z.infer<typeof locationHitSchema>;
+
+/** How far a search reaches, in miles. */
+export const searchMiles = { min: 1, max: 100 } as const;
+/** How many locations a search answers at most, nearest first. */
+export const searchLimit = 50;
+
 /** A hospitality group with its locations (by name). */
 export const hospitalityGroupSchema = z
   .object({
@@ -305,6 +316,21 @@ export const deleteRoleLocationRequestSchema = z.object({ applicationUserRoleLoc
 
 const groupQuery = z.object({ hospitalityGroupId: id("The group's id") });
 
+/** A number in a query parameter (text), e.g. "47.61". */
+const queryNumber = (what: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^-?\d{1,3}(\.\d{1,10})?$/, `${what} must be a number`)
+    .transform(Number)
+    .pipe(z.number().min(min).max(max))
+    .meta({ description: `${what}, ${min} to ${max}.` });
+
+export const locationSearchQuerySchema = z.object({
+  latitude: queryNumber("latitude", -90, 90),
+  longitude: queryNumber("longitude", -180, 180),
+  miles: queryNumber("miles", searchMiles.min, searchMiles.max),
+});
+
 // ---------------------------------------------------------------- calls
 
 const badRequest = { description: "invalid_request: a parameter is missing, repeated or invalid.", schema: apiErrorSchema };
@@ -471,6 +497,15 @@ export const businessCalls = {
       404: { description: "not_found: no such invoice of a group the caller has a role in.", schema: apiErrorSchema },
       409: { description: "invalid_transition: the invoice is void.", schema: apiErrorSchema },
     },
+  },
+  searchLocations: {
+    method: "GET",
+    path: "/location/search/",
+    summary: `Extension (venues): every location within \`miles\` of a point, nearest first, at most ${searchLimit}; for any signed-in person (the consumer API's GET /search/ asks it).`,
+    auth: "userToken",
+    query: locationSearchQuerySchema,
+    answer: z.array(locationHitSchema).max(searchLimit),
+    errorAnswers: { 400: badRequest },
   },
   getBillingDetails: {
     method: "GET",

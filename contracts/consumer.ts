@@ -12,12 +12,16 @@
  * profile writes, `ProfileRefusal` (`{success:false, errors:[{field, message}]}`); of everything
  * else, `ApiError`.
  *
- * Not implemented by the reference service, so not here: GET /search/, the test-result URL and
- * link calls, and /locationvisit/.
+ * GET /search/ finds venues: the consumer API asks the business API (contracts/business.ts
+ * searchLocations) with the caller's token. /locationvisit/ lists a person's visits and rates one;
+ * the check-in calls (/checkin/, extensions) issue and redeem the codes that make visits
+ * (docs/venues.md "Check-in"). Not implemented by the reference service, so not here: the
+ * test-result URL and link calls.
  *
  * Imported by Node's type stripping too (server.ts, `npm run openapi`): explicit `.ts` extensions only.
  */
 import { z } from "zod";
+import { locationHitSchema, searchLimit, searchMiles } from "./business.ts";
 import type { CallContracts } from "./call.ts";
 import { maxUploadBytes, uploadField } from "./limits.ts";
 
@@ -296,6 +300,72 @@ export const exportedReviewSchema = z
   })
   .meta({ description: "A decision on the user's dispute." });
 
+// ---------------------------------------------------------------- check-in and visits
+
+/** How long a check-in code serves, in seconds (docs/venues.md "Check-in"). */
+export const checkinCodeSeconds = 120;
+/** docs/venues.md: what a venue sees of a window: Strong or Weak while that window is open, else None. */
+export const windowStates = ["Strong", "Weak", "None"] as const;
+export const windowStateSchema = z.enum(windowStates);
+export type WindowState = z.infer<typeof windowStateSchema>;
+
+/** Extension: POST /checkin/issuecode/: a new code for the caller (any older one stops working). */
+export const checkinCodeSchema = z
+  .object({
+    code: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{6}$/).meta({ description: "6 characters of Crockford base32 (0-9, A-Z without I, L, O, U)." }),
+    expiresAt: instant.meta({ description: `When it stops working: ${checkinCodeSeconds} s after it was issued.` }),
+  })
+  .meta({ description: "A check-in code." });
+export type CheckinCode = z.infer<typeof checkinCodeSchema>;
+
+/** Extension: POST /checkin/redeemcode/ body. `code` is read as Crockford base32: any case, spaces and dashes ignored, I and L as 1, O as 0. */
+export const redeemCodeRequestSchema = z.object({
+  code: z.string().max(20),
+  locationId: z.string().min(1).max(64),
+});
+
+/** What a venue sees when it enters a code, and after Check in: the name and the window, never a date of birth. */
+export const checkSchema = z
+  .object({
+    visitId: id("The visit's id"),
+    firstName: z.string(),
+    lastName: z.string(),
+    windowState: windowStateSchema,
+    strongSafetyDate: safetyDate("strong"),
+    weakSafetyDate: safetyDate("weak"),
+    locationId: z.string(),
+    locationName: z.string(),
+    checkedAt: instant,
+    checkedInAt: instant.nullable().meta({ description: "When Check in was pressed; null until then." }),
+  })
+  .meta({ description: "A check of a visitor's window at a venue." });
+export type Check = z.infer<typeof checkSchema>;
+
+/** Extension: POST /checkin/checkin/ body. */
+export const checkInRequestSchema = z.object({ visitId: z.string().min(1).max(64) });
+
+/** GET /locationvisit/getcurrentuservisits/: one check made on the caller at a venue. */
+export const visitSchema = z
+  .object({
+    visitId: id("The visit's id"),
+    locationId: z.string(),
+    locationName: z.string(),
+    city: z.string(),
+    state: z.string(),
+    checkedAt: instant,
+    windowState: windowStateSchema.meta({ description: "What the venue saw." }),
+    checkedInAt: instant.nullable(),
+    rating: z.int().min(1).max(5).nullable(),
+  })
+  .meta({ description: "A visit (a check at a venue)." });
+export type Visit = z.infer<typeof visitSchema>;
+
+/** POST /locationvisit/setrating/ body: 1 to 5 stars for one of the caller's own visits. */
+export const setRatingRequestSchema = z.object({
+  visitId: z.string().min(1).max(64),
+  rating: z.int().min(1).max(5),
+});
+
 /** Extension (the person's own data): a result with everything stored about it. */
 export const exportedResultSchema = testResultSchema
   .extend({
@@ -317,8 +387,9 @@ export const dataExportSchema = z
     results: z.array(exportedResultSchema),
     followers: z.array(subscriptionSchema).meta({ description: "People who follow the user or asked to (as subscribers/)." }),
     following: z.array(subscriptionSchema).meta({ description: "People the user follows or asked to follow (as publishers/)." }),
+    visits: z.array(visitSchema).meta({ description: "Every check made on the user at a venue, newest first (as getcurrentuservisits/, all of them)." }),
   })
-  .meta({ description: "The user's data: profile, results, disputes and follow relations. The images and PDFs are served by getImage and getPdf." });
+  .meta({ description: "The user's data: profile, results, disputes, follow relations and visits. The images and PDFs are served by getImage and getPdf." });
 export type DataExport = z.infer<typeof dataExportSchema>;
 
 /** docs/product.md §3 "Upload: success, consumerMessage": a result stored, valid or not. */
@@ -414,6 +485,24 @@ export const disputeQueueMax = 200;
 export const disputeQueueQuerySchema = z.object({
   testResultId: z.string().min(1).optional().meta({ description: "Only this result's dispute: a list of one, or empty when it is not open." }),
 });
+
+/**
+ * GET /search/ query (docs/product.md §7.2): venues within `miles` of a US ZIP code's centre (`zip`) or
+ * of a point (`latitude` and `longitude`); `zip` wins when both are given. Each parameter at most once.
+ */
+export const locationSearchQuerySchema = z.object({
+  latitude: z.string().optional().meta({ description: "Degrees, -90 to 90, with longitude; unused when zip is given." }),
+  longitude: z.string().optional().meta({ description: "Degrees, -180 to 180, with latitude." }),
+  miles: z.string().meta({ description: `How far, ${searchMiles.min} to ${searchMiles.max} miles.` }),
+  zip: z.string().optional().meta({ description: "A 5-digit US ZIP code." }),
+});
+
+/** GET /search/: the venues found, nearest first. */
+export const locationSearchSchema = z.object({
+  success: z.literal(true),
+  locations: z.array(locationHitSchema).max(searchLimit),
+});
+export type LocationSearch = z.infer<typeof locationSearchSchema>;
 
 /** Extension: POST /testresult/reviewdispute/: a reviewer decides an open dispute. */
 export const reviewDisputeRequestSchema = z.object({
@@ -592,6 +681,75 @@ export const consumerCalls = {
     query: consumerIdQuerySchema,
     answer: subscriptionStatusSchema,
     errorAnswers: { 400: badQuery, 404: noProfile },
+  },
+  searchLocations: {
+    method: "GET",
+    path: "/search/",
+    summary: `Venues within \`miles\` of a US ZIP code's centre or of a point, nearest first, at most ${searchLimit}, each with its distance (docs/venues.md).`,
+    auth: "userToken",
+    query: locationSearchQuerySchema,
+    answer: locationSearchSchema,
+    errorAnswers: {
+      400: { description: "invalid_request (miles missing or out of range, no zip and no complete point, a parameter repeated) or unknown_postal_code.", schema: apiErrorSchema },
+      503: { description: "temporarily_unavailable: the business API, which keeps the venues, cannot be asked; Retry-After 5.", schema: apiErrorSchema },
+    },
+  },
+  getCurrentUserVisits: {
+    method: "GET",
+    path: "/locationvisit/getcurrentuservisits/",
+    summary: "Every check made on the signed-in user at a venue, newest first (at most 200), with whether they were checked in and their rating.",
+    auth: "userToken",
+    answer: z.array(visitSchema),
+    errorAnswers: { 404: noProfile },
+  },
+  setRating: {
+    method: "POST",
+    path: "/locationvisit/setrating/",
+    summary: "Rates one of the signed-in user's own visits, 1 to 5 (again to change it).",
+    auth: "userToken",
+    json: setRatingRequestSchema,
+    answer: visitSchema,
+    errorAnswers: {
+      400: { description: "invalid_request: no visit id, or a rating that is not 1 to 5.", schema: apiErrorSchema },
+      404: { description: "not_found or no_profile: no such visit of this user.", schema: apiErrorSchema },
+      409: { description: "not_checked_in: the check did not end in a check-in.", schema: apiErrorSchema },
+    },
+  },
+  issueCheckinCode: {
+    method: "POST",
+    path: "/checkin/issuecode/",
+    summary: `Extension (venues): a check-in code for the signed-in user to show a venue: 6 characters, one use, ${checkinCodeSeconds} s; an older code stops working.`,
+    auth: "userToken",
+    answer: checkinCodeSchema,
+    errorAnswers: { 404: noProfile },
+  },
+  redeemCheckinCode: {
+    method: "POST",
+    path: "/checkin/redeemcode/",
+    summary: "Extension (venues): a location administrator enters a visitor's code at a location: the visitor's name and window, recorded as a check. The code is used up.",
+    auth: "userToken",
+    json: redeemCodeRequestSchema,
+    answer: checkSchema,
+    errorAnswers: {
+      400: { description: "invalid_request: no code or location.", schema: apiErrorSchema },
+      403: { description: "not_location_administrator: the caller does not administer this location (the business API says).", schema: apiErrorSchema },
+      404: { description: "code_not_found: no such code.", schema: apiErrorSchema },
+      409: { description: "code_expired or code_used: the code is too old, was replaced by a newer one, or was entered already.", schema: apiErrorSchema },
+      429: { description: "too_many_attempts: more than 10 codes not found by this caller in 10 minutes; Retry-After.", schema: apiErrorSchema },
+      503: { description: "temporarily_unavailable: the business API cannot be asked; Retry-After 5.", schema: apiErrorSchema },
+    },
+  },
+  checkIn: {
+    method: "POST",
+    path: "/checkin/checkin/",
+    summary: "Extension (venues): checks in the visitor of a check the caller made (again: answered as it is).",
+    auth: "userToken",
+    json: checkInRequestSchema,
+    answer: checkSchema,
+    errorAnswers: {
+      400: { description: "invalid_request: no visit id.", schema: apiErrorSchema },
+      404: { description: "not_found: no check of this caller with that id.", schema: apiErrorSchema },
+    },
   },
   getCurrentUserTestResults: {
     method: "GET",

@@ -41,11 +41,10 @@ function readme(data: DataExport, exportedAt: string): string {
     `Made on ${exportedAt} (UTC) for ${data.email ?? "your account"}.`,
     "",
     "safewindow-data.json  your account, your profile, every test result with the checks we made and your disputes",
-    "                      with our responses, and the people who follow you and whom you follow (JSON).",
+    "                      with our responses, the people who follow you and whom you follow, and every check a",
+    "                      venue made of your window with your check-ins and ratings (JSON).",
     "results/              one folder per test result: page-1.jpg, the image we show, and original.pdf, the PDF",
     "                      exactly as you uploaded it.",
-    "",
-    "SafeWindow does not record visits to places, so there are none to export.",
     "",
   ].join("\n");
 }

@@ -10,7 +10,7 @@
 // administrators taking each other's role at once cannot leave the group without one.
 import { randomUUID } from "node:crypto";
 import type { Kysely, Selectable, Transaction } from "kysely";
-import { roleNames } from "../../contracts/business.ts";
+import { roleNames, searchLimit } from "../../contracts/business.ts";
 import type {
   Application,
   ApplicationRole,
@@ -20,12 +20,13 @@ import type {
   Location,
   LocationAdministrator,
   LocationFields,
+  LocationHit,
   UpdateRoleLocationRequest,
   UserRoleLocation,
 } from "../../contracts/business.ts";
 import type { AuthenticatedUser } from "../shared/auth.ts";
 import { BusinessError } from "./errors.ts";
-import { zipCentre } from "./places.ts";
+import { boundsWithin, distanceMiles, zipCentre } from "../shared/places.ts";
 import type { BusinessDatabase, BusinessLocationsTable } from "./schema/tables.ts";
 import { heldEmail } from "./users.ts";
 
@@ -128,6 +129,28 @@ export async function locationAdministrator(db: Db, user: AuthenticatedUser, loc
   if (locationId !== undefined) query = query.where("id", "=", locationId);
   const rows = await query.orderBy("name").orderBy("id").execute();
   return { isLocationAdministrator: rows.length > 0, locations: rows.map(locationOf) };
+}
+
+/**
+ * GET /location/search/ (extension): every location within `miles` of `centre`, nearest first, at
+ * most `searchLimit` (contracts/business.ts), with its distance to 0.1 mile. The position index
+ * narrows to the bounding box; the great-circle distance decides.
+ */
+export async function searchLocations(db: Db, centre: { latitude: number; longitude: number }, miles: number): Promise<LocationHit[]> {
+  const box = boundsWithin(centre, miles);
+  const rows = await db
+    .selectFrom("business_locations")
+    .selectAll()
+    .where("latitude", ">=", box.south)
+    .where("latitude", "<=", box.north)
+    // A box across the 180th meridian has its west edge east of its east edge.
+    .where((eb) => (box.west <= box.east ? eb.and([eb("longitude", ">=", box.west), eb("longitude", "<=", box.east)]) : eb.or([eb("longitude", ">=", box.west), eb("longitude", "<=", box.east)])))
+    .execute();
+  return rows
+    .map((row) => ({ ...locationOf(row), distanceMiles: Math.round(distanceMiles(centre, row) * 10) / 10 }))
+    .filter((hit) => hit.distanceMiles <= miles)
+    .sort((a, b) => a.distanceMiles - b.distanceMiles || a.name.localeCompare(b.name) || a.locationId.localeCompare(b.locationId))
+    .slice(0, searchLimit);
 }
 
 // ---------------------------------------------------------------- groups, applications

@@ -1,6 +1,6 @@
-// The business API's HTTP contract (docs/product.md §7.3; contracts/business.ts businessCalls). One
-// router per area, mounted at its path prefix: /applicationsecurity (the person and their checks),
-// /hospitalitygroup, /application, /applicationuserrolelocation, /subscription. Routes stay thin:
+// The business API's HTTP contract (docs/product.md §7.3; contracts/business.ts businessCalls), by
+// path prefix: /applicationsecurity (the person and their checks), /hospitalitygroup, /location (the
+// search, an extension), /application, /applicationuserrolelocation, /subscription. Routes stay thin:
 // parse with the contract's request schema, call the domain module for the token's user, answer
 // what the contract says. Errors become status and JSON in one handler at the end.
 import express from "express";
@@ -34,6 +34,7 @@ import {
   isUuid,
   licensedAdministrator,
   locationAdministrator,
+  searchLocations,
   updateRoleLocation,
   usersAndRoles,
 } from "./groups.ts";
@@ -81,6 +82,12 @@ function routes(deps: BusinessAppDeps): Router {
   const router = express.Router();
   router.use(authenticate(deps));
 
+  // ---------------------------------------------------------- /location (extension)
+  router.get("/location/search", async (req, res) => {
+    const { latitude, longitude, miles } = parse(businessCalls.searchLocations.query, req.query);
+    reply(res, businessCalls.searchLocations, await searchLocations(db, { latitude, longitude }, miles));
+  });
+
   // ---------------------------------------------------------- /applicationsecurity
   router.get("/applicationsecurity/getuserinfo", async (_req, res) => {
     reply(res, businessCalls.getUserInfo, await getUserInfo(db, userOf(res)));
@@ -112,6 +119,12 @@ function routes(deps: BusinessAppDeps): Router {
     reply(res, businessCalls.getUsersAndRoles, await usersAndRoles(db, userOf(res), groupIdOf(req)));
   });
 
+  // ---------------------------------------------------------- /location (extension)
+  router.get("/location/search", async (req, res) => {
+    const { latitude, longitude, miles } = parse(businessCalls.searchLocations.query, req.query);
+    reply(res, businessCalls.searchLocations, await searchLocations(db, { latitude, longitude }, miles));
+  });
+
   // ---------------------------------------------------------- /application
   router.get("/application/getbyname", async (req, res) => {
     const { applicationName } = parse(businessCalls.getApplicationByName.query, req.query);
@@ -120,6 +133,12 @@ function routes(deps: BusinessAppDeps): Router {
   router.get("/application/getapplicationroles", async (req, res) => {
     const { applicationId } = parse(businessCalls.getApplicationRoles.query, req.query);
     reply(res, businessCalls.getApplicationRoles, await applicationRoles(db, applicationId));
+  });
+
+  // ---------------------------------------------------------- /location (extension)
+  router.get("/location/search", async (req, res) => {
+    const { latitude, longitude, miles } = parse(businessCalls.searchLocations.query, req.query);
+    reply(res, businessCalls.searchLocations, await searchLocations(db, { latitude, longitude }, miles));
   });
 
   // ---------------------------------------------------------- /applicationuserrolelocation

@@ -6,7 +6,7 @@
 import type { Kysely } from "kysely";
 import { plans, roleNames } from "../../contracts/business.ts";
 import { addMonths } from "./billing.ts";
-import { zipCentre } from "./places.ts";
+import { zipCentre } from "../shared/places.ts";
 import type { BusinessDatabase } from "./schema/tables.ts";
 
 /** The sample group's id (fixed, so that a second run finds it). */

@@ -42,3 +42,26 @@ export class ForbiddenError extends Error {
 
 // The identity authority could not be asked: shared by every API that verifies its tokens.
 export { AuthorityUnavailableError } from "../shared/errors.ts";
+
+/** A refusal of the venue calls (/search/, /locationvisit/, check-in codes): status, stable code, sentence. */
+export class VenueError extends Error {
+  readonly status: number;
+  readonly code: string;
+  /** For a 429: seconds until the caller may try again (the Retry-After header). */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(status: number, code: string, message: string, retryAfterSeconds?: number) {
+    super(message);
+    this.name = "VenueError";
+    this.status = status;
+    this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** The business API, which keeps the venues, could not be asked (down, timed out, or an answer off its contract): 503. */
+export class BusinessUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "BusinessUnavailableError";
+  }
+}

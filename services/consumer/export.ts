@@ -8,11 +8,12 @@ import { toConsumerProfile } from "./profiles.ts";
 import { listResults } from "./results/store.ts";
 import type { ConsumerDatabase } from "./schema/tables.ts";
 import { listPublishers, listSubscribers } from "./subscriptions.ts";
+import { allVisits } from "./visits.ts";
 
 /**
  * The user's data (contracts/consumer.ts dataExportSchema): the e-mail address last seen in their token,
  * the profile, every result with its checks, its dispute (comment, response, the decisions: what and
- * when) and whether its PDF is kept, and both follow lists. A user without a profile gets null and
+ * when) and whether its PDF is kept, both follow lists, and every visit. A user without a profile gets null and
  * empty lists. Reads only rows of `identityUserId`'s own profile.
  * @param now the export's time stamp.
  */
@@ -22,9 +23,9 @@ export async function exportConsumerData(db: Kysely<ConsumerDatabase>, identityU
     db.selectFrom("consumer_identity_emails").select("email").where("identity_user_id", "=", identityUserId).executeTakeFirst(),
   ]);
   const base = { exportedAt: now.toISOString(), email: emailRow?.email ?? null };
-  if (!profileRow) return { ...base, profile: null, results: [], followers: [], following: [] };
+  if (!profileRow) return { ...base, profile: null, results: [], followers: [], following: [], visits: [] };
 
-  const [results, extra, checks, reviews, followers, following] = await Promise.all([
+  const [results, extra, checks, reviews, followers, following, visits] = await Promise.all([
     listResults(db, identityUserId),
     db
       .selectFrom("consumer_test_results as r")
@@ -49,6 +50,7 @@ export async function exportConsumerData(db: Kysely<ConsumerDatabase>, identityU
       .execute(),
     listSubscribers(db, identityUserId),
     listPublishers(db, identityUserId),
+    allVisits(db, profileRow.id),
   ]);
   const byId = new Map(extra.map((r) => [r.id, r]));
   return {
@@ -71,5 +73,6 @@ export async function exportConsumerData(db: Kysely<ConsumerDatabase>, identityU
     }),
     followers,
     following,
+    visits,
   };
 }

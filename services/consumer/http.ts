@@ -1,19 +1,28 @@
 // The consumer API's HTTP contract (docs/product.md §7.2; contracts/consumer.ts consumerCalls). One
 // router per area, mounted at its path prefix: /consumer (profiles, permissions, safe window),
 // /consumersubscription (follows, subscriptions/routes.ts), /testresult (the PDF pipeline,
-// results/routes.ts). Routes stay thin: parse with the contract's request schema, authorise,
+// results/routes.ts), /search (venues, asked of the business API: venues.ts), /checkin (the
+// check-in codes, extensions) and /locationvisit (visits: visits.ts). Routes stay thin: parse with the contract's request schema, authorise,
 // call, answer what the contract says. Errors are mapped to status and JSON in one handler at the end.
 import express from "express";
 import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
 import type { Logger } from "pino";
-import { consumerCalls, createProfileRequestSchema, modifyCoreFormSchema } from "../../contracts/consumer.ts";
+import {
+  checkInRequestSchema,
+  consumerCalls,
+  createProfileRequestSchema,
+  locationSearchQuerySchema,
+  modifyCoreFormSchema,
+  redeemCodeRequestSchema,
+  setRatingRequestSchema,
+} from "../../contracts/consumer.ts";
 import type { ApiError, ProfileRefusal } from "../../contracts/consumer.ts";
 import { BadRequestError } from "../shared/errors.ts";
 import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, parse, reply, requestLogger, sendErrorAnswer } from "../shared/http.ts";
 import type { HttpAnswer } from "../shared/http.ts";
 import type { AuthenticatedUser, TokenVerifier } from "../shared/auth.ts";
 import type { ConsumerOutbox } from "./outbox.ts";
-import { AuthorityUnavailableError, ForbiddenError, NoProfileError, ProfileExistsError, ProfileRuleError } from "./errors.ts";
+import { AuthorityUnavailableError, BusinessUnavailableError, ForbiddenError, NoProfileError, ProfileExistsError, ProfileRuleError, VenueError } from "./errors.ts";
 import { exportConsumerData } from "./export.ts";
 import { getPermissions } from "./permissions.ts";
 import { createProfile, deleteProfile, findProfile, modifyCore } from "./profiles.ts";
@@ -25,6 +34,9 @@ import type { Reviewers } from "./results/reviews.ts";
 import { testResultRoutes } from "./results/routes.ts";
 import { getSafeWindow } from "./safewindow.ts";
 import { SubscriptionError, rememberEmail } from "./subscriptions.ts";
+import { searchCentre } from "./venues.ts";
+import { MissCounter, checkIn, currentUserVisits, issueCheckinCode, redeemCheckinCode, setRating } from "./visits.ts";
+import type { BusinessClient } from "./venues.ts";
 import { subscriptionRoutes } from "./subscriptions/routes.ts";
 
 export interface ConsumerAppDeps {
@@ -40,6 +52,8 @@ export interface ConsumerAppDeps {
   reviewers?: Reviewers;
   /** The mail outbox (outbox.ts): a decided dispute's mail. */
   outbox: ConsumerOutbox;
+  /** The business API, which keeps the venues (venues.ts). */
+  business: BusinessClient;
 }
 
 // ---------------------------------------------------------------- authentication
@@ -133,6 +147,53 @@ function profileRoutes(deps: ConsumerAppDeps): Router {
   return router;
 }
 
+// ---------------------------------------------------------------- venues: check-in and visits
+
+/** Extensions (docs/venues.md "Check-in"): POST issuecode/ (the visitor), redeemcode/ and checkin/ (a location administrator). */
+function checkinRoutes(deps: ConsumerAppDeps): Router {
+  const router = express.Router();
+  const misses = new MissCounter();
+  router.use(authenticate(deps));
+
+  router.post("/issuecode", async (_req, res) => {
+    reply(res, consumerCalls.issueCheckinCode, await issueCheckinCode(deps.profiles.db, userOf(res).identityUserId, deps.now()));
+  });
+
+  router.post("/redeemcode", async (req, res) => {
+    requireContentType(req, "json");
+    const { code, locationId } = parse(redeemCodeRequestSchema, req.body);
+    const caller = userOf(res).identityUserId;
+    misses.check(caller, deps.now());
+    // The business API keeps who administers which location: asked with the caller's own token.
+    const answer = await deps.business.locationAdministrator(req.get("authorization") as string, locationId);
+    const location = answer.locations.find((l) => l.locationId === locationId);
+    if (!answer.isLocationAdministrator || !location) throw new VenueError(403, "not_location_administrator", "You do not administer this location.");
+    reply(res, consumerCalls.redeemCheckinCode, await redeemCheckinCode(deps.profiles.db, caller, code, location, deps.now(), misses));
+  });
+
+  router.post("/checkin", async (req, res) => {
+    requireContentType(req, "json");
+    const { visitId } = parse(checkInRequestSchema, req.body);
+    reply(res, consumerCalls.checkIn, await checkIn(deps.profiles.db, userOf(res).identityUserId, visitId, deps.now()));
+  });
+  return router;
+}
+
+/** docs/product.md §7.2: GET getcurrentuservisits/, POST setrating/. */
+function visitRoutes(deps: ConsumerAppDeps): Router {
+  const router = express.Router();
+  router.use(authenticate(deps));
+  router.get("/getcurrentuservisits", async (_req, res) => {
+    reply(res, consumerCalls.getCurrentUserVisits, await currentUserVisits(deps.profiles.db, userOf(res).identityUserId));
+  });
+  router.post("/setrating", async (req, res) => {
+    requireContentType(req, "json");
+    const { visitId, rating } = parse(setRatingRequestSchema, req.body);
+    reply(res, consumerCalls.setRating, await setRating(deps.profiles.db, userOf(res).identityUserId, visitId, rating, deps.now()));
+  });
+  return router;
+}
+
 // ---------------------------------------------------------------- the app
 
 /**
@@ -151,6 +212,13 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
   app.get("/healthz", healthCheck(deps.checkDatabase));
 
   app.use("/consumer", profileRoutes(deps));
+  app.use("/checkin", checkinRoutes(deps));
+  app.use("/locationvisit", visitRoutes(deps));
+  app.get("/search", authenticate(deps), async (req, res) => {
+    const { centre, miles } = searchCentre(parse(locationSearchQuerySchema, req.query));
+    const locations = await deps.business.searchLocations(req.get("authorization") as string, centre, miles);
+    reply(res, consumerCalls.searchLocations, { success: true, locations });
+  });
   app.use("/testresult", testResultRoutes({ results: deps.results, reviewers: deps.reviewers ?? reviewerList([]), outbox: deps.outbox, now: deps.now, authenticate: authenticate(deps), userOf }));
   app.use("/consumersubscription", subscriptionRoutes({ db: deps.profiles.db, now: deps.now, authenticate: authenticate(deps), userOf }));
 
@@ -160,7 +228,8 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
       next(err);
       return;
     }
-    if (err instanceof AuthorityUnavailableError) res.set("Retry-After", "5");
+    if (err instanceof AuthorityUnavailableError || err instanceof BusinessUnavailableError) res.set("Retry-After", "5");
+    if (err instanceof VenueError && err.retryAfterSeconds !== undefined) res.set("Retry-After", String(err.retryAfterSeconds));
     sendErrorAnswer(req, res, err, toHttp(err));
   });
 
@@ -175,6 +244,10 @@ function toHttp(err: unknown): HttpAnswer {
   if (err instanceof ProfileExistsError) return { status: 409, body: { success: false, errors: [{ field: null, message: err.message }] } satisfies ProfileRefusal };
   if (err instanceof NoProfileError) return { status: 404, body: { success: false, error: "no_profile", error_description: err.message } satisfies ApiError };
   if (err instanceof SubscriptionError) return { status: err.status, body: { success: false, error: err.code, error_description: err.message } satisfies ApiError };
+  if (err instanceof VenueError) return { status: err.status, body: { success: false, error: err.code, error_description: err.message } satisfies ApiError };
+  if (err instanceof BusinessUnavailableError) {
+    return { status: 503, body: { error: "temporarily_unavailable", error_description: "The business API, which keeps the venues, cannot be reached." } satisfies ApiError };
+  }
   if (err instanceof ForbiddenError) return { status: 403, body: { success: false, error: "forbidden", error_description: err.message } satisfies ApiError };
   if (err instanceof AuthorityUnavailableError) {
     // Not 401: the token may be fine, and a 401 would end the user's session in the web app.

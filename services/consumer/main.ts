@@ -21,6 +21,8 @@ const envSchema = z.object({
   SMTP_URL: z.preprocess(unsetIfEmpty, z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
   MAIL_FROM: z.preprocess(unsetIfEmpty, z.string().optional()),
   SUPPORT_EMAIL: z.preprocess(unsetIfEmpty, z.email().optional()),
+  // The business API, which keeps the venues (GET /search/, check-in); unset: the venue calls answer 404.
+  BUSINESS_API_URL: z.preprocess(unsetIfEmpty, z.url({ protocol: /^https?$/, error: "must be the business API's http(s) URL" }).optional()),
 });
 
 const env = parseEnvOrExit("consumer", envSchema, process.env);
@@ -39,6 +41,7 @@ const service = await startConsumerService({
   ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}),
   ...(env.MAIL_FROM ? { mailFrom: env.MAIL_FROM } : {}),
   ...(env.SUPPORT_EMAIL ? { supportEmail: env.SUPPORT_EMAIL } : {}),
+  businessUrl: env.BUSINESS_API_URL,
 }).catch((err: unknown) => {
   logger.fatal({ err: errorSummary(err) }, "consumer API failed to start");
   process.exit(1);

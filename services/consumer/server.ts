@@ -12,6 +12,7 @@ import type { Mailer } from "../shared/mail.ts";
 import type { QueueTimings } from "../shared/outbox.ts";
 import { checkIdentityUrl, createTokenVerifier } from "../shared/auth.ts";
 import { createConsumerApp } from "./http.ts";
+import { createBusinessClient } from "./venues.ts";
 import { consumerMailRenderer } from "./mail.ts";
 import { createConsumerOutbox } from "./outbox.ts";
 import type { ConsumerOutbox } from "./outbox.ts";
@@ -60,6 +61,8 @@ export interface ConsumerOptions {
   supportEmail?: string;
   /** Pacing of the mail outbox (services/shared/outbox.ts DEFAULT_QUEUE_TIMINGS); tests shorten it. */
   mailTimings?: Partial<QueueTimings>;
+  /** The business API's base URL (venues: search, check-in); without it the venue calls answer 404 no_venues. */
+  businessUrl?: string | undefined;
 }
 
 export interface ConsumerService {
@@ -123,6 +126,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
       profiles: { db, onProfileChanged: rematchResults },
       results: { db, pool },
       reviewers: reviewerList(opts.reviewers ?? []),
+      business: createBusinessClient(opts.businessUrl?.replace(/\/+$/, "")),
       verifier: createTokenVerifier({ identityUrl, ...(opts.identityIssuer ? { issuer: opts.identityIssuer } : {}), now }),
       logger,
       now,

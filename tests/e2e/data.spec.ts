@@ -36,11 +36,12 @@ test("Download my data gives a zip of the account, the profile and each result w
     results: [{ valid: 1, publicName: "Harborview Labs", originalPdf: true }],
     followers: [],
     following: [],
+    visits: [],
   });
   const folder = names.find((n) => n.endsWith("/original.pdf"))!.replace(/\/original\.pdf$/, "");
   expect(Buffer.from(files[`${folder}/original.pdf`]!).equals(Buffer.from(pdf))).toBe(true);
   expect([...files[`${folder}/page-1.jpg`]!.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
-  expect(strFromU8(files["README.txt"]!)).toContain("does not record visits");
+  expect(strFromU8(files["README.txt"]!)).toContain("every check a\n                      venue made of your window");
 
   // The download is the user's alone: without the session it leads to sign-in, not to a file.
   const anonymous = await request.get("/settings/data", { maxRedirects: 0 });

@@ -96,7 +96,7 @@ describe("the person's own data", () => {
 
   it("exports an account without a profile as its e-mail alone, and refuses a call without a token", async () => {
     const bare = await makeUser(services, { tag: "export-bare" });
-    expect(await json(await api("/consumer/export", bare))).toEqual({ exportedAt: expect.any(String), email: bare.email, profile: null, results: [], followers: [], following: [] });
+    expect(await json(await api("/consumer/export", bare))).toEqual({ exportedAt: expect.any(String), email: bare.email, profile: null, results: [], followers: [], following: [], visits: [] });
     expect((await api("/consumer/export", null)).status).toBe(401);
   });
 });

@@ -129,12 +129,12 @@ describe("two replicas on PostgreSQL and Redis", () => {
     const identityService = composeService("identity");
     identity = runMain(path.join(root, identityService.script), environmentOf(identityService, where, identityDir));
     where.identity = await listeningUrl(identity, "identity authority listening");
-    const consumerService = composeService("consumer");
-    consumer = runMain(path.join(root, consumerService.script), environmentOf(consumerService, where, tempDir("consumer")));
-    where.consumer = await listeningUrl(consumer, "consumer API listening");
     const businessService = composeService("business");
     business = runMain(path.join(root, businessService.script), environmentOf(businessService, where, tempDir("business")));
     where.business = await listeningUrl(business, "business API listening");
+    const consumerService = composeService("consumer");
+    consumer = runMain(path.join(root, consumerService.script), environmentOf(consumerService, where, tempDir("consumer")));
+    where.consumer = await listeningUrl(consumer, "consumer API listening");
 
     // Two replicas: the same Redis, session secret and upstreams; a DATA_DIR each.
     const [appA, appB] = [composeService("app-a"), composeService("app-b")];
@@ -145,7 +145,7 @@ describe("two replicas on PostgreSQL and Redis", () => {
   afterAll(async () => {
     // In the reverse order of the start: the replicas, the services, then what they stored in.
     await Promise.all([a, b].map((replica) => replica && stopProcess(replica.child)));
-    for (const service of [business, consumer, identity]) if (service) await stopProcess(service.child);
+    for (const service of [consumer, business, identity]) if (service) await stopProcess(service.child);
     if (redis) await stopProcess(redis);
     await postgres?.close();
     for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });

@@ -174,6 +174,42 @@ export interface ConsumerOutboxTable extends QueueTableColumns<"pending" | "sent
   collected_at: Date;
 }
 
+/** A check-in code a person asked for (docs/venues.md "Check-in"): 2 minutes, one use. */
+export interface ConsumerCheckinCodesTable {
+  /** 6 characters of Crockford base32, upper case. */
+  code: string;
+  consumer_id: string;
+  created_at: Date;
+  expires_at: Date;
+  /** When a location administrator entered it; null while unused. */
+  used_at: Date | null;
+  /** When the person asked for a newer code, which ends this one. */
+  withdrawn_at: Date | null;
+}
+
+/** A check made on a person at a venue, and whether they were checked in and how they rated it. */
+export interface ConsumerVisitsTable {
+  id: string;
+  consumer_id: string;
+  /** The business API's location id, name, city and state when the check was made. */
+  location_id: string;
+  location_name: string;
+  location_city: string;
+  location_state: string;
+  /** The identity user id of the location administrator who entered the code. */
+  checked_by: string;
+  checked_at: Date;
+  /** What the venue saw: Strong, Weak or None, and the window's dates then. */
+  window_state: "Strong" | "Weak" | "None";
+  strong_safety_date: Date | null;
+  weak_safety_date: Date | null;
+  /** Set by Check in; null for a check that did not end in one. */
+  checked_in_at: Date | null;
+  /** 1-5, the person's own. */
+  rating: number | null;
+  rated_at: Date | null;
+}
+
 export interface ConsumerDatabase {
   consumer_profiles: ConsumerProfilesTable;
   consumer_screen_permissions: ConsumerScreenPermissionsTable;
@@ -185,6 +221,8 @@ export interface ConsumerDatabase {
   consumer_subscriptions: ConsumerSubscriptionsTable;
   consumer_identity_emails: ConsumerIdentityEmailsTable;
   consumer_outbox: ConsumerOutboxTable;
+  consumer_checkin_codes: ConsumerCheckinCodesTable;
+  consumer_visits: ConsumerVisitsTable;
 }
 
 export type ProfileRow = Selectable<ConsumerProfilesTable>;
