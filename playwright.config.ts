@@ -48,7 +48,8 @@ export default defineConfig({
       },
     },
     {
-      command: `rm -rf ${e2e.appDataDir} && node server.ts`,
+      // The sample venues, with one licensed administrator per project, written before the app takes DATA_DIR.
+      command: `rm -rf ${e2e.appDataDir} && node services/business/seed-cli.ts ${Object.values(e2e.venueAdmins).join(" ")} && node server.ts`,
       url: `${e2e.appUrl}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,

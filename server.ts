@@ -289,10 +289,10 @@ app.use(
     xFrameOptions: false,
   }),
 );
-// No page uses the camera, microphone, location, payments or USB: browsers refuse them to every
-// frame and script of the app (docs/security.md "Headers").
+// No page uses the camera, microphone, payments or USB: browsers refuse them to every frame and script
+// of the app; the position only to our own pages (Locations' "Near me"; docs/security.md "Headers").
 app.use((_req, res, next) => {
-  res.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()");
+  res.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(self), payment=(), usb=(), browsing-topics=()");
   next();
 });
 // Answers made per request (pages, data, error pages) are compressed with gzip, even for a browser

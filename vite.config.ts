@@ -36,11 +36,13 @@ export default defineConfig({
         // form's checks, when the user reaches the form (app/hooks/useValidatedForm.ts).
         codeSplitting: {
           groups: [
-            { name: "framework", test: /node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/, priority: 2 },
-            // The app's form pieces ride with conform: every page with a form loads all three.
-            { name: "forms", test: /node_modules[\\/]@conform-to[\\/]|app[\\/](components[\\/](Field|PasswordField)\.tsx|hooks[\\/]useValidatedForm\.ts)$/, priority: 1 },
-            // What the document shell (root) shares with pages, in one file rather than four tiny ones.
-            { name: "shell", test: /app[\\/](components[\\/](Logo|TextOnly)\.tsx|hooks[\\/]useHydrated\.ts|messages[\\/]shell\.ts)$/, priority: 1 },
+            { name: "framework", test: /node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/, priority: 3 },
+            // The app's pieces that need conform ride with it: every page with a validated form loads both.
+            { name: "forms", test: /node_modules[\\/]@conform-to[\\/]|app[\\/](components[\\/]PasswordField\.tsx|hooks[\\/]useValidatedForm\.ts)$/, priority: 1 },
+            // What the document shell (root) shares with pages, and the fields and messages nearly every page
+            // shows, in one file rather than five tiny ones. Above `forms`, which would otherwise take them
+            // in as its modules' dependencies.
+            { name: "shell", test: /app[\\/](components[\\/](Logo|TextOnly|Field)\.tsx|hooks[\\/]useHydrated\.ts|messages[\\/]shell\.ts)$/, priority: 2 },
           ],
         },
       },

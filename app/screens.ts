@@ -14,10 +14,15 @@ export interface Tab {
   paths: string[];
 }
 
-/** The bottom tabs in docs/product.md §2's order: safe window, my tests, people, settings. */
+/**
+ * The bottom tabs in docs/product.md §2's order (safe window, my tests, people, settings), with the venue
+ * screens of docs/venues.md after my tests, as docs/product.md §6 names them (my fun, locations).
+ */
 export const tabs: Tab[] = [
   { screen: "SafeWindow", to: "/safewindow", label: "Safe Window", paths: ["/safewindow"] },
   { screen: "MyTests", to: "/mytests", label: "My Tests", paths: ["/mytests", "/testdetail", "/testresultviewer", "/testresultviewer/image"] },
+  { screen: "MyFun", to: "/myfun", label: "My Fun", paths: ["/myfun"] },
+  { screen: "Locations", to: "/locations", label: "Locations", paths: ["/locations"] },
   { screen: "Friends", to: "/people", label: "People", paths: ["/people", "/follower", "/following", "/addpublisher"] },
   { screen: "Settings", to: "/settings", label: "Settings", paths: ["/settings", "/personalinfo", "/settings/data"] },
 ];

@@ -1,7 +1,8 @@
 /**
  * The screenshots of docs/style-guide.md (run by `npm run docs:screenshots`, scripts/screenshots.config.ts):
  * a person with a valid result who follows a friend, each main screen as a phone shows it (390x844, the
- * top of the page); then a disputed result and the reviewers' queue and dispute screens.
+ * top of the page), with Locations, a check-in code, a venue's check-in and My Fun; then a disputed result
+ * and the reviewers' queue and dispute screens.
  */
 import { labPdf } from "../tests/fixtures/index";
 import { e2e } from "../tests/e2e/env";
@@ -38,6 +39,28 @@ test("the main screens at phone size", async ({ page, browser, baseURL }, testIn
   await page.screenshot({ path: out("testdetail-large") });
   await page.goto("/safewindow");
   await page.screenshot({ path: out("safewindow") });
+  await page.goto("/locations?zip=98101&miles=5");
+  await page.screenshot({ path: out("locations") });
+  await page.goto("/safewindow");
+  await page.getByRole("button", { name: "Show a check-in code" }).click();
+  const code = (await page.locator(".code-text code").textContent())!;
+  await page.locator(".checkin-code").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: out("safewindow-checkin-code") });
+  const venue = await otherPerson(browser, testInfo, baseURL!);
+  await createAccount(e2e.venueAdmins.js, strongPassword, { confirmed: true });
+  await venue.page.goto("/login");
+  await signIn(venue.page, e2e.venueAdmins.js, strongPassword);
+  await fillProfile(venue.page, { firstName: "Vic", lastName: "Tran", dob: "02/20/1984", postalCode: "98101" });
+  await venue.page.getByRole("button", { name: "Finish" }).click();
+  await venue.page.goto("/checkin");
+  await venue.page.getByLabel("Visitor's check-in code").fill(code);
+  await venue.page.getByRole("button", { name: "Look up" }).click();
+  await expect(venue.page.locator(".glance")).toContainText("Strong safe window");
+  await venue.page.screenshot({ path: out("checkin") });
+  await venue.page.getByRole("button", { name: "Check in" }).click();
+  await venue.context.close();
+  await page.goto("/myfun");
+  await page.screenshot({ path: out("myfun") });
 
   const friend = await otherPerson(browser, testInfo, baseURL!);
   await signedInUser(friend.page, testInfo, "style-sam", sam);

@@ -40,6 +40,8 @@ function TabIcon({ screen }: { screen: string }) {
   const paths: Record<string, string> = {
     SafeWindow: "M12 2l8 3v6c0 5-3.5 9.5-8 11-4.5-1.5-8-6-8-11V5l8-3z",
     MyTests: "M6 2h9l5 5v15H6zM14 2v6h6",
+    MyFun: "M12 2l3 6.5 7 1-5 5 1.2 7L12 18l-6.2 3.5L7 14.5l-5-5 7-1z",
+    Locations: "M12 22s7-7.5 7-13a7 7 0 10-14 0c0 5.5 7 13 7 13zm0-10a3 3 0 110-6 3 3 0 010 6z",
     Friends: "M9 11a4 4 0 110-8 4 4 0 010 8zm-7 10c0-4 3-6 7-6s7 2 7 6M17 11a3 3 0 100-6M22 21c0-3-2-5-5-5",
     Settings: "M12 15a3 3 0 110-6 3 3 0 010 6zm8-3l2-1-2-4-2 1-2-1V5h-4v2l-2 1-2-1-2 4 2 1v2l-2 1 2 4 2-1 2 1v2h4v-2l2-1 2 1 2-4-2-1z",
   };

@@ -8,21 +8,12 @@ import * as z from "zod/mini";
 import * as messages from "../messages";
 import { isAtLeastMinimumAge, parseUsDate } from "./profile";
 import { singleLine } from "./text";
+import { formatPhone, phoneDigits } from "../phone";
+
+export { formatPhone, phoneDigits };
 
 /** docs/product.md §5: the age check of the venue side. */
 export const venueMinimumAge = 21;
-
-/** The 10 digits of a US phone number written with any punctuation or spaces; null for any other count of digits, or letters. */
-export function phoneDigits(value: string): string | null {
-  if (/\p{L}/u.test(value)) return null;
-  const digits = value.replace(/\D/g, "");
-  return digits.length === 10 ? digits : null;
-}
-
-/** 10 digits as docs/product.md §5 writes a phone: (###) ###-####. */
-export function formatPhone(digits: string): string {
-  return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
-}
 
 /** True for a time written HH:MM (two digits each), hours 0 to 24 and minutes 0 to 60, 24 only as 24:00. */
 export function isTime(value: string): boolean {

@@ -22,3 +22,24 @@ export const billingLoadFailed = "We could not load your billing details. Please
 export const subscriptionFailed = "We could not change your subscription. Please try again.";
 export const invoiceRetryFailed = "We could not charge this invoice again. Please try again.";
 export const roleChangeFailed = "We could not change this person's role. Please try again.";
+
+// The venue screens (docs/venues.md): ours.
+export const locationsTitle = "Locations";
+export const myFunTitle = "My Fun";
+export const checkinTitle = "Venue Check-In";
+export const locationSearchFailed = "We could not search for locations. Please try again.";
+export const zipInvalid = "Please enter a 5-digit ZIP code.";
+export const noLocationsFound = "No locations found within that distance. Try a larger distance.";
+export const positionUnavailable = "We could not get your location. Search by ZIP code instead.";
+export const noVisits = "No visits yet. When a venue checks your safe window, the visit shows here.";
+export const ratingFailed = "We could not save your rating. Please try again.";
+export const ratingSaved = "Thank you for rating your visit.";
+export const checkinCodeFailed = "We could not make a check-in code. Please try again.";
+export const checkinCodeHint = "Show this code to the venue. It works once, for 2 minutes, and only shows your name and whether your safe window is open.";
+export const checkinLookupFailed = "We could not check this code. Please try again.";
+export const checkinCodeNotFound = "There is no such check-in code. Check the code with the visitor.";
+export const checkinTooManyAttempts = "Too many codes that do not exist were entered. Please wait a few minutes.";
+export const checkinCodeInvalid = "A check-in code is 6 letters and digits.";
+export const checkInFailed = "We could not check this visitor in. Please try again.";
+export const checkedIn = "Checked in.";
+export const notLocationAdministrator = "You do not administer this location.";

@@ -17,17 +17,24 @@ export default function Privacy() {
         <li>Your name, date of birth and postal code, to match your test results to you.</li>
         <li>The test result PDFs you upload and what we read from them, to compute your safe window.</li>
         <li>A session cookie while you are signed in, and a cookie that remembers your email address on this device.</li>
+        <li>
+          When a venue enters a check-in code you showed it: the venue, the time, what it saw (your name and whether your safe window was open), whether you were checked in, and
+          your rating. Your position, when you search for locations near you, is used for that search and not kept.
+        </li>
       </ul>
-      <p>Your date of birth is never shown to other people. Only people whose follow request you confirmed see your safe window.</p>
+      <p>
+        Your date of birth is never shown to other people. Only people whose follow request you confirmed see your safe window, and a venue sees it only through a check-in code
+        you chose to show, which works once, for 2 minutes.
+      </p>
       <h2>Your data is yours</h2>
       <ul>
         <li>
           <strong>Download my data</strong> in My Settings gives you a zip file with your profile, every test result with its image and the original PDF, your disputes with our
-          responses, and the people you follow and who follow you.
+          responses, the people you follow and who follow you, and your visits to venues.
         </li>
         <li>
           <strong>Delete my account</strong> in My Settings, confirmed with your password, deletes at once your account, your profile, your test results with their images and PDFs,
-          your disputes and your follow relations (the people on the other side no longer see you), and signs you out on every device. We send a confirmation to your email address.
+          your disputes, your follow relations (the people on the other side no longer see you) and your visits, and signs you out on every device. We send a confirmation to your email address.
           It cannot be undone.
         </li>
         <li>Copies in the backups of this service are not changed; they are replaced as the backups are renewed, within 30 days.</li>

@@ -22,6 +22,7 @@ import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
 import { requestContext, type SessionUser } from "~/server/context";
 import { changeSessionUserName, endSessionEverywhere, revokeOtherSessions, setFlash, takeFlash } from "~/server/session.server";
 import { clockOf, type Clock, isSelectableTimeZone, rememberPostalTimeZone, rememberTimeZone, selectableTimeZones } from "~/server/timezone.server";
+import { businessApi } from "~/server/upstream/business.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
@@ -37,7 +38,10 @@ function panelOf(url: URL): Panel {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const profile = valueOrThrow(await consumerApi(context).getProfile());
+  // The business API says whether this person checks visitors in somewhere (docs/venues.md); when it
+  // cannot be asked, the card is left out rather than the page failing.
+  const [profileAnswer, administrator] = await Promise.all([consumerApi(context).getProfile(), businessApi(context).locationAdministrator()]);
+  const profile = valueOrThrow(profileAnswer);
   if (!profile) throw redirect("/checkaccountstatus");
   rememberPostalTimeZone(context, profile.postalCode);
   const flash = takeFlash(context);
@@ -50,6 +54,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     notice: flash.notice,
     // The reviewers' screens (an extension screen name, docs/architecture.md §6.1): linked only for a reviewer.
     reviewer: (user.enabledScreens ?? []).includes("DisputeReviews"),
+    locationAdministrator: administrator.ok && administrator.value.isLocationAdministrator,
     profile: {
       fullName: [profile.firstName, profile.middleName, profile.lastName].filter(Boolean).join(" "),
       dob: toUsDate(profile.dob),
@@ -173,7 +178,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Settings() {
-  const { panel, userName, notice, profile, clock, timeZones, reviewer } = useLoaderData<typeof loader>();
+  const { panel, userName, notice, profile, clock, timeZones, reviewer, locationAdministrator } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // After a failed post the panel that posted stays open, whatever the URL says.
   const open: Panel =
@@ -244,6 +249,16 @@ export default function Settings() {
           <p>The disputes waiting for a provider&apos;s review, and the decisions made.</p>
           <Link className="button secondary" to={reviewPaths.queue}>
             Open {messages.reviewsTitle}
+          </Link>
+        </section>
+      ) : null}
+
+      {locationAdministrator ? (
+        <section className="card" aria-labelledby="checkin-heading">
+          <h2 id="checkin-heading">{messages.checkinTitle}</h2>
+          <p>Check a visitor&apos;s safe window at the door of a location you administer, with the code they show.</p>
+          <Link className="button secondary" to="/checkin">
+            Open {messages.checkinTitle}
           </Link>
         </section>
       ) : null}

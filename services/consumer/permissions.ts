@@ -10,8 +10,12 @@ import type { ConsumerDatabase, Screen } from "./schema/tables.ts";
 export { SCREENS };
 export type { Screen };
 
-/** Screens a new profile gets: the bottom tabs of docs/product.md §2 (safe window, my tests, people, settings). */
-export const DEFAULT_SCREENS: readonly Screen[] = ["SafeWindow", "MyTests", "Friends", "Settings"];
+/**
+ * Screens a new profile gets: the bottom tabs of docs/product.md §2 (safe window, my tests, people,
+ * settings) and the venue screens of docs/venues.md (my fun, locations); migration 0008 granted the
+ * venue screens to the profiles made before them.
+ */
+export const DEFAULT_SCREENS: readonly Screen[] = ["SafeWindow", "MyTests", "MyFun", "Locations", "Friends", "Settings"];
 
 /** Screens of a user without a profile: only settings (docs/product.md §2 sends them to /yourinfo first). */
 export const NO_PROFILE_SCREENS: readonly Screen[] = ["Settings"];

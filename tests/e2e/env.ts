@@ -14,6 +14,8 @@ export const e2e = {
   baseAppDataDir: ".e2e-data/app-basepath",
   /** The dispute reviewers of the app's embedded consumer API (REVIEWER_EMAILS): one per project. */
   reviewers: { js: "reviewer.js@e2e.example.com", "no-js": "reviewer.no-js@e2e.example.com" },
+  /** The licensed administrators of the sample venues (`npm run seed:venues` before the app starts): one per project. */
+  venueAdmins: { js: "venue.js@e2e.example.com", "no-js": "venue.no-js@e2e.example.com" },
   clientId: "safewindow-web",
   clientSecret: "e2e-client-secret-not-for-production",
   /** The V8 heap options the app ships with (package.json config.nodeOptions; README "Memory"). */

@@ -399,7 +399,9 @@ describe("npm run seed:venues", () => {
   const runSeed = (dataDir: string, ...args: string[]) => spawnSync(process.execPath, [path.join(root, "services/business/seed-cli.ts"), ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" }, encoding: "utf8", timeout: 60_000 });
 
   it("writes the sample venues once, refuses while a process holds DATA_DIR, and the named administrator holds them once confirmed", async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), "business-seed-"));
+    const parent = await mkdtemp(path.join(tmpdir(), "business-seed-"));
+    // A DATA_DIR that does not exist yet, as before a first start.
+    const dataDir = path.join(parent, "data");
     try {
       expect(runSeed(dataDir).status).toBe(2);
       expect(runSeed(dataDir, "not-an-address").status).toBe(2);
@@ -411,6 +413,10 @@ describe("npm run seed:venues", () => {
       const second = runSeed(dataDir, admin.email);
       expect(second.status).toBe(0);
       expect(second.stdout).toContain("nothing changed");
+      const two = runSeed(dataDir, admin.email, "second.admin@example.com");
+      expect(two.status).toBe(0);
+      expect(two.stdout).toContain("second.admin@example.com made licensed administrator");
+      expect(runSeed(dataDir, admin.email, "not-an-address").status).toBe(2);
 
       const lock = await lockDataDir(dataDir, { onLost: () => {} });
       try {
@@ -433,7 +439,7 @@ describe("npm run seed:venues", () => {
         await seeded.db.destroy();
       }
     } finally {
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(parent, { recursive: true, force: true });
     }
   }, 60_000);
 });

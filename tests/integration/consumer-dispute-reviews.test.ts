@@ -95,7 +95,7 @@ describe("dispute reviews", () => {
     // One dispute by its result id; none for a result that is not under dispute or no id at all.
     expect((await json<any[]>(await api(`/testresult/disputequeue/?testResultId=${second.id}`, reviewer))).map((d) => d.sF_TestResultId)).toEqual([second.id]);
     expect(await json(await api("/testresult/disputequeue/?testResultId=not-a-result", reviewer))).toEqual([]);
-    expect(await json(await api(`/consumer/getpermissions`, first.user))).toEqual({ enabledScreens: ["SafeWindow", "MyTests", "Friends", "Settings"] });
+    expect(await json(await api(`/consumer/getpermissions`, first.user))).toEqual({ enabledScreens: ["SafeWindow", "MyTests", "MyFun", "Locations", "Friends", "Settings"] });
     const image = await api(`/testresult/disputeimage/?testResultId=${first.id}`, reviewer);
     expect(image.status).toBe(200);
     expect([...Buffer.from(await json<string>(image), "base64").subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);

@@ -52,7 +52,7 @@ describe("consumer API on PostgreSQL (pg)", () => {
       const changed = await modifyCore(services, user, { identityUserId: profile.identityUserId, firstName: "Pat", middleName: "Q", lastName: "Postgres", dob: "1996-03-01T00:00:00", postalCode: "02139" });
       expect(changed.status).toBe(200);
       expect(await (await api("/consumer/getsafewindow")).json()).toMatchObject({ middleName: "Q", dob: "1996-03-01", safeWindowId: profile.safeWindowId });
-      expect(await (await api("/consumer/getpermissions")).json()).toEqual({ enabledScreens: ["SafeWindow", "MyTests", "Friends", "Settings"] });
+      expect(await (await api("/consumer/getpermissions")).json()).toEqual({ enabledScreens: ["SafeWindow", "MyTests", "MyFun", "Locations", "Friends", "Settings"] });
 
       // The rows over pg: the date as text, timestamps as Date, the user's identity id as owner.
       const row = await pgDb.selectFrom("consumer_profiles").selectAll().executeTakeFirstOrThrow();

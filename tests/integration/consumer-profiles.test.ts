@@ -226,11 +226,12 @@ describe("permissions", () => {
     const user = newUserId();
     expect(await getPermissions(db, user)).toEqual({ enabledScreens: ["Settings"] });
     const profile = await createProfile({ db }, user, good, NOW);
-    expect(await getPermissions(db, user)).toEqual({ enabledScreens: ["SafeWindow", "MyTests", "Friends", "Settings"] });
+    expect(await getPermissions(db, user)).toEqual({ enabledScreens: ["SafeWindow", "MyTests", "MyFun", "Locations", "Friends", "Settings"] });
 
-    await db.insertInto("consumer_screen_permissions").values([{ consumer_id: profile.sF_ConsumerId, screen: "Locations" }, { consumer_id: profile.sF_ConsumerId, screen: "MyFun" }]).execute();
-    await db.deleteFrom("consumer_screen_permissions").where("consumer_id", "=", profile.sF_ConsumerId).where("screen", "=", "Friends").execute();
-    expect(await getPermissions(db, user)).toEqual({ enabledScreens: ["SafeWindow", "MyTests", "MyFun", "Locations", "Settings"] });
+    await db.deleteFrom("consumer_screen_permissions").where("consumer_id", "=", profile.sF_ConsumerId).where("screen", "in", ["Friends", "Locations"]).execute();
+    expect(await getPermissions(db, user)).toEqual({ enabledScreens: ["SafeWindow", "MyTests", "MyFun", "Settings"] });
+    await db.insertInto("consumer_screen_permissions").values({ consumer_id: profile.sF_ConsumerId, screen: "Friends" }).execute();
+    expect(await getPermissions(db, user)).toEqual({ enabledScreens: ["SafeWindow", "MyTests", "MyFun", "Friends", "Settings"] });
 
     await db.deleteFrom("consumer_screen_permissions").where("consumer_id", "=", profile.sF_ConsumerId).execute();
     expect(await getPermissions(db, user)).toEqual({ enabledScreens: [] });

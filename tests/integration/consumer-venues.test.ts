@@ -8,6 +8,7 @@
 //   visitor's visits and rating. And what breaks it: an expired, replaced or used code, a caller who
 //   administers no location there, guessing, two venues entering one code at once, another
 //   person's visit.
+import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,7 +18,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBusinessService } from "../../services/business/server.ts";
 import type { BusinessService } from "../../services/business/server.ts";
 import { SAMPLE_VENUES, seedVenues } from "../../services/business/seed.ts";
+import { CONSUMER_MIGRATION_TABLE, consumerMigrations } from "../../services/consumer/schema/migrations.ts";
+import type { ConsumerDatabase } from "../../services/consumer/schema/tables.ts";
 import { startConsumerService } from "../../services/consumer/server.ts";
+import { createDatabase } from "../../services/db/database.ts";
+import { migrateToLatest } from "../../services/db/migrate.ts";
 import type { ConsumerService } from "../../services/consumer/server.ts";
 import { callApi, createProfile, json, makeUser, startServices } from "./support.ts";
 import type { Services, TestUser } from "./support.ts";
@@ -284,4 +289,45 @@ describe("check-in codes and visits", () => {
     expect((await post(await doorman(), "/checkin/redeemcode/", { code: "ZZZZ98", locationId: venue.id })).status).toBe(404);
     expect((await post(admin, "/checkin/redeemcode/", { code: "not a code", locationId: venue.id })).status).toBe(429);
   });
+});
+
+// ---------------------------------------------------------------- the venue screens for earlier profiles
+
+describe("migration 0008", () => {
+  it("gives the profiles made before it the venue screens, and leaves a profile an operator narrowed as it is", async () => {
+    const db = await createDatabase<ConsumerDatabase>({ dataDir: dir, name: "migration-0008" });
+    try {
+      const before = Object.fromEntries(Object.entries(consumerMigrations).filter(([name]) => name < "0008"));
+      await migrateToLatest(db, before, CONSUMER_MIGRATION_TABLE);
+      const profile = (id: string, productId: string) => ({
+        id,
+        identity_user_id: `user-${id}`,
+        first_name: "Old",
+        middle_name: null,
+        last_name: "Profile",
+        dob: "1980-01-01",
+        postal_code: "98101",
+        marketing_opt_out: false,
+        health_updates_opt_out: false,
+        safe_window_id: productId,
+        latitude: null,
+        longitude: null,
+        strong_safety_date: null,
+        weak_safety_date: null,
+        safe_window_description: null,
+        created_at: new Date(),
+        updated_at: new Date(),
+      });
+      const [usual, narrowed] = [randomUUID(), randomUUID()];
+      await db.insertInto("consumer_profiles").values([profile(usual, "AAAAAAAA"), profile(narrowed, "BBBBBBBB")]).execute();
+      await db.insertInto("consumer_screen_permissions").values(["SafeWindow", "MyTests", "Friends", "Settings"].map((screen) => ({ consumer_id: usual, screen: screen as never }))).execute();
+      await db.insertInto("consumer_screen_permissions").values({ consumer_id: narrowed, screen: "Settings" }).execute();
+      expect(await migrateToLatest(db, consumerMigrations, CONSUMER_MIGRATION_TABLE)).toEqual(["0008_visits"]);
+      const screensOf = async (id: string) => (await db.selectFrom("consumer_screen_permissions").select("screen").where("consumer_id", "=", id).execute()).map((r) => r.screen).sort();
+      expect(await screensOf(usual)).toEqual(["Friends", "Locations", "MyFun", "MyTests", "SafeWindow", "Settings"]);
+      expect(await screensOf(narrowed)).toEqual(["Settings"]);
+    } finally {
+      await db.destroy();
+    }
+  }, 60_000);
 });

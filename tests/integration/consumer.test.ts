@@ -415,7 +415,7 @@ describe("profile: POST /consumer/modifycore/", () => {
 describe("GET /consumer/getpermissions and /consumer/getsafewindow", () => {
   it("gives a profile the default screens and its safe window card", async () => {
     const { user, profile } = await withProfile({ ...goodProfile, middleName: "Byron" });
-    expect(await json(await api("/consumer/getpermissions", user.token))).toEqual({ enabledScreens: ["SafeWindow", "MyTests", "Friends", "Settings"] });
+    expect(await json(await api("/consumer/getpermissions", user.token))).toEqual({ enabledScreens: ["SafeWindow", "MyTests", "MyFun", "Locations", "Friends", "Settings"] });
     const res = await api("/consumer/getsafewindow", user.token);
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({

@@ -314,7 +314,7 @@ describe("headers and cookies", () => {
     const page = await fetch(`${server.url}/login`);
     expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(page.headers.get("x-frame-options")).toBeNull();
-    expect(page.headers.get("permissions-policy")).toBe("camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()");
+    expect(page.headers.get("permissions-policy")).toBe("camera=(), microphone=(), geolocation=(self), payment=(), usb=(), browsing-topics=()");
   });
 
   it("over https every cookie carries the __Host- prefix, and the remembered address lasts 30 days", async () => {

@@ -1,6 +1,6 @@
 /**
  * Client of the consumer API (docs/product.md §7.2; contract: contracts/consumer.ts): profile,
- * permissions, safe window, test results, follow relations. Server-only.
+ * permissions, safe window, test results, follow relations, venues (search, check-in, visits). Server-only.
  *
  * Every call carries the signed-in user's access token; the API acts only for that user. Every
  * method answers `Result<T>` (docs/architecture.md §6.3): the answer, validated with the
@@ -18,6 +18,8 @@ import { callContract, type CallMessages, type ContractRequest } from "./http.se
 import type { Result } from "./result.server";
 
 export type {
+  Check,
+  CheckinCode,
   Consumer,
   DataExport,
   DisputeQueueEntry,
@@ -32,8 +34,11 @@ export type {
   SubscriptionStatus,
   TestResult,
   UploadAnswer,
+  Visit,
+  WindowState,
   WriteAnswer,
 } from "../../../contracts/consumer.ts";
+export type { LocationHit } from "../../../contracts/business.ts";
 import type { ProfileFields, ReviewDecision, TestResult } from "../../../contracts/consumer.ts";
 
 /** The follow changes, by the name the screens use: `delete` removes a follower, `unfollow` someone followed. */
@@ -64,6 +69,13 @@ const loadMessages: CallMessages = { failed: messages.loadFailed, unavailable: m
 function consumerMessageOf(_status: number, body: unknown): string | undefined {
   const message = (body as { consumerMessage?: unknown } | null)?.consumerMessage;
   return typeof message === "string" && message.trim() ? message : undefined;
+}
+
+/** The API's own sentence for a venue refusal it explains (400, 409), when the answer carries one. */
+function explained(status: number, body: unknown): string | undefined {
+  if (status !== 400 && status !== 409) return undefined;
+  const description = (body as { error_description?: unknown } | null)?.error_description;
+  return typeof description === "string" && description.trim() ? description : undefined;
 }
 
 function consumerUrl(): string {
@@ -193,6 +205,45 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     /** Extension GET /testresult/disputereviews/ (reviewers only): the audit trail, newest first. */
     disputeReviews() {
       return call("disputeReviews");
+    },
+
+    /**
+     * GET /search/: venues within `miles` of a ZIP code's centre or of a point, nearest first. A refusal
+     * (an unknown ZIP code) carries the API's sentence; `notFound` when the upstream has no venues.
+     */
+    async searchLocations(where: { zip: string } | { latitude: number; longitude: number }, miles: number) {
+      const query = "zip" in where ? { zip: where.zip, miles } : { latitude: where.latitude, longitude: where.longitude, miles };
+      const answer = await call("searchLocations", { query }, { failed: messages.locationSearchFailed, unavailable: messages.locationSearchFailed, answered: explained });
+      return answer.ok ? { ok: true as const, value: answer.value.locations } : answer;
+    },
+    /** GET /locationvisit/getcurrentuservisits/: every check made on the user at a venue, newest first. */
+    visits() {
+      return call("getCurrentUserVisits");
+    },
+    /** POST /locationvisit/setrating/: 1-5 stars on one of the user's own visits. */
+    setRating(visitId: string, rating: number) {
+      return call("setRating", { json: { visitId, rating } }, { failed: messages.ratingFailed, answered: explained });
+    },
+    /** Extension POST /checkin/issuecode/: a check-in code to show a venue (2 minutes, one use). `notFound` when the upstream lacks the call. */
+    issueCheckinCode() {
+      return call("issueCheckinCode", {}, { failed: messages.checkinCodeFailed });
+    },
+    /**
+     * Extension POST /checkin/redeemcode/ (a location administrator): the visitor's name and window. A used or
+     * expired code carries the API's sentence; an unknown code, too many attempts, or a location the user does
+     * not administer (403), ours.
+     */
+    redeemCheckinCode(code: string, locationId: string) {
+      return call("redeemCheckinCode", { json: { code, locationId } }, {
+        failed: messages.checkinLookupFailed,
+        notFound: messages.checkinCodeNotFound,
+        answered: (status, body) => (status === 403 ? messages.notLocationAdministrator : explained(status, body)),
+        tooManyAttempts: () => messages.checkinTooManyAttempts,
+      });
+    },
+    /** Extension POST /checkin/checkin/: checks in the visitor of a check the user made. */
+    checkIn(visitId: string) {
+      return call("checkIn", { json: { visitId } }, { failed: messages.checkInFailed });
     },
 
     /** GET /consumersubscription/subscribers/: people who follow the user or asked to. */

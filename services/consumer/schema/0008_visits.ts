@@ -1,4 +1,5 @@
-// Consumer API, check-in codes and visits (issue 15; docs/venues.md "Check-in", "My Fun"). A person
+// Consumer API, check-in codes and visits (issue 15; docs/venues.md "Check-in", "My Fun"), and the
+// venue screens for the profiles made before them. A person
 // shows a venue a short code they asked for; a location administrator who enters it sees their
 // window at a glance, which is recorded as a check (a visit row), and checks them in. The visit keeps
 // what the venue saw (the window's state and dates then) and the venue's name and city then, so that
@@ -43,6 +44,15 @@ export const visits: Migration = {
       .addCheckConstraint("consumer_visits_rated_check", sql`(rating is null) = (rated_at is null)`)
       .execute();
     await db.schema.createIndex("consumer_visits_consumer_idx").on("consumer_visits").columns(["consumer_id", "checked_at"]).execute();
+
+    // The venue screens exist now: every profile made before them gets them, as new profiles do
+    // (permissions.ts DEFAULT_SCREENS). A profile an operator narrowed (no SafeWindow row) is left as it is.
+    for (const screen of ["MyFun", "Locations"]) {
+      await sql`insert into consumer_screen_permissions (consumer_id, screen)
+        select p.consumer_id, ${screen} from consumer_screen_permissions p
+        where p.screen = 'SafeWindow'
+          and not exists (select 1 from consumer_screen_permissions q where q.consumer_id = p.consumer_id and q.screen = ${screen})`.execute(db);
+    }
   },
   async down(db: Kysely<any>) {
     await db.schema.dropTable("consumer_visits").ifExists().execute();

@@ -1,0 +1,149 @@
+// app/routes/checkin.tsx: 'Venue Check-In' (docs/venues.md "Check-in"), for the people the business API
+// calls location administrators; a 404 for everyone else, and when the business API lacks the calls.
+// The administrator chooses the location and enters the code the visitor shows; the page answers at a
+// glance whether the visitor's safe window is open (Strong, Weak, or none) with their name, never their
+// date of birth; Check in records the visit. Both steps are plain form posts to the action.
+import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
+import type { Route } from "./+types/checkin";
+import { FormMessage } from "~/components/Field";
+import { formatInstant } from "~/dates";
+import * as messages from "~/messages";
+import { timeZoneOf } from "~/server/timezone.server";
+import { businessApi } from "~/server/upstream/business.server";
+import { consumerApi, type Check } from "~/server/upstream/consumer.server";
+import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
+
+export const meta = () => [{ title: "Venue Check-In · SafeWindow" }];
+
+/** A code as typed: upper case, spaces and dashes dropped (the API reads I, L and O as 1, 1 and 0). */
+function typedCode(value: FormDataEntryValue | null): string | undefined {
+  const code = String(value ?? "").toUpperCase().replace(/[\s-]/g, "");
+  return /^[0-9A-Z]{6}$/.test(code) ? code : undefined;
+}
+
+async function administeredLocations(context: Route.LoaderArgs["context"]) {
+  const answer = await businessApi(context).locationAdministrator();
+  // No role (or a business API without the check): the page does not exist for this person.
+  if (!answer.ok && (answer.reason === "notFound" || answer.reason === "refused")) throw data(null, { status: 404 });
+  const value = valueOrThrow(answer);
+  if (!value.isLocationAdministrator) throw data(null, { status: 404 });
+  return value.locations;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const locations = await administeredLocations(context);
+  const asked = new URL(request.url).searchParams.get("location");
+  const selected = locations.find((l) => l.locationId === asked)?.locationId ?? locations[0]!.locationId;
+  return { locations, selected, timeZone: await timeZoneOf(request, context) };
+}
+
+type ActionData = { check?: Check; code?: string; error?: string; codeError?: string; locationId?: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const api = consumerApi(context);
+  if (form.get("intent") === "checkin") {
+    const visitId = String(form.get("visitId") ?? "");
+    if (!visitId) throw data(null, { status: 400 });
+    const done = await api.checkIn(visitId);
+    return done.ok ? ({ check: done.value } satisfies ActionData) : data({ error: done.message } satisfies ActionData, failureInit(done));
+  }
+  const locations = await administeredLocations(context);
+  const locationId = String(form.get("locationId") ?? "");
+  if (!locations.some((l) => l.locationId === locationId)) return data({ error: messages.notLocationAdministrator } satisfies ActionData, { status: 403 });
+  const code = typedCode(form.get("code"));
+  if (!code) return data({ codeError: messages.checkinCodeInvalid, locationId, code: String(form.get("code") ?? "").slice(0, 20) } satisfies ActionData, { status: 400 });
+  const check = await api.redeemCheckinCode(code, locationId);
+  if (!check.ok) return data({ error: check.message, locationId, code } satisfies ActionData, failureInit(check));
+  // The check is recorded: a reload must not post the used code again (Post/Redirect/Get would lose the
+  // glance, which is shown once), so the answer is the page itself with the check.
+  return { check: check.value, locationId } satisfies ActionData;
+}
+
+/** The window at a glance: what the venue needs to know, in words and colour. */
+function Glance({ check, timeZone }: { check: Check; timeZone: string }) {
+  const until = check.windowState === "Strong" ? check.strongSafetyDate : check.windowState === "Weak" ? check.weakSafetyDate : null;
+  const verdict = check.windowState === "None" ? "No open safe window" : `${check.windowState} safe window`;
+  return (
+    <div className={`glance glance-${check.windowState.toLowerCase()}`} role="status" aria-labelledby="glance-verdict">
+      <p id="glance-verdict" className="glance-verdict">
+        {verdict}
+      </p>
+      <p className="glance-name">
+        {check.firstName} {check.lastName}
+      </p>
+      {until ? <p>Until {formatInstant(until, timeZone)}</p> : <p>This visitor has no open safe window.</p>}
+      <p className="glance-where">
+        {check.locationName} · checked {formatInstant(check.checkedAt, timeZone)}
+      </p>
+    </div>
+  );
+}
+
+export default function CheckinPage() {
+  const { locations, selected, timeZone } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const check = actionData?.check;
+  const locationId = actionData?.locationId ?? selected;
+  return (
+    <section>
+      <h1>{messages.checkinTitle}</h1>
+      {check ? (
+        <>
+          <Glance check={check} timeZone={timeZone} />
+          {check.checkedInAt ? (
+            <FormMessage tone="success" errors={[`${messages.checkedIn} ${check.firstName} ${check.lastName}, ${formatInstant(check.checkedInAt, timeZone)}.`]} />
+          ) : (
+            <Form method="post" className="form-actions">
+              <input type="hidden" name="intent" value="checkin" />
+              <input type="hidden" name="visitId" value={check.visitId} />
+              <button type="submit" className="button" disabled={busy}>
+                Check in
+              </button>
+            </Form>
+          )}
+        </>
+      ) : null}
+      <FormMessage errors={actionData?.error ? [actionData.error] : undefined} />
+      <Form method="post" className="checkin-form" key={check?.visitId ?? "new"}>
+        <input type="hidden" name="intent" value="lookup" />
+        <p>
+          <label htmlFor="locationId">Location</label>{" "}
+          <select id="locationId" name="locationId" defaultValue={locationId}>
+            {locations.map((location) => (
+              <option key={location.locationId} value={location.locationId}>
+                {location.name}, {location.city}
+              </option>
+            ))}
+          </select>
+        </p>
+        <p>
+          <label htmlFor="code">Visitor's check-in code</label>{" "}
+          <input
+            id="code"
+            name="code"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={9}
+            required
+            defaultValue={check ? "" : (actionData?.code ?? "")}
+            aria-describedby="code-error"
+            aria-invalid={actionData?.codeError ? true : undefined}
+            className="code-input"
+          />
+        </p>
+        <div id="code-error" className="field-error" aria-live="polite">
+          {actionData?.codeError ? <p>{actionData.codeError}</p> : null}
+        </div>
+        <button type="submit" className="button" disabled={busy}>
+          {check ? "Next visitor" : "Look up"}
+        </button>
+      </Form>
+      <p className="hint">The visitor shows a code from their My Safe Window page. It works once, for 2 minutes. You see their name and whether their safe window is open, never their date of birth.</p>
+    </section>
+  );
+}
+

@@ -1,0 +1,135 @@
+// app/routes/locations.tsx: 'Locations' (docs/product.md §6 screen `Locations`; docs/venues.md "Finding
+// venues"): venues near a ZIP code, or near the browser's position when the person asks for it with
+// JavaScript on; a choice of distance; each venue with its address, phone and distance. The search is
+// a GET form (?zip=&miles=, or ?latitude=&longitude=&miles=), so it works without JavaScript and the
+// results have a URL. The ZIP box starts with the profile's postal code.
+import { data, Form, useLoaderData, useNavigate } from "react-router";
+import { useState } from "react";
+import type { Route } from "./+types/locations";
+import { formatPhone } from "~/phone";
+import * as messages from "~/messages";
+import { consumerApi } from "~/server/upstream/consumer.server";
+import { valueOrThrow } from "~/server/upstream/result.server";
+import { useHydrated } from "~/hooks/useHydrated";
+
+export const meta = () => [{ title: "Locations · SafeWindow" }];
+
+/** The distances offered, in miles; the first search uses the default. */
+export const radiusChoices = [5, 10, 25, 50, 100] as const;
+const defaultRadius = 25;
+
+/** A coordinate from the query, or undefined when it is not a number in range. */
+function coordinate(text: string | null, limit: number): number | undefined {
+  if (text === null || !/^-?\d{1,3}(\.\d{1,10})?$/.test(text)) return undefined;
+  const value = Number(text);
+  return Math.abs(value) <= limit ? value : undefined;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const asked = Number(params.get("miles"));
+  const miles = (radiusChoices as readonly number[]).includes(asked) ? asked : defaultRadius;
+  const api = consumerApi(context);
+  const zip = (params.get("zip") ?? "").trim();
+  const latitude = coordinate(params.get("latitude"), 90);
+  const longitude = coordinate(params.get("longitude"), 180);
+  const near = latitude !== undefined && longitude !== undefined && !zip ? { latitude, longitude } : undefined;
+  if (!zip && !near) {
+    // Before a search: the ZIP box starts with the profile's postal code.
+    const profile = valueOrThrow(await api.getProfile());
+    return { zip: profile?.postalCode ?? "", miles, searched: false as const, nearMe: false, problem: undefined, locations: [] };
+  }
+  if (zip && !/^\d{5}$/.test(zip)) return data({ zip: zip.slice(0, 10), miles, searched: false as const, nearMe: false, problem: messages.zipInvalid, locations: [] }, { status: 400 });
+  const found = await api.searchLocations(near ?? { zip }, miles);
+  if (!found.ok && found.reason === "refused") return data({ zip, miles, searched: false as const, nearMe: false, problem: found.message, locations: [] }, { status: 400 });
+  return { zip, miles, searched: true as const, nearMe: near !== undefined, problem: undefined, locations: valueOrThrow(found) };
+}
+
+export default function Locations() {
+  const { zip, miles, searched, nearMe, problem, locations } = useLoaderData<typeof loader>();
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const [radius, setRadius] = useState<number>(miles);
+  const [locating, setLocating] = useState<"idle" | "asking" | "failed">("idle");
+
+  /** With the person's consent (the browser asks), search near where they are. */
+  function searchNearMe() {
+    if (!("geolocation" in navigator)) {
+      setLocating("failed");
+      return;
+    }
+    setLocating("asking");
+    navigator.geolocation.getCurrentPosition(
+      (position) => {
+        setLocating("idle");
+        const { latitude, longitude } = position.coords;
+        void navigate(`/locations?latitude=${latitude.toFixed(4)}&longitude=${longitude.toFixed(4)}&miles=${radius}`);
+      },
+      () => setLocating("failed"),
+      { timeout: 15_000, maximumAge: 300_000 },
+    );
+  }
+
+  return (
+    <section>
+      <h1>{messages.locationsTitle}</h1>
+      <Form method="get" role="search" className="search-form location-search">
+        <label htmlFor="zip">ZIP code</label>{" "}
+        <input
+          id="zip"
+          name="zip"
+          inputMode="numeric"
+          autoComplete="postal-code"
+          pattern="[0-9]{5}"
+          maxLength={5}
+          defaultValue={nearMe ? "" : zip}
+          aria-describedby="location-problem"
+          aria-invalid={problem ? true : undefined}
+        />{" "}
+        <label htmlFor="miles">Within</label>{" "}
+        <select id="miles" name="miles" value={radius} onChange={(event) => setRadius(Number(event.target.value))}>
+          {radiusChoices.map((choice) => (
+            <option key={choice} value={choice}>
+              {choice} miles
+            </option>
+          ))}
+        </select>{" "}
+        <button type="submit" className="button">
+          Search
+        </button>
+        {hydrated ? (
+          <button type="button" className="button secondary" onClick={searchNearMe} disabled={locating === "asking"}>
+            {locating === "asking" ? "Finding you…" : "Near me"}
+          </button>
+        ) : null}
+      </Form>
+      <div id="location-problem" className="field-error" aria-live="polite">
+        {problem ? <p>{problem}</p> : null}
+        {locating === "failed" ? <p>{messages.positionUnavailable}</p> : null}
+      </div>
+      {searched ? (
+        <p className="search-summary" role="status">
+          {locations.length === 0
+            ? messages.noLocationsFound
+            : `${locations.length} ${locations.length === 1 ? "location" : "locations"} within ${miles} miles of ${nearMe ? "you" : zip}.`}
+        </p>
+      ) : null}
+      {locations.length > 0 ? (
+        <ul className="venue-list" aria-label="Locations found">
+          {locations.map((location) => (
+            <li key={location.locationId} className="venue">
+              <h2 className="venue-name">{location.name}</h2>
+              <p className="venue-distance">{location.distanceMiles.toFixed(1)} mi</p>
+              <p className="venue-address">
+                {location.address}, {location.city}, {location.state} {location.postalCode}
+              </p>
+              <p>
+                <a href={`tel:+1${location.phone}`}>{formatPhone(location.phone)}</a>
+              </p>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
