@@ -355,6 +355,14 @@ export const businessCalls = {
     answer: userInfoSchema,
     errorAnswers: { 400: badRequest },
   },
+  deleteUserInfo: {
+    method: "POST",
+    path: "/applicationsecurity/deleteuserinfo/",
+    summary:
+      "Extension (the person's own data): forgets the signed-in person's business user info (names, mobile number, the e-mail seen). Roles given to their address stay: they are the group's records, for its administrators to take back. Idempotent.",
+    auth: "userToken",
+    answer: successSchema,
+  },
   isUserLicensedAdministrator: {
     method: "GET",
     path: "/applicationsecurity/isuserlicensedadministrator/",

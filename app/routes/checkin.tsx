@@ -1,5 +1,6 @@
 // app/routes/checkin.tsx: 'Venue Check-In' (docs/venues.md "Check-in"), for the people the business API
-// calls location administrators; a 404 for everyone else, and when the business API lacks the calls.
+// calls location administrators; a 404 for everyone else, and when the business API lacks the check or
+// the consumer API the check-in extension.
 // The administrator chooses the location and enters the code the visitor shows; the page answers at a
 // glance whether the visitor's safe window is open (Strong, Weak, or none) with their name, never their
 // date of birth; Check in records the visit. Both steps are plain form posts to the action.
@@ -22,7 +23,11 @@ function typedCode(value: FormDataEntryValue | null): string | undefined {
 }
 
 async function administeredLocations(context: Route.LoaderArgs["context"]) {
-  const answer = await businessApi(context).locationAdministrator();
+  // A business API that refuses the token (one that does not know this product's tokens) has no location for
+  // this person either: 404, not the end of the session.
+  const [answer, checkins] = await Promise.all([businessApi(context).locationAdministrator(undefined, { optional: true }), consumerApi(context).checkinsSupported()]);
+  // A consumer API without the check-in extension: the page does not exist.
+  if (!checkins) throw data(null, { status: 404 });
   // No role (or a business API without the check): the page does not exist for this person.
   if (!answer.ok && (answer.reason === "notFound" || answer.reason === "refused")) throw data(null, { status: 404 });
   const value = valueOrThrow(answer);

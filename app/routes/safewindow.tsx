@@ -1,7 +1,7 @@
 // app/routes/safewindow.tsx: docs/product.md §2 /safewindow 'My Safe Window': the user's own card and a link
 // to the testing philosophy page; and 'Check in at a venue' (docs/venues.md "Check-in"): a post asks for a
-// check-in code, shown as text and as a QR code with its time limit. Without the call upstream (a consumer
-// API without the extension), the section says so and offers nothing.
+// check-in code, shown as text and as a QR code with its time limit. The section shows only for a person
+// with My Fun, where the consumer API serves the check-in extension.
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/safewindow";
 import { FormMessage } from "~/components/Field";
@@ -9,6 +9,7 @@ import { SafeWindowCard } from "~/components/SafeWindowCard";
 import { formatInstant } from "~/dates";
 import * as messages from "~/messages";
 import { qrSvg } from "~/server/qr.server";
+import { requireUser } from "~/server/auth.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
@@ -16,10 +17,13 @@ import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 export const meta = () => [{ title: "My Safe Window · SafeWindow" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const card = await consumerApi(context).getSafeWindow();
+  const api = consumerApi(context);
+  // Check-in codes: for a person whose visits show in My Fun, where the upstream serves the extension.
+  const visits = (requireUser(context).enabledScreens ?? []).includes("MyFun");
+  const [card, checkins] = await Promise.all([api.getSafeWindow(), visits ? api.checkinsSupported() : false]);
   // No profile yet: the gate knows where this user belongs.
   if (!card.ok && card.reason === "notFound") throw redirect("/checkaccountstatus");
-  return { card: valueOrThrow(card), now: Date.now(), timeZone: await timeZoneOf(request, context) };
+  return { card: valueOrThrow(card), now: Date.now(), timeZone: await timeZoneOf(request, context), checkins };
 }
 
 export async function action({ context }: Route.ActionArgs) {
@@ -37,7 +41,7 @@ function grouped(code: string): string {
 }
 
 export default function SafeWindow() {
-  const { card, now, timeZone } = useLoaderData<typeof loader>();
+  const { card, now, timeZone, checkins } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const code = actionData?.code;
@@ -49,6 +53,7 @@ export default function SafeWindow() {
         Product ID <code className="product-id">{card.safeWindowId}</code> ·{" "}
         <Link to="/testing-philosophy">How we count safe windows</Link>
       </p>
+      {checkins ? (
       <section className="card checkin-code" aria-labelledby="checkin-heading">
         <h2 id="checkin-heading">Check in at a venue</h2>
         {code ? (
@@ -75,6 +80,7 @@ export default function SafeWindow() {
           </Form>
         )}
       </section>
+      ) : null}
     </section>
   );
 }

@@ -40,7 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   // The business API says whether this person checks visitors in somewhere (docs/venues.md); when it
   // cannot be asked, the card is left out rather than the page failing.
-  const [profileAnswer, administrator] = await Promise.all([consumerApi(context).getProfile(), businessApi(context).locationAdministrator()]);
+  const [profileAnswer, administrator] = await Promise.all([consumerApi(context).getProfile(), businessApi(context).locationAdministrator(undefined, { optional: true })]);
   const profile = valueOrThrow(profileAnswer);
   if (!profile) throw redirect("/checkaccountstatus");
   rememberPostalTimeZone(context, profile.postalCode);
@@ -135,9 +135,10 @@ async function changeEmail(formData: FormData, context: Readonly<RouterContextPr
 /**
  * Deletes the account (issue 13; docs/product.md §2.5): the password is checked first, like a sign-in and
  * counted like one, so nothing is deleted on a wrong one; then the consumer API forgets the profile and
- * everything hanging from it, then the identity authority the account (it mails the confirmation); then
+ * everything hanging from it (visits included), the business API the person's business user info, then
+ * the identity authority the account (it mails the confirmation); then
  * every browser of the account is signed out and this one lands on Sign In with the news. The consumer
- * API goes first: should the authority fail after it, the user can still sign in and finish.
+ * and business APIs go first: should the authority fail after them, the user can still sign in and finish.
  */
 async function deleteAccount(formData: FormData, context: Readonly<RouterContextProvider>, user: SessionUser) {
   const submission = parseWithZod(formData, { schema: deleteAccountSchema });
@@ -150,6 +151,8 @@ async function deleteAccount(formData: FormData, context: Readonly<RouterContext
   if (wrong) return fail(wrong.message, wrong.init, wrong.field);
   const forgotten = await consumerApi(context).deleteProfile();
   if (!forgotten.ok) return fail(forgotten.message, failureInit(forgotten));
+  const forgottenBusiness = await businessApi(context).deleteUserInfo();
+  if (!forgottenBusiness.ok) return fail(forgottenBusiness.message, failureInit(forgottenBusiness));
   const closed = await identityApi(context).deleteAccount(currentPassword);
   if (!closed.ok) return fail(closed.reason === "refused" ? messages.deleteAccountIncomplete : closed.message, failureInit(closed));
   await endSessionEverywhere(context, messages.accountDeleted);

@@ -13,6 +13,7 @@
 import { strToU8, Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import type { RouterContextProvider } from "react-router";
 import { requireUser } from "./auth.server";
+import { businessApi } from "./upstream/business.server";
 import { consumerApi, type DataExport } from "./upstream/consumer.server";
 import { identityApi } from "./upstream/identity.server";
 import { valueOrThrow } from "./upstream/result.server";
@@ -34,6 +35,25 @@ function resultFolder(index: number, result: { testDate: string; publicName: str
   return `results/${String(index).padStart(3, "0")}-${result.testDate.slice(0, 10)}-${namePart(result.publicName)}`;
 }
 
+/**
+ * What the business API keeps about the person: their business user info, and the groups and locations
+ * they administer (names only); null when it holds nothing of theirs (it refuses the token or lacks the
+ * calls).
+ * @throws the route error response when the business API cannot be asked (the export is not made half)
+ */
+async function businessData(context: Readonly<RouterContextProvider>) {
+  const api = businessApi(context);
+  const [info, locations, groups] = await Promise.all([api.userInfo({ optional: true }), api.locationAdministrator(undefined, { optional: true }), api.administratorGroups({ optional: true })]);
+  const answers = [info, locations, groups];
+  if (answers.some((answer) => !answer.ok && (answer.reason === "refused" || answer.reason === "notFound"))) return null;
+  const [userInfo, administered, licensed] = [valueOrThrow(info), valueOrThrow(locations), valueOrThrow(groups)];
+  return {
+    userInfo: { firstName: userInfo.firstName, lastName: userInfo.lastName, mobileNumber: userInfo.mobileNumber },
+    licensedAdministratorOf: licensed.map((group) => ({ hospitalityGroupId: group.hospitalityGroupId, name: group.name })),
+    locationAdministratorOf: administered.locations.map((location) => ({ locationId: location.locationId, name: location.name, city: location.city, state: location.state })),
+  };
+}
+
 function readme(data: DataExport, exportedAt: string): string {
   return [
     "Your SafeWindow data",
@@ -42,7 +62,8 @@ function readme(data: DataExport, exportedAt: string): string {
     "",
     "safewindow-data.json  your account, your profile, every test result with the checks we made and your disputes",
     "                      with our responses, the people who follow you and whom you follow, and every check a",
-    "                      venue made of your window with your check-ins and ratings (JSON).",
+    "                      venue made of your window with your check-ins and ratings, and, when you work for a",
+    "                      venue, your business details and the venues you administer (JSON).",
     "results/              one folder per test result: page-1.jpg, the image we show, and original.pdf, the PDF",
     "                      exactly as you uploaded it.",
     "",
@@ -58,10 +79,10 @@ function readme(data: DataExport, exportedAt: string): string {
 export async function dataExportResponse(context: Readonly<RouterContextProvider>): Promise<Response> {
   const user = requireUser(context);
   const api = consumerApi(context);
-  const [exported, account] = await Promise.all([api.exportData(), identityApi(context).userInfo(user.accessToken)]);
+  const [exported, account, business] = await Promise.all([api.exportData(), identityApi(context).userInfo(user.accessToken), businessData(context)]);
   const data = valueOrThrow(exported);
   const { userName, emailConfirmed } = valueOrThrow(account);
-  const json = { account: { userName, emailConfirmed }, ...data };
+  const json = { account: { userName, emailConfirmed }, ...data, business };
 
   const entries: Entry[] = [
     { name: "README.txt", compress: true, bytes: async () => strToU8(readme(data, data.exportedAt)) },

@@ -39,7 +39,7 @@ import {
   usersAndRoles,
 } from "./groups.ts";
 import type { BusinessDatabase } from "./schema/tables.ts";
-import { getUserInfo, saveUserInfoPartial, touchUser } from "./users.ts";
+import { deleteUserInfo, getUserInfo, saveUserInfoPartial, touchUser } from "./users.ts";
 
 export interface BusinessAppDeps {
   db: Kysely<BusinessDatabase>;
@@ -95,6 +95,10 @@ function routes(deps: BusinessAppDeps): Router {
   router.post("/applicationsecurity/saveuserinfopartial", async (req, res) => {
     requireJson(req);
     reply(res, businessCalls.saveUserInfoPartial, await saveUserInfoPartial(db, userOf(res), parse(saveUserInfoPartialRequestSchema, req.body), now()));
+  });
+  router.post("/applicationsecurity/deleteuserinfo", async (_req, res) => {
+    await deleteUserInfo(db, userOf(res));
+    reply(res, businessCalls.deleteUserInfo, { success: true });
   });
   router.get("/applicationsecurity/isuserlicensedadministrator", async (_req, res) => {
     reply(res, businessCalls.isUserLicensedAdministrator, await licensedAdministrator(db, userOf(res)));

@@ -57,3 +57,8 @@ export async function saveUserInfoPartial(db: Kysely<BusinessDatabase>, user: Au
     .execute();
   return getUserInfo(db, user);
 }
+
+/** POST deleteuserinfo (extension): deletes the user's record; a later call records the token's e-mail again, and nothing else. */
+export async function deleteUserInfo(db: Kysely<BusinessDatabase>, user: AuthenticatedUser): Promise<void> {
+  await db.deleteFrom("business_users").where("identity_user_id", "=", user.identityUserId).execute();
+}

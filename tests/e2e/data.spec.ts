@@ -37,6 +37,8 @@ test("Download my data gives a zip of the account, the profile and each result w
     followers: [],
     following: [],
     visits: [],
+    // The business API knows the account but nothing it saved, and no venue it administers.
+    business: { userInfo: { firstName: null, lastName: null, mobileNumber: null }, licensedAdministratorOf: [], locationAdministratorOf: [] },
   });
   const folder = names.find((n) => n.endsWith("/original.pdf"))!.replace(/\/original\.pdf$/, "");
   expect(Buffer.from(files[`${folder}/original.pdf`]!).equals(Buffer.from(pdf))).toBe(true);

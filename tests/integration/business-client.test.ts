@@ -36,7 +36,7 @@ beforeAll(async () => {
   silentUrl = `http://127.0.0.1:${(silentUpstream.address() as { port: number }).port}`;
   // The app reads its configuration once, on first use: set it before the client loads.
   process.env.BUSINESS_API_URL = business.url;
-  process.env.UPSTREAM_TIMEOUT_MS = "800";
+  process.env.UPSTREAM_TIMEOUT_MS = "3000";
   ({ businessApi } = await import("../../app/server/upstream/business.server"));
 }, 60_000);
 
@@ -149,7 +149,8 @@ describe("the business client", () => {
       const started = Date.now();
       const slow = await businessApi(contextOf(user)).billingDetails("5a1e7d0c-0000-4000-8000-000000000000");
       expect(slow).toMatchObject({ ok: false, reason: "unavailable", status: 0, message: messages.billingLoadFailed });
-      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
+      expect(Date.now() - started).toBeLessThan(15_000);
       config.BUSINESS_API_URL = "http://127.0.0.1:9";
       expect(await businessApi(contextOf(user)).userInfo()).toMatchObject({ ok: false, reason: "unavailable", message: messages.upstreamUnavailable });
     } finally {

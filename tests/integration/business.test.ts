@@ -124,6 +124,17 @@ describe("user info", () => {
     expect((await get(user, "/applicationsecurity/getuserinfo/")).body.mobileNumber).toBe("2065550123");
   });
 
+  it("forgets the person's info on request (the person's own data), and keeps the roles given to the address", async () => {
+    const { admin, groupId } = await newGroup();
+    await post(admin, "/applicationsecurity/saveuserinfopartial/", { firstName: "Gone", lastName: "Soon", mobileNumber: "2065550177" });
+    expect((await post(admin, "/applicationsecurity/deleteuserinfo/", {})).body).toEqual({ success: true });
+    expect((await get(admin, "/applicationsecurity/getuserinfo/")).body).toMatchObject({ firstName: null, lastName: null, mobileNumber: null });
+    const rows = await business.db.selectFrom("business_users").select(["first_name", "mobile_number"]).where("identity_user_id", "=", admin.sub).execute();
+    expect(rows.every((row) => row.first_name === null && row.mobile_number === null)).toBe(true);
+    expect((await get(admin, `/hospitalitygroup/getusersandroles/?hospitalityGroupId=${groupId}`)).body).toEqual([expect.objectContaining({ roleName: "Licensed Administrator", firstName: null })]);
+    expect((await post(admin, "/applicationsecurity/deleteuserinfo/", {})).status).toBe(200);
+  });
+
   it("refuses a bad phone, an empty name, an empty body and a form body, and keeps what was saved", async () => {
     const user = await newUser({ confirmed: false });
     await post(user, "/applicationsecurity/saveuserinfopartial/", { firstName: "Alan" });

@@ -107,6 +107,21 @@ describe("upstream answers that do not fit their contract", () => {
     expect(await response.text()).toContain("7KQ2M9XA");
   });
 
+  it("hides check-in codes and Venue Check-In when the consumer API lacks the extension; a business API that refuses the token does not end the session on My Settings", async () => {
+    answers = defaultAnswers();
+    answers.set("/consumer", { body: { ...card, sF_ConsumerId: "c-1", identityUserId: "user-1", postalCode: "98101", marketingOptOut: false, healthUpdatesOptOut: false, dob: "1985-12-10" } });
+    // The stand-in answers 404 to /checkin/checkin (no such call): no section, no page.
+    const safeWindow = await page("/safewindow");
+    expect(safeWindow.status).toBe(200);
+    expect(await safeWindow.text()).not.toContain("Check in at a venue");
+    expect((await page("/checkin")).status).toBe(404);
+    // The embedded business API cannot verify the stand-in's token (401): My Settings shows, without the card, still signed in.
+    const settings = await page("/settings");
+    expect(settings.status).toBe(200);
+    expect(await settings.text()).not.toContain(messages.checkinTitle);
+    expect((await page("/safewindow")).status).toBe(200);
+  });
+
   it("a card with a malformed date is the 502 page, logged with the call's name and not the value", async () => {
     answers = defaultAnswers();
     answers.set("/consumer/getsafewindow", { body: { ...card, dob: "the tenth of December", strongSafetyDate: 42 } });

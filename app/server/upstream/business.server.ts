@@ -62,28 +62,41 @@ function businessUrl(): string {
 export function businessApi(context: Readonly<RouterContextProvider>) {
   const user = context.get(userContext);
   const log = context.get(requestContext).log;
-  const call = <N extends BusinessCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = loadMessages) =>
+  const call = <N extends BusinessCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = loadMessages, optional = false) =>
     callContract(businessUrl(), name, businessCalls[name], { ...request, token: user.accessToken }, callMessages, {
       log,
-      onUnauthorized: () => user.signInAgain(),
+      // A look-up a page can do without (optional) must not end the session: a business API that refuses
+      // the token is then only a `refused` answer.
+      ...(optional ? {} : { onUnauthorized: () => user.signInAgain() }),
     });
 
   return {
     /** GET /applicationsecurity/getuserinfo/: user name, names and mobile number (null until saved). */
-    userInfo() {
-      return call("getUserInfo");
+    userInfo({ optional = false }: { optional?: boolean } = {}) {
+      return call("getUserInfo", {}, loadMessages, optional);
     },
     /** POST /applicationsecurity/saveuserinfopartial/: the fields given (mobile number as 10 digits); the others stay. */
     saveUserInfo(changes: SaveUserInfoPartialRequest) {
       return call("saveUserInfoPartial", { json: changes }, changeMessages(messages.businessInfoSaveFailed));
     },
+    /**
+     * Extension POST /applicationsecurity/deleteuserinfo/: forgets the user's business user info (Delete my
+     * account). `optional`: a business API that refuses the token or lacks the call holds nothing of theirs.
+     */
+    async deleteUserInfo() {
+      const answer = await call("deleteUserInfo", {}, { failed: messages.deleteAccountFailed, unavailable: messages.deleteAccountFailed }, true);
+      return answer.ok || answer.reason === "refused" || answer.reason === "notFound" ? { ok: true as const, value: true as const } : answer;
+    },
     /** GET /applicationsecurity/isuserlicensedadministrator/: whether, and of which groups. */
     licensedAdministrator() {
       return call("isUserLicensedAdministrator");
     },
-    /** GET /applicationsecurity/isuserlocationadministrator/: the locations the user administers (only `locationId` when given). */
-    locationAdministrator(locationId?: string) {
-      return call("isUserLocationAdministrator", locationId === undefined ? {} : { query: { locationId } });
+    /**
+     * GET /applicationsecurity/isuserlocationadministrator/: the locations the user administers (only `locationId`
+     * when given). `optional`: for a page that only adds a link with it, a refused token does not sign the user out.
+     */
+    locationAdministrator(locationId?: string, { optional = false }: { optional?: boolean } = {}) {
+      return call("isUserLocationAdministrator", locationId === undefined ? {} : { query: { locationId } }, loadMessages, optional);
     },
 
     /** GET /hospitalitygroup/?hospitalityGroupId: the group and its locations (`notFound` unless the user has a role in it). */
@@ -91,8 +104,8 @@ export function businessApi(context: Readonly<RouterContextProvider>) {
       return call("getHospitalityGroup", { query: { hospitalityGroupId } });
     },
     /** GET /hospitalitygroup/getadministratorhospitalitygroups/: the groups the user is a licensed administrator of. */
-    administratorGroups() {
-      return call("getAdministratorHospitalityGroups");
+    administratorGroups({ optional = false }: { optional?: boolean } = {}) {
+      return call("getAdministratorHospitalityGroups", {}, loadMessages, optional);
     },
     /** GET /hospitalitygroup/getusersandroles/?hospitalityGroupId (licensed administrators; `refused` for a smaller role). */
     usersAndRoles(hospitalityGroupId: string) {

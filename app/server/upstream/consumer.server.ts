@@ -84,6 +84,11 @@ function consumerUrl(): string {
   return url;
 }
 
+/** How long an answer about the check-in extension is trusted, ms. */
+const CHECKIN_PROBE_TTL_MS = 10 * 60 * 1000;
+/** Per consumer API URL: whether it serves the check-in extension, and when that was learnt. */
+const checkinSupport = new Map<string, { supported: boolean; at: number }>();
+
 /** The consumer API as the signed-in user of this request (`context`, inside the guard) sees it. */
 export function consumerApi(context: Readonly<RouterContextProvider>) {
   const user = context.get(userContext);
@@ -240,6 +245,21 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
         answered: (status, body) => (status === 403 ? messages.notLocationAdministrator : explained(status, body)),
         tooManyAttempts: () => messages.checkinTooManyAttempts,
       });
+    },
+    /**
+     * Whether the consumer API serves the check-in extension (docs/venues.md "Check-in": the screens that
+     * need it are hidden when it does not). Learnt from POST /checkin/checkin/ with no visit: 400 where the
+     * call exists, 404 where it does not; no side effect. Kept per upstream for 10 minutes; an upstream
+     * that does not answer counts as serving it (the screens then show their load error).
+     */
+    async checkinsSupported(): Promise<boolean> {
+      const url = consumerUrl();
+      const known = checkinSupport.get(url);
+      if (known && Date.now() - known.at < CHECKIN_PROBE_TTL_MS) return known.supported;
+      const answer = await call("checkIn", { json: {} }, { failed: messages.checkInFailed });
+      const supported = answer.ok || answer.reason !== "notFound";
+      if (answer.ok || answer.reason === "refused" || answer.reason === "notFound") checkinSupport.set(url, { supported, at: Date.now() });
+      return supported;
     },
     /** Extension POST /checkin/checkin/: checks in the visitor of a check the user made. */
     checkIn(visitId: string) {
