@@ -2,11 +2,12 @@
  * Every query the reference services and the session store make can be answered through an index
  * (issue 11: "the reference services' queries use indexes (show the query plans)").
  *
- * The identity authority, the consumer API and the session store run on one in-memory PGlite, as
- * server.ts runs them on its embedded database, through a Kysely whose log keeps every query with
- * its parameters. A journey over HTTP makes them run their queries: accounts, tokens, the reset
- * mail, profiles, an upload through the PDF pipeline, results, the window, follows, the search, a
- * dispute, sessions. Then each distinct query is planned with `EXPLAIN` under
+ * The identity authority, the consumer API, the business API and the session store run on one
+ * in-memory PGlite, as server.ts runs them on its embedded database, through a Kysely whose log
+ * keeps every query with its parameters. A journey over HTTP makes them run their queries:
+ * accounts, tokens, the reset mail, profiles, an upload through the PDF pipeline, results, the
+ * window, follows, the search, a dispute, venues (a subscription, roles at a location, the search
+ * by distance, a check-in, a rating, billing), sessions. Then each distinct query is planned with `EXPLAIN` under
  * `enable_seqscan = off`: on a few rows the planner prefers a sequential scan whatever the
  * indexes, so the question asked is whether an index *could* serve the query. A query whose plan
  * still reads a table sequentially has no index for its condition, and fails the test, unless it
@@ -23,6 +24,7 @@ import { Kysely, PGliteDialect } from "kysely";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseSessionStore, migrateSessionTable } from "../../app/server/session-store.server.ts";
+import { startBusinessService, type BusinessService } from "../../services/business/server.ts";
 import { startConsumerService, type ConsumerService } from "../../services/consumer/server.ts";
 import { openPglite } from "../../services/db/database.ts";
 import { startIdentityService, type IdentityService } from "../../services/identity/server.ts";
@@ -36,7 +38,8 @@ const REVIEWER = "plans-reviewer@example.com";
  * Queries that read a whole table by design, each with its reason. Matched against the query's SQL.
  */
 const fullReads: { pattern: RegExp; reason: string }[] = [
-  { pattern: /from "(identity|consumer|app)_migration(_lock)?"/, reason: "the migrator reads its own small table at start" },
+  { pattern: /from "(identity|consumer|business|app)_migration(_lock)?"/, reason: "the migrator reads its own small table at start" },
+  { pattern: /from "business_application_roles" where "name" = \$1/, reason: "the product's two application roles, looked up by name" },
   { pattern: /from "identity_signing_keys"/, reason: "the authority publishes all its signing keys (a handful) in its JWKS" },
   {
     pattern: /^select "id", "consumer_id", "lab_id", "patient_last_name", "patient_given_names", "patient_dob", "collected_at", "test_name" from "consumer_test_results" order by "created_at", "id"$/,
@@ -50,6 +53,7 @@ let pglite: PGlite;
 let db: Kysely<any>;
 let identity: IdentityService;
 let consumer: ConsumerService;
+let business: BusinessService;
 let services: Services;
 const dirs: string[] = [];
 
@@ -65,13 +69,15 @@ beforeAll(async () => {
   });
   const logger = pino({ level: "silent" });
   identity = await startIdentityService({ dataDir: dirs[0]!, db, publicUrl: "http://localhost:3000", clients: [CLIENT], logger });
-  consumer = await startConsumerService({ dataDir: dirs[1]!, db, identityUrl: identity.url, logger, reviewers: [REVIEWER] });
+  business = await startBusinessService({ dataDir: dirs[1]!, db, identityUrl: identity.url, logger });
+  consumer = await startConsumerService({ dataDir: dirs[1]!, db, identityUrl: identity.url, logger, reviewers: [REVIEWER], businessUrl: business.url });
   await migrateSessionTable(db);
   services = { identity, consumer, identityDataDir: dirs[0]!, consumerDataDir: dirs[1]!, identityUrl: identity.url, client: CLIENT, close: async () => {} } as unknown as Services;
 }, 60_000);
 
 afterAll(async () => {
   await consumer?.close();
+  await business?.close();
   await identity?.close();
   await db.destroy();
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
@@ -142,6 +148,60 @@ async function journey(): Promise<void> {
   await call(alan, "/consumersubscription/publishers/");
   await call(alan, `/consumersubscription/subscriptionstatus/?sfConsumerId=${encodeURIComponent(grace.profile.sF_ConsumerId)}`);
 
+  // Venues: a subscription (its group, roles, invoice), a role at a new location, the checks, the
+  // group and its roles, billing, a retry and a status change; the search by distance, a check-in
+  // code, its check, the check-in, the visits, a rating, the data export; a location role taken back.
+  const owner = await makePerson(services, { firstName: "Vera", lastName: "Venue", dob: "1979-03-03", postalCode: "98101" }, { confirmed: true });
+  const biz = (who: Person, pathAndQuery: string, body?: unknown) =>
+    contractFetch(`${business.url}${pathAndQuery}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { authorization: `Bearer ${who.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }).then(async (res) => {
+      expect(res.status, pathAndQuery).toBeLessThan(300);
+      return res.json();
+    });
+  const subscribed = await biz(owner, "/subscription/create/", { businessName: "Plans Bar", address: "1 Main St", city: "Seattle", state: "WA", postalCode: "98101", phone: "2065550100", plan: "monthly" });
+  const groupId = subscribed.hospitalityGroup.hospitalityGroupId as string;
+  const app = await biz(owner, "/application/getbyname?applicationName=SafeWindow");
+  const roles = (await biz(owner, `/application/getapplicationroles/?applicationId=${app.applicationId}`)) as { applicationRoleId: string; scope: string }[];
+  const locationRole = roles.find((r) => r.scope === "location")!.applicationRoleId;
+  const staff = await biz(owner, "/applicationuserrolelocation/buildandcreate/", {
+    hospitalityGroupId: groupId,
+    applicationRoleId: locationRole,
+    email: "door@example.com",
+    location: { name: "Plans Taproom", address: "1 Main St", city: "Seattle", state: "WA", postalCode: "98101", phone: "2065550101" },
+  });
+  await biz(owner, "/applicationuserrolelocation/update/", { applicationUserRoleLocationId: staff.applicationUserRoleLocationId, location: { name: "Plans Taproom & Grill" } });
+  await biz(owner, "/applicationsecurity/saveuserinfopartial/", { firstName: "Vera" });
+  for (const path of [
+    "/applicationsecurity/getuserinfo/",
+    "/applicationsecurity/isuserlicensedadministrator/",
+    `/applicationsecurity/isuserlocationadministrator/?locationId=${staff.locationId}`,
+    `/hospitalitygroup/?hospitalityGroupId=${groupId}`,
+    "/hospitalitygroup/getadministratorhospitalitygroups/",
+    `/hospitalitygroup/getusersandroles/?hospitalityGroupId=${groupId}`,
+  ]) {
+    await biz(owner, path);
+  }
+  const billing = await biz(owner, `/subscription/getbillingdetails/?hospitalityGroupId=${groupId}`);
+  await biz(owner, "/subscription/retryinvoice/", { invoiceId: billing.invoices[0].invoiceId });
+  await biz(owner, "/subscription/updatestatus/", { subscriptionId: subscribed.subscription.subscriptionId, status: "paused" });
+  await call(grace, "/search/?zip=98101&miles=10");
+  const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const { code } = await call(grace, "/checkin/issuecode/", json({}));
+  await call(grace, "/checkin/issuecode/", json({}));
+  const stale = code as string;
+  const fresh = (await call(grace, "/checkin/issuecode/", json({}))).code as string;
+  expect((await callApi(services, "/checkin/redeemcode/", owner, json({ code: stale, locationId: staff.locationId }))).status).toBe(409);
+  const check = await call(owner, "/checkin/redeemcode/", json({ code: fresh, locationId: staff.locationId }));
+  await call(owner, "/checkin/checkin/", json({ visitId: check.visitId }));
+  await call(grace, "/locationvisit/getcurrentuservisits/");
+  await call(grace, "/locationvisit/setrating/", json({ visitId: check.visitId, rating: 5 }));
+  await call(grace, "/consumer/export");
+  await biz(owner, "/applicationuserrolelocation/delete/", { applicationUserRoleLocationId: staff.applicationUserRoleLocationId });
+  await biz(owner, "/applicationsecurity/deleteuserinfo/", {});
+
   // Sessions: create, read, update, the generation, delete, the purge.
   const sessions = databaseSessionStore(db);
   const sessionId = await sessions.createData({ user: grace.email });
@@ -179,7 +239,22 @@ describe("query plans of the reference services and the session store", () => {
       await writeFile(process.env.QUERY_PLANS_OUT, report(planned, version[0]!.server_version));
     }
     // The journey reached every part: accounts, results, follows, sessions.
-    for (const table of ["identity_users", "identity_outbox", "consumer_test_results", "consumer_subscriptions", "consumer_dispute_reviews", "consumer_outbox", "app_session"]) {
+    for (const table of [
+      "identity_users",
+      "identity_outbox",
+      "consumer_test_results",
+      "consumer_subscriptions",
+      "consumer_dispute_reviews",
+      "consumer_outbox",
+      "consumer_checkin_codes",
+      "consumer_visits",
+      "business_users",
+      "business_locations",
+      "business_user_role_locations",
+      "business_subscriptions",
+      "business_invoices",
+      "app_session",
+    ]) {
       expect(planned.some((p) => p.sql.includes(`"${table}"`)), table).toBe(true);
     }
     // ... including the dispute and the confirmation.
@@ -195,7 +270,7 @@ function report(planned: Planned[], serverVersion: string): string {
   const lines = [
     "# Query plans of the reference services and the session store",
     "",
-    `Written by \`npm run bench:queries\` (tests/integration/query-plans.test.ts) on ${new Date().toISOString()}: every distinct query the identity authority, the consumer API and the session store made during the test's journey, planned by PGlite (PostgreSQL ${serverVersion}) with \`EXPLAIN\` under \`enable_seqscan = off\`, so that a sequential scan shows a condition no index serves. ${planned.length} queries; ${planned.filter((p) => p.sequential.length > 0).length} read a table sequentially, each a whole-table read by design (its reason given).`,
+    `Written by \`npm run bench:queries\` (tests/integration/query-plans.test.ts) on ${new Date().toISOString()}: every distinct query the identity authority, the consumer API, the business API and the session store made during the test's journey, planned by PGlite (PostgreSQL ${serverVersion}) with \`EXPLAIN\` under \`enable_seqscan = off\`, so that a sequential scan shows a condition no index serves. ${planned.length} queries; ${planned.filter((p) => p.sequential.length > 0).length} read a table sequentially, each a whole-table read by design (its reason given).`,
     "",
   ];
   planned.forEach((p, n) => {
