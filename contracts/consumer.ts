@@ -691,6 +691,8 @@ export const consumerCalls = {
     answer: locationSearchSchema,
     errorAnswers: {
       400: { description: "invalid_request (miles missing or out of range, no zip and no complete point, a parameter repeated) or unknown_postal_code.", schema: apiErrorSchema },
+      403: { description: "insufficient_scope: the business API refused the caller's token (it needs business.api).", schema: apiErrorSchema },
+      404: { description: "no_venues: this consumer API runs without a business API.", schema: apiErrorSchema },
       503: { description: "temporarily_unavailable: the business API, which keeps the venues, cannot be asked; Retry-After 5.", schema: apiErrorSchema },
     },
   },
@@ -732,8 +734,8 @@ export const consumerCalls = {
     answer: checkSchema,
     errorAnswers: {
       400: { description: "invalid_request: no code or location.", schema: apiErrorSchema },
-      403: { description: "not_location_administrator: the caller does not administer this location (the business API says).", schema: apiErrorSchema },
-      404: { description: "code_not_found: no such code.", schema: apiErrorSchema },
+      403: { description: "not_location_administrator: the caller does not administer this location (the business API says); insufficient_scope: the business API refused the caller's token.", schema: apiErrorSchema },
+      404: { description: "code_not_found: no such code; no_venues: this consumer API runs without a business API.", schema: apiErrorSchema },
       409: { description: "code_expired or code_used: the code is too old, was replaced by a newer one, or was entered already.", schema: apiErrorSchema },
       429: { description: "too_many_attempts: more than 10 codes not found by this caller in 10 minutes; Retry-After.", schema: apiErrorSchema },
       503: { description: "temporarily_unavailable: the business API cannot be asked; Retry-After 5.", schema: apiErrorSchema },

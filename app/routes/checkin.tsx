@@ -42,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { locations, selected, timeZone: await timeZoneOf(request, context) };
 }
 
-type ActionData = { check?: Check; code?: string; error?: string; codeError?: string; locationId?: string };
+type ActionData = { check?: Check; code?: string; error?: string; codeError?: string; locationId?: string | undefined };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
@@ -50,8 +50,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.get("intent") === "checkin") {
     const visitId = String(form.get("visitId") ?? "");
     if (!visitId) throw data(null, { status: 400 });
+    // The location chosen stays chosen for the next visitor (the page is rendered anew without JavaScript).
+    const kept = String(form.get("locationId") ?? "") || undefined;
     const done = await api.checkIn(visitId);
-    return done.ok ? ({ check: done.value } satisfies ActionData) : data({ error: done.message } satisfies ActionData, failureInit(done));
+    return done.ok ? ({ check: done.value, locationId: kept } satisfies ActionData) : data({ error: done.message, locationId: kept } satisfies ActionData, failureInit(done));
   }
   const locations = await administeredLocations(context);
   const locationId = String(form.get("locationId") ?? "");
@@ -104,6 +106,7 @@ export default function CheckinPage() {
             <Form method="post" className="form-actions">
               <input type="hidden" name="intent" value="checkin" />
               <input type="hidden" name="visitId" value={check.visitId} />
+              <input type="hidden" name="locationId" value={locationId} />
               <button type="submit" className="button" disabled={busy}>
                 Check in
               </button>

@@ -62,8 +62,9 @@ export default function Locations() {
     navigator.geolocation.getCurrentPosition(
       (position) => {
         setLocating("idle");
+        // Two decimals (about a kilometre) are enough to find venues miles away, and say less about where the person is.
         const { latitude, longitude } = position.coords;
-        void navigate(`/locations?latitude=${latitude.toFixed(4)}&longitude=${longitude.toFixed(4)}&miles=${radius}`);
+        void navigate(`/locations?latitude=${latitude.toFixed(2)}&longitude=${longitude.toFixed(2)}&miles=${radius}`);
       },
       () => setLocating("failed"),
       { timeout: 15_000, maximumAge: 300_000 },

@@ -40,7 +40,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   // The business API says whether this person checks visitors in somewhere (docs/venues.md); when it
   // cannot be asked, the card is left out rather than the page failing.
-  const [profileAnswer, administrator] = await Promise.all([consumerApi(context).getProfile(), businessApi(context).locationAdministrator(undefined, { optional: true })]);
+  const [profileAnswer, administrator, checkins] = await Promise.all([
+    consumerApi(context).getProfile(),
+    businessApi(context).locationAdministrator(undefined, { optional: true }),
+    consumerApi(context).checkinsSupported(),
+  ]);
   const profile = valueOrThrow(profileAnswer);
   if (!profile) throw redirect("/checkaccountstatus");
   rememberPostalTimeZone(context, profile.postalCode);
@@ -54,7 +58,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     notice: flash.notice,
     // The reviewers' screens (an extension screen name, docs/architecture.md §6.1): linked only for a reviewer.
     reviewer: (user.enabledScreens ?? []).includes("DisputeReviews"),
-    locationAdministrator: administrator.ok && administrator.value.isLocationAdministrator,
+    // Venue Check-In needs the consumer API's check-in extension too (app/routes/checkin.tsx).
+    locationAdministrator: checkins && administrator.ok && administrator.value.isLocationAdministrator,
     profile: {
       fullName: [profile.firstName, profile.middleName, profile.lastName].filter(Boolean).join(" "),
       dob: toUsDate(profile.dob),

@@ -9,7 +9,7 @@
 // Changes to a group's roles run in a transaction that locks the group's row first, so two
 // administrators taking each other's role at once cannot leave the group without one.
 import { randomUUID } from "node:crypto";
-import type { Kysely, Selectable, Transaction } from "kysely";
+import type { ExpressionBuilder, Kysely, Selectable, Transaction } from "kysely";
 import { roleNames, searchLimit } from "../../contracts/business.ts";
 import type {
   Application,
@@ -114,8 +114,8 @@ export async function licensedAdministrator(db: Db, user: AuthenticatedUser): Pr
 }
 
 /**
- * GET isuserlocationadministrator: the locations the user administers (a location role there, or a
- * licensed administrator of its group), by name; only `locationId` when it is given.
+ * GET isuserlocationadministrator: the locations in service the user administers (a location role there,
+ * or a licensed administrator of its group), by name; only `locationId` when it is given.
  */
 export async function locationAdministrator(db: Db, user: AuthenticatedUser, locationId?: string): Promise<LocationAdministrator> {
   const roles = await heldRoles(db, user);
@@ -125,10 +125,25 @@ export async function locationAdministrator(db: Db, user: AuthenticatedUser, loc
   let query = db
     .selectFrom("business_locations")
     .selectAll()
-    .where((eb) => eb.or([...(groups.length ? [eb("hospitality_group_id", "in", groups)] : []), ...(places.length ? [eb("id", "in", places)] : [])]));
+    .where((eb) => eb.or([...(groups.length ? [eb("hospitality_group_id", "in", groups)] : []), ...(places.length ? [eb("id", "in", places)] : [])]))
+    .where(inService);
   if (locationId !== undefined) query = query.where("id", "=", locationId);
   const rows = await query.orderBy("name").orderBy("id").execute();
   return { isLocationAdministrator: rows.length > 0, locations: rows.map(locationOf) };
+}
+
+/**
+ * Locations in service: of a group whose subscription is active or past due (docs/venues.md
+ * "Subscriptions"). A paused or canceled group's venues are not found and check nobody in.
+ */
+function inService(eb: ExpressionBuilder<BusinessDatabase, "business_locations">) {
+  return eb.exists(
+    eb
+      .selectFrom("business_subscriptions as s")
+      .select("s.id")
+      .whereRef("s.hospitality_group_id", "=", "business_locations.hospitality_group_id")
+      .where("s.status", "in", ["active", "past_due"]),
+  );
 }
 
 /**
@@ -141,6 +156,7 @@ export async function searchLocations(db: Db, centre: { latitude: number; longit
   const rows = await db
     .selectFrom("business_locations")
     .selectAll()
+    .where(inService)
     .where("latitude", ">=", box.south)
     .where("latitude", "<=", box.north)
     // A box across the 180th meridian has its west edge east of its east edge.
@@ -371,7 +387,7 @@ async function assignmentForChange(db: Db, user: AuthenticatedUser, applicationU
   return row;
 }
 
-/** The licensed administrators of a group (inside its lock). */
+/** The licensed administrators of a group who hold the role (a confirmed address), inside its lock. */
 async function licensedCount(trx: Transaction<BusinessDatabase>, hospitalityGroupId: string): Promise<number> {
   const row = await trx
     .selectFrom("business_user_role_locations as url")
@@ -379,6 +395,16 @@ async function licensedCount(trx: Transaction<BusinessDatabase>, hospitalityGrou
     .select((eb) => eb.fn.countAll<string>().as("n"))
     .where("url.hospitality_group_id", "=", hospitalityGroupId)
     .where("r.name", "=", roleNames.licensedAdministrator)
+    // Only an address someone has confirmed holds the role: a role given to a typo keeps nobody in charge.
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("business_users as u")
+          .select("u.identity_user_id")
+          .where("u.email_verified", "=", true)
+          .where((inner) => inner(inner.fn("lower", ["u.email"]), "=", inner.ref("url.email"))),
+      ),
+    )
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -4,6 +4,7 @@
 // database of DATA_DIR (default ./data), which belongs to one process at a time: stop the server
 // first (docs/decisions/0008). Migrates the business tables first, so it also works before the first
 // start. Exit codes: 0 done, 1 refused or failed (the reason on stderr), 2 wrong usage.
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
@@ -26,8 +27,10 @@ try {
   if (!databaseUrl) await mkdir(dataDir, { recursive: true });
   const lock = databaseUrl ? undefined : await lockDataDir(dataDir, { onLost: () => {} });
   try {
-    // The embedded layout keeps every service's tables in DATA_DIR/db (services/db/embedded.ts).
-    const db = await createDatabase<BusinessDatabase>(databaseUrl ? { databaseUrl, name: "business" } : { dataDir, name: "db" });
+    // The embedded layout keeps every service's tables in DATA_DIR/db (services/db/embedded.ts); a
+    // business API run alone (main.ts) keeps its own in DATA_DIR/business.
+    const alone = !existsSync(path.join(dataDir, "db", "PG_VERSION")) && existsSync(path.join(dataDir, "business", "PG_VERSION"));
+    const db = await createDatabase<BusinessDatabase>(databaseUrl ? { databaseUrl, name: "business" } : { dataDir, name: alone ? "business" : "db" });
     try {
       await migrateToLatest(db, businessMigrations, BUSINESS_MIGRATION_TABLE);
       for (const email of emails) {

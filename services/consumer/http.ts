@@ -163,12 +163,21 @@ function checkinRoutes(deps: ConsumerAppDeps): Router {
     requireContentType(req, "json");
     const { code, locationId } = parse(redeemCodeRequestSchema, req.body);
     const caller = userOf(res).identityUserId;
-    misses.check(caller, deps.now());
-    // The business API keeps who administers which location: asked with the caller's own token.
-    const answer = await deps.business.locationAdministrator(req.get("authorization") as string, locationId);
-    const location = answer.locations.find((l) => l.locationId === locationId);
-    if (!answer.isLocationAdministrator || !location) throw new VenueError(403, "not_location_administrator", "You do not administer this location.");
-    reply(res, consumerCalls.redeemCheckinCode, await redeemCheckinCode(deps.profiles.db, caller, code, location, deps.now(), misses));
+    // Counted before anything is awaited: attempts sent at once are counted at once (visits.ts MissCounter).
+    const mark = misses.begin(caller, deps.now());
+    try {
+      // The business API keeps who administers which location: asked with the caller's own token.
+      const answer = await deps.business.locationAdministrator(req.get("authorization") as string, locationId);
+      const location = answer.locations.find((l) => l.locationId === locationId);
+      if (!answer.isLocationAdministrator || !location) {
+        misses.found(caller, mark); // refused before any code was looked at
+        throw new VenueError(403, "not_location_administrator", "You do not administer this location.");
+      }
+      reply(res, consumerCalls.redeemCheckinCode, await redeemCheckinCode(deps.profiles.db, caller, code, location, deps.now(), misses, mark));
+    } catch (err) {
+      if (!(err instanceof VenueError)) misses.found(caller, mark); // the business API or the database failed: no code was tried
+      throw err;
+    }
   });
 
   router.post("/checkin", async (req, res) => {

@@ -5,7 +5,8 @@
 // product ID or name. A code is 6 characters of Crockford base32 (30 random bits), serves once, for
 // 2 minutes, and asking for a new one ends the older. Entering it is a check, recorded as a visit with
 // what the venue saw; Check in marks the visit. A caller who enters 10 codes that do not exist within
-// 10 minutes must wait (so codes cannot be guessed), counted in this process.
+// 10 minutes must wait, counted in this process (one consumer API process: see the README), so guessing
+// a live code among 2^30 takes, per caller, about 10^7 years of tries on average.
 import { randomInt, randomUUID } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import { checkinCodeSeconds } from "../../contracts/consumer.ts";
@@ -81,20 +82,34 @@ export async function issueCheckinCode(db: Db, identityUserId: string, now: Date
   });
 }
 
-/** Counts the codes not found per caller (identity user id), in this process. */
+/**
+ * Counts the codes not found per caller (identity user id), in this process. Every attempt counts from
+ * the moment it starts (`begin`, before anything is awaited), so that attempts sent at once cannot all
+ * pass the check before the first miss is known; an attempt whose code exists is then taken back (`found`).
+ */
 export class MissCounter {
-  readonly #misses = new Map<string, number[]>();
-  /** @throws VenueError 429 too_many_attempts when the caller is over MISSES_ALLOWED in MISS_WINDOW_MS */
-  check(caller: string, now: Date): void {
-    const recent = (this.#misses.get(caller) ?? []).filter((at) => at > now.getTime() - MISS_WINDOW_MS);
-    this.#misses.set(caller, recent);
+  readonly #attempts = new Map<string, number[]>();
+  /**
+   * Counts an attempt of `caller` at `now`.
+   * @returns its mark, for `found`
+   * @throws VenueError 429 too_many_attempts when the caller already has MISSES_ALLOWED counted in MISS_WINDOW_MS
+   */
+  begin(caller: string, now: Date): number {
+    const recent = (this.#attempts.get(caller) ?? []).filter((at) => at > now.getTime() - MISS_WINDOW_MS);
     if (recent.length >= MISSES_ALLOWED) {
+      this.#attempts.set(caller, recent);
       const retryAfter = Math.max(1, Math.ceil(((recent[0] ?? now.getTime()) + MISS_WINDOW_MS - now.getTime()) / 1000));
       throw new VenueError(429, "too_many_attempts", "Too many codes that do not exist were entered. Wait a few minutes.", retryAfter);
     }
+    const mark = now.getTime();
+    this.#attempts.set(caller, [...recent, mark]);
+    return mark;
   }
-  record(caller: string, now: Date): void {
-    this.#misses.set(caller, [...(this.#misses.get(caller) ?? []), now.getTime()]);
+  /** The attempt `mark` of `caller` named a code that exists (used or not): it is not a miss. */
+  found(caller: string, mark: number): void {
+    const list = this.#attempts.get(caller) ?? [];
+    const at = list.indexOf(mark);
+    if (at !== -1) list.splice(at, 1);
   }
 }
 
@@ -119,10 +134,12 @@ function checkOf(row: Selectable<ConsumerVisitsTable>, person: { first_name: str
  * one code at once see it once.
  * @throws VenueError 400 invalid_request (not a code), 404 code_not_found, 409 code_expired / code_used, 429 too_many_attempts
  */
-export async function redeemCheckinCode(db: Db, caller: string, typed: string, location: Location, now: Date, misses: MissCounter): Promise<Check> {
-  misses.check(caller, now);
+export async function redeemCheckinCode(db: Db, caller: string, typed: string, location: Location, now: Date, misses: MissCounter, mark: number): Promise<Check> {
   const code = normalizeCode(typed);
-  if (!code) throw new VenueError(400, "invalid_request", "A check-in code is 6 letters and digits.");
+  if (!code) {
+    misses.found(caller, mark); // not a guess at a code
+    throw new VenueError(400, "invalid_request", "A check-in code is 6 letters and digits.");
+  }
   return db.transaction().execute(async (trx) => {
     const used = await trx
       .updateTable("consumer_checkin_codes")
@@ -133,12 +150,11 @@ export async function redeemCheckinCode(db: Db, caller: string, typed: string, l
       .where("expires_at", ">", now)
       .returning("consumer_id")
       .executeTakeFirst();
+    if (used) misses.found(caller, mark);
     if (!used) {
       const row = await trx.selectFrom("consumer_checkin_codes").select(["used_at", "withdrawn_at", "expires_at"]).where("code", "=", code).executeTakeFirst();
-      if (!row) {
-        misses.record(caller, now);
-        throw new VenueError(404, "code_not_found", "There is no such check-in code. Check the code with the visitor.");
-      }
+      if (!row) throw new VenueError(404, "code_not_found", "There is no such check-in code. Check the code with the visitor.");
+      misses.found(caller, mark);
       if (row.used_at) throw new VenueError(409, "code_used", "This check-in code was already used. Ask the visitor for a new one.");
       throw new VenueError(409, "code_expired", "This check-in code has expired. Ask the visitor for a new one.");
     }
@@ -177,7 +193,7 @@ export async function redeemCheckinCode(db: Db, caller: string, typed: string, l
  */
 export async function checkIn(db: Db, caller: string, visitId: string, now: Date): Promise<Check> {
   const missing = () => new VenueError(404, "not_found", "No such check of yours.");
-  if (!/^[0-9a-f-]{36}$/i.test(visitId)) throw missing();
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(visitId)) throw missing();
   await db.updateTable("consumer_visits").set({ checked_in_at: now }).where("id", "=", visitId).where("checked_by", "=", caller).where("checked_in_at", "is", null).execute();
   const row = await db
     .selectFrom("consumer_visits as v")
@@ -227,7 +243,7 @@ export async function allVisits(db: Db, consumerId: string, limit?: number): Pro
 export async function setRating(db: Db, identityUserId: string, visitId: string, rating: number, now: Date): Promise<Visit> {
   const consumerId = await profileIdOf(db, identityUserId);
   const missing = () => new VenueError(404, "not_found", "No such visit of yours.");
-  if (!/^[0-9a-f-]{36}$/i.test(visitId)) throw missing();
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(visitId)) throw missing();
   const row = await db.selectFrom("consumer_visits").selectAll().where("id", "=", visitId).where("consumer_id", "=", consumerId).executeTakeFirst();
   if (!row) throw missing();
   if (!row.checked_in_at) throw new VenueError(409, "not_checked_in", "Only a visit you were checked in at can be rated.");

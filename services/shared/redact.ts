@@ -1,10 +1,11 @@
 // Secrets that docs/product.md §7 puts in URLs (password, newPassword, currentPassword, token) must never
-// reach a log line (docs/architecture.md §2 "logging"). One function for every reference service: their
+// reach a log line (docs/architecture.md §2 "logging"), nor a person's position (latitude, longitude of a
+// Locations search near them, docs/venues.md: used for the search, not kept). One function for every reference service: their
 // request loggers (shared/http.ts) and the identity authority's mail log.
 import { unescape } from "node:querystring";
 
 /** Query parameter names whose values are replaced, compared lower-case. */
-const SECRET_PARAMS = new Set(["password", "newpassword", "currentpassword", "token", "client_secret", "access_token", "refresh_token", "code"]);
+const SECRET_PARAMS = new Set(["password", "newpassword", "currentpassword", "token", "client_secret", "access_token", "refresh_token", "code", "latitude", "longitude"]);
 
 /**
  * Returns `url` (absolute or path+query) with the value of every secret query parameter

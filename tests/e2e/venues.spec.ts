@@ -13,6 +13,9 @@ import { harborviewPdf } from "../fixtures/index";
 import { e2e } from "./env";
 import { createAccount, dismissGuidelines, expect, expectAccessible, fillProfile, isoDob, otherPerson, signIn, signedInUser, strongPassword, test, uniqueProfile, uploadPdf } from "./support";
 
+/** The sample venue the journey happens at (services/business/seed.ts SAMPLE_VENUES[0]). */
+const harborviewTaproomId = "5a1e7d0c-5eed-4000-8000-000000000101";
+
 /** The project's venue administrator, signed in with a profile (made on the project's first use). */
 async function signedInVenueAdmin(page: Page, testInfo: TestInfo): Promise<void> {
   const email = e2e.venueAdmins[testInfo.project.name as keyof typeof e2e.venueAdmins];
@@ -110,6 +113,8 @@ test("a venue checks in a visitor whose window is open and sees one whose window
   await expectAccessible(venue.page);
   await venue.page.getByRole("button", { name: "Check in" }).click();
   await expect(venue.page.getByText(`${messages.checkedIn} ${ada.firstName} ${ada.lastName}`)).toBeVisible();
+  // The location chosen stays chosen for the next visitor.
+  await expect(venue.page.getByLabel("Location")).toHaveValue(harborviewTaproomId);
 
   // The same code again: used.
   await lookUp(venue.page, adaCode);

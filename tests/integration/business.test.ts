@@ -290,7 +290,9 @@ describe("roles at locations", () => {
   it("updates a location's fields (a new ZIP moves it) and a role; keeps the last licensed administrator", async () => {
     const { admin, groupId } = await newGroup();
     const ids = await roleIds(admin);
-    const created = await post(admin, "/applicationuserrolelocation/buildandcreate/", { hospitalityGroupId: groupId, applicationRoleId: ids.location, email: "host@example.com", location: LOCATION });
+    const host = await newUser();
+    await get(host, "/applicationsecurity/getuserinfo/"); // signed in once with the address confirmed
+    const created = await post(admin, "/applicationuserrolelocation/buildandcreate/", { hospitalityGroupId: groupId, applicationRoleId: ids.location, email: host.email, location: LOCATION });
     const moved = await post(admin, "/applicationuserrolelocation/update/", { applicationUserRoleLocationId: created.body.applicationUserRoleLocationId, location: { name: "Pier 57 Taproom & Grill", postalCode: "97201" } });
     expect(moved.status).toBe(200);
     expect(moved.body.locationName).toBe("Pier 57 Taproom & Grill");
@@ -306,6 +308,16 @@ describe("roles at locations", () => {
     const down = await post(admin, "/applicationuserrolelocation/update/", { applicationUserRoleLocationId: mine.applicationUserRoleLocationId, applicationRoleId: ids.location, locationId: place.locationId });
     expect(down.status).toBe(200);
     expect((await post(admin, "/applicationuserrolelocation/update/", { applicationUserRoleLocationId: created.body.applicationUserRoleLocationId, location: { name: "x" } })).status).toBe(403);
+  });
+
+  it("does not count a role given to an address nobody confirmed as the administrator the group keeps", async () => {
+    const { admin, groupId } = await newGroup();
+    const ids = await roleIds(admin);
+    await post(admin, "/applicationuserrolelocation/buildandcreate/", { hospitalityGroupId: groupId, applicationRoleId: ids.licensed, email: "typo@exmaple.com" });
+    const mine = (await get(admin, `/hospitalitygroup/getusersandroles/?hospitalityGroupId=${groupId}`)).body.find((u: any) => u.email === admin.email.toLowerCase());
+    const refused = await post(admin, "/applicationuserrolelocation/delete/", { applicationUserRoleLocationId: mine.applicationUserRoleLocationId });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe("last_administrator");
   });
 
   it("lets two licensed administrators taking each other's role at once leave one", async () => {
@@ -335,13 +347,26 @@ describe("roles at locations", () => {
 // ---------------------------------------------------------------- billing
 
 describe("subscription states and invoices", () => {
-  it("pauses, resumes and cancels; canceled is final", async () => {
-    const { admin, subscriptionId } = await newGroup();
+  it("pauses, resumes and cancels; canceled is final; a group out of service has no venue to find or check in at", async () => {
+    const { admin, groupId, subscriptionId } = await newGroup();
+    const ids = await roleIds(admin);
+    // A venue in a corner of Montana no other test uses.
+    const place = { ...LOCATION, name: "Service Check Saloon", city: "Jordan", state: "MT", postalCode: "59337", phone: "4065550100" };
+    const built = await post(admin, "/applicationuserrolelocation/buildandcreate/", { hospitalityGroupId: groupId, applicationRoleId: ids.location, email: "host@example.com", location: place });
+    const [latitude, longitude] = [47.32, -106.91];
+    const found = async () => (await get(admin, `/location/search/?latitude=${latitude}&longitude=${longitude}&miles=25`)).body.map((l: any) => l.locationId);
+    const administered = async () => (await get(admin, `/applicationsecurity/isuserlocationadministrator/?locationId=${built.body.locationId}`)).body.isLocationAdministrator;
+    expect(await found()).toEqual([built.body.locationId]);
+    expect(await administered()).toBe(true);
     const status = (value: string) => post(admin, "/subscription/updatestatus/", { subscriptionId, status: value });
     expect((await status("paused")).body.status).toBe("paused");
+    expect(await found()).toEqual([]);
+    expect(await administered()).toBe(false);
     expect((await status("paused")).body.status).toBe("paused");
     expect((await status("active")).body.status).toBe("active");
+    expect(await found()).toEqual([built.body.locationId]);
     expect((await status("canceled")).body.status).toBe("canceled");
+    expect(await found()).toEqual([]);
     const after = await status("active");
     expect(after.status).toBe(409);
     expect(after.body.error).toBe("invalid_transition");

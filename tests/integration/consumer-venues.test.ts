@@ -15,7 +15,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBusinessService } from "../../services/business/server.ts";
 import type { BusinessService } from "../../services/business/server.ts";
 import { SAMPLE_VENUES, seedVenues } from "../../services/business/seed.ts";
 import { CONSUMER_MIGRATION_TABLE, consumerMigrations } from "../../services/consumer/schema/migrations.ts";
@@ -39,20 +38,10 @@ let silent: Server;
 let clockOffsetMs = 0;
 
 beforeAll(async () => {
-  services = await startServices({ client: CLIENT, tmpPrefix: "consumer-venues-", pinIssuer: true });
-  dir = await mkdtemp(path.join(tmpdir(), "consumer-venues-business-"));
-  business = await startBusinessService({ dataDir: dir, identityUrl: services.identityUrl, identityIssuer: services.identity.issuer, logger: pino({ level: "silent" }) });
+  services = await startServices({ client: CLIENT, tmpPrefix: "consumer-venues-", pinIssuer: true, business: true, consumerNow: () => new Date(Date.now() + clockOffsetMs) });
+  business = services.business!;
+  dir = await mkdtemp(path.join(tmpdir(), "consumer-venues-other-"));
   await seedVenues(business.db, "owner@example.com");
-  // The consumer API of startServices() knows no business API; this one does.
-  services.consumer = await startConsumerService({
-    dataDir: path.join(dir, "consumer"),
-    identityUrl: services.identityUrl,
-    identityIssuer: services.identity.issuer,
-    logger: pino({ level: "silent" }),
-    businessUrl: business.url,
-    now: () => new Date(Date.now() + clockOffsetMs),
-  });
-  extra.push(services.consumer);
   user = await makeUser(services);
   silent = createServer(() => {});
   await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
@@ -60,7 +49,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const consumer of extra) await consumer.close();
-  await business?.close();
   await services?.close();
   silent?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -274,6 +262,14 @@ describe("check-in codes and visits", () => {
     expect(orphans).toEqual([]);
     // The venue's finished check of a deleted person is gone too.
     expect((await post(admin, "/checkin/checkin/", { visitId: check.visitId })).status).toBe(404);
+  });
+
+  it("counts guesses sent at once: no more than 10 get an answer", async () => {
+    const admin = await doorman();
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => post(admin, "/checkin/redeemcode/", { code: `YYYY${String(i).padStart(2, "0")}`, locationId: venue.id })));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((status) => status === 404)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
   });
 
   it("makes a caller who enters codes that do not exist wait", async () => {

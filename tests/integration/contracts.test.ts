@@ -1,11 +1,13 @@
-// Contract tests (docs/architecture.md §6.1): every call of contracts/identity.ts and
-// contracts/consumer.ts made once against the reference services, each request checked against
+// Contract tests (docs/architecture.md §6.1): every call of contracts/identity.ts,
+// contracts/consumer.ts and contracts/business.ts made once against the reference services, each request checked against
 // the call's request schema before it is sent and each answer parsed with the answer schema the
 // app's clients use (contractFetch also fails on keys the contract does not document). The last
-// test fails when a call of either contract was not made here.
+// test fails when a call of any contract was not made here.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { CallContract } from "../../contracts/call.ts";
+import { businessCalls } from "../../contracts/business.ts";
+import type { BusinessCallName } from "../../contracts/business.ts";
 import { consumerCalls } from "../../contracts/consumer.ts";
 import type { ConsumerCallName } from "../../contracts/consumer.ts";
 import { identityCalls } from "../../contracts/identity.ts";
@@ -20,7 +22,7 @@ const PUBLIC_URL = "http://localhost:3000";
 let services: Services;
 
 beforeAll(async () => {
-  services = await startServices({ client: CLIENT, tmpPrefix: "contracts-", reviewers: [REVIEWER] });
+  services = await startServices({ client: CLIENT, tmpPrefix: "contracts-", reviewers: [REVIEWER], business: true });
 });
 
 afterAll(async () => {
@@ -38,7 +40,7 @@ interface Sent {
   multipart?: { [field: string]: File };
 }
 
-/** Names of the calls made so far, `identity.<name>` and `consumer.<name>`. */
+/** Names of the calls made so far, `identity.<name>`, `consumer.<name>` and `business.<name>`. */
 const made = new Set<string>();
 
 /**
@@ -76,6 +78,9 @@ async function make<C extends CallContract>(base: string, name: string, call: C,
 const identity = <N extends IdentityCallName>(name: N, sent?: Sent) => make(services.identityUrl, `identity.${name}`, identityCalls[name], sent);
 const consumer = <N extends ConsumerCallName>(name: N, who: TestUser, sent: Sent = {}) =>
   make(services.consumer.url, `consumer.${name}`, consumerCalls[name], { ...sent, token: who.token });
+
+const business = <N extends BusinessCallName>(name: N, who: TestUser, sent: Sent = {}) =>
+  make(services.business!.url, `business.${name}`, businessCalls[name], { ...sent, token: who.token });
 
 // ---------------------------------------------------------------- mails
 
@@ -212,6 +217,49 @@ describe("consumer API", () => {
   });
 });
 
+describe("business API, and the consumer API's venue calls", () => {
+  it("answers every call as its contract says", async () => {
+    const owner = await makeUser(services, { tag: "contract-owner", confirmed: true });
+    expect(await business("saveUserInfoPartial", owner, { json: { firstName: "Olga", mobileNumber: "2065550100" } })).toMatchObject({ firstName: "Olga" });
+    expect(await business("getUserInfo", owner)).toMatchObject({ mobileNumber: "2065550100" });
+    const created = await business("createSubscription", owner, {
+      json: { businessName: "Contract Cafe", address: "1 Main St", city: "Seattle", state: "WA", postalCode: "98101", phone: "2065550100", plan: "monthly" },
+    });
+    const groupId = created.hospitalityGroup.hospitalityGroupId;
+    expect(await business("isUserLicensedAdministrator", owner)).toEqual({ isLicensedAdministrator: true, hospitalityGroupIds: [groupId] });
+    const app = await business("getApplicationByName", owner, { query: { applicationName: "SafeWindow" } });
+    const roles = await business("getApplicationRoles", owner, { query: { applicationId: app.applicationId } });
+    const locationRole = roles.find((r) => r.scope === "location")!.applicationRoleId;
+    const given = await business("buildAndCreateRoleLocation", owner, {
+      json: { hospitalityGroupId: groupId, applicationRoleId: locationRole, email: "door@example.com", location: { name: "Contract Patio", address: "1 Main St", city: "Seattle", state: "WA", postalCode: "98101", phone: "2065550101" } },
+    });
+    const locationId = given.locationId!;
+    expect(await business("updateRoleLocation", owner, { json: { applicationUserRoleLocationId: given.applicationUserRoleLocationId, location: { name: "Contract Garden" } } })).toMatchObject({ locationName: "Contract Garden" });
+    expect((await business("getHospitalityGroup", owner, { query: { hospitalityGroupId: groupId } })).locations).toHaveLength(1);
+    expect(await business("getAdministratorHospitalityGroups", owner)).toHaveLength(1);
+    expect(await business("getUsersAndRoles", owner, { query: { hospitalityGroupId: groupId } })).toHaveLength(2);
+    expect((await business("isUserLocationAdministrator", owner, { query: { locationId } })).isLocationAdministrator).toBe(true);
+    expect((await business("searchLocations", owner, { query: { latitude: "47.61", longitude: "-122.33", miles: "5" } })).map((l) => l.name)).toContain("Contract Garden");
+    const billing = await business("getBillingDetails", owner, { query: { hospitalityGroupId: groupId } });
+    expect((await business("retryInvoice", owner, { json: { invoiceId: billing.invoices[0]!.invoiceId } })).invoice.status).toBe("paid");
+
+    // The consumer API's venue calls: the search, a code, the check, the check-in, the visits and a rating.
+    const visitor = await makeUser(services, { tag: "contract-visitor" });
+    await consumer("createProfile", visitor, { json: { consumer: { firstName: "Vi", lastName: "Sitor", dob: "1990-01-01", postalCode: "98101" }, latitude: null, longitude: null } });
+    expect((await consumer("searchLocations", visitor, { query: { zip: "98101", miles: "5" } })).locations.map((l) => l.name)).toContain("Contract Garden");
+    const { code } = await consumer("issueCheckinCode", visitor);
+    const check = await consumer("redeemCheckinCode", owner, { json: { code, locationId } });
+    expect(check.windowState).toBe("None");
+    expect((await consumer("checkIn", owner, { json: { visitId: check.visitId } })).checkedInAt).not.toBeNull();
+    expect(await consumer("getCurrentUserVisits", visitor)).toHaveLength(1);
+    expect((await consumer("setRating", visitor, { json: { visitId: check.visitId, rating: 5 } })).rating).toBe(5);
+
+    expect(await business("deleteRoleLocation", owner, { json: { applicationUserRoleLocationId: given.applicationUserRoleLocationId } })).toEqual({ success: true });
+    expect((await business("updateSubscriptionStatus", owner, { json: { subscriptionId: created.subscription.subscriptionId, status: "canceled" } })).status).toBe("canceled");
+    expect(await business("deleteUserInfo", owner)).toEqual({ success: true });
+  });
+});
+
 describe("the check itself", () => {
   const answer = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
@@ -230,8 +278,12 @@ describe("the check itself", () => {
 });
 
 describe("coverage", () => {
-  it("made every call of both contracts", () => {
-    const every = [...Object.keys(identityCalls).map((n) => `identity.${n}`), ...Object.keys(consumerCalls).map((n) => `consumer.${n}`)];
+  it("made every call of the three contracts", () => {
+    const every = [
+      ...Object.keys(identityCalls).map((n) => `identity.${n}`),
+      ...Object.keys(consumerCalls).map((n) => `consumer.${n}`),
+      ...Object.keys(businessCalls).map((n) => `business.${n}`),
+    ];
     expect(every.filter((name) => !made.has(name))).toEqual([]);
   });
 });

@@ -783,5 +783,7 @@ describe("redactUrl", () => {
     );
     expect(redactUrl("/a?token")).toBe("/a?token=[redacted]");
     expect(redactUrl("/plain/path")).toBe("/plain/path");
+    // A person's position (Locations, near me) is not kept either; the ZIP code and the radius are.
+    expect(redactUrl("/search/?latitude=47.61&longitude=-122.33&miles=10&zip=")).toBe("/search/?latitude=[redacted]&longitude=[redacted]&miles=10&zip=");
   });
 });

@@ -186,7 +186,6 @@ async function journey(): Promise<void> {
   }
   const billing = await biz(owner, `/subscription/getbillingdetails/?hospitalityGroupId=${groupId}`);
   await biz(owner, "/subscription/retryinvoice/", { invoiceId: billing.invoices[0].invoiceId });
-  await biz(owner, "/subscription/updatestatus/", { subscriptionId: subscribed.subscription.subscriptionId, status: "paused" });
   await call(grace, "/search/?zip=98101&miles=10");
   const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const { code } = await call(grace, "/checkin/issuecode/", json({}));
@@ -199,6 +198,7 @@ async function journey(): Promise<void> {
   await call(grace, "/locationvisit/getcurrentuservisits/");
   await call(grace, "/locationvisit/setrating/", json({ visitId: check.visitId, rating: 5 }));
   await call(grace, "/consumer/export");
+  await biz(owner, "/subscription/updatestatus/", { subscriptionId: subscribed.subscription.subscriptionId, status: "paused" });
   await biz(owner, "/applicationuserrolelocation/delete/", { applicationUserRoleLocationId: staff.applicationUserRoleLocationId });
   await biz(owner, "/applicationsecurity/deleteuserinfo/", {});
 

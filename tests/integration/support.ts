@@ -29,6 +29,8 @@ import { consumerCalls } from "../../contracts/consumer.ts";
 import type { Consumer } from "../../contracts/consumer.ts";
 import { businessCalls } from "../../contracts/business.ts";
 import { identityCalls } from "../../contracts/identity.ts";
+import { startBusinessService } from "../../services/business/server.ts";
+import type { BusinessService } from "../../services/business/server.ts";
 import { startConsumerService } from "../../services/consumer/server.ts";
 import type { ConsumerService } from "../../services/consumer/server.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
@@ -111,10 +113,12 @@ export interface Authority {
   onToken?: (token: string) => void;
 }
 
-/** The identity authority and the consumer API as startServices() started them. */
+/** The identity authority and the consumer API (and the business API when asked for) as startServices() started them. */
 export interface Services extends Authority {
   identity: IdentityService;
   consumer: ConsumerService;
+  /** With `business: true`: the business API, which the consumer API asks for venues. */
+  business?: BusinessService;
   /** The authority's data dir: its mails are written to `outbox/` there (no SMTP in tests). */
   identityDataDir: string;
   /** The consumer API's data dir: its mails (a decided dispute) are written to `outbox/` there. */
@@ -141,6 +145,8 @@ export interface ServicesOptions {
   onToken?: (token: string) => void;
   /** E-mail addresses of the consumer API's dispute reviewers (default none). */
   reviewers?: string[];
+  /** Start the business API too (on the same database, or PGlite in the consumer's data dir), and give the consumer API its URL. */
+  business?: boolean;
 }
 
 /**
@@ -154,8 +160,10 @@ export async function startServices(options: ServicesOptions): Promise<Services>
   const { databaseUrl } = options;
   let identity: IdentityService | undefined;
   let consumer: ConsumerService | undefined;
+  let business: BusinessService | undefined;
   const close = async () => {
     await consumer?.close();
+    await business?.close();
     await identity?.close();
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   };
@@ -167,10 +175,20 @@ export async function startServices(options: ServicesOptions): Promise<Services>
       clients: [options.client],
       logger: options.identityLogger ?? silent,
     });
+    if (options.business) {
+      business = await startBusinessService({
+        dataDir: dirs[1]!,
+        databaseUrl,
+        identityUrl: identity.url,
+        identityIssuer: options.pinIssuer ? identity.issuer : undefined,
+        logger: silent,
+      });
+    }
     consumer = await startConsumerService({
       dataDir: dirs[1]!,
       databaseUrl,
       identityUrl: identity.url,
+      businessUrl: business?.url,
       identityIssuer: options.pinIssuer ? identity.issuer : undefined,
       logger: options.consumerLogger ?? silent,
       now: options.consumerNow,
@@ -181,7 +199,7 @@ export async function startServices(options: ServicesOptions): Promise<Services>
     await close();
     throw err;
   }
-  return { identity, consumer, identityDataDir: dirs[0]!, consumerDataDir: dirs[1]!, identityUrl: identity.url, client: options.client, onToken: options.onToken, close };
+  return { identity, consumer, ...(business ? { business } : {}), identityDataDir: dirs[0]!, consumerDataDir: dirs[1]!, identityUrl: identity.url, client: options.client, onToken: options.onToken, close };
 }
 
 /** A pino destination that appends each line written to it to `lines` (the test reads the log as text). */
