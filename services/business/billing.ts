@@ -13,7 +13,8 @@ import { plans, roleNames } from "../../contracts/business.ts";
 import type { BillingDetails, HospitalityGroup, Invoice, NewSubscriptionRequest, Subscription } from "../../contracts/business.ts";
 import type { AuthenticatedUser } from "../shared/auth.ts";
 import { BusinessError } from "./errors.ts";
-import { getHospitalityGroup, isUuid, requireLicensed } from "./groups.ts";
+import { isUuid } from "../shared/ids.ts";
+import { getHospitalityGroup, requireLicensed } from "./groups.ts";
 import type { BusinessDatabase, BusinessInvoicesTable, BusinessSubscriptionsTable } from "./schema/tables.ts";
 import { heldEmail } from "./users.ts";
 

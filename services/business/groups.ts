@@ -26,6 +26,7 @@ import type {
 } from "../../contracts/business.ts";
 import type { AuthenticatedUser } from "../shared/auth.ts";
 import { BusinessError } from "./errors.ts";
+import { isUuid } from "../shared/ids.ts";
 import { boundsWithin, distanceMiles, zipCentre } from "../shared/places.ts";
 import type { BusinessDatabase, BusinessLocationsTable } from "./schema/tables.ts";
 import { heldEmail } from "./users.ts";
@@ -214,11 +215,6 @@ export async function applicationRoles(db: Db, applicationId: string): Promise<A
 }
 
 // ---------------------------------------------------------------- roles in a group
-
-/** Ids are uuids; anything else names nothing (and would make PostgreSQL refuse the query). */
-export function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-}
 
 async function assignmentsOf(db: Db | Transaction<BusinessDatabase>, where: { groupId?: string; id?: string }): Promise<UserRoleLocation[]> {
   let query = db

@@ -31,13 +31,13 @@ import {
   buildAndCreate,
   deleteRoleLocation,
   getHospitalityGroup,
-  isUuid,
   licensedAdministrator,
   locationAdministrator,
   searchLocations,
   updateRoleLocation,
   usersAndRoles,
 } from "./groups.ts";
+import { isUuid } from "../shared/ids.ts";
 import type { BusinessDatabase } from "./schema/tables.ts";
 import { deleteUserInfo, getUserInfo, saveUserInfoPartial, touchUser } from "./users.ts";
 

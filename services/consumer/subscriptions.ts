@@ -4,6 +4,7 @@
 // every call acts for the caller's profile (the token's `sub`) and every state change is one
 // conditional statement, so concurrent requests cannot create duplicates or skip a rule.
 import { randomUUID } from "node:crypto";
+import { isUuid } from "../shared/ids.ts";
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
 import type { PublisherHit, Subscription, SubscriptionStatus as ContractSubscriptionStatus } from "../../contracts/consumer.ts";
@@ -58,13 +59,6 @@ export type PublisherMatch = PublisherHit;
 export type SubscriptionStatus = Omit<ContractSubscriptionStatus, "success">;
 
 // ---------------------------------------------------------------- helpers
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids are opaque strings to clients: one that is not even a uuid is simply unknown (404). */
-function isUuid(id: string): boolean {
-  return UUID.test(id);
-}
 
 /** The caller's profile id. @throws NoProfileError (404) when the user has none. */
 async function myConsumerId(db: Kysely<ConsumerDatabase>, identityUserId: string): Promise<string> {

@@ -12,6 +12,7 @@ import type { Kysely, Selectable } from "kysely";
 import { checkinCodeSeconds } from "../../contracts/consumer.ts";
 import type { Check, CheckinCode, Visit, WindowState } from "../../contracts/consumer.ts";
 import type { Location } from "../../contracts/business.ts";
+import { isUuid } from "../shared/ids.ts";
 import { NoProfileError, VenueError } from "./errors.ts";
 import type { ConsumerDatabase, ConsumerVisitsTable } from "./schema/tables.ts";
 
@@ -193,7 +194,7 @@ export async function redeemCheckinCode(db: Db, caller: string, typed: string, l
  */
 export async function checkIn(db: Db, caller: string, visitId: string, now: Date): Promise<Check> {
   const missing = () => new VenueError(404, "not_found", "No such check of yours.");
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(visitId)) throw missing();
+  if (!isUuid(visitId)) throw missing();
   await db.updateTable("consumer_visits").set({ checked_in_at: now }).where("id", "=", visitId).where("checked_by", "=", caller).where("checked_in_at", "is", null).execute();
   const row = await db
     .selectFrom("consumer_visits as v")
@@ -243,7 +244,7 @@ export async function allVisits(db: Db, consumerId: string, limit?: number): Pro
 export async function setRating(db: Db, identityUserId: string, visitId: string, rating: number, now: Date): Promise<Visit> {
   const consumerId = await profileIdOf(db, identityUserId);
   const missing = () => new VenueError(404, "not_found", "No such visit of yours.");
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(visitId)) throw missing();
+  if (!isUuid(visitId)) throw missing();
   const row = await db.selectFrom("consumer_visits").selectAll().where("id", "=", visitId).where("consumer_id", "=", consumerId).executeTakeFirst();
   if (!row) throw missing();
   if (!row.checked_in_at) throw new VenueError(409, "not_checked_in", "Only a visit you were checked in at can be rated.");

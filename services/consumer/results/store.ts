@@ -3,6 +3,7 @@
 // reading them for their owner only; disputes; re-matching after a profile change. Every read
 // is scoped by the token's user, so another user's id reads as "not found".
 import { randomUUID } from "node:crypto";
+import { isUuid } from "../../shared/ids.ts";
 import type { Kysely, Transaction } from "kysely";
 import type { PropertyValue, TestResult as ContractTestResult } from "../../../contracts/consumer.ts";
 import { DISEASE_NAME } from "../labs/rules.ts";
@@ -41,11 +42,9 @@ export interface ResultOwner {
   dob: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** True when `id` can be a result's id (a uuid): anything else is not found, never a database error. */
 export function isResultId(id: string): boolean {
-  return UUID.test(id);
+  return isUuid(id);
 }
 
 /**
@@ -237,7 +236,7 @@ export async function rematchResults(trx: Transaction<ConsumerDatabase>, change:
 
 /** The consumer id of `identityUserId` when `resultId` is theirs. */
 async function ownedResult(db: Kysely<ConsumerDatabase>, identityUserId: string, resultId: string) {
-  if (!UUID.test(resultId)) throw new ResultNotFoundError();
+  if (!isUuid(resultId)) throw new ResultNotFoundError();
   const row = await db
     .selectFrom("consumer_test_results as r")
     .innerJoin("consumer_profiles as p", "p.id", "r.consumer_id")
