@@ -91,8 +91,12 @@ test("a venue checks in a visitor whose window is open and sees one whose window
   await signedInUser(bob.page, testInfo, "venue-bob", bobProfile);
   const bobCode = await checkinCode(bob.page);
 
-  // Ada administers no location: no check-in page, no card.
+  // Ada administers no location: no check-in page, no card; and a lookup posted by hand shows her
+  // nothing of Bob and leaves his code unused (the venue enters it below).
   expect((await page.goto("/checkin"))?.status()).toBe(404);
+  const forged = await page.request.post("/checkin", { form: { intent: "lookup", locationId: harborviewTaproomId, code: bobCode }, headers: { origin: baseURL! } });
+  expect(forged.status()).toBeGreaterThanOrEqual(400);
+  expect(await forged.text()).not.toContain(bobProfile.lastName);
   await page.goto("/settings");
   await expect(page.getByRole("heading", { name: messages.checkinTitle })).toHaveCount(0);
 
