@@ -316,11 +316,14 @@ export const deleteRoleLocationRequestSchema = z.object({ applicationUserRoleLoc
 
 const groupQuery = z.object({ hospitalityGroupId: id("The group's id") });
 
+/** A coordinate or a radius as query text: up to 3 digits, up to 10 decimals, e.g. "-122.33" (the consumer API reads its /search/ query with it too). */
+export const decimalText = /^-?\d{1,3}(\.\d{1,10})?$/;
+
 /** A number in a query parameter (text), e.g. "47.61". */
 const queryNumber = (what: string, min: number, max: number) =>
   z
     .string()
-    .regex(/^-?\d{1,3}(\.\d{1,10})?$/, `${what} must be a number`)
+    .regex(decimalText, `${what} must be a number`)
     .transform(Number)
     .pipe(z.number().min(min).max(max))
     .meta({ description: `${what}, ${min} to ${max}.` });

@@ -43,3 +43,7 @@ export const checkinCodeInvalid = "A check-in code is 6 letters and digits.";
 export const checkInFailed = "We could not check this visitor in. Please try again.";
 export const checkedIn = "Checked in.";
 export const notLocationAdministrator = "You do not administer this location.";
+// What a venue saw of a window (docs/venues.md "Check-in"): Venue Check-In's answer and My Fun's visits.
+export const strongWindowSeen = "Strong safe window";
+export const weakWindowSeen = "Weak safe window";
+export const noOpenWindowSeen = "No open safe window";

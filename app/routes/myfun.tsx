@@ -8,7 +8,8 @@ import { FormMessage } from "~/components/Field";
 import { formatInstant } from "~/dates";
 import * as messages from "~/messages";
 import { timeZoneOf } from "~/server/timezone.server";
-import { consumerApi, type Visit } from "~/server/upstream/consumer.server";
+import { consumerApi } from "~/server/upstream/consumer.server";
+import { windowStateWords } from "~/windows";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "My Fun · SafeWindow" }];
@@ -26,11 +27,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!Number.isInteger(rating) || rating < 1 || rating > 5) return data({ visitId, error: "Choose 1 to 5 stars.", saved: false }, { status: 400 });
   const saved = await consumerApi(context).setRating(visitId, rating);
   return saved.ok ? { visitId, error: undefined, saved: true } : data({ visitId, error: saved.message, saved: false }, failureInit(saved));
-}
-
-/** What the venue saw, in words. */
-function seen(visit: Visit): string {
-  return visit.windowState === "None" ? "No open safe window" : `${visit.windowState} safe window`;
 }
 
 export default function MyFun() {
@@ -53,7 +49,7 @@ export default function MyFun() {
                   {visit.city}, {visit.state} · <time dateTime={visit.checkedAt}>{formatInstant(visit.checkedAt, timeZone)}</time>
                 </p>
                 <p className={`visit-window window-${visit.windowState.toLowerCase()}`}>
-                  Checked: {seen(visit)} · {visit.checkedInAt ? "Checked in" : "Not checked in"}
+                  Checked: {windowStateWords(visit.windowState)} · {visit.checkedInAt ? "Checked in" : "Not checked in"}
                 </p>
                 {visit.checkedInAt ? (
                   <Form method="post" className="rating-form" preventScrollReset>

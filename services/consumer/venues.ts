@@ -5,7 +5,7 @@
 // name both APIs), so the business API answers for the same person and applies its own rules.
 // Answers are checked against contracts/business.ts.
 import type { z } from "zod";
-import { businessCalls } from "../../contracts/business.ts";
+import { businessCalls, decimalText } from "../../contracts/business.ts";
 import type { LocationAdministrator, LocationHit } from "../../contracts/business.ts";
 import { zipCentre } from "../shared/places.ts";
 import type { Position } from "../shared/places.ts";
@@ -63,7 +63,7 @@ export function createBusinessClient(businessUrl: string | undefined): BusinessC
 
 /** A number given as query text, or undefined when it is not one. */
 function numberOf(text: string | undefined): number | undefined {
-  if (text === undefined || !/^-?\d{1,3}(\.\d{1,10})?$/.test(text.trim())) return undefined;
+  if (text === undefined || !decimalText.test(text.trim())) return undefined;
   return Number(text.trim());
 }
 

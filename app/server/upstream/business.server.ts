@@ -16,7 +16,7 @@ import { businessCalls, type BusinessCallName } from "../../../contracts/busines
 import * as messages from "~/messages";
 import { getConfig } from "../config.server";
 import { requestContext, userContext } from "../context";
-import { callContract, type CallMessages, type ContractRequest } from "./http.server";
+import { callContract, explainedRefusal, loadMessages, type CallMessages, type ContractRequest } from "./http.server";
 
 export type {
   Application,
@@ -38,18 +38,8 @@ export type {
 } from "../../../contracts/business.ts";
 import type { BuildAndCreateRequest, NewSubscriptionRequest, SaveUserInfoPartialRequest, UpdateRoleLocationRequest } from "../../../contracts/business.ts";
 
-/** Messages of the reads a screen needs to load: a failure is its route error (docs/product.md §8.2). */
-const loadMessages: CallMessages = { failed: messages.loadFailed, unavailable: messages.upstreamUnavailable };
-
-/** The API's own sentence for a refusal it explains (400, 409), when the answer carries one. */
-function explained(status: number, body: unknown): string | undefined {
-  if (status !== 400 && status !== 409) return undefined;
-  const description = (body as { error_description?: unknown } | null)?.error_description;
-  return typeof description === "string" && description.trim() ? description : undefined;
-}
-
 /** Messages of a change: `failed`, or the API's sentence for a refusal it explains. */
-const changeMessages = (failed: string): CallMessages => ({ failed, answered: explained });
+const changeMessages = (failed: string): CallMessages => ({ failed, answered: explainedRefusal });
 
 /** The business API's base URL: BUSINESS_API_URL, or the embedded service's (server.ts sets it before the app loads). */
 function businessUrl(): string {

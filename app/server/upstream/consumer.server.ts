@@ -14,7 +14,7 @@ import { consumerCalls, uploadField, type ConsumerCallName } from "../../../cont
 import * as messages from "~/messages";
 import { getConfig } from "../config.server";
 import { requestContext, userContext } from "../context";
-import { callContract, type CallMessages, type ContractRequest } from "./http.server";
+import { callContract, explainedRefusal, loadMessages, type CallMessages, type ContractRequest } from "./http.server";
 import type { Result } from "./result.server";
 
 export type {
@@ -62,20 +62,11 @@ const followMessages: Record<FollowChange, string> = {
   unfollow: messages.unfollowFailed,
 };
 
-/** Messages of the reads a screen needs to load: a failure is its route error (docs/product.md §8.2). */
-const loadMessages: CallMessages = { failed: messages.loadFailed, unavailable: messages.upstreamUnavailable };
 
 /** An upload refusal's own sentence (docs/product.md §8.3), when the answer carries one. */
 function consumerMessageOf(_status: number, body: unknown): string | undefined {
   const message = (body as { consumerMessage?: unknown } | null)?.consumerMessage;
   return typeof message === "string" && message.trim() ? message : undefined;
-}
-
-/** The API's own sentence for a venue refusal it explains (400, 409), when the answer carries one. */
-function explained(status: number, body: unknown): string | undefined {
-  if (status !== 400 && status !== 409) return undefined;
-  const description = (body as { error_description?: unknown } | null)?.error_description;
-  return typeof description === "string" && description.trim() ? description : undefined;
 }
 
 function consumerUrl(): string {
@@ -218,7 +209,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
      */
     async searchLocations(where: { zip: string } | { latitude: number; longitude: number }, miles: number) {
       const query = "zip" in where ? { zip: where.zip, miles } : { latitude: where.latitude, longitude: where.longitude, miles };
-      const answer = await call("searchLocations", { query }, { failed: messages.locationSearchFailed, unavailable: messages.locationSearchFailed, answered: explained });
+      const answer = await call("searchLocations", { query }, { failed: messages.locationSearchFailed, unavailable: messages.locationSearchFailed, answered: explainedRefusal });
       return answer.ok ? { ok: true as const, value: answer.value.locations } : answer;
     },
     /** GET /locationvisit/getcurrentuservisits/: every check made on the user at a venue, newest first. */
@@ -227,7 +218,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     },
     /** POST /locationvisit/setrating/: 1-5 stars on one of the user's own visits. */
     setRating(visitId: string, rating: number) {
-      return call("setRating", { json: { visitId, rating } }, { failed: messages.ratingFailed, answered: explained });
+      return call("setRating", { json: { visitId, rating } }, { failed: messages.ratingFailed, answered: explainedRefusal });
     },
     /** Extension POST /checkin/issuecode/: a check-in code to show a venue (2 minutes, one use). `notFound` when the upstream lacks the call. */
     issueCheckinCode() {
@@ -242,7 +233,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
       return call("redeemCheckinCode", { json: { code, locationId } }, {
         failed: messages.checkinLookupFailed,
         notFound: messages.checkinCodeNotFound,
-        answered: (status, body) => (status === 403 ? messages.notLocationAdministrator : explained(status, body)),
+        answered: (status, body) => (status === 403 ? messages.notLocationAdministrator : explainedRefusal(status, body)),
         tooManyAttempts: () => messages.checkinTooManyAttempts,
       });
     },

@@ -113,6 +113,19 @@ export interface CallMessages {
   answered?: (status: number, body: unknown) => string | undefined;
 }
 
+/** Messages of the reads a screen needs to load: a failure is its route error (docs/product.md §8.2). */
+export const loadMessages: CallMessages = { failed: appMessages.loadFailed, unavailable: appMessages.upstreamUnavailable };
+
+/**
+ * For `CallMessages.answered`: the upstream's own sentence (`error_description`) for a refusal it explains
+ * to the person (400, 409: an unknown ZIP code, a used code, the last administrator), else undefined.
+ */
+export function explainedRefusal(status: number, body: unknown): string | undefined {
+  if (status !== 400 && status !== 409) return undefined;
+  const description = (body as { error_description?: unknown } | null)?.error_description;
+  return typeof description === "string" && description.trim() ? description : undefined;
+}
+
 /** The request of one contract call: the parameters the contract's request schema describes. */
 export interface ContractRequest {
   query?: Record<string, string | number | undefined>;
