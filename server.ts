@@ -184,6 +184,9 @@ if (!config.BUSINESS_API_URL) {
 
 if (!config.CONSUMER_API_URL) {
   const { startConsumerService } = await import("./services/consumer/server.ts");
+  const { labTestServerFromEnv } = await import("./services/consumer/results/link.ts");
+  // Test only: the reference lab server that serves the labs' result links.
+  const labTestServer = labTestServerFromEnv(config.LAB_LINKS_TEST_SERVER, config.LAB_LINKS_TEST_CA);
   const consumer = await startConsumerService({
     dataDir: config.DATA_DIR,
     databaseUrl: config.DATABASE_URL,
@@ -198,6 +201,7 @@ if (!config.CONSUMER_API_URL) {
     mailFrom: config.MAIL_FROM,
     supportEmail: config.SUPPORT_EMAIL,
     businessUrl: process.env.BUSINESS_API_URL,
+    ...(labTestServer ? { links: { testServer: labTestServer } } : {}),
   });
   closers.push(consumer.close);
   sessionDb ??= consumer.db;

@@ -238,6 +238,11 @@ export const testResultSchema = z
         description:
           "Extension of docs/product.md §3: the pages of the result's PDF, each served by getImage's `page` parameter. Absent where the upstream serves page 1 only (SPEC's call, or a result stored before its PDF was kept).",
       }),
+    fetchedFrom: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "Extension (results by link, docs/product.md §10.8): the lab's host the result was fetched from; null or absent for an upload." }),
   })
   .meta({ description: "A test result." });
 export type TestResult = z.infer<typeof testResultSchema>;
@@ -406,6 +411,8 @@ export type UploadAnswer = z.infer<typeof uploadAnswerSchema>;
  * Why a test-result call was refused. Uploads: no_file, too_large, not_pdf, archive, wrapped,
  * appended, javascript, launch, embedded_file, actions, corrupt, encrypted, too_many_pages,
  * too_complex, busy, duplicate, no_text, printed, changed, unknown_lab, unreadable, future.
+ * Results by link, besides those: link_invalid, link_not_https, link_unknown_host, link_address,
+ * link_redirect, link_unreachable, link_not_found, link_slow, link_type, link_wrong_lab, criteria.
  * Disputes: comment_required, comment_too_long, result_valid, already_disputed. Reviews (an
  * extension): response_required, response_too_long, already_reviewed. Images:
  * page_not_found. Any call: not_found, no_profile.
@@ -478,6 +485,54 @@ export const uploadRequestSchema = z.object({
   [uploadField]: z.file().max(maxUploadBytes).meta({ description: "The test result PDF, exactly as the testing company issued it; at most 10 MiB." }),
 });
 
+/** Longest result link accepted, characters (docs/product.md §10.8). */
+export const maxResultLinkLength = 2048;
+
+/** GET /testresult/addtestresulturl/ and /generatetestresulttextobjectsurl/ query: the lab's result link. */
+export const resultLinkQuerySchema = z.object({
+  url: z.string().meta({ description: `The result's link as the lab sent it: https, on a host an accepted lab declares (docs/product.md §10.8); at most ${maxResultLinkLength} characters.` }),
+});
+
+/** What a criterion of addtestresultlink says where to read. */
+export const criterionPropertySchema = z
+  .enum(["name", "givenNames", "lastName", "dateOfBirth", "collectionTime", "testType", "result"])
+  .meta({ description: "name: `LAST, GIVEN` in one field (labs that print it so); givenNames and lastName: two fields (the others)." });
+export type CriterionProperty = z.infer<typeof criterionPropertySchema>;
+
+/** POST /testresult/addtestresultlink/ body: the link and, per field, the text that labels it on the lab's page. */
+export const resultLinkRequestSchema = z.object({
+  url: z.string().meta({ description: "As resultLinkQuerySchema's url." }),
+  criteria: z
+    .array(
+      z.object({
+        property: criterionPropertySchema,
+        label: z.string().max(200).meta({ description: "The text printed before the value (a text object of generatetestresulttextobjectsurl)." }),
+      }),
+    )
+    .max(10)
+    .meta({ description: "One per field the lab prints; each must name the label the lab prints that field after (they are checked, never trusted)." }),
+});
+export type ResultLinkRequest = z.infer<typeof resultLinkRequestSchema>;
+
+/** GET /testresult/generatetestresulttextobjectsurl/: the text of the document at a lab's link, with positions. */
+export const textObjectsAnswerSchema = z
+  .object({
+    success: z.literal(true),
+    publicName: z.string().meta({ description: "The lab whose host the link is on." }),
+    serves: z.enum(["pdf", "page"]).meta({ description: "pdf: the link served the report PDF (page 1 is read); page: an HTML result page." }),
+    textObjects: z
+      .array(
+        z.object({
+          text: z.string(),
+          line: z.number().int().min(0).meta({ description: "The line, 0 at the top." }),
+          column: z.number().int().min(0).meta({ description: "The run on its line, 0 at the left (a table cell, or text set apart by a column gap)." }),
+        }),
+      )
+      .meta({ description: "Every run of text, top to bottom, left to right." }),
+  })
+  .meta({ description: "The text objects of a lab's document." });
+export type TextObjectsAnswer = z.infer<typeof textObjectsAnswerSchema>;
+
 /** The most open disputes one disputeQueue answer lists (default and maximum). */
 export const disputeQueueMax = 200;
 
@@ -528,6 +583,13 @@ const followRefused = (what: string) => ({
 });
 const resultNotFound = { description: "not_found or no_profile: no such result of this user.", schema: resultRefusalSchema };
 const badQuery = { description: "invalid_request: the parameter is missing or repeated.", schema: apiErrorSchema };
+const linkRefusals = {
+  400: { description: "link_invalid or criteria (ResultRefusal); a malformed query or body (ApiError invalid_request).", schema: z.union([resultRefusalSchema, apiErrorSchema]) },
+  404: { description: "no_profile: the user has no profile to match the result to.", schema: resultRefusalSchema },
+  413: { description: "too_large: the document at the link is over 10 MiB.", schema: resultRefusalSchema },
+  422: { description: "The link or what the lab's site answered was refused (reason says why; consumerMessage what to do); or the document, as an upload's.", schema: resultRefusalSchema },
+  503: { description: "busy: too many uploads at once; try again in a minute.", schema: resultRefusalSchema },
+};
 const notReviewer = { description: "forbidden: the caller is not one of the provider's dispute reviewers.", schema: apiErrorSchema };
 
 /**
@@ -807,6 +869,33 @@ export const consumerCalls = {
       422: { description: "The file was refused (reason says why; consumerMessage what to do).", schema: resultRefusalSchema },
       503: { description: "busy: too many uploads at once; try again in a minute.", schema: resultRefusalSchema },
     },
+  },
+  addTestResultUrl: {
+    method: "GET",
+    path: "/testresult/addtestresulturl/",
+    summary: "Adds a test result by the lab's own link: fetched on the server from the lab's declared host, then checked like an upload (docs/product.md §10.8).",
+    auth: "userToken",
+    query: resultLinkQuerySchema,
+    answer: uploadAnswerSchema,
+    errorAnswers: linkRefusals,
+  },
+  addTestResultLink: {
+    method: "POST",
+    path: "/testresult/addtestresultlink/",
+    summary: "As addTestResultUrl, reading each field after the label its criterion names (checked against the lab's layout).",
+    auth: "userToken",
+    json: resultLinkRequestSchema,
+    answer: uploadAnswerSchema,
+    errorAnswers: linkRefusals,
+  },
+  generateTestResultTextObjectsUrl: {
+    method: "GET",
+    path: "/testresult/generatetestresulttextobjectsurl/",
+    summary: "The text objects of the document at a lab's link (page 1 of a PDF, or an HTML result page): the material criteria are chosen from. Nothing is stored.",
+    auth: "userToken",
+    query: resultLinkQuerySchema,
+    answer: textObjectsAnswerSchema,
+    errorAnswers: linkRefusals,
   },
   dispute: {
     method: "POST",

@@ -51,6 +51,13 @@ const envSchema = z.object({
     .default("")
     .transform((value) => value.split(",").map((e) => e.trim()).filter(Boolean))
     .refine((emails) => emails.every((e) => z.email().safeParse(e).success), "must be comma-separated e-mail addresses"),
+  /**
+   * Test only (docs/operations.md): `127.0.0.1:PORT` of the reference lab server that serves every
+   * accepted lab's result links, with LAB_LINKS_TEST_CA (a PEM file) trusted for their hosts. Unset
+   * in production: result links are then fetched from the labs' own sites.
+   */
+  LAB_LINKS_TEST_SERVER: z.string().optional(),
+  LAB_LINKS_TEST_CA: z.string().optional(),
   /** Bearer token that GET /metrics requires (Prometheus text); unset: /metrics is not served at all. */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -3,6 +3,7 @@
 import { pino } from "pino";
 import { z } from "zod";
 import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, stopOnSignals, unsetIfEmpty } from "../shared/main.ts";
+import { labTestServerFromEnv } from "./results/link.ts";
 import { startConsumerService } from "./server.ts";
 
 const envSchema = z.object({
@@ -23,10 +24,21 @@ const envSchema = z.object({
   SUPPORT_EMAIL: z.preprocess(unsetIfEmpty, z.email().optional()),
   // The business API, which keeps the venues (GET /search/, check-in); unset: the venue calls answer 404.
   BUSINESS_API_URL: z.preprocess(unsetIfEmpty, z.url({ protocol: /^https?$/, error: "must be the business API's http(s) URL" }).optional()),
+  // Test only (results/link.ts labTestServerFromEnv): the reference lab server and its certificate.
+  LAB_LINKS_TEST_SERVER: z.preprocess(unsetIfEmpty, z.string().optional()),
+  LAB_LINKS_TEST_CA: z.preprocess(unsetIfEmpty, z.string().optional()),
 });
 
 const env = parseEnvOrExit("consumer", envSchema, process.env);
 const logger = pino({ level: env.LOG_LEVEL });
+
+let labTestServer: ReturnType<typeof labTestServerFromEnv>;
+try {
+  labTestServer = labTestServerFromEnv(env.LAB_LINKS_TEST_SERVER, env.LAB_LINKS_TEST_CA);
+} catch (err) {
+  logger.fatal({ err: errorSummary(err) }, "consumer API failed to start");
+  process.exit(1);
+}
 
 const service = await startConsumerService({
   dataDir: env.DATA_DIR,
@@ -42,6 +54,7 @@ const service = await startConsumerService({
   ...(env.MAIL_FROM ? { mailFrom: env.MAIL_FROM } : {}),
   ...(env.SUPPORT_EMAIL ? { supportEmail: env.SUPPORT_EMAIL } : {}),
   businessUrl: env.BUSINESS_API_URL,
+  ...(labTestServer ? { links: { testServer: labTestServer } } : {}),
 }).catch((err: unknown) => {
   logger.fatal({ err: errorSummary(err) }, "consumer API failed to start");
   process.exit(1);

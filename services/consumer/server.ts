@@ -19,6 +19,7 @@ import type { ConsumerOutbox } from "./outbox.ts";
 import { createPdfPool } from "./results/pool.ts";
 import type { PdfPool, PdfPoolOptions } from "./results/pool.ts";
 import { reviewerList } from "./results/reviews.ts";
+import type { LinkFetchOptions } from "./results/link.ts";
 import { rematchResults } from "./results/store.ts";
 import { CONSUMER_MIGRATION_TABLE, consumerMigrations } from "./schema/migrations.ts";
 import type { ConsumerDatabase } from "./schema/tables.ts";
@@ -63,6 +64,8 @@ export interface ConsumerOptions {
   mailTimings?: Partial<QueueTimings>;
   /** The business API's base URL (venues: search, check-in); without it the venue calls answer 404 no_venues. */
   businessUrl?: string | undefined;
+  /** How result links are fetched (results/link.ts: resolver, time and byte limits, the test-only lab server). */
+  links?: LinkFetchOptions;
 }
 
 export interface ConsumerService {
@@ -124,7 +127,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
       outbox,
       // A profile change re-runs matching of the stored results (docs/architecture.md §5).
       profiles: { db, onProfileChanged: rematchResults },
-      results: { db, pool },
+      results: { db, pool, ...(opts.links ? { links: opts.links } : {}) },
       reviewers: reviewerList(opts.reviewers ?? []),
       business: createBusinessClient(opts.businessUrl?.replace(/\/+$/, "")),
       verifier: createTokenVerifier({ identityUrl, ...(opts.identityIssuer ? { issuer: opts.identityIssuer } : {}), now }),
@@ -136,6 +139,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
     });
     server.on("request", app);
     logger.info({ port, storage: opts.databaseUrl ? "postgresql" : "pglite" }, "consumer API listening");
+    if (opts.links?.testServer) logger.warn({ labTestServer: `${opts.links.testServer.address}:${opts.links.testServer.port}` }, "result links go to the test lab server: never in production");
 
     let closing: Promise<void> | undefined;
     const openOutbox = outbox;

@@ -182,6 +182,7 @@ describe("the same report twice is already uploaded", () => {
         size: 1,
         pdf: new Uint8Array([0x25]),
         pageCount: 1,
+        fetchedFrom: null,
         lab,
         report: {
           givenNames: row.patient_given_names,

@@ -8,6 +8,7 @@
 // Contract tests: every call the service tests send goes through contractFetch, which parses the
 // answer of each contract call (contracts/) with the schema the app's clients use, and fails the
 // test when it does not fit or carries keys the contract does not document.
+import type { LinkFetchOptions } from "../../services/consumer/results/link.ts";
 import { spawn } from "node:child_process";
 import type { ChildProcessByStdio } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -147,6 +148,8 @@ export interface ServicesOptions {
   reviewers?: string[];
   /** Start the business API too (on the same database, or PGlite in the consumer's data dir), and give the consumer API its URL. */
   business?: boolean;
+  /** How the consumer API fetches result links (results/link.ts); the object is kept, so a test may change it between calls. */
+  links?: LinkFetchOptions;
 }
 
 /**
@@ -194,6 +197,7 @@ export async function startServices(options: ServicesOptions): Promise<Services>
       now: options.consumerNow,
       reviewers: options.reviewers,
       publicUrl: "http://localhost:3000",
+      ...(options.links ? { links: options.links } : {}),
     });
   } catch (err) {
     await close();

@@ -23,4 +23,5 @@ export const cascade: LabFormat = {
     },
   },
   result: { label: "Result:", values: { Negative: "Negative", Positive: "Positive", Invalid: "Inconclusive" } },
+  links: { hosts: ["portal.cascade-rapid.example", "results.cascade-rapid.example"], serves: "pdf" },
 };

@@ -24,4 +24,5 @@ export const harborview: LabFormat = {
     },
   },
   result: { label: "Result:", values: { "NOT DETECTED": "Negative", DETECTED: "Positive", INCONCLUSIVE: "Inconclusive" } },
+  links: { hosts: ["results.harborview-labs.example"], serves: "pdf" },
 };

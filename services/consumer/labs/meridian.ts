@@ -19,4 +19,5 @@ export const meridian: LabFormat = {
     },
   },
   result: { label: "Result", values: { Negative: "Negative", Positive: "Positive", Void: "Inconclusive" } },
+  links: { hosts: ["results.meridian-diagnostics.example"], serves: "page" },
 };

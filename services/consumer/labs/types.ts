@@ -71,4 +71,21 @@ export interface LabFormat {
   test: { label: string; kinds: Record<string, TestKind> };
   /** Printed results (compared case-insensitively, white space collapsed). */
   result: { label: string; values: Record<string, Outcome> };
+  /** Where the lab serves results by link (docs/product.md §10.8); absent: uploads only. */
+  links?: ResultLinks;
+}
+
+/**
+ * A lab's result links (docs/product.md §10.8): the hosts its links point to and what a link serves.
+ * Links are fetched over https on port 443 only (results/link.ts).
+ */
+export interface ResultLinks {
+  /** Host names, lower case, without a port or a trailing dot. */
+  hosts: readonly string[];
+  /**
+   * "pdf": a link serves the report PDF itself (application/pdf), checked like an upload.
+   * "page": a link serves an HTML result page (text/html) whose table rows carry the same labels and
+   * value formats as the lab's PDF (results/page.ts reads it).
+   */
+  serves: "pdf" | "page";
 }

@@ -28,10 +28,24 @@ export type RejectionReason =
   | "changed"
   | "unknown_lab"
   | "unreadable"
-  | "future";
+  | "future"
+  | "link_invalid"
+  | "link_not_https"
+  | "link_unknown_host"
+  | "link_address"
+  | "link_redirect"
+  | "link_unreachable"
+  | "link_not_found"
+  | "link_slow"
+  | "link_type"
+  | "link_wrong_lab"
+  | "criteria";
 
 /** What to do, said once for every "not the original" case. */
 const UPLOAD_ORIGINAL = "Upload the original PDF exactly as you received it from your testing company.";
+/** What to do after most refused links. */
+const LINK_AS_SENT = "Paste the link to your result exactly as your testing company sent it.";
+const LINK_OR_UPLOAD = "Check the link, or download the PDF from your testing company and upload it.";
 
 /** The consumerMessage of each rejection; some take details of the case. */
 export const rejectionMessages = {
@@ -78,7 +92,27 @@ export const rejectionMessages = {
     `We recognised this ${lab} report but could not read its ${field}. ${UPLOAD_ORIGINAL}`,
   future: (collected: string) =>
     `This report says the specimen was collected at ${collected}, which is in the future. Check that you chose the right file; if the date is wrong, ask your testing company to correct the report.`,
+
+  // Results by link (link.ts): what is wrong with the link, or with what the lab's site answered.
+  link_invalid: () => "That is not a link we can open. Paste the link to your result exactly as your testing company sent it; it starts with https://.",
+  link_not_https: () =>
+    "That link is not a secure one (it does not start with https://), so we could not be sure the result comes from your testing company. Paste the secure link your testing company sent you.",
+  link_unknown_host: (labs: string[]) =>
+    `That link does not lead to the results site of a testing company we accept. We can fetch results from the sites of ${listOf(labs)}; for another testing company, download the PDF and upload it.`,
+  link_address: () => `That link leads to an address we do not fetch results from. ${LINK_AS_SENT}`,
+  link_redirect: () =>
+    `Your testing company's site sent us on to another site, so we could not be sure the result comes from your testing company. ${LINK_OR_UPLOAD}`,
+  link_unreachable: () => `We could not reach your testing company's results site. Try again later, or download the PDF and upload it.`,
+  link_not_found: () => `Your testing company's site has no result at that link; the link may have expired. ${LINK_OR_UPLOAD}`,
+  link_slow: () => "Your testing company's results site took too long to answer. Try again later, or download the PDF and upload it.",
+  link_type: () => `That link does not lead to a test result as your testing company serves them. ${LINK_AS_SENT}`,
+  link_too_large: (maxMb: number) => `The document at that link is larger than ${maxMb} MB, which is more than any lab report we accept. ${LINK_OR_UPLOAD}`,
+  link_wrong_lab: (lab: string) => `The result at that link is not a ${lab} report, although it comes from the ${lab} site, so we cannot accept it. ${LINK_OR_UPLOAD}`,
+  /** addtestresultlink's criteria do not say where this lab prints a field (link.ts, page.ts). */
+  criteria: (lab: string, field: string, label: string) => `The criteria do not say where ${lab} prints the ${field}: it follows “${label}”.`,
+  criteria_extra: (lab: string, field: string) => `The criteria name the ${field} more than once, or as a field ${lab} does not print.`,
 } as const;
+
 
 /** "A, B and C". */
 function listOf(names: string[]): string {
@@ -109,6 +143,17 @@ const STATUS: Record<RejectionReason, number> = {
   unknown_lab: 422,
   unreadable: 422,
   future: 422,
+  link_invalid: 400,
+  link_not_https: 422,
+  link_unknown_host: 422,
+  link_address: 422,
+  link_redirect: 422,
+  link_unreachable: 422,
+  link_not_found: 422,
+  link_slow: 422,
+  link_type: 422,
+  link_wrong_lab: 422,
+  criteria: 400,
 };
 
 /** An upload refused before anything was stored: 400 / 413 / 422 / 503 `{success:false, consumerMessage, reason}`. */

@@ -244,7 +244,7 @@ function lookUp<T>(table: Record<string, T>, value: string): [string, T] | undef
 // ---------------------------------------------------------------- the step
 
 /** Field names as the unreadable-field message says them. */
-const FIELD_WORDS = {
+export const FIELD_WORDS = {
   name: "patient name",
   dob: "date of birth",
   collected: "specimen collection time",
@@ -260,7 +260,14 @@ const FIELD_WORDS = {
  *   read in the lab's format.
  */
 export function extractReport(items: readonly TextItem[], lab: LabFormat): Extracted {
-  const lines = textLines(items);
+  return extractLines(textLines(items), lab);
+}
+
+/**
+ * extractReport on lines already grouped: a PDF's (textLines) or a result page's (page.ts).
+ * @throws UploadRejectedError "unreadable", as extractReport.
+ */
+export function extractLines(lines: readonly TextLine[], lab: LabFormat): Extracted {
   const unreadable = (field: keyof typeof FIELD_WORDS) =>
     new UploadRejectedError("unreadable", rejectionMessages.unreadable(lab.publicName, FIELD_WORDS[field]));
   const first = <T>(label: string, read: (value: string) => T | null | undefined): T | undefined => {

@@ -171,16 +171,24 @@ export function checkActiveContent(pdf: Pick<ParsedPdf, "activeContent">): void 
  */
 export async function checkIntake(db: Kysely<ConsumerDatabase>, pool: PdfPool, consumerId: string, upload: Upload): Promise<ParsedPdf> {
   checkPdfBytes(upload.bytes);
+  await checkNewFile(db, consumerId, upload.sha256);
+  const pdf = await pool.parse(upload.bytes);
+  checkActiveContent(pdf);
+  return pdf;
+}
+
+/**
+ * Step 1's cheap duplicate check: these bytes (their SHA-256) are not stored for the consumer already.
+ * @throws UploadRejectedError "duplicate".
+ */
+export async function checkNewFile(db: Kysely<ConsumerDatabase>, consumerId: string, sha256: string): Promise<void> {
   const stored = await db
     .selectFrom("consumer_test_results")
     .select("id")
     .where("consumer_id", "=", consumerId)
-    .where("file_sha256", "=", upload.sha256)
+    .where("file_sha256", "=", sha256)
     .executeTakeFirst();
   if (stored) throw new UploadRejectedError("duplicate", rejectionMessages.duplicate());
-  const pdf = await pool.parse(upload.bytes);
-  checkActiveContent(pdf);
-  return pdf;
 }
 
 /**

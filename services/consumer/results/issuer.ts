@@ -5,6 +5,7 @@ import { LABS } from "../labs/index.ts";
 import type { LabFormat } from "../labs/types.ts";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
 import { pageText, textLines } from "./extract.ts";
+import type { TextLine } from "./extract.ts";
 import type { ParsedPdf } from "./worker.ts";
 
 /** Lower case without any white space: how recognition texts are compared. */
@@ -25,10 +26,22 @@ function startsWithOneOf(value: string | null, prefixes: readonly string[]): boo
  */
 export function recogniseIssuer(pdf: ParsedPdf, labs: readonly LabFormat[] = LABS): LabFormat {
   const text = squeeze(pageText(textLines(pdf.page1.items)));
-  const matches = labs.filter((lab) => lab.recognisedBy.every((marker) => text.includes(squeeze(marker))));
+  const matches = labs.filter((lab) => recognisedIn(text, lab));
   const lab = matches.length === 1 ? matches[0] : undefined;
   if (!lab) throw new UploadRejectedError("unknown_lab", rejectionMessages.unknown_lab(labs.map((l) => l.publicName)));
   const ownSoftware = startsWithOneOf(pdf.producer, lab.producerPrefixes) && (!lab.creatorPrefixes || startsWithOneOf(pdf.creator, lab.creatorPrefixes));
   if (!ownSoftware) throw new UploadRejectedError("printed", rejectionMessages.printed());
   return lab;
+}
+
+function recognisedIn(squeezed: string, lab: LabFormat): boolean {
+  return lab.recognisedBy.every((marker) => squeezed.includes(squeeze(marker)));
+}
+
+/**
+ * Whether a lab's HTML result page (page.ts lines) carries every text that recognises `lab`: a
+ * page fetched from the lab's host that does not is not one of its result pages.
+ */
+export function recognisesPage(lines: readonly TextLine[], lab: LabFormat): boolean {
+  return recognisedIn(squeeze(pageText(lines)), lab);
 }

@@ -3,21 +3,29 @@
 // that refuses the upload throws UploadRejectedError (nothing is stored); a recognised, original PDF
 // whose patient does not match the profile is stored with valid 0. The result, its property
 // values, the original PDF, page 1's image and the consumer's new window are written in one transaction.
+import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
+import type { TextObjectsAnswer } from "../../../contracts/consumer.ts";
+import { LABS } from "../labs/index.ts";
 import type { LabFormat } from "../labs/types.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
-import { extractReport } from "./extract.ts";
-import type { Extracted } from "./extract.ts";
-import { checkIntake, checkNewReport } from "./intake.ts";
+import { checkCriteria } from "./criteria.ts";
+import type { Criterion } from "./criteria.ts";
+import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import { extractLines, extractReport, textLines } from "./extract.ts";
+import type { Extracted, TextLine } from "./extract.ts";
+import { checkIntake, checkNewFile, checkNewReport, checkPdfBytes } from "./intake.ts";
 import type { Upload } from "./intake.ts";
-import { recogniseIssuer } from "./issuer.ts";
+import { recogniseIssuer, recognisesPage } from "./issuer.ts";
+import { fetchLabDocument } from "./link.ts";
+import type { FetchedDocument, LinkFetchOptions } from "./link.ts";
 import { matchProfile } from "./match.ts";
 import type { MatchOutcome } from "./match.ts";
 import { checkOriginality } from "./originality.ts";
 import type { PdfPool } from "./pool.ts";
 import { renderResultImage } from "./render.ts";
 import { storeResult } from "./store.ts";
-import type { ResultOwner } from "./store.ts";
+import type { NewResult, ResultOwner } from "./store.ts";
 import { isOpen, reportWindow, utcText } from "./windows.ts";
 import type { ResultWindow } from "./windows.ts";
 
@@ -26,6 +34,8 @@ export interface ResultsContext {
   pool: PdfPool;
   /** The accepted labs; default labs/index.ts LABS. */
   labs?: readonly LabFormat[];
+  /** How result links are fetched (link.ts); defaults suit production. */
+  links?: LinkFetchOptions;
 }
 
 /** What the upload call answers when a result was stored (docs/product.md §3 Upload response). */
@@ -47,17 +57,103 @@ export async function addTestResult(ctx: ResultsContext, owner: ResultOwner, upl
   checkOriginality(pdf); // 2. originality
   const lab = recogniseIssuer(pdf, ctx.labs); // 3. issuer
   const report = extractReport(pdf.page1.items, lab); // 4. extraction
+  const file = { sha256: upload.sha256, size: upload.bytes.byteLength, pdf: upload.bytes, pageCount: pdf.pageCount, fetchedFrom: null };
+  return finish(ctx, owner, lab, report, file, () => renderResultImage(ctx.pool, upload.bytes), now);
+}
+
+/**
+ * Steps 1 (the same report stored already), 5, 6, 7 and the store, for a report read from an
+ * upload or a lab's link.
+ */
+async function finish(
+  ctx: ResultsContext,
+  owner: ResultOwner,
+  lab: LabFormat,
+  report: Extracted,
+  file: Pick<NewResult, "sha256" | "size" | "pdf" | "pageCount" | "fetchedFrom">,
+  image: () => Promise<NewResult["image"]>,
+  now: Date,
+): Promise<UploadOutcome> {
   await checkNewReport(ctx.db, owner.consumerId, lab, report); // 1. intake: the same report stored already
   const match = matchProfile(report, owner); // 5. matching
   const window = reportWindow(report, now); // 6. windows
-  const image = await renderResultImage(ctx.pool, upload.bytes); // 7. image
-  const stored = await storeResult(
-    ctx.db,
-    owner,
-    { sha256: upload.sha256, size: upload.bytes.byteLength, pdf: upload.bytes, pageCount: pdf.pageCount, lab, report, match, window, image },
-    now,
-  );
+  const stored = await storeResult(ctx.db, owner, { ...file, lab, report, match, window, image: await image() }, now); // 7. image, then stored
   return { sF_TestResultId: stored.id, valid: stored.match.valid, consumerMessage: outcomeMessage(report, stored.match, window, now) };
+}
+
+/**
+ * Adds a result by the lab's own link (docs/product.md §10.8, docs/architecture.md §5 "Results by
+ * link"): the document is fetched from the lab's declared host (link.ts), then a PDF goes through
+ * every step of an upload, and must be a report of the lab whose host served it; an HTML result
+ * page is read into lines in the worker pool (page.ts), must carry the lab's recognition texts,
+ * and is read, matched and windowed by the same rules. The stored result records the host.
+ * @param link the link as the user typed it.
+ * @param criteria addtestresultlink's, checked against the lab's layout (criteria.ts); null: the lab's own labels.
+ * @throws UploadRejectedError from link.ts, criteria.ts, or any step of the pipeline;
+ *   link_wrong_lab when the document is not the lab's.
+ */
+export async function addTestResultByLink(ctx: ResultsContext, owner: ResultOwner, link: string, criteria: readonly Criterion[] | null, now: Date): Promise<UploadOutcome> {
+  const labs = ctx.labs ?? LABS;
+  const fetched = await fetchLabDocument(link, labs, ctx.links);
+  if (criteria) checkCriteria(criteria, fetched.lab);
+  const sha256 = createHash("sha256").update(fetched.bytes).digest("hex");
+  if (fetched.kind === "pdf") {
+    const upload: Upload = { bytes: fetched.bytes, sha256, filename: null };
+    const pdf = await checkIntake(ctx.db, ctx.pool, owner.consumerId, upload); // 1. intake
+    checkOriginality(pdf); // 2. originality
+    const lab = issuerOfFetched(() => recogniseIssuer(pdf, labs), fetched); // 3. issuer: the host's lab
+    const report = extractReport(pdf.page1.items, lab); // 4. extraction
+    const file = { sha256, size: fetched.bytes.byteLength, pdf: fetched.bytes, pageCount: pdf.pageCount, fetchedFrom: fetched.host };
+    return finish(ctx, owner, lab, report, file, () => renderResultImage(ctx.pool, fetched.bytes), now);
+  }
+  await checkNewFile(ctx.db, owner.consumerId, sha256); // 1. intake
+  // 2. originality is the lab's own site over verified TLS; the page is read and drawn in the pool.
+  const read = await ctx.pool.page(fetched.bytes, [`${fetched.lab.publicName} result page`, `Fetched by SafeWindow from ${fetched.host} at ${utcText(now)}`]);
+  if (!recognisesPage(read.lines, fetched.lab)) throw wrongLab(fetched); // 3. issuer
+  const report = extractLines(read.lines, fetched.lab); // 4. extraction
+  const drawn = read.image as NonNullable<typeof read.image>;
+  const file = { sha256, size: fetched.bytes.byteLength, pdf: null, pageCount: 1, fetchedFrom: fetched.host };
+  return finish(ctx, owner, fetched.lab, report, file, async () => drawn, now);
+}
+
+function wrongLab(fetched: FetchedDocument): UploadRejectedError {
+  return new UploadRejectedError("link_wrong_lab", rejectionMessages.link_wrong_lab(fetched.lab.publicName));
+}
+
+/** Step 3 for a fetched PDF: recognised, by the lab's own software, and the lab whose host served it. */
+function issuerOfFetched(recognise: () => LabFormat, fetched: FetchedDocument): LabFormat {
+  let lab: LabFormat;
+  try {
+    lab = recognise();
+  } catch (err) {
+    if (err instanceof UploadRejectedError && err.reason === "unknown_lab") throw wrongLab(fetched);
+    throw err;
+  }
+  if (lab.id !== fetched.lab.id) throw wrongLab(fetched);
+  return lab;
+}
+
+/**
+ * The text objects of the document at a lab's link (GET /testresult/generatetestresulttextobjectsurl/):
+ * page 1 of a PDF (read in the pool, as an upload is) or an HTML result page, as runs with their
+ * line and column. Nothing is stored.
+ * @throws UploadRejectedError from link.ts, checkPdfBytes, or the pool.
+ */
+export async function linkTextObjects(ctx: ResultsContext, link: string): Promise<TextObjectsAnswer> {
+  const fetched = await fetchLabDocument(link, ctx.labs ?? LABS, ctx.links);
+  let lines: TextLine[];
+  if (fetched.kind === "pdf") {
+    checkPdfBytes(fetched.bytes);
+    lines = textLines((await ctx.pool.parse(fetched.bytes)).page1.items);
+  } else {
+    lines = (await ctx.pool.page(fetched.bytes)).lines;
+  }
+  return {
+    success: true,
+    publicName: fetched.lab.publicName,
+    serves: fetched.kind,
+    textObjects: lines.flatMap((line, i) => line.runs.map((text, j) => ({ text, line: i, column: j }))),
+  };
 }
 
 /** The consumerMessage of a stored result: validated or not, and what it means for the window. */

@@ -8,7 +8,8 @@ import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { Logger } from "pino";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
-import type { ParseAnswer, ParsedPdf, RenderAnswer, WorkerFailure, WorkerTask } from "./worker.ts";
+import type { TextLine } from "./extract.ts";
+import type { PageAnswer, ParseAnswer, ParsedPdf, RenderAnswer, WorkerFailure, WorkerTask } from "./worker.ts";
 import { MEMORY_EXIT_CODE } from "./worker.ts";
 import { gauge } from "../../shared/metrics.ts";
 
@@ -50,6 +51,12 @@ export interface PdfPool {
    *   too_complex (over a budget), busy.
    */
   render(bytes: Uint8Array, page?: number): Promise<{ jpeg: Uint8Array; width: number; height: number }>;
+  /**
+   * A lab's HTML result page as lines of runs (page.ts), and with `caption` its drawing as a JPEG
+   * that fits 1250x1000 (worker.ts "page"); under the parse budget.
+   * @throws UploadRejectedError corrupt, too_complex (over a budget), busy.
+   */
+  page(bytes: Uint8Array, caption?: string[]): Promise<{ lines: TextLine[]; image?: { jpeg: Uint8Array; width: number; height: number } }>;
   /** The page limit, for messages. */
   readonly maxPages: number;
   /** Worker threads running now (0 for an idle on-demand pool). */
@@ -122,7 +129,7 @@ export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPoo
   const memoryLimitBytes = memoryLimitMb * 1024 * 1024;
   const maxPages = opts.maxPages ?? 20;
   const maxImagePixels = opts.maxImagePixels ?? 16_000_000;
-  const piscina = new Piscina<WorkerTask, ParseAnswer | RenderAnswer | true>({
+  const piscina = new Piscina<WorkerTask, ParseAnswer | RenderAnswer | PageAnswer | true>({
     filename: new URL("./worker.ts", import.meta.url).href,
     // On demand: no thread until a task comes, and each stops after idleStopMs without one.
     // Loading pdfjs (~0.5 s) on a new thread is outside the task's budget (LOAD_ALLOWANCE_MS).
@@ -193,6 +200,12 @@ export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPoo
       );
       if (!answer.ok) throw rejection(answer.reason, maxPages);
       return { jpeg: answer.jpeg, width: answer.width, height: answer.height };
+    },
+    async page(bytes, caption) {
+      const draw = caption ? { caption, box: IMAGE_BOX, quality: JPEG_QUALITY } : undefined;
+      const answer = await run<PageAnswer>({ op: "page", bytes, memoryLimitBytes, ...(draw ? { draw } : {}) }, parseTimeoutMs + (draw ? renderTimeoutMs : 0));
+      if (!answer.ok) throw rejection(answer.reason, maxPages);
+      return answer.image ? { lines: answer.lines, image: answer.image } : { lines: answer.lines };
     },
     close() {
       closing ??= (async () => {

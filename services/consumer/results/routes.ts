@@ -5,7 +5,7 @@
 // reads as not found. Errors are answered by http.ts (errors.ts testResultErrorAnswer).
 import express from "express";
 import type { RequestHandler, Response, Router } from "express";
-import { consumerCalls, disputeQueueQuerySchema, disputeRequestSchema, imageQuerySchema, pdfQuerySchema, propertyValuesQuerySchema, reviewDisputeRequestSchema } from "../../../contracts/consumer.ts";
+import { consumerCalls, resultLinkQuerySchema, resultLinkRequestSchema, disputeQueueQuerySchema, disputeRequestSchema, imageQuerySchema, pdfQuerySchema, propertyValuesQuerySchema, reviewDisputeRequestSchema } from "../../../contracts/consumer.ts";
 import { BadRequestError } from "../../shared/errors.ts";
 import { parse, reply } from "../../shared/http.ts";
 import { counter } from "../../shared/metrics.ts";
@@ -13,7 +13,7 @@ import type { AuthenticatedUser } from "../../shared/auth.ts";
 import type { ConsumerOutbox } from "../outbox.ts";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
 import { readUpload } from "./intake.ts";
-import { addTestResult } from "./pipeline.ts";
+import { addTestResult, addTestResultByLink, linkTextObjects } from "./pipeline.ts";
 import type { ResultsContext } from "./pipeline.ts";
 import { disputeImage, disputeQueue, disputeReviews, requireReviewer, reviewDispute } from "./reviews.ts";
 import type { Reviewers } from "./reviews.ts";
@@ -48,25 +48,59 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
   const { db } = deps.results;
   let uploading = 0;
 
-  router.post("/addtestresultmultipart", async (req, res) => {
-    const owner = await resultOwner(db, deps.userOf(res).identityUserId);
+  /**
+   * Runs `work` as one of the uploads handled at once (MAX_CONCURRENT_UPLOADS: a file, or a
+   * document fetched by link, held in memory), counting its outcome; `busy` beyond.
+   * @param turnAway called when busy, before the refusal (an upload's body is drained).
+   */
+  async function asUpload<T>(work: () => Promise<T>, turnAway?: () => void): Promise<T> {
     if (uploading >= MAX_CONCURRENT_UPLOADS) {
       uploadOutcomes.inc({ outcome: "busy" });
-      req.resume();
+      turnAway?.();
       throw new UploadRejectedError("busy", rejectionMessages.busy());
     }
     uploading += 1;
     try {
-      const upload = await readUpload(req);
-      const outcome = await addTestResult(deps.results, owner, upload, deps.now());
-      uploadOutcomes.inc({ outcome: outcome.valid ? "valid" : "invalid" });
-      reply(res, consumerCalls.addTestResultMultipart, { success: true, consumerMessage: outcome.consumerMessage, sF_TestResultId: outcome.sF_TestResultId });
+      const outcome = await work();
+      const { valid } = outcome as { valid?: unknown };
+      if (typeof valid === "boolean") uploadOutcomes.inc({ outcome: valid ? "valid" : "invalid" });
+      return outcome;
     } catch (err) {
       uploadOutcomes.inc({ outcome: err instanceof UploadRejectedError ? err.reason : "error" });
       throw err;
     } finally {
       uploading -= 1;
     }
+  }
+
+  router.post("/addtestresultmultipart", async (req, res) => {
+    const owner = await resultOwner(db, deps.userOf(res).identityUserId);
+    const outcome = await asUpload(
+      async () => addTestResult(deps.results, owner, await readUpload(req), deps.now()),
+      () => req.resume(),
+    );
+    reply(res, consumerCalls.addTestResultMultipart, { success: true, consumerMessage: outcome.consumerMessage, sF_TestResultId: outcome.sF_TestResultId });
+  });
+
+  // Results by link (docs/product.md §10.8): the document is fetched here, on the server (link.ts).
+  router.get("/addtestresulturl", async (req, res) => {
+    const { url } = parse(resultLinkQuerySchema, req.query);
+    const owner = await resultOwner(db, deps.userOf(res).identityUserId);
+    const outcome = await asUpload(() => addTestResultByLink(deps.results, owner, url, null, deps.now()));
+    reply(res, consumerCalls.addTestResultUrl, { success: true, consumerMessage: outcome.consumerMessage, sF_TestResultId: outcome.sF_TestResultId });
+  });
+
+  router.post("/addtestresultlink", async (req, res) => {
+    if (!req.is("json")) throw new BadRequestError("Send the body as application/json.");
+    const { url, criteria } = parse(resultLinkRequestSchema, req.body);
+    const owner = await resultOwner(db, deps.userOf(res).identityUserId);
+    const outcome = await asUpload(() => addTestResultByLink(deps.results, owner, url, criteria, deps.now()));
+    reply(res, consumerCalls.addTestResultLink, { success: true, consumerMessage: outcome.consumerMessage, sF_TestResultId: outcome.sF_TestResultId });
+  });
+
+  router.get("/generatetestresulttextobjectsurl", async (req, res) => {
+    const { url } = parse(resultLinkQuerySchema, req.query);
+    reply(res, consumerCalls.generateTestResultTextObjectsUrl, await asUpload(() => linkTextObjects(deps.results, url)));
   });
 
   router.get("/getcurrentusertestresults", async (_req, res) => {

@@ -104,10 +104,15 @@ export interface NewResult {
   match: MatchOutcome;
   /** Step 6's window of the result. */
   window: ResultWindow;
-  /** The original PDF, exactly as uploaded: later pages are drawn from it, and it is the person's own data. */
-  pdf: Uint8Array;
-  /** Pages the PDF has (worker.ts parse). */
+  /**
+   * The original PDF, exactly as uploaded or fetched: later pages are drawn from it, and it is the
+   * person's own data. Null for a result read from a lab's HTML result page (one page, its image drawn at fetch).
+   */
+  pdf: Uint8Array | null;
+  /** Pages the PDF has (worker.ts parse); 1 for a result page. */
   pageCount: number;
+  /** The lab's host a result by link was fetched from (link.ts); null for an upload. */
+  fetchedFrom: string | null;
   /** Page 1, drawn at upload. */
   image: { jpeg: Uint8Array; width: number; height: number };
 }
@@ -175,6 +180,7 @@ export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwn
           created_at: now,
           updated_at: now,
           page_count: result.pageCount,
+          fetched_from: result.fetchedFrom,
         })
         .execute();
       await trx
@@ -185,7 +191,7 @@ export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwn
         .insertInto("consumer_test_result_images")
         .values({ result_id: id, page: 1, jpeg: result.image.jpeg, width: result.image.width, height: result.image.height })
         .execute();
-      await trx.insertInto("consumer_test_result_files").values({ result_id: id, pdf: result.pdf }).execute();
+      if (result.pdf) await trx.insertInto("consumer_test_result_files").values({ result_id: id, pdf: result.pdf }).execute();
       await refreshConsumerWindow(trx, owner.consumerId);
       return { id, match };
     });
@@ -276,6 +282,7 @@ export async function listResults(db: Kysely<ConsumerDatabase>, identityUserId: 
     disputeComment: r.dispute_comment,
     disputeResponseComment: r.dispute_response_comment,
     ...(r.page_count === null ? {} : { pageCount: r.page_count }),
+    fetchedFrom: r.fetched_from,
   }));
 }
 

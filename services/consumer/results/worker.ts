@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { MessagePort } from "node:worker_threads";
 import type { PDFDocumentProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
+import type { TextLine } from "./extract.ts";
 import { ACTIVE_CONTENT_ORDER, scanObjects } from "./structure.ts";
 import type { ActiveContent } from "./structure.ts";
 
@@ -64,6 +65,8 @@ export type WorkerFailure = "corrupt" | "encrypted" | "too_many_pages" | "too_co
 
 export type ParseAnswer = { ok: true; pdf: ParsedPdf } | { ok: false; reason: WorkerFailure; pageCount?: number };
 export type RenderAnswer = { ok: true; jpeg: Uint8Array; width: number; height: number } | { ok: false; reason: WorkerFailure };
+/** A result page's lines (page.ts) and, when asked, their drawing as a JPEG. */
+export type PageAnswer = { ok: true; lines: TextLine[]; image?: { jpeg: Uint8Array; width: number; height: number } } | { ok: false; reason: WorkerFailure };
 
 export type WorkerTask =
   | { op: "warmup" }
@@ -89,6 +92,16 @@ export type WorkerTask =
       quality: number;
       /** Larger images are left out of the drawing, never decoded (pdfjs maxImageSize). */
       maxImagePixels: number;
+      memoryLimitBytes: number;
+    }
+  | {
+      /** A lab's HTML result page (results by link): its lines, and a drawing of them when `draw` is set. */
+      op: "page";
+      started?: MessagePort;
+      /** The page as fetched, UTF-8. */
+      bytes: Uint8Array;
+      /** Drawn above the lines: where the page came from. */
+      draw?: { caption: string[]; box: { width: number; height: number }; quality: number };
       memoryLimitBytes: number;
     };
 
@@ -322,12 +335,65 @@ async function render(task: Extract<WorkerTask, { op: "render" }>): Promise<Rend
   }
 }
 
+/** Font of the drawn result page: Liberation Sans, which pdfjs-dist ships (standard_fonts/, SIL OFL). */
+const PAGE_FONT = "SafeWindow Liberation Sans";
+let pageFontRegistered = false;
+
+/**
+ * Reads a result page (page.ts) and, with `draw`, draws its lines as the image shown for the
+ * result: the caption, then each line's runs in columns (a label and its value side by side).
+ */
+async function page(task: Extract<WorkerTask, { op: "page" }>): Promise<PageAnswer> {
+  const { readResultPage } = await import("./page.ts");
+  let lines: TextLine[];
+  try {
+    lines = readResultPage(new TextDecoder("utf-8", { fatal: false }).decode(task.bytes));
+  } catch {
+    return { ok: false, reason: "corrupt" };
+  }
+  if (!task.draw) return { ok: true, lines };
+  const { canvas: napi, assets } = await load();
+  if (!pageFontRegistered) {
+    napi.GlobalFonts.registerFromPath(`${assets}/standard_fonts/LiberationSans-Regular.ttf`, PAGE_FONT);
+    pageFontRegistered = true;
+  }
+  const { box, caption, quality } = task.draw;
+  const lineHeight = 26;
+  const margin = 40;
+  // A letter-sized sheet at most, shorter for a short page.
+  const width = Math.min(box.width, 800);
+  const height = Math.min(box.height, Math.max(300, margin * 2 + (caption.length + 1 + lines.length) * lineHeight));
+  const canvas = napi.createCanvas(width, height);
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, width, height);
+  ctx.textBaseline = "alphabetic";
+  let y = margin;
+  ctx.fillStyle = "#444444";
+  ctx.font = `14px "${PAGE_FONT}"`;
+  for (const text of caption) {
+    ctx.fillText(text, margin, y, width - margin * 2);
+    y += lineHeight;
+  }
+  y += lineHeight / 2;
+  ctx.fillStyle = "#111111";
+  ctx.font = `17px "${PAGE_FONT}"`;
+  for (const line of lines) {
+    if (y > height - margin / 2) break;
+    const column = (width - margin * 2) / Math.max(2, line.runs.length);
+    line.runs.forEach((run, i) => ctx.fillText(run, margin + i * column, y, column - 12));
+    y += lineHeight;
+  }
+  const jpeg = await canvas.encode("jpeg", quality);
+  return { ok: true, lines, image: { jpeg: new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength), width, height } };
+}
+
 /**
  * The piscina task function.
  * @returns "warmup": true once pdfjs and the canvas are loaded; "parse": ParseAnswer;
- *   "render": RenderAnswer. Unreadable PDFs answer `{ok:false, reason}`; they never throw.
+ *   "render": RenderAnswer; "page": PageAnswer. Unreadable files answer `{ok:false, reason}`; they never throw.
  */
-export default async function run(task: WorkerTask): Promise<ParseAnswer | RenderAnswer | true> {
+export default async function run(task: WorkerTask): Promise<ParseAnswer | RenderAnswer | PageAnswer | true> {
   if (task.op === "warmup") {
     await load();
     return true;
@@ -337,6 +403,7 @@ export default async function run(task: WorkerTask): Promise<ParseAnswer | Rende
   task.started?.close();
   const stopWatching = watchMemory(task.memoryLimitBytes);
   try {
+    if (task.op === "page") return await page(task);
     return task.op === "parse" ? await parse(task) : await render(task);
   } finally {
     stopWatching();

@@ -109,6 +109,8 @@ export interface ConsumerTestResultsTable {
   updated_at: Date;
   /** Pages of the kept PDF (0005_result_pages.ts); null on a result stored before the PDF was kept. */
   page_count: ColumnType<number | null, number | null | undefined, never>;
+  /** 0009: the lab's host a result by link was fetched from; null for an upload. */
+  fetched_from: ColumnType<string | null, string | null | undefined, never>;
   /** The last review decision of its dispute (0006_dispute_reviews.ts); null until reviewed. */
   review_decision: ColumnType<"accept" | "decline" | null, "accept" | "decline" | null | undefined, "accept" | "decline" | null>;
   reviewed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
