@@ -48,6 +48,14 @@ export default defineConfig({
       },
     },
     {
+      // The labs' result sites (tests/lab-sites), before the app that trusts its certificate.
+      command: "node tests/lab-sites/main.ts",
+      port: e2e.labSitesPort,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { PORT: String(e2e.labSitesPort), CA_FILE: e2e.labSitesCa },
+    },
+    {
       // The sample venues, with one licensed administrator per project, written before the app takes DATA_DIR.
       command: `rm -rf ${e2e.appDataDir} && node services/business/seed-cli.ts ${Object.values(e2e.venueAdmins).join(" ")} && node server.ts`,
       url: `${e2e.appUrl}/healthz`,
@@ -69,6 +77,9 @@ export default defineConfig({
         REVIEWER_EMAILS: Object.values(e2e.reviewers).join(","),
         // Mail links of the embedded consumer API (a decided dispute) point here.
         PUBLIC_URL: e2e.appUrl,
+        // Test only: result links are served by the reference lab sites on loopback.
+        LAB_LINKS_TEST_SERVER: `127.0.0.1:${e2e.labSitesPort}`,
+        LAB_LINKS_TEST_CA: e2e.labSitesCa,
       },
     },
     {

@@ -25,6 +25,12 @@ export const uploadNotPdf = "Please choose a PDF file (.pdf)."; // ours
 export const uploadTooLarge = "That file is larger than 10 MB. Please upload the original PDF from your testing company."; // ours
 export const uploadFailed = "We could not process your upload right now. Please try again in a minute."; // ours
 export const noResults = "You have not added a test result yet."; // ours
+// ours: results by link (docs/product.md §10.8)
+export const resultLinkRequired = "Please paste the link to your result from your testing company's message.";
+export const resultLinkTooLong = "That link is too long. Please paste the link exactly as your testing company sent it.";
+export const resultLinkFailed = "We could not fetch your result right now. Please try again in a minute.";
+export const resultLinkHint = "Paste the link from your testing company's e-mail or text message; we fetch the result from the lab's own site.";
+export const fetchedFromLab = (host: string) => `Fetched from the lab's own site (${host}), so it could not have been changed on the way.`;
 // ours: paging through a result's pages (the large view, /testresultviewer)
 export const previousPage = "Previous page";
 export const nextPage = "Next page";

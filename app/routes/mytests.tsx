@@ -1,12 +1,14 @@
 // app/routes/mytests.tsx: docs/product.md §2 /mytests 'My Tests': the 'Before You Add' guidelines modal (shown
 // until read, remembered in a cookie, reopened with `?guidelines`), the PDF picker and Upload (a multipart form post that works
-// without JavaScript), the server's consumerMessage, the scrollable result list with its icons;
+// without JavaScript), Add by link (docs/product.md §10.8: a plain form post of the lab's link), the server's consumerMessage, the scrollable result list with its icons;
 // a result opens /testdetail. After an upload the outcome shows here with the updated card.
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/mytests";
-import { FileField, FormMessage } from "~/components/Field";
+import * as z from "zod/mini";
+import { Field, FileField, FormMessage } from "~/components/Field";
+import { resultLinkMax, resultLinkSchema } from "~/forms/link";
 import { ResultBadge, resultState } from "~/components/ResultIcon";
 import { TextOnly, TextSeparator } from "~/components/TextOnly";
 import { SafeWindowCard } from "~/components/SafeWindowCard";
@@ -44,6 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.get("intent") === "guidelines-read") {
     return redirect("/mytests", { headers: { "Set-Cookie": await rememberGuidelinesRead() } });
   }
+  if (form.get("intent") === "link") return addByLink(request, context, form);
   const file = form.get("file");
   // No file chosen: browsers send an empty, nameless part. The consumer API judges the content.
   if (!(file instanceof File) || (file.size === 0 && !file.name)) return data({ error: messages.uploadFileRequired }, { status: 400 });
@@ -60,6 +63,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect("/mytests");
 }
 
+/**
+ * Add by link: the link is checked for presence and length here, then the consumer API fetches the
+ * result from the lab's site and checks it as an upload. A refusal keeps the link in the field.
+ */
+async function addByLink(request: Request, context: Route.ActionArgs["context"], form: FormData) {
+  const raw = form.get("url");
+  const link = typeof raw === "string" ? raw : "";
+  const parsed = z.safeParse(resultLinkSchema, { url: link });
+  if (!parsed.success) return data({ linkError: parsed.error.issues[0]?.message ?? messages.resultLinkRequired, link }, { status: 400 });
+  const added = await consumerApi(context).addByLink(parsed.data.url);
+  if (!added.ok) {
+    const linkError = localizeTimes(added.message, await timeZoneOf(request, context));
+    return data({ linkError, link }, added.reason === "refused" ? { status: 422 } : failureInit(added));
+  }
+  setFlash(context, "notice", added.value.consumerMessage);
+  return redirect("/mytests");
+}
+
 /** Reads the request's body to its end without keeping it (server.ts bounds its size). */
 async function discardBody(request: Request): Promise<void> {
   if (!request.body) return;
@@ -73,6 +94,9 @@ export default function MyTests() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const uploading = navigation.state === "submitting" && navigation.formData?.has("file");
+  const fetching = navigation.state === "submitting" && navigation.formData?.get("intent") === "link";
+  const linkError = actionData && "linkError" in actionData ? actionData.linkError : undefined;
+  const uploadError = actionData && "error" in actionData ? actionData.error : undefined;
   const location = useLocation();
   const hydrated = useHydrated();
   const consentAnswered = useRouteLoaderData<typeof rootLoader>("root")?.consentAnswered ?? true;
@@ -94,7 +118,7 @@ export default function MyTests() {
             label="Test result PDF"
             inputProps={{ id: "result-file", name: "file", accept: ".pdf,application/pdf" }}
             errorId="upload-error"
-            errors={actionData?.error ? [actionData.error] : undefined}
+            errors={uploadError ? [uploadError] : undefined}
             hint={
               <>
                 {messages.uploadRuleOriginal} {messages.uploadRuleNoCopies} {messages.uploadRuleMatch}{" "}
@@ -106,6 +130,31 @@ export default function MyTests() {
           />
           <button type="submit" className="button" disabled={uploading}>
             {uploading ? "Uploading…" : "Upload"}
+          </button>
+        </Form>
+        <Form key={`link-${results.length}`} method="post" className="card upload-form link-form" aria-labelledby="link-heading">
+          <h2 id="link-heading">Add by link</h2>
+          <Field
+            label="Link to your result"
+            inputProps={{
+              id: "result-link",
+              name: "url",
+              type: "url",
+              inputMode: "url",
+              autoComplete: "off",
+              spellCheck: false,
+              maxLength: resultLinkMax,
+              placeholder: "https://",
+              defaultValue: actionData && "link" in actionData ? actionData.link : undefined,
+              "aria-invalid": linkError ? true : undefined,
+              "aria-describedby": linkError ? "link-error" : undefined,
+            }}
+            errorId="link-error"
+            errors={linkError ? [linkError] : undefined}
+            hint={messages.resultLinkHint}
+          />
+          <button type="submit" name="intent" value="link" className="button" disabled={fetching}>
+            {fetching ? "Fetching…" : "Add by link"}
           </button>
         </Form>
 

@@ -85,6 +85,7 @@ export default function TestDetail() {
     <hgroup>
       <h1>{result.publicName} result</h1>
       <p className="issuer">Issued by {result.testingCompanyName}</p>
+      {result.fetchedFrom ? <p className="issuer fetched">{messages.fetchedFromLab(result.fetchedFrom)}</p> : null}
     </hgroup>
   );
   if (large) {

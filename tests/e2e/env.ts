@@ -16,6 +16,9 @@ export const e2e = {
   reviewers: { js: "reviewer.js@e2e.example.com", "no-js": "reviewer.no-js@e2e.example.com" },
   /** The licensed administrators of the sample venues (`npm run seed:venues` before the app starts): one per project. */
   venueAdmins: { js: "venue.js@e2e.example.com", "no-js": "venue.no-js@e2e.example.com" },
+  /** The reference lab result server (tests/lab-sites): every lab's result links, on loopback, with its own certificate. */
+  labSitesPort: 3103,
+  labSitesCa: ".e2e-data/lab-sites-ca.pem",
   clientId: "safewindow-web",
   clientSecret: "e2e-client-secret-not-for-production",
   /** The V8 heap options the app ships with (package.json config.nodeOptions; README "Memory"). */

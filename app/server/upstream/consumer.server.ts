@@ -174,6 +174,14 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
       multipart.set(uploadField, file, file.name || "result.pdf");
       return call("addTestResultMultipart", { multipart }, { failed: messages.uploadFailed, answered: consumerMessageOf });
     },
+    /**
+     * GET /testresult/addtestresulturl/?url (docs/product.md §10.8): the consumer API fetches the result from
+     * the lab's site and checks it as an upload. A refusal carries its consumerMessage; a failure
+     * without one says linkFailed.
+     */
+    addByLink(url: string) {
+      return call("addTestResultUrl", { query: { url } }, { failed: messages.resultLinkFailed, answered: consumerMessageOf });
+    },
     /** POST /testresult/dispute/ with the result and the comment (docs/product.md §7: the answer is not read). */
     dispute(result: TestResult, disputeComment: string) {
       return call("dispute", { json: { ...result, disputeComment } }, { failed: messages.disputeFailed });
