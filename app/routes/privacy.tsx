@@ -16,6 +16,9 @@ export default function Privacy() {
         <li>Your email address and a hash of your password, to sign you in. We never store your password itself.</li>
         <li>Your name, date of birth and postal code, to match your test results to you.</li>
         <li>The test result PDFs you upload and what we read from them, to compute your safe window.</li>
+        <li>
+          When you add a result by link, the result we fetch from your testing company's site and the site's name. The link itself is used once for that fetch and not kept.
+        </li>
         <li>A session cookie while you are signed in, and a cookie that remembers your email address on this device.</li>
         <li>
           When a venue enters a check-in code you showed it: the venue, the time, what it saw (your name and whether your safe window was open), whether you were checked in, and

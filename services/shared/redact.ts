@@ -1,11 +1,12 @@
 // Secrets that docs/product.md §7 puts in URLs (password, newPassword, currentPassword, token) must never
 // reach a log line (docs/architecture.md §2 "logging"), nor a person's position (latitude, longitude of a
-// Locations search near them, docs/venues.md: used for the search, not kept). One function for every reference service: their
+// Locations search near them, docs/venues.md: used for the search, not kept), nor a lab's result link
+// (`url` of the results-by-link calls, docs/product.md §10.8: often the only key to the result). One function for every reference service: their
 // request loggers (shared/http.ts) and the identity authority's mail log.
 import { unescape } from "node:querystring";
 
 /** Query parameter names whose values are replaced, compared lower-case. */
-const SECRET_PARAMS = new Set(["password", "newpassword", "currentpassword", "token", "client_secret", "access_token", "refresh_token", "code", "latitude", "longitude"]);
+const SECRET_PARAMS = new Set(["password", "newpassword", "currentpassword", "token", "client_secret", "access_token", "refresh_token", "code", "latitude", "longitude", "url"]);
 
 /**
  * Returns `url` (absolute or path+query) with the value of every secret query parameter

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { LinkFetchOptions, ResolvedAddress } from "../../services/consumer/results/link.ts";
 import { labHost, resultLink, startLabSites } from "../lab-sites/server.ts";
 import type { LabSites, LinkReport } from "../lab-sites/server.ts";
-import { callApi, currentResults, json, makePerson, safeWindowOf, startServices } from "./support.ts";
+import { pino } from "pino";
+import { callApi, currentResults, json, lineSink, makePerson, safeWindowOf, startServices } from "./support.ts";
 import type { Services, TestUser } from "./support.ts";
 
 const CLIENT = { clientId: "safewindow-web", clientSecret: "consumer-links-secret-0123456789" };
@@ -18,11 +19,13 @@ const ADA = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10" };
 let services: Services;
 let sites: LabSites;
 const links: LinkFetchOptions = { timeoutMs: 3000 };
+/** The consumer API's log lines. */
+const logged: string[] = [];
 
 beforeAll(async () => {
   sites = await startLabSites();
   links.testServer = { address: sites.address, port: sites.port, ca: sites.ca };
-  services = await startServices({ client: CLIENT, tmpPrefix: "links-", links });
+  services = await startServices({ client: CLIENT, tmpPrefix: "links-", links, consumerLogger: pino({ level: "info" }, lineSink(logged)) });
 });
 
 afterAll(async () => {
@@ -107,6 +110,15 @@ async function expectRefusedKeeping(user: TestUser, res: Response, reason: strin
   expect(await currentResults(services, user)).toHaveLength(count);
 }
 
+it("no result link reaches the consumer API's log", async () => {
+  const user = await withProfile();
+  expect((await addUrl(user, resultLink("cascade", report(6)))).status).toBe(200);
+  const lines = logged.join("\n");
+  expect(lines).toContain("/testresult/addtestresulturl/?url=[redacted]");
+  for (const lab of ["harborview", "meridian", "cascade"]) expect(lines).not.toContain(labHost(lab));
+  expect(lines).not.toMatch(/\/r\/ey/);
+});
+
 describe("links refused before any connection", () => {
   it("an unknown host, http:, a port, credentials, bare addresses and a non-URL, each with its message", async () => {
     const user = await withProfile();
@@ -169,6 +181,26 @@ describe("what the lab's site answers", () => {
     await expectRefused(user, await addUrl(user, resultLink("harborview", report(), "other-lab")), "link_wrong_lab");
     await expectRefused(user, await addUrl(user, `https://${labHost("meridian")}/gone/x`), "link_not_found");
     await expectRefused(user, await addUrl(user, `https://${labHost("meridian")}/nothing-here`), "link_not_found");
+  });
+});
+
+describe("DNS rebinding", () => {
+  afterAll(() => {
+    delete links.resolve;
+  });
+
+  it("the host is resolved once per link, across a redirect, and the checked address is the one connected to", async () => {
+    const user = await withProfile();
+    const asked: string[] = [];
+    // First answer: the lab server (the one loopback address the test setting allows); any later
+    // answer would be a private address that must never be reached.
+    links.resolve = async (host) => {
+      asked.push(host);
+      return asked.length === 1 ? [{ address: sites.address, family: 4 }] : [{ address: "10.9.8.7", family: 4 }];
+    };
+    const res = await addUrl(user, resultLink("harborview", report(7), "moved"));
+    expect(res.status, JSON.stringify(await res.clone().json())).toBe(200);
+    expect(asked).toEqual([labHost("harborview")]);
   });
 });
 

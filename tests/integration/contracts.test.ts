@@ -3,6 +3,8 @@
 // the call's request schema before it is sent and each answer parsed with the answer schema the
 // app's clients use (contractFetch also fails on keys the contract does not document). The last
 // test fails when a call of any contract was not made here.
+import { labHost, resultLink, startLabSites } from "../lab-sites/server.ts";
+import type { LabSites } from "../lab-sites/server.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { CallContract } from "../../contracts/call.ts";
@@ -20,13 +22,18 @@ const CLIENT = { clientId: "safewindow-web", clientSecret: "contracts-secret-012
 const PUBLIC_URL = "http://localhost:3000";
 
 let services: Services;
+let sites: LabSites;
 
 beforeAll(async () => {
-  services = await startServices({ client: CLIENT, tmpPrefix: "contracts-", reviewers: [REVIEWER], business: true });
+  // The reference lab sites serve the result links of the link calls (the test-only lab server).
+  sites = await startLabSites();
+  const links = { testServer: { address: sites.address, port: sites.port, ca: sites.ca } };
+  services = await startServices({ client: CLIENT, tmpPrefix: "contracts-", reviewers: [REVIEWER], business: true, links });
 });
 
 afterAll(async () => {
   await services?.close();
+  await sites?.close();
 });
 
 // ---------------------------------------------------------------- making a call
@@ -194,6 +201,24 @@ describe("consumer API", () => {
     const image = await consumer("getImage", ada, { query: { testResultId: uploaded.sF_TestResultId } });
     expect(Buffer.from(image, "base64").subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     expect(await consumer("dispute", ada, { json: { ...result, disputeComment: "The lab misspelt my first name." } })).toEqual({ success: true });
+
+    // Results by link: the text objects of Meridian's page, then the result read by the lab's labels
+    // (addtestresultlink) and Cascade's PDF by its link (addtestresulturl).
+    const collectedAt = new Date(Math.floor((Date.now() - 2 * 3600_000) / 60_000) * 60_000).toISOString();
+    const pageLink = resultLink("meridian", { firstName: "Ada", lastName: "Contract", dob: "1990-12-10", collectedAt });
+    const objects = await consumer("generateTestResultTextObjectsUrl", ada, { query: { url: pageLink } });
+    expect(objects.textObjects.map((t) => t.text)).toContain("Contract");
+    const criteria = [
+      { property: "givenNames", label: "Forename(s)" },
+      { property: "lastName", label: "Surname" },
+      { property: "dateOfBirth", label: "Date of birth" },
+      { property: "collectionTime", label: "Sample taken" },
+      { property: "testType", label: "Test type" },
+      { property: "result", label: "Result" },
+    ] as const;
+    expect((await consumer("addTestResultLink", ada, { json: { url: pageLink, criteria } })).consumerMessage).toMatch(/validated/);
+    const byUrl = await consumer("addTestResultUrl", ada, { query: { url: resultLink("cascade", { firstName: "Ada", lastName: "Contract", dob: "1990-12-10", collectedAt }) } });
+    expect((await consumer("getCurrentUserTestResults", ada)).find((r) => r.sF_TestResultId === byUrl.sF_TestResultId)?.fetchedFrom).toBe(labHost("cascade"));
 
     // Dispute reviews (extensions): the reviewer reads the queue and the page, accepts, reads the trail.
     const reviewer = await makeUser(services, { email: REVIEWER, confirmed: true });

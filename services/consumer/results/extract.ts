@@ -11,13 +11,12 @@ import { daysInMonth, formatDate } from "../dates.ts";
 import type { CalendarDate } from "../dates.ts";
 import type { DateFormat, DateTimeFormat, LabFormat, Method, Outcome } from "../labs/types.ts";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import { collapse } from "./text.ts";
+import type { TextLine } from "./text.ts";
 import type { TextItem } from "./worker.ts";
 
-/** A line of page 1: its baseline and its runs, left to right, white space collapsed. */
-export interface TextLine {
-  y: number;
-  runs: string[];
-}
+export type { TextLine } from "./text.ts";
+export { collapse } from "./text.ts";
 
 /** What a lab report says, after reading. */
 export interface Extracted {
@@ -47,10 +46,6 @@ const RUN_GAP_EM = 1.2;
 // Items whose baselines differ by less than this share a line (sub/superscripts stay apart).
 const BASELINE_TOLERANCE_EM = 0.3;
 
-/** Unicode NFC with every run of white space made one space, trimmed. */
-export function collapse(text: string): string {
-  return text.normalize("NFC").replace(/\s+/gu, " ").trim();
-}
 
 /**
  * Groups text items into lines top to bottom and each line into runs left to right, by

@@ -6,8 +6,8 @@
 // elements marked `hidden` are skipped; character references are decoded (htmlparser2).
 // It runs in the PDF worker pool (worker.ts "page"), under the same time and memory budgets.
 import { Parser } from "htmlparser2";
-import { collapse } from "./extract.ts";
-import type { TextLine } from "./extract.ts";
+import { collapse } from "./text.ts";
+import type { TextLine } from "./text.ts";
 
 /** Elements whose content is never shown. */
 const SKIPPED = new Set(["head", "script", "style", "template", "noscript", "iframe", "object", "svg", "math", "select", "textarea", "button"]);

@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { MessagePort } from "node:worker_threads";
 import type { PDFDocumentProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
-import type { TextLine } from "./extract.ts";
+import type { TextLine } from "./text.ts";
 import { ACTIVE_CONTENT_ORDER, scanObjects } from "./structure.ts";
 import type { ActiveContent } from "./structure.ts";
 
