@@ -6,7 +6,9 @@
 // so tests and the browser journeys make links without talking to the server. Other paths misbehave
 // on purpose, for the fetcher's refusals: redirects, a slow body, an oversized body, a body that is
 // not what the content type says.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:https";
+import path from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import selfsigned from "selfsigned";
@@ -160,9 +162,9 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
 
 /**
  * Starts the server on `address`:`port` (default 127.0.0.1, an ephemeral port) with a new
- * certificate for every declared lab host.
+ * certificate for every declared lab host, written to `caFile` (PEM) before listening when given.
  */
-export async function startLabSites(opts: { address?: string; port?: number } = {}): Promise<LabSites> {
+export async function startLabSites(opts: { address?: string; port?: number; caFile?: string } = {}): Promise<LabSites> {
   const hosts = LABS.flatMap((lab) => lab.links?.hosts ?? []);
   const now = new Date();
   const pems = await selfsigned.generate([{ name: "commonName", value: "SafeWindow reference lab sites" }], {
@@ -177,6 +179,11 @@ export async function startLabSites(opts: { address?: string; port?: number } = 
       { name: "subjectAltName", altNames: hosts.map((value) => ({ type: 2, value })) },
     ],
   });
+  // Written before the port opens: whoever waits for the port may read it at once.
+  if (opts.caFile) {
+    mkdirSync(path.dirname(opts.caFile), { recursive: true });
+    writeFileSync(opts.caFile, pems.cert);
+  }
   const server = createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
     answer(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
