@@ -49,13 +49,15 @@ export interface FieldProps {
   errorId: string;
   errors?: string[] | undefined;
   hint?: ReactNode;
+  /** Announce the errors as an alert: a message the server sent after a post (as FileField's). */
+  alert?: boolean;
 }
 
 /** A labelled input (text, e-mail, date…); `inputProps` from conform's getInputProps. */
-export function Field({ label, inputProps, errorId, errors, hint }: FieldProps) {
+export function Field({ label, inputProps, errorId, errors, hint, alert }: FieldProps) {
   const { key, ...props } = inputProps;
   return (
-    <FieldFrame id={props.id} label={label} hint={hint} errorId={errorId} errors={errors} describedBy={props["aria-describedby"]}>
+    <FieldFrame id={props.id} label={label} hint={hint} errorId={errorId} errors={errors} alert={alert} describedBy={props["aria-describedby"]}>
       {(describedBy) => <input key={key} {...props} aria-describedby={describedBy} />}
     </FieldFrame>
   );

@@ -139,7 +139,8 @@ export default function MyTests() {
             inputProps={{
               id: "result-link",
               name: "url",
-              type: "url",
+              // Text, not url: a link pasted without its scheme reaches the server, which says what is wrong.
+              type: "text",
               inputMode: "url",
               autoComplete: "off",
               spellCheck: false,
@@ -151,6 +152,7 @@ export default function MyTests() {
             }}
             errorId="link-error"
             errors={linkError ? [linkError] : undefined}
+            alert
             hint={messages.resultLinkHint}
           />
           <button type="submit" name="intent" value="link" className="button" disabled={fetching}>

@@ -52,7 +52,7 @@ const envSchema = z.object({
     .transform((value) => value.split(",").map((e) => e.trim()).filter(Boolean))
     .refine((emails) => emails.every((e) => z.email().safeParse(e).success), "must be comma-separated e-mail addresses"),
   /**
-   * Test only (docs/operations.md): `127.0.0.1:PORT` of the reference lab server that serves every
+   * Test only (docs/operating.md): `127.0.0.1:PORT` of the reference lab server that serves every
    * accepted lab's result links, with LAB_LINKS_TEST_CA (a PEM file) trusted for their hosts. Unset
    * in production: result links are then fetched from the labs' own sites.
    */

@@ -158,7 +158,8 @@ describe("what the lab's site answers", () => {
 
   it("a redirect to another host, to http: or to an address", async () => {
     const host = `https://${labHost("harborview")}`;
-    for (const to of [resultLink("cascade", report()), "https://example.com/result.pdf", `http://${labHost("harborview")}/r/x`, "https://127.0.0.1/"]) {
+    const sameHostWithPassword = resultLink("harborview", report()).replace("https://", "https://:pw@");
+    for (const to of [resultLink("cascade", report()), "https://example.com/result.pdf", `http://${labHost("harborview")}/r/x`, "https://127.0.0.1/", sameHostWithPassword]) {
       await expectRefused(user, await addUrl(user, `${host}/elsewhere/x?to=${encodeURIComponent(to)}`), "link_redirect");
     }
   });
@@ -178,6 +179,8 @@ describe("what the lab's site answers", () => {
   it("a body that is not a PDF, a content type that is not the lab's, another lab's report, a gone link", async () => {
     await expectRefused(user, await addUrl(user, `https://${labHost("harborview")}/not-pdf/x`), "not_pdf");
     await expectRefused(user, await addUrl(user, `https://${labHost("harborview")}/wrong-type/x`), "link_type");
+    // Compressed although identity was asked for: neither counted nor readable as it came.
+    await expectRefused(user, await addUrl(user, resultLink("harborview", report(), "gzip")), "link_type");
     await expectRefused(user, await addUrl(user, resultLink("harborview", report(), "other-lab")), "link_wrong_lab");
     await expectRefused(user, await addUrl(user, `https://${labHost("meridian")}/gone/x`), "link_not_found");
     await expectRefused(user, await addUrl(user, `https://${labHost("meridian")}/nothing-here`), "link_not_found");
@@ -201,6 +204,36 @@ describe("DNS rebinding", () => {
     const res = await addUrl(user, resultLink("harborview", report(7), "moved"));
     expect(res.status, JSON.stringify(await res.clone().json())).toBe(200);
     expect(asked).toEqual([labHost("harborview")]);
+  });
+
+  it("every checked address is tried: an unreachable first address does not make the lab unreachable", async () => {
+    const user = await withProfile();
+    links.resolve = async () => [
+      { address: "2001:4860:4860::8888", family: 6 },
+      { address: sites.address, family: 4 },
+    ];
+    const res = await addUrl(user, resultLink("cascade", report(8)));
+    expect(res.status, JSON.stringify(await res.clone().json())).toBe(200);
+  });
+
+  it("a resolver slower than the time limit is given up at the limit", async () => {
+    const user = await withProfile();
+    links.resolve = () => new Promise((resolve) => setTimeout(() => resolve([{ address: sites.address, family: 4 }]), 6000));
+    const started = Date.now();
+    await expectRefused(user, await addUrl(user, resultLink("cascade", report(9))), "link_slow");
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("criteria that cannot be right are refused before the host is even resolved", async () => {
+    const user = await withProfile();
+    const asked: string[] = [];
+    links.resolve = async (host) => {
+      asked.push(host);
+      return [{ address: sites.address, family: 4 }];
+    };
+    const res = await addLink(user, { url: resultLink("meridian", report()), criteria: [{ property: "result", label: "Sample received" }] });
+    expect(res.status).toBe(400);
+    expect(asked).toEqual([]);
   });
 });
 

@@ -9,6 +9,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:https";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import selfsigned from "selfsigned";
@@ -153,6 +154,13 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
     case "wrong-type":
       res.writeHead(200, { "content-type": "image/png" }).end(Buffer.from("89504e470d0a1a0a", "hex"));
       return;
+    case "gzip": {
+      // The report, compressed although the client asked for identity.
+      if (!report) break;
+      const doc = await documentOf(lab, report);
+      res.writeHead(200, { "content-type": doc.type, "content-encoding": "gzip" }).end(gzipSync(doc.body));
+      return;
+    }
     case "gone":
       res.writeHead(410, { "content-type": "text/plain" }).end("This result link has expired.");
       return;

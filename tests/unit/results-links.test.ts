@@ -11,7 +11,7 @@ import { checkCriteria, labCriteria } from "../../services/consumer/results/crit
 import { extractLines } from "../../services/consumer/results/extract.ts";
 import { recognisesPage } from "../../services/consumer/results/issuer.ts";
 import { checkLink, isPublicAddress, labTestServerFromEnv } from "../../services/consumer/results/link.ts";
-import { readResultPage } from "../../services/consumer/results/page.ts";
+import { MAX_LINE_RUNS, MAX_PAGE_RUNS, PageTooComplexError, readResultPage } from "../../services/consumer/results/page.ts";
 import { UploadRejectedError } from "../../services/consumer/results/errors.ts";
 import { meridianPage } from "../fixtures/labs.ts";
 
@@ -62,7 +62,7 @@ describe("isPublicAddress", () => {
     const refused = [
       "127.0.0.1", "127.8.9.10", "10.0.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "255.255.255.255",
       "224.0.0.251", "240.0.0.1", "192.0.2.1", "198.51.100.7", "203.0.113.9", "::", "::1", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1",
-      "::ffff:127.0.0.1", "::ffff:10.1.1.1", "::ffff:a9fe:a9fe", "2001:db8::1", "64:ff9b::a00:1", "not an address",
+      "::ffff:127.0.0.1", "::ffff:10.1.1.1", "::ffff:a9fe:a9fe", "2001:db8::1", "64:ff9b::a00:1", "::7f00:1", "::a9fe:a9fe", "::808:808", "not an address",
     ];
     for (const address of refused) expect(isPublicAddress(address), address).toBe(false);
   });
@@ -113,6 +113,17 @@ describe("readResultPage", () => {
     expect(shown.map((l) => l.runs)).toEqual([["text"], ["more"]]);
     expect(shown[1]!.y).toBeLessThan(shown[0]!.y);
     expect(readResultPage("<<<>>>&&&").length).toBe(1);
+    expect(readResultPage('<p style="display: none">x</p><p style="color:red;visibility:hidden">y</p><p style="display:block">z</p>').map((l) => l.runs)).toEqual([["z"]]);
+  });
+
+  it("stays fast and bounded on hostile markup", () => {
+    const started = performance.now();
+    expect(() => readResultPage("<div>".repeat(50_000))).toThrow(PageTooComplexError);
+    const cells = readResultPage(`<table><tr>${"<td>a".repeat(200_000)}</table>${"<p>b</p>".repeat(30_000)}`);
+    expect(cells[0]!.runs).toHaveLength(MAX_LINE_RUNS);
+    expect(cells.reduce((n, l) => n + l.runs.length, 0)).toBeLessThanOrEqual(MAX_PAGE_RUNS);
+    expect(readResultPage(`<p>${"x".repeat(1_000_000)}</p>`)[0]!.runs[0]!.length).toBeLessThan(5000);
+    expect(performance.now() - started).toBeLessThan(3000);
   });
 });
 

@@ -31,7 +31,7 @@ export interface ResolvedAddress {
 export type Resolver = (host: string) => Promise<ResolvedAddress[]>;
 
 /**
- * Test only (docs/operations.md "LAB_LINKS_TEST_SERVER"): every declared lab host is served by one
+ * Test only (docs/operating.md "LAB_LINKS_TEST_SERVER"): every declared lab host is served by one
  * reference lab server on loopback. Its address is then the only non-public address allowed,
  * connections go to `port` instead of 443, and `ca` (PEM) is trusted for the labs' host names.
  * Never set by default; refused-address tests run without it.
@@ -118,6 +118,8 @@ export function isPublicAddress(address: string, allowed?: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.process(address);
   if (allowed !== undefined && ipaddr.isValid(allowed) && ipaddr.process(allowed).toString() === parsed.toString()) return true;
+  // IPv4-compatible IPv6 (::/96, deprecated) carries an IPv4 address that ipaddr.js calls unicast.
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) return false;
   return parsed.range() === "unicast";
 }
 
@@ -126,32 +128,41 @@ const systemResolver: Resolver = async (host) => {
   return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 
-/** A `lookup` that answers the checked address whatever host is asked (the pinned connection). */
-function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
+/**
+ * A `lookup` that answers the checked addresses whatever host is asked (the pinned connection):
+ * all of them when asked for all (Node then tries each in turn, IPv6 and IPv4), else the first.
+ */
+function pinnedLookup(pinned: readonly ResolvedAddress[]): LookupFunction {
   return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
-    else callback(null, pinned.address, pinned.family);
+    const first = pinned[0] as ResolvedAddress;
+    if (options?.all) callback(null, pinned.map((a) => ({ address: a.address, family: a.family })));
+    else callback(null, first.address, first.family);
   }) as unknown as LookupFunction;
 }
 
 /**
- * Resolves the link's host once and checks every address.
- * @throws UploadRejectedError link_unreachable (no address), link_address (any address not public).
+ * Resolves the link's host once and checks every address, within the fetch's time limit.
+ * @returns the addresses, every one checked.
+ * @throws UploadRejectedError link_unreachable (no address), link_address (any address not public), link_slow.
  */
-async function resolveChecked(host: string, labs: readonly LabFormat[], opts: LinkFetchOptions): Promise<ResolvedAddress> {
+async function resolveChecked(host: string, labs: readonly LabFormat[], opts: LinkFetchOptions, signal: AbortSignal): Promise<ResolvedAddress[]> {
   const test = opts.testServer;
   const resolve: Resolver =
     opts.resolve ?? (test ? async () => [{ address: test.address, family: isIP(test.address) === 6 ? 6 : 4 }] : systemResolver);
   let addresses: ResolvedAddress[];
   try {
-    addresses = await resolve(host);
-  } catch {
-    throw refuse("link_unreachable", labs);
+    addresses = await new Promise<ResolvedAddress[]>((resolved, rejected) => {
+      const onAbort = () => rejected(refuse("link_slow", labs));
+      if (signal.aborted) onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      resolve(host).then(resolved, rejected).finally(() => signal.removeEventListener("abort", onAbort));
+    });
+  } catch (err) {
+    throw err instanceof UploadRejectedError ? err : refuse("link_unreachable", labs);
   }
-  const first = addresses[0];
-  if (!first) throw refuse("link_unreachable", labs);
+  if (addresses.length === 0) throw refuse("link_unreachable", labs);
   if (!addresses.every((a) => isPublicAddress(a.address, test?.address))) throw refuse("link_address", labs);
-  return first;
+  return addresses;
 }
 
 /**
@@ -170,8 +181,8 @@ export async function fetchLabDocument(raw: string, labs: readonly LabFormat[], 
   const host = hostOf(first);
   const maxBytes = opts.maxBytes ?? MAX_UPLOAD_BYTES;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const pinned = await resolveChecked(host, labs, opts);
   const signal = AbortSignal.timeout(timeoutMs);
+  const pinned = await resolveChecked(host, labs, opts, signal);
   const agent = new Agent({
     connect: {
       lookup: pinnedLookup(pinned),
@@ -193,6 +204,8 @@ export async function fetchLabDocument(raw: string, labs: readonly LabFormat[], 
         headers: {
           host: host,
           accept: `${CONTENT_TYPES[links.serves]};q=1, */*;q=0.1`,
+          // The body is counted as it comes; a compressed one would be neither counted nor readable.
+          "accept-encoding": "identity",
           "user-agent": "SafeWindow result check (+https://safewindow.app)",
         },
       });
@@ -200,7 +213,7 @@ export async function fetchLabDocument(raw: string, labs: readonly LabFormat[], 
         await answer.body.dump();
         const location = answer.headers.location;
         const next = typeof location === "string" && URL.canParse(location, url) ? new URL(location, url) : null;
-        if (!next || next.protocol !== "https:" || hostOf(next) !== host || next.port !== "" || next.username !== "" || hop >= MAX_REDIRECTS) {
+        if (!next || next.protocol !== "https:" || hostOf(next) !== host || next.port !== "" || next.username !== "" || next.password !== "" || hop >= MAX_REDIRECTS) {
           throw refuse("link_redirect", labs);
         }
         url = next;
@@ -215,7 +228,8 @@ export async function fetchLabDocument(raw: string, labs: readonly LabFormat[], 
         throw refuse("link_unreachable", labs);
       }
       const type = String(answer.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
-      if (type !== CONTENT_TYPES[links.serves]) {
+      const encoding = String(answer.headers["content-encoding"] ?? "identity").trim().toLowerCase();
+      if (type !== CONTENT_TYPES[links.serves] || encoding !== "identity") {
         await answer.body.dump();
         throw refuse("link_type", labs);
       }

@@ -10,7 +10,7 @@ import { collapse } from "./text.ts";
 import type { TextLine } from "./text.ts";
 
 /** Elements whose content is never shown. */
-const SKIPPED = new Set(["head", "script", "style", "template", "noscript", "iframe", "object", "svg", "math", "select", "textarea", "button"]);
+const SKIPPED = new Set(["head", "title", "script", "style", "template", "noscript", "iframe", "object", "svg", "math", "select", "textarea", "button"]);
 /** Elements that start and end a line. */
 const BLOCKS = new Set([
   "address", "article", "aside", "blockquote", "br", "caption", "details", "dialog", "div", "dl", "fieldset", "figcaption", "figure",
@@ -24,23 +24,49 @@ const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input"
 
 /** Most lines kept from one page; a result page has a few dozen. */
 export const MAX_PAGE_LINES = 5000;
+/** Most runs on one line, and on the whole page; more are dropped. */
+export const MAX_LINE_RUNS = 64;
+export const MAX_PAGE_RUNS = 20_000;
+/** Longest run kept, characters; the rest of a longer one is dropped. */
+export const MAX_RUN_LENGTH = 4096;
+/** Deepest nesting of elements read; a deeper page is refused as too complex (PageTooComplexError). */
+export const MAX_PAGE_DEPTH = 256;
+
+/** A page nested deeper than MAX_PAGE_DEPTH: no result page is, and reading it would cost time. */
+export class PageTooComplexError extends Error {
+  constructor() {
+    super(`The page nests elements deeper than ${MAX_PAGE_DEPTH}.`);
+    this.name = "PageTooComplexError";
+  }
+}
+
+/** Whether an inline style hides the element (display: none, visibility: hidden). */
+function hiddenByStyle(style: string | undefined): boolean {
+  return style !== undefined && /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)\s*(!important)?\s*(;|$)/i.test(style);
+}
 
 /**
  * Reads an HTML result page into lines (top to bottom, `y` counting down from 0) of runs.
  * @param html the page's text (decoded as UTF-8 by the caller).
- * @returns at most MAX_PAGE_LINES lines, runs white-space collapsed, empty runs and lines dropped.
+ * @returns at most MAX_PAGE_LINES lines of at most MAX_LINE_RUNS runs (MAX_PAGE_RUNS in all), runs
+ *   white-space collapsed, empty runs and lines dropped.
+ * @throws PageTooComplexError past MAX_PAGE_DEPTH open elements.
  */
 export function readResultPage(html: string): TextLine[] {
   const lines: TextLine[] = [];
   let runs: string[] = [];
   let run = "";
+  let runCount = 0;
   // Depth inside a skipped element (0: showing); the stack of open elements to find their ends.
   let skipping = 0;
   const open: { name: string; skipped: boolean }[] = [];
 
   const endRun = () => {
-    const text = collapse(run);
-    if (text !== "") runs.push(text);
+    const text = run.length > 0 ? collapse(run) : "";
+    if (text !== "" && runs.length < MAX_LINE_RUNS && runCount < MAX_PAGE_RUNS) {
+      runs.push(text);
+      runCount += 1;
+    }
     run = "";
   };
   const endLine = () => {
@@ -52,8 +78,11 @@ export function readResultPage(html: string): TextLine[] {
   const parser = new Parser(
     {
       onopentag(name, attributes) {
-        const skipped = skipping > 0 || SKIPPED.has(name) || "hidden" in attributes || attributes["aria-hidden"] === "true";
-        if (!VOID.has(name)) open.push({ name, skipped });
+        const skipped = skipping > 0 || SKIPPED.has(name) || "hidden" in attributes || attributes["aria-hidden"] === "true" || hiddenByStyle(attributes.style);
+        if (!VOID.has(name)) {
+          if (open.length >= MAX_PAGE_DEPTH) throw new PageTooComplexError();
+          open.push({ name, skipped });
+        }
         if (skipped) {
           if (!VOID.has(name)) skipping += 1;
           return;
@@ -68,7 +97,8 @@ export function readResultPage(html: string): TextLine[] {
           return;
         }
         // Close up to the matching open element (htmlparser2 reports implied ends too).
-        const at = open.map((o) => o.name).lastIndexOf(name);
+        let at = open.length - 1;
+        while (at >= 0 && open[at]?.name !== name) at -= 1;
         if (at === -1) return;
         for (const element of open.splice(at).reverse()) {
           if (element.skipped) skipping -= 1;
@@ -77,7 +107,8 @@ export function readResultPage(html: string): TextLine[] {
         }
       },
       ontext(text) {
-        if (skipping === 0) run += text;
+        // A run longer than any value on a result page is cut, not grown without end.
+        if (skipping === 0 && run.length < MAX_RUN_LENGTH) run += text.slice(0, MAX_RUN_LENGTH - run.length);
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },

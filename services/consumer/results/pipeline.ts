@@ -17,7 +17,7 @@ import type { Extracted, TextLine } from "./extract.ts";
 import { checkIntake, checkNewFile, checkNewReport, checkPdfBytes } from "./intake.ts";
 import type { Upload } from "./intake.ts";
 import { recogniseIssuer, recognisesPage } from "./issuer.ts";
-import { fetchLabDocument } from "./link.ts";
+import { checkLink, fetchLabDocument } from "./link.ts";
 import type { FetchedDocument, LinkFetchOptions } from "./link.ts";
 import { matchProfile } from "./match.ts";
 import type { MatchOutcome } from "./match.ts";
@@ -94,8 +94,9 @@ async function finish(
  */
 export async function addTestResultByLink(ctx: ResultsContext, owner: ResultOwner, link: string, criteria: readonly Criterion[] | null, now: Date): Promise<UploadOutcome> {
   const labs = ctx.labs ?? LABS;
+  // Criteria that cannot be right cost no fetch.
+  if (criteria) checkCriteria(criteria, checkLink(link, labs).lab);
   const fetched = await fetchLabDocument(link, labs, ctx.links);
-  if (criteria) checkCriteria(criteria, fetched.lab);
   const sha256 = createHash("sha256").update(fetched.bytes).digest("hex");
   if (fetched.kind === "pdf") {
     const upload: Upload = { bytes: fetched.bytes, sha256, filename: null };

@@ -52,10 +52,11 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
    * Runs `work` as one of the uploads handled at once (MAX_CONCURRENT_UPLOADS: a file, or a
    * document fetched by link, held in memory), counting its outcome; `busy` beyond.
    * @param turnAway called when busy, before the refusal (an upload's body is drained).
+   * @param counted whether the outcome is an upload's (the text objects of a link are not).
    */
-  async function asUpload<T>(work: () => Promise<T>, turnAway?: () => void): Promise<T> {
+  async function asUpload<T>(work: () => Promise<T>, turnAway?: () => void, counted = true): Promise<T> {
     if (uploading >= MAX_CONCURRENT_UPLOADS) {
-      uploadOutcomes.inc({ outcome: "busy" });
+      if (counted) uploadOutcomes.inc({ outcome: "busy" });
       turnAway?.();
       throw new UploadRejectedError("busy", rejectionMessages.busy());
     }
@@ -63,10 +64,10 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
     try {
       const outcome = await work();
       const { valid } = outcome as { valid?: unknown };
-      if (typeof valid === "boolean") uploadOutcomes.inc({ outcome: valid ? "valid" : "invalid" });
+      if (counted && typeof valid === "boolean") uploadOutcomes.inc({ outcome: valid ? "valid" : "invalid" });
       return outcome;
     } catch (err) {
-      uploadOutcomes.inc({ outcome: err instanceof UploadRejectedError ? err.reason : "error" });
+      if (counted) uploadOutcomes.inc({ outcome: err instanceof UploadRejectedError ? err.reason : "error" });
       throw err;
     } finally {
       uploading -= 1;
@@ -100,7 +101,7 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
 
   router.get("/generatetestresulttextobjectsurl", async (req, res) => {
     const { url } = parse(resultLinkQuerySchema, req.query);
-    reply(res, consumerCalls.generateTestResultTextObjectsUrl, await asUpload(() => linkTextObjects(deps.results, url)));
+    reply(res, consumerCalls.generateTestResultTextObjectsUrl, await asUpload(() => linkTextObjects(deps.results, url), undefined, false));
   });
 
   router.get("/getcurrentusertestresults", async (_req, res) => {
