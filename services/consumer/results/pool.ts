@@ -52,6 +52,12 @@ export interface PdfPool {
    */
   render(bytes: Uint8Array, page?: number): Promise<{ jpeg: Uint8Array; width: number; height: number }>;
   /**
+   * Page 1 as render draws it, and the texts of the QR codes on the first `codesPages` pages
+   * (docs/product.md §10.9), decoded in the same task and budget.
+   * @throws UploadRejectedError as render.
+   */
+  renderWithCodes(bytes: Uint8Array, codesPages: number): Promise<{ jpeg: Uint8Array; width: number; height: number; codes: string[] }>;
+  /**
    * A lab's HTML result page as lines of runs (page.ts), and with `caption` its drawing as a JPEG
    * that fits 1250x1000 (worker.ts "page"); under the parse budget.
    * @throws UploadRejectedError corrupt, too_complex (over a budget), busy.
@@ -200,6 +206,14 @@ export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPoo
       );
       if (!answer.ok) throw rejection(answer.reason, maxPages);
       return { jpeg: answer.jpeg, width: answer.width, height: answer.height };
+    },
+    async renderWithCodes(bytes, codesPages) {
+      const answer = await run<RenderAnswer>(
+        { op: "render", bytes, page: 1, box: IMAGE_BOX, quality: JPEG_QUALITY, maxImagePixels, memoryLimitBytes, codesPages },
+        renderTimeoutMs,
+      );
+      if (!answer.ok) throw rejection(answer.reason, maxPages);
+      return { jpeg: answer.jpeg, width: answer.width, height: answer.height, codes: answer.codes ?? [] };
     },
     async page(bytes, caption) {
       const draw = caption ? { caption, box: IMAGE_BOX, quality: JPEG_QUALITY } : undefined;

@@ -64,7 +64,16 @@ export interface ParsedPdf {
 export type WorkerFailure = "corrupt" | "encrypted" | "too_many_pages" | "too_complex";
 
 export type ParseAnswer = { ok: true; pdf: ParsedPdf } | { ok: false; reason: WorkerFailure; pageCount?: number };
-export type RenderAnswer = { ok: true; jpeg: Uint8Array; width: number; height: number } | { ok: false; reason: WorkerFailure };
+export type RenderAnswer =
+  | {
+      ok: true;
+      jpeg: Uint8Array;
+      width: number;
+      height: number;
+      /** With `codesPages`: the text of every QR code found on the first pages, in page order. */
+      codes?: string[];
+    }
+  | { ok: false; reason: WorkerFailure };
 /** A result page's lines (page.ts) and, when asked, their drawing as a JPEG. */
 export type PageAnswer = { ok: true; lines: TextLine[]; image?: { jpeg: Uint8Array; width: number; height: number } } | { ok: false; reason: WorkerFailure };
 
@@ -93,6 +102,11 @@ export type WorkerTask =
       /** Larger images are left out of the drawing, never decoded (pdfjs maxImageSize). */
       maxImagePixels: number;
       memoryLimitBytes: number;
+      /**
+       * Also find and decode the QR codes on the first `codesPages` pages (docs/product.md §10.9 signed
+       * results), drawn at the same scale as the image: page 1's drawing is the image's.
+       */
+      codesPages?: number;
     }
   | {
       /** A lab's HTML result page (results by link): its lines, and a drawing of them when `draw` is set. */
@@ -327,12 +341,49 @@ async function render(task: Extract<WorkerTask, { op: "render" }>): Promise<Rend
     const canvas = napi.createCanvas(width, height);
     await page.render({ canvas: canvas as unknown as HTMLCanvasElement, viewport }).promise;
     const jpeg = await canvas.encode("jpeg", task.quality);
-    return { ok: true, jpeg: new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength), width, height };
+    const drawn = { ok: true as const, jpeg: new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength), width, height };
+    if (!task.codesPages) return drawn;
+    const codes = await qrCodes(canvas);
+    for (let n = task.page + 1; n <= Math.min(pdf.numPages, task.codesPages); n += 1) {
+      const next = await pdf.getPage(n);
+      const nextViewport = next.getViewport({ scale });
+      const nextCanvas = napi.createCanvas(Math.max(1, Math.floor(nextViewport.width)), Math.max(1, Math.floor(nextViewport.height)));
+      await next.render({ canvas: nextCanvas as unknown as HTMLCanvasElement, viewport: nextViewport }).promise;
+      codes.push(...(await qrCodes(nextCanvas)));
+    }
+    return { ...drawn, codes };
   } catch (err) {
     return { ok: false, reason: failureOf(err) };
   } finally {
     await loading.destroy();
   }
+}
+
+type ZXing = typeof import("zxing-wasm/reader");
+let zxing: Promise<ZXing> | undefined;
+
+/**
+ * zxing-wasm's reader, loaded on first use from the package's own WebAssembly file (offline: never
+ * fetched from a CDN).
+ */
+function qrReader(): Promise<ZXing> {
+  zxing ??= (async () => {
+    const reader = await import("zxing-wasm/reader");
+    const require = createRequire(import.meta.url);
+    const { readFile } = await import("node:fs/promises");
+    const wasm = await readFile(require.resolve("zxing-wasm/reader/zxing_reader.wasm"));
+    reader.prepareZXingModule({ overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer }, fireImmediately: true });
+    return reader;
+  })();
+  return zxing;
+}
+
+/** The texts of the QR codes a drawn page shows (at most 8), top to bottom. */
+async function qrCodes(canvas: import("@napi-rs/canvas").Canvas): Promise<string[]> {
+  const { readBarcodes } = await qrReader();
+  const image = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+  const found = await readBarcodes(image as unknown as ImageData, { formats: ["QRCode"], tryHarder: true, maxNumberOfSymbols: 8 });
+  return found.filter((r) => r.isValid && r.text !== "").map((r) => r.text);
 }
 
 /** Font of the drawn result page: Liberation Sans, which pdfjs-dist ships (standard_fonts/, SIL OFL). */
@@ -344,12 +395,12 @@ let pageFontRegistered = false;
  * result: the caption, then each line's runs in columns (a label and its value side by side).
  */
 async function page(task: Extract<WorkerTask, { op: "page" }>): Promise<PageAnswer> {
-  const { readResultPage } = await import("./page.ts");
+  const { PageTooComplexError, readResultPage } = await import("./page.ts");
   let lines: TextLine[];
   try {
     lines = readResultPage(new TextDecoder("utf-8", { fatal: false }).decode(task.bytes));
-  } catch {
-    return { ok: false, reason: "corrupt" };
+  } catch (err) {
+    return { ok: false, reason: err instanceof PageTooComplexError ? "too_complex" : "corrupt" };
   }
   if (!task.draw) return { ok: true, lines };
   const { canvas: napi, assets } = await load();

@@ -1,0 +1,192 @@
+// EU Digital COVID Certificates printed on a lab report as a QR code (docs/product.md §10.9 "Signed results"):
+// `HC1:` then base45 (base45), zlib (node:zlib, output capped), CBOR (cbor-x), a COSE_Sign1 message whose
+// signature is checked with the document signer's key found by its `kid` in the configured trust list
+// (node:crypto: ES256 with an IEEE P1363 signature, or PS256), and the certificate's test entry: its type
+// (LP6464-4 NAAT, LP217198-3 rapid antigen), result, sample time, and the holder's name and birth date.
+import { X509Certificate, createPublicKey, verify } from "node:crypto";
+import type { KeyObject } from "node:crypto";
+import { inflateSync } from "node:zlib";
+import { decode as decodeBase45 } from "base45";
+import { Decoder, Encoder, Tag } from "cbor-x";
+import type { Method, Outcome } from "../../labs/types.ts";
+import type { SignedLabResult } from "./shc.ts";
+
+/** The largest inflated certificate accepted, bytes (a test certificate is under 1 KB). */
+export const MAX_DCC_BYTES = 64 * 1024;
+
+/** One document signer certificate of the trust list: its `kid` (base64, the first 8 bytes of the certificate's SHA-256), country and key. */
+export interface DccSigner {
+  kid: string;
+  country: string;
+  /** The signer's X.509 certificate (base64 DER or PEM), or its SubjectPublicKeyInfo (PEM). */
+  certificate: string;
+}
+
+/** The document signers trusted (a configurable trust list file, trust.ts). */
+export interface DccTrust {
+  signers: readonly DccSigner[];
+}
+
+/** Why a certificate was refused: docs/product.md §10.9. */
+export type DccRefusal = "malformed" | "bad_signature" | "payload" | "expired" | "not_test";
+
+/** A certificate refused: the reason says why. */
+export class DccRefusedError extends Error {
+  readonly reason: DccRefusal;
+  constructor(reason: DccRefusal, detail: string) {
+    super(`EU DCC refused (${reason}): ${detail}`);
+    this.name = "DccRefusedError";
+    this.reason = reason;
+  }
+}
+
+/** A certificate whose signer is not in the trust list: nothing could be verified. */
+export interface UntrustedCertificate {
+  trusted: false;
+  /** The issuing country the certificate claims (CWT `iss`), unverified. */
+  country: string | null;
+}
+
+/** A certificate verified with a trusted document signer's key. */
+export interface VerifiedCertificate {
+  trusted: true;
+  /** The signer's country (the trust list's, ISO 3166 alpha-2). */
+  country: string;
+  result: SignedLabResult;
+}
+
+/** The test types of the EU DCC value set. */
+export const DCC_TEST_TYPES: Readonly<Record<string, Method>> = { "LP6464-4": "NAAT", "LP217198-3": "antigen" };
+/** The results of the EU DCC value set (SNOMED CT). */
+export const DCC_RESULTS: Readonly<Record<string, Outcome>> = { "260415000": "Negative", "260373001": "Positive" };
+
+const cbor = new Decoder({ mapsAsObjects: false, useRecords: false });
+const cborEncoder = new Encoder({ mapsAsObjects: false, useRecords: false, tagUint8Array: false });
+
+/** COSE header labels and algorithms (RFC 9052, 9053). */
+const ALG = 1;
+const KID = 4;
+const ES256 = -7;
+const PS256 = -37;
+/** CWT claims (RFC 8392) and the health certificate claim of the EU DCC. */
+const CWT_ISS = 1;
+const CWT_EXP = 4;
+const CWT_HCERT = -260;
+
+function asMap(value: unknown): Map<unknown, unknown> {
+  return value instanceof Map ? value : new Map();
+}
+
+function asBytes(value: unknown): Uint8Array | null {
+  return value instanceof Uint8Array ? value : null;
+}
+
+/** `HC1:` text to the COSE_Sign1 array [protected, unprotected, payload, signature]. */
+function coseOf(text: string): [Uint8Array, Map<unknown, unknown>, Uint8Array, Uint8Array] {
+  const m = /^HC1:([0-9A-Z $%*+\-./:]+)$/.exec(text.trim());
+  if (!m) throw new DccRefusedError("malformed", "not HC1: base45 text");
+  let bytes: Buffer;
+  try {
+    bytes = decodeBase45(m[1] as string);
+  } catch {
+    throw new DccRefusedError("malformed", "not base45");
+  }
+  if (bytes[0] === 0x78) {
+    try {
+      bytes = inflateSync(bytes, { maxOutputLength: MAX_DCC_BYTES });
+    } catch (err) {
+      throw new DccRefusedError("payload", (err as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE" ? `inflates past ${MAX_DCC_BYTES} bytes` : "not zlib");
+    }
+  }
+  let decoded: unknown;
+  try {
+    decoded = cbor.decode(bytes);
+  } catch {
+    throw new DccRefusedError("malformed", "not CBOR");
+  }
+  const message = decoded instanceof Tag ? (decoded.tag === 18 ? decoded.value : null) : decoded;
+  if (!Array.isArray(message) || message.length !== 4) throw new DccRefusedError("malformed", "not a COSE_Sign1 message");
+  const [protectedBytes, unprotected, payload, signature] = message as unknown[];
+  const p = asBytes(protectedBytes);
+  const body = asBytes(payload);
+  const sig = asBytes(signature);
+  if (!p || !body || !sig) throw new DccRefusedError("malformed", "not a COSE_Sign1 message");
+  return [p, asMap(unprotected), body, sig];
+}
+
+/** The signer's public key from the trust list entry. */
+function keyOf(signer: DccSigner): KeyObject {
+  const text = signer.certificate.trim();
+  if (text.includes("PUBLIC KEY")) return createPublicKey(text);
+  const der = text.includes("BEGIN CERTIFICATE") ? text : Buffer.from(text, "base64");
+  return new X509Certificate(der).publicKey;
+}
+
+/**
+ * Verifies an EU DCC's QR text and reads its test entry.
+ * @param text the QR code's text (`HC1:…`).
+ * @param trust the trusted document signers.
+ * @param now the clock, for the CWT `exp` (tests pass their own).
+ * @returns UntrustedCertificate when no trusted signer has its `kid` (docs/product.md §10.9: the
+ *   document checks apply, and the detail says the signature could not be tied to a known issuer);
+ *   else the verified certificate.
+ * @throws DccRefusedError with its reason: malformed, payload, bad_signature, expired, not_test.
+ */
+export function verifyDcc(text: string, trust: DccTrust, now: Date): UntrustedCertificate | VerifiedCertificate {
+  const [protectedBytes, unprotected, payload, signature] = coseOf(text);
+  let header: Map<unknown, unknown>;
+  let claims: Map<unknown, unknown>;
+  try {
+    header = protectedBytes.byteLength === 0 ? new Map() : asMap(cbor.decode(protectedBytes));
+    claims = asMap(cbor.decode(payload));
+  } catch {
+    throw new DccRefusedError("malformed", "the headers or the claims do not read");
+  }
+  const kidBytes = asBytes(header.get(KID)) ?? asBytes(unprotected.get(KID));
+  const kid = kidBytes ? Buffer.from(kidBytes).toString("base64") : "";
+  const signer = trust.signers.find((s) => s.kid === kid);
+  const claimedCountry = typeof claims.get(CWT_ISS) === "string" ? (claims.get(CWT_ISS) as string) : null;
+  if (!signer) return { trusted: false, country: claimedCountry };
+  const alg = header.get(ALG);
+  const toBeSigned = cborEncoder.encode(["Signature1", protectedBytes, new Uint8Array(0), payload]);
+  let valid = false;
+  try {
+    const key = keyOf(signer);
+    if (alg === ES256) valid = verify("sha256", toBeSigned, { key, dsaEncoding: "ieee-p1363" }, signature);
+    else if (alg === PS256) valid = verify("sha256", toBeSigned, { key, padding: 6 /* RSA_PKCS1_PSS_PADDING */, saltLength: 32 }, signature);
+  } catch {
+    valid = false;
+  }
+  if (!valid) throw new DccRefusedError("bad_signature", "the signature does not verify with the signer's key");
+  const exp = claims.get(CWT_EXP);
+  if (typeof exp === "number" && exp * 1000 <= now.getTime()) throw new DccRefusedError("expired", "past its exp");
+  const hcert = asMap(asMap(claims.get(CWT_HCERT)).get(1));
+  return { trusted: true, country: signer.country, result: testResultOf(hcert) };
+}
+
+function text(map: Map<unknown, unknown>, key: string): string {
+  const value = map.get(key);
+  return typeof value === "string" ? value : "";
+}
+
+/**
+ * The test entry of a health certificate: one `t` entry, its type and result from the value sets,
+ * its sample time, and the holder's name (`nam.gn`, `nam.fn`) and full birth date.
+ * @throws DccRefusedError not_test.
+ */
+export function testResultOf(hcert: Map<unknown, unknown>): SignedLabResult {
+  const tests = hcert.get("t");
+  if (!Array.isArray(tests) || tests.length !== 1) throw new DccRefusedError("not_test", "not a certificate of one test");
+  const entry = asMap(tests[0]);
+  const method = DCC_TEST_TYPES[text(entry, "tt")];
+  const outcome = DCC_RESULTS[text(entry, "tr")];
+  if (text(entry, "tg") !== "840539006" || !method || !outcome) throw new DccRefusedError("not_test", "not a COVID-19 test of the value sets");
+  const collectedAt = new Date(text(entry, "sc"));
+  if (Number.isNaN(collectedAt.getTime()) || !/T\d{2}:\d{2}/.test(text(entry, "sc"))) throw new DccRefusedError("not_test", "no sample time");
+  const name = asMap(hcert.get("nam"));
+  const givenNames = text(name, "gn");
+  const lastName = text(name, "fn");
+  const dob = text(hcert, "dob");
+  if (!givenNames || !lastName || !/^\d{4}-\d{2}-\d{2}$/.test(dob)) throw new DccRefusedError("not_test", "no holder name and full birth date");
+  return { givenNames, lastName, dob, method, outcome, collectedAt };
+}

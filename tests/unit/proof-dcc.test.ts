@@ -1,0 +1,82 @@
+// EU Digital COVID Certificates (issue 17; services/consumer/results/proof/dcc.ts): decoding and
+// verification, every refusal (tampered payload, wrong key, oversized inflate, expired, not a test), an
+// unknown signer, and the value-set mapping. Certificates are signed by a test document signer made here.
+import { deflateSync, inflateSync } from "node:zlib";
+import { decode as decodeBase45, encode as encodeBase45 } from "base45";
+import { Decoder, Encoder, Tag } from "cbor-x";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DCC_RESULTS, DCC_TEST_TYPES, DccRefusedError, MAX_DCC_BYTES, verifyDcc } from "../../services/consumer/results/proof/dcc.ts";
+import type { DccTrust } from "../../services/consumer/results/proof/dcc.ts";
+import { dccText, signDcc, testClaims, testDccSigner } from "../fixtures/dcc.ts";
+import type { TestDccSigner, TestEntry } from "../fixtures/dcc.ts";
+
+let signer: TestDccSigner;
+let stranger: TestDccSigner;
+let trust: DccTrust;
+const now = new Date("2026-11-26T12:00:00Z");
+const ada: TestEntry = { givenNames: "Ada", lastName: "Lovelace", dob: "1990-12-10", collectedAt: new Date("2026-11-26T08:15:00Z") };
+const cbor = { decoder: new Decoder({ mapsAsObjects: false, useRecords: false }), encoder: new Encoder({ mapsAsObjects: false, useRecords: false, tagUint8Array: false }) };
+
+beforeAll(async () => {
+  signer = await testDccSigner("DE");
+  stranger = await testDccSigner("XX");
+  trust = { signers: [signer.entry] };
+});
+
+function refusal(text: string, at = now): string {
+  try {
+    verifyDcc(text, trust, at);
+  } catch (err) {
+    if (err instanceof DccRefusedError) return err.reason;
+    throw err;
+  }
+  return "accepted";
+}
+
+describe("verifyDcc", () => {
+  it("reads a trusted signer's test certificate", () => {
+    expect(verifyDcc(dccText(signer, ada), trust, now)).toEqual({
+      trusted: true,
+      country: "DE",
+      result: { givenNames: "Ada", lastName: "Lovelace", dob: "1990-12-10", method: "NAAT", outcome: "Negative", collectedAt: ada.collectedAt },
+    });
+  });
+
+  it("a signer outside the trust list is not refused, and not verified", () => {
+    expect(verifyDcc(dccText(stranger, { ...ada, country: "XX" }), trust, now)).toEqual({ trusted: false, country: "XX" });
+  });
+
+  it("refuses a tampered payload, another key under the signer's kid, an expired certificate", () => {
+    // Tampered: the COSE payload swapped for a positive result's, the signature kept.
+    const message = cbor.decoder.decode(inflateSync(decodeBase45(dccText(signer, ada).slice(4)))) as Tag;
+    const [protectedBytes, unprotected, , signature] = message.value as unknown[];
+    const forged = cbor.encoder.encode(testClaims({ ...ada, tr: "260373001" }));
+    const tampered = `HC1:${encodeBase45(deflateSync(cbor.encoder.encode(new Tag([protectedBytes, unprotected, forged, signature], 18))))}`;
+    expect(refusal(tampered)).toBe("bad_signature");
+    expect(refusal(signDcc({ privateKeyPem: stranger.privateKeyPem, kid: signer.kid }, testClaims(ada)))).toBe("bad_signature");
+    expect(refusal(dccText(signer, { ...ada, exp: Math.floor(now.getTime() / 1000) - 1 }))).toBe("expired");
+    expect(refusal(dccText(signer, { ...ada, exp: Math.floor(now.getTime() / 1000) + 60 }))).toBe("accepted");
+  });
+
+  it("refuses an oversized inflate, malformed text, and certificates that are not one COVID-19 test", () => {
+    const bomb = `HC1:${encodeBase45(deflateSync(Buffer.alloc(MAX_DCC_BYTES + 1)))}`;
+    expect(refusal(bomb)).toBe("payload");
+    expect(refusal("HC1:not base45 at all!")).toBe("malformed");
+    expect(refusal("shc:/5676")).toBe("malformed");
+    expect(refusal(`HC1:${encodeBase45(deflateSync(cbor.encoder.encode([1, 2, 3])))}`)).toBe("malformed");
+    expect(refusal(dccText(signer, { ...ada, tt: "LP1234-5" }))).toBe("not_test");
+    expect(refusal(dccText(signer, { ...ada, tr: "419984006" }))).toBe("not_test");
+    expect(refusal(dccText(signer, { ...ada, dob: "1990" }))).toBe("not_test");
+  });
+});
+
+describe("value sets", () => {
+  it("maps test types and results", () => {
+    expect(DCC_TEST_TYPES["LP6464-4"]).toBe("NAAT");
+    expect(DCC_TEST_TYPES["LP217198-3"]).toBe("antigen");
+    expect(DCC_RESULTS["260415000"]).toBe("Negative");
+    expect(DCC_RESULTS["260373001"]).toBe("Positive");
+    const antigen = verifyDcc(dccText(signer, { ...ada, tt: "LP217198-3", tr: "260373001" }), trust, now);
+    expect(antigen.trusted && antigen.result).toMatchObject({ method: "antigen", outcome: "Positive" });
+  });
+});
