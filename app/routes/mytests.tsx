@@ -155,7 +155,7 @@ export default function MyTests() {
             alert
             hint={messages.resultLinkHint}
           />
-          <button type="submit" name="intent" value="link" className="button" disabled={fetching}>
+          <button type="submit" name="intent" value="link" className="button secondary" disabled={fetching}>
             {fetching ? "Fetching…" : "Add by link"}
           </button>
         </Form>
