@@ -80,6 +80,8 @@ export default defineConfig({
         // Test only: result links are served by the reference lab sites on loopback.
         LAB_LINKS_TEST_SERVER: `127.0.0.1:${e2e.labSitesPort}`,
         LAB_LINKS_TEST_CA: e2e.labSitesCa,
+        // Test only: SMART Health Cards signed with the committed test key are trusted (docs/product.md §10.9).
+        SHC_EXTRA_ISSUERS: "tests/fixtures/keys/shc-test-issuers.json",
       },
     },
     {

@@ -185,6 +185,7 @@ if (!config.BUSINESS_API_URL) {
 if (!config.CONSUMER_API_URL) {
   const { startConsumerService } = await import("./services/consumer/server.ts");
   const { labTestServerFromEnv } = await import("./services/consumer/results/link.ts");
+  const { readDccTrustList, readExtraIssuers } = await import("./services/consumer/results/proof/trust.ts");
   // Test only: the reference lab server that serves the labs' result links.
   const labTestServer = labTestServerFromEnv(config.LAB_LINKS_TEST_SERVER, config.LAB_LINKS_TEST_CA);
   const consumer = await startConsumerService({
@@ -202,6 +203,10 @@ if (!config.CONSUMER_API_URL) {
     supportEmail: config.SUPPORT_EMAIL,
     businessUrl: process.env.BUSINESS_API_URL,
     ...(labTestServer ? { links: { testServer: labTestServer } } : {}),
+    proof: {
+      ...(config.SHC_EXTRA_ISSUERS ? { shcIssuers: readExtraIssuers(config.SHC_EXTRA_ISSUERS) } : {}),
+      ...(config.DCC_TRUST_LIST ? { dccSigners: readDccTrustList(config.DCC_TRUST_LIST) } : {}),
+    },
   });
   closers.push(consumer.close);
   sessionDb ??= consumer.db;

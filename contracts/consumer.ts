@@ -97,6 +97,11 @@ export const safeWindowSchema = z
     strongSafetyDate: safetyDate("strong"),
     weakSafetyDate: safetyDate("weak"),
     safeWindowDescription: z.string().nullable(),
+    safeWindowProof: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "Extension (docs/product.md §10.9): the proof of the result the window comes from, e.g. `signed (SMART Health Card, Harborview Labs)`, `fetched from the lab`, `document checks`; null without a window." }),
   })
   .meta({ description: "The signed-in user's safe window card." });
 export type SafeWindowCard = z.infer<typeof safeWindowSchema>;
@@ -162,6 +167,11 @@ export const subscriptionSchema = z
     weakSafetyDate: safetyDate("other person's weak").meta({
       description: "The other person's weak window (ISO 8601 instant), only when the relation is confirmed and the caller follows them; else null.",
     }),
+    safeWindowProof: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "Extension (docs/product.md §10.9): the proof of the result the window comes from, e.g. `signed (SMART Health Card, Harborview Labs)`, `fetched from the lab`, `document checks`; null without a window." }),
   })
   .meta({ description: "A follow relation." });
 export type Subscription = z.infer<typeof subscriptionSchema>;
@@ -243,6 +253,17 @@ export const testResultSchema = z
       .nullable()
       .optional()
       .meta({ description: "Extension (results by link, docs/product.md §10.8): the lab's host the result was fetched from; null or absent for an upload." }),
+    proof: z
+      .object({
+        kind: z.enum(["shc", "dcc", "link", "document"]).meta({ description: "shc, dcc: a verified signed code; link: fetched from the lab; document: the document checks alone." }),
+        label: z.string().meta({ description: "In words: `signed (SMART Health Card, <issuer>)`, `signed (EU DCC, <country>)`, `fetched from the lab`, `document checks`." }),
+        unverifiedSignature: z
+          .enum(["SMART Health Card", "EU DCC"])
+          .nullable()
+          .meta({ description: "A signed code whose signature could not be tied to a known issuer (the document checks decided); null otherwise." }),
+      })
+      .optional()
+      .meta({ description: "Extension (docs/product.md §10.9): the strongest evidence the result carries." }),
   })
   .meta({ description: "A test result." });
 export type TestResult = z.infer<typeof testResultSchema>;

@@ -5,6 +5,7 @@
  * the end of each window still open, and safeWindowDescription (docs/product.md §3) when the upstream gives
  * one; else the empty card with 'Submit Test' for the user's own card, which leads to the file picker.
  */
+import { ProofBadge } from "~/components/ProofBadge";
 import { Link } from "react-router";
 import { formatInstant, localizeTimes, toUsDate } from "~/dates";
 import * as messages from "~/messages";
@@ -23,6 +24,8 @@ export interface CardPerson {
   safeWindowId?: string;
   /** docs/product.md §3: what the window rests on, e.g. "PCR (NAAT), collected 2026-11-20 16:15 UTC" */
   safeWindowDescription?: string | null;
+  /** docs/product.md §10.9: the proof of the result the window comes from, e.g. "signed (EU DCC, DE)" */
+  safeWindowProof?: string | null;
 }
 
 /**
@@ -87,6 +90,7 @@ export function SafeWindowCard({
               <span className="label">Based on</span> {localizeTimes(person.safeWindowDescription, timeZone)}
             </p>
           ) : null}
+          {person.safeWindowProof ? <ProofBadge label={person.safeWindowProof} className="window-proof" /> : null}
           <p className="zone-note">Times in {timeZone.replace(/_/g, " ")}</p>
         </div>
       ) : (

@@ -37,3 +37,11 @@ export const nextPage = "Next page";
 export const pageOf = (page: number, pageCount: number) => `Page ${page} of ${pageCount}`;
 export const pagesOfResult = "Pages of the result";
 export const onlyFirstPage = "Only the first page of this result can be shown here.";
+// ours: the proof a result carries (docs/product.md §10.9)
+export const proofIconLabels = {
+  signed: "Signed result: the signature of its QR code was verified",
+  link: "Fetched from the lab's own site",
+  document: "Checked as a document",
+} as const;
+export const unverifiedSignature = (scheme: string) =>
+  `Its QR code carries a ${scheme} signature that could not be tied to a known issuer, so the result was checked as a document.`;

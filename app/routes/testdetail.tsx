@@ -16,6 +16,7 @@ import { formatInstant, localizeTimes } from "~/dates";
 import { disputeSchema, disputeCommentMax } from "~/forms/dispute";
 import { useHydrated } from "~/hooks/useHydrated";
 import * as messages from "~/messages";
+import { ProofBadge } from "~/components/ProofBadge";
 import { getConfig } from "~/server/config.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
@@ -88,6 +89,12 @@ export default function TestDetail() {
       {result.fetchedFrom ? <p className="issuer fetched">{messages.fetchedFromLab(result.fetchedFrom)}</p> : null}
     </hgroup>
   );
+  const proof = result.proof ? (
+    <>
+      <ProofBadge label={result.proof.label} />
+      {result.proof.unverifiedSignature ? <p className="proof-note">{messages.unverifiedSignature(result.proof.unverifiedSignature)}</p> : null}
+    </>
+  ) : null;
   if (large) {
     return (
       <section className="test-detail">
@@ -108,6 +115,7 @@ export default function TestDetail() {
   return (
     <section className="test-detail">
       {heading}
+      {proof}
       <p className="test-date">
         Test date: {formatInstant(result.testDate, timeZone)} · {result.testName}
         {result.result ? ` · ${result.result}` : ""}

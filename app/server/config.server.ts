@@ -58,6 +58,12 @@ const envSchema = z.object({
    */
   LAB_LINKS_TEST_SERVER: z.string().optional(),
   LAB_LINKS_TEST_CA: z.string().optional(),
+  /**
+   * The embedded consumer API's signed-result trust (docs/product.md §10.9): a JSON file of SMART Health
+   * Card issuers trusted besides the VCI directory snapshot, and one of EU DCC document signers.
+   */
+  SHC_EXTRA_ISSUERS: z.string().optional(),
+  DCC_TRUST_LIST: z.string().optional(),
   /** Bearer token that GET /metrics requires (Prometheus text); unset: /metrics is not served at all. */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -4,6 +4,9 @@ import { pino } from "pino";
 import { z } from "zod";
 import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, stopOnSignals, unsetIfEmpty } from "../shared/main.ts";
 import { labTestServerFromEnv } from "./results/link.ts";
+import type { DccSigner } from "./results/proof/dcc.ts";
+import type { ShcIssuer } from "./results/proof/shc.ts";
+import { readDccTrustList, readExtraIssuers } from "./results/proof/trust.ts";
 import { startConsumerService } from "./server.ts";
 
 const envSchema = z.object({
@@ -27,14 +30,22 @@ const envSchema = z.object({
   // Test only (results/link.ts labTestServerFromEnv): the reference lab server and its certificate.
   LAB_LINKS_TEST_SERVER: z.preprocess(unsetIfEmpty, z.string().optional()),
   LAB_LINKS_TEST_CA: z.preprocess(unsetIfEmpty, z.string().optional()),
+  // Signed results (results/proof/trust.ts): JSON files of extra SMART Health Card issuers and of EU DCC document signers.
+  SHC_EXTRA_ISSUERS: z.preprocess(unsetIfEmpty, z.string().optional()),
+  DCC_TRUST_LIST: z.preprocess(unsetIfEmpty, z.string().optional()),
 });
 
 const env = parseEnvOrExit("consumer", envSchema, process.env);
 const logger = pino({ level: env.LOG_LEVEL });
 
 let labTestServer: ReturnType<typeof labTestServerFromEnv>;
+let proof: { shcIssuers?: ShcIssuer[]; dccSigners?: DccSigner[] };
 try {
   labTestServer = labTestServerFromEnv(env.LAB_LINKS_TEST_SERVER, env.LAB_LINKS_TEST_CA);
+  proof = {
+    ...(env.SHC_EXTRA_ISSUERS ? { shcIssuers: readExtraIssuers(env.SHC_EXTRA_ISSUERS) } : {}),
+    ...(env.DCC_TRUST_LIST ? { dccSigners: readDccTrustList(env.DCC_TRUST_LIST) } : {}),
+  };
 } catch (err) {
   logger.fatal({ err: errorSummary(err) }, "consumer API failed to start");
   process.exit(1);
@@ -55,6 +66,7 @@ const service = await startConsumerService({
   ...(env.SUPPORT_EMAIL ? { supportEmail: env.SUPPORT_EMAIL } : {}),
   businessUrl: env.BUSINESS_API_URL,
   ...(labTestServer ? { links: { testServer: labTestServer } } : {}),
+  proof,
 }).catch((err: unknown) => {
   logger.fatal({ err: errorSummary(err) }, "consumer API failed to start");
   process.exit(1);

@@ -18,7 +18,7 @@ export type SafeWindow = SafeWindowCard;
 export async function getSafeWindow(db: Kysely<ConsumerDatabase>, identityUserId: string): Promise<SafeWindow | null> {
   const row = await db
     .selectFrom("consumer_profiles")
-    .select(["first_name", "middle_name", "last_name", "dob", "safe_window_id", "strong_safety_date", "weak_safety_date", "safe_window_description"])
+    .select(["first_name", "middle_name", "last_name", "dob", "safe_window_id", "strong_safety_date", "weak_safety_date", "safe_window_description", "safe_window_proof"])
     .where("identity_user_id", "=", identityUserId)
     .executeTakeFirst();
   if (!row) return null;
@@ -31,5 +31,6 @@ export async function getSafeWindow(db: Kysely<ConsumerDatabase>, identityUserId
     strongSafetyDate: row.strong_safety_date?.toISOString() ?? null,
     weakSafetyDate: row.weak_safety_date?.toISOString() ?? null,
     safeWindowDescription: row.safe_window_description,
+    safeWindowProof: row.strong_safety_date ? row.safe_window_proof : null,
   };
 }

@@ -20,6 +20,9 @@ import { createPdfPool } from "./results/pool.ts";
 import type { PdfPool, PdfPoolOptions } from "./results/pool.ts";
 import { reviewerList } from "./results/reviews.ts";
 import type { LinkFetchOptions } from "./results/link.ts";
+import type { DccSigner } from "./results/proof/dcc.ts";
+import type { ShcIssuer } from "./results/proof/shc.ts";
+import { proofTrust } from "./results/proof/trust.ts";
 import { rematchResults } from "./results/store.ts";
 import { CONSUMER_MIGRATION_TABLE, consumerMigrations } from "./schema/migrations.ts";
 import type { ConsumerDatabase } from "./schema/tables.ts";
@@ -66,6 +69,11 @@ export interface ConsumerOptions {
   businessUrl?: string | undefined;
   /** How result links are fetched (results/link.ts: resolver, time and byte limits, the test-only lab server). */
   links?: LinkFetchOptions;
+  /**
+   * Who may sign a result besides the VCI directory snapshot (results/proof/trust.ts): SMART Health Card
+   * issuers (SHC_EXTRA_ISSUERS) and EU DCC document signers (DCC_TRUST_LIST).
+   */
+  proof?: { shcIssuers?: readonly ShcIssuer[]; dccSigners?: readonly DccSigner[] };
 }
 
 export interface ConsumerService {
@@ -104,6 +112,8 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
   let mailer: Mailer | undefined;
   let outbox: ConsumerOutbox | undefined;
   try {
+    // The trust anchors first: a snapshot that does not verify stops the start (results/proof/trust.ts).
+    const trust = proofTrust(opts.proof ?? {});
     const applied = await migrateToLatest(db, consumerMigrations, CONSUMER_MIGRATION_TABLE);
     if (applied.length > 0) logger.info({ migrations: applied }, "consumer database migrated");
 
@@ -127,7 +137,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
       outbox,
       // A profile change re-runs matching of the stored results (docs/architecture.md §5).
       profiles: { db, onProfileChanged: rematchResults },
-      results: { db, pool, ...(opts.links ? { links: opts.links } : {}) },
+      results: { db, pool, proofTrust: trust, ...(opts.links ? { links: opts.links } : {}) },
       reviewers: reviewerList(opts.reviewers ?? []),
       business: createBusinessClient(opts.businessUrl?.replace(/\/+$/, "")),
       verifier: createTokenVerifier({ identityUrl, ...(opts.identityIssuer ? { issuer: opts.identityIssuer } : {}), now }),

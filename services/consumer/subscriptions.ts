@@ -229,6 +229,7 @@ async function listRelations(db: Kysely<ConsumerDatabase>, identityUserId: strin
         confirmed: r.confirmed ? 1 : 0,
         strongSafetyDate: window?.strongSafetyDate ?? null,
         weakSafetyDate: window?.weakSafetyDate ?? null,
+        safeWindowProof: window?.safeWindowProof ?? null,
       } satisfies SubscriptionRow;
     }),
   );

@@ -183,6 +183,7 @@ describe("the same report twice is already uploaded", () => {
         pdf: new Uint8Array([0x25]),
         pageCount: 1,
         fetchedFrom: null,
+        proof: { kind: "document", issuer: null, unverified: null, disagreement: null },
         lab,
         report: {
           givenNames: row.patient_given_names,

@@ -154,8 +154,9 @@ describe("upload of an original report", () => {
       disputeComment: null,
       disputeResponseComment: null,
       pageCount: 2,
-      // An upload, not a result fetched by link.
+      // An upload, not a result fetched by link, without a signed code.
       fetchedFrom: null,
+      proof: { kind: "document", label: "document checks", unverifiedSignature: null },
     });
     expect(list[1]).toMatchObject({ publicName: "Meridian Diagnostics", testingCompanyName: "Meridian Health Diagnostics Ltd", testName: "Lateral flow antigen", testDate: iso(m), strongSafetyDate: iso(new Date(m.getTime() + 24 * HOUR)), pageCount: 1 });
     expect(list[2]).toMatchObject({ publicName: "Harborview Labs", testName: "SARS-CoV-2 RNA, Qualitative NAAT", testDate: iso(h), weakSafetyDate: iso(new Date(h.getTime() + 72 * HOUR)) });

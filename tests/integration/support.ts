@@ -33,7 +33,7 @@ import { identityCalls } from "../../contracts/identity.ts";
 import { startBusinessService } from "../../services/business/server.ts";
 import type { BusinessService } from "../../services/business/server.ts";
 import { startConsumerService } from "../../services/consumer/server.ts";
-import type { ConsumerService } from "../../services/consumer/server.ts";
+import type { ConsumerOptions, ConsumerService } from "../../services/consumer/server.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
 
@@ -150,6 +150,8 @@ export interface ServicesOptions {
   business?: boolean;
   /** How the consumer API fetches result links (results/link.ts); the object is kept, so a test may change it between calls. */
   links?: LinkFetchOptions;
+  /** Signed-result issuers and signers the consumer API trusts besides the VCI snapshot (test keys). */
+  proof?: ConsumerOptions["proof"];
 }
 
 /**
@@ -198,6 +200,7 @@ export async function startServices(options: ServicesOptions): Promise<Services>
       reviewers: options.reviewers,
       publicUrl: "http://localhost:3000",
       ...(options.links ? { links: options.links } : {}),
+      ...(options.proof ? { proof: options.proof } : {}),
     });
   } catch (err) {
     await close();

@@ -3,11 +3,11 @@
 // unknown signer, and the value-set mapping. Certificates are signed by a test document signer made here.
 import { deflateSync, inflateSync } from "node:zlib";
 import { decode as decodeBase45, encode as encodeBase45 } from "base45";
-import { Decoder, Encoder, Tag } from "cbor-x";
+import { decode as decodeCbor, encode as encodeCbor } from "cborg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DCC_RESULTS, DCC_TEST_TYPES, DccRefusedError, MAX_DCC_BYTES, verifyDcc } from "../../services/consumer/results/proof/dcc.ts";
 import type { DccTrust } from "../../services/consumer/results/proof/dcc.ts";
-import { dccText, signDcc, testClaims, testDccSigner } from "../fixtures/dcc.ts";
+import { coseSign1, dccText, signDcc, testClaims, testDccSigner } from "../fixtures/dcc.ts";
 import type { TestDccSigner, TestEntry } from "../fixtures/dcc.ts";
 
 let signer: TestDccSigner;
@@ -15,7 +15,10 @@ let stranger: TestDccSigner;
 let trust: DccTrust;
 const now = new Date("2026-11-26T12:00:00Z");
 const ada: TestEntry = { givenNames: "Ada", lastName: "Lovelace", dob: "1990-12-10", collectedAt: new Date("2026-11-26T08:15:00Z") };
-const cbor = { decoder: new Decoder({ mapsAsObjects: false, useRecords: false }), encoder: new Encoder({ mapsAsObjects: false, useRecords: false, tagUint8Array: false }) };
+const cbor = {
+  decoder: { decode: (bytes: Uint8Array): unknown => decodeCbor(bytes, { useMaps: true, tags: Object.assign([], { 18: (content: () => unknown) => content() }) }) },
+  encoder: { encode: (value: unknown): Uint8Array => encodeCbor(value) },
+};
 
 beforeAll(async () => {
   signer = await testDccSigner("DE");
@@ -48,10 +51,10 @@ describe("verifyDcc", () => {
 
   it("refuses a tampered payload, another key under the signer's kid, an expired certificate", () => {
     // Tampered: the COSE payload swapped for a positive result's, the signature kept.
-    const message = cbor.decoder.decode(inflateSync(decodeBase45(dccText(signer, ada).slice(4)))) as Tag;
-    const [protectedBytes, unprotected, , signature] = message.value as unknown[];
+    const message = cbor.decoder.decode(inflateSync(decodeBase45(dccText(signer, ada).slice(4)))) as unknown[];
+    const [protectedBytes, unprotected, , signature] = message;
     const forged = cbor.encoder.encode(testClaims({ ...ada, tr: "260373001" }));
-    const tampered = `HC1:${encodeBase45(deflateSync(cbor.encoder.encode(new Tag([protectedBytes, unprotected, forged, signature], 18))))}`;
+    const tampered = `HC1:${encodeBase45(deflateSync(coseSign1([protectedBytes, unprotected, forged, signature])))}`;
     expect(refusal(tampered)).toBe("bad_signature");
     expect(refusal(signDcc({ privateKeyPem: stranger.privateKeyPem, kid: signer.kid }, testClaims(ada)))).toBe("bad_signature");
     expect(refusal(dccText(signer, { ...ada, exp: Math.floor(now.getTime() / 1000) - 1 }))).toBe("expired");

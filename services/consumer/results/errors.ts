@@ -39,7 +39,10 @@ export type RejectionReason =
   | "link_slow"
   | "link_type"
   | "link_wrong_lab"
-  | "criteria";
+  | "criteria"
+  | "signature_invalid"
+  | "signature_revoked"
+  | "signature_expired";
 
 /** What to do, said once for every "not the original" case. */
 const UPLOAD_ORIGINAL = "Upload the original PDF exactly as you received it from your testing company.";
@@ -110,6 +113,11 @@ export const rejectionMessages = {
   link_wrong_lab: (lab: string) => `The result at that link is not a ${lab} report, although it comes from the ${lab} site, so we cannot accept it. ${LINK_OR_UPLOAD}`,
   /** addtestresultlink's criteria do not say where this lab prints a field (link.ts, page.ts). */
   criteria: (lab: string, field: string, label: string) => `The criteria do not say where ${lab} prints the ${field}: it follows “${label}”.`,
+  // Signed results (proof/check.ts): a QR code on the report that fails verification.
+  signature_invalid: () =>
+    `The signed code (QR code) on this PDF does not verify, so the report or its code was changed after it was issued. ${UPLOAD_ORIGINAL}`,
+  signature_revoked: () => "The issuer of the signed code (QR code) on this PDF has revoked it, so it no longer proves this result. Ask your testing company about it.",
+  signature_expired: () => "The signed code (QR code) on this PDF has expired, so it no longer proves this result. Take a new test to get a new result.",
   criteria_extra: (lab: string, field: string) => `The criteria name the ${field} more than once, or as a field ${lab} does not print.`,
 } as const;
 
@@ -154,6 +162,9 @@ const STATUS: Record<RejectionReason, number> = {
   link_type: 422,
   link_wrong_lab: 422,
   criteria: 400,
+  signature_invalid: 422,
+  signature_revoked: 422,
+  signature_expired: 422,
 };
 
 /** An upload refused before anything was stored: 400 / 413 / 422 / 503 `{success:false, consumerMessage, reason}`. */

@@ -20,10 +20,12 @@ import { recogniseIssuer, recognisesPage } from "./issuer.ts";
 import { checkLink, fetchLabDocument } from "./link.ts";
 import type { FetchedDocument, LinkFetchOptions } from "./link.ts";
 import { matchProfile } from "./match.ts";
-import type { MatchOutcome } from "./match.ts";
+import { checkProof, withProof } from "./proof/check.ts";
+import type { Proof, ProvenMatch } from "./proof/check.ts";
+import { proofTrust } from "./proof/trust.ts";
+import type { ProofTrust } from "./proof/trust.ts";
 import { checkOriginality } from "./originality.ts";
 import type { PdfPool } from "./pool.ts";
-import { renderResultImage } from "./render.ts";
 import { storeResult } from "./store.ts";
 import type { NewResult, ResultOwner } from "./store.ts";
 import { isOpen, reportWindow, utcText } from "./windows.ts";
@@ -36,6 +38,8 @@ export interface ResultsContext {
   labs?: readonly LabFormat[];
   /** How result links are fetched (link.ts); defaults suit production. */
   links?: LinkFetchOptions;
+  /** Who may sign a result (proof/trust.ts); default the verified VCI snapshot alone, loaded on first use. */
+  proofTrust?: ProofTrust;
 }
 
 /** What the upload call answers when a result was stored (docs/product.md §3 Upload response). */
@@ -58,27 +62,54 @@ export async function addTestResult(ctx: ResultsContext, owner: ResultOwner, upl
   const lab = recogniseIssuer(pdf, ctx.labs); // 3. issuer
   const report = extractReport(pdf.page1.items, lab); // 4. extraction
   const file = { sha256: upload.sha256, size: upload.bytes.byteLength, pdf: upload.bytes, pageCount: pdf.pageCount, fetchedFrom: null };
-  return finish(ctx, owner, lab, report, file, () => renderResultImage(ctx.pool, upload.bytes), now);
+  return finishPdf(ctx, owner, lab, report, file, "document", now);
 }
 
 /**
- * Steps 1 (the same report stored already), 5, 6, 7 and the store, for a report read from an
- * upload or a lab's link.
+ * Steps 4b (proof) to the store for a PDF: page 1 is drawn with the QR codes of the first pages
+ * decoded in the same task (step 7's image, before the proof it serves), then the proof is read.
+ */
+async function finishPdf(
+  ctx: ResultsContext,
+  owner: ResultOwner,
+  lab: LabFormat,
+  report: Extracted,
+  file: Pick<NewResult, "sha256" | "size" | "pageCount" | "fetchedFrom"> & { pdf: Uint8Array },
+  fallback: "document" | "link",
+  now: Date,
+): Promise<UploadOutcome> {
+  await checkNewReport(ctx.db, owner.consumerId, lab, report); // 1. intake: the same report stored already
+  const { codes, ...image } = await ctx.pool.renderWithCodes(file.pdf, QR_PAGES); // 7. image, and the codes
+  const proof = await checkProof(codes, report, trustOf(ctx), now, fallback); // 4b. proof
+  return finish(ctx, owner, lab, report, { ...file, proof }, image, now);
+}
+
+/** Pages whose QR codes are read (docs/product.md §10.9): a signed code is printed on page 1, or on the next two. */
+export const QR_PAGES = 3;
+
+/** The trust anchors of the context, loaded (and verified) once when it names none. */
+function trustOf(ctx: ResultsContext): ProofTrust {
+  ctx.proofTrust ??= proofTrust();
+  return ctx.proofTrust;
+}
+
+/**
+ * Steps 5 and 6 and the store, for a report read from an upload or a lab's link, with its proof and
+ * image.
  */
 async function finish(
   ctx: ResultsContext,
   owner: ResultOwner,
   lab: LabFormat,
   report: Extracted,
-  file: Pick<NewResult, "sha256" | "size" | "pdf" | "pageCount" | "fetchedFrom">,
-  image: () => Promise<NewResult["image"]>,
+  file: Pick<NewResult, "sha256" | "size" | "pdf" | "pageCount" | "fetchedFrom" | "proof">,
+  image: NewResult["image"],
   now: Date,
 ): Promise<UploadOutcome> {
-  await checkNewReport(ctx.db, owner.consumerId, lab, report); // 1. intake: the same report stored already
-  const match = matchProfile(report, owner); // 5. matching
+  const match = withProof(matchProfile(report, owner), file.proof); // 5. matching
   const window = reportWindow(report, now); // 6. windows
-  const stored = await storeResult(ctx.db, owner, { ...file, lab, report, match, window, image: await image() }, now); // 7. image, then stored
-  return { sF_TestResultId: stored.id, valid: stored.match.valid, consumerMessage: outcomeMessage(report, stored.match, window, now) };
+  const stored = await storeResult(ctx.db, owner, { ...file, lab, report, match, window, image }, now);
+  return { sF_TestResultId: stored.id, valid: stored.match.valid, consumerMessage: outcomeMessage(report, stored.match, window, now, file.proof) };
 }
 
 /**
@@ -86,7 +117,8 @@ async function finish(
  * link"): the document is fetched from the lab's declared host (link.ts), then a PDF goes through
  * every step of an upload, and must be a report of the lab whose host served it; an HTML result
  * page is read into lines in the worker pool (page.ts), must carry the lab's recognition texts,
- * and is read, matched and windowed by the same rules. The stored result records the host.
+ * and is read, matched and windowed by the same rules. The stored result records the host; its
+ * proof is "fetched from the lab" unless the PDF carries a verified signed code.
  * @param link the link as the user typed it.
  * @param criteria addtestresultlink's, checked against the lab's layout (criteria.ts); null: the lab's own labels.
  * @throws UploadRejectedError from link.ts, criteria.ts, or any step of the pipeline;
@@ -105,16 +137,17 @@ export async function addTestResultByLink(ctx: ResultsContext, owner: ResultOwne
     const lab = issuerOfFetched(() => recogniseIssuer(pdf, labs), fetched); // 3. issuer: the host's lab
     const report = extractReport(pdf.page1.items, lab); // 4. extraction
     const file = { sha256, size: fetched.bytes.byteLength, pdf: fetched.bytes, pageCount: pdf.pageCount, fetchedFrom: fetched.host };
-    return finish(ctx, owner, lab, report, file, () => renderResultImage(ctx.pool, fetched.bytes), now);
+    return finishPdf(ctx, owner, lab, report, file, "link", now);
   }
   await checkNewFile(ctx.db, owner.consumerId, sha256); // 1. intake
   // 2. originality is the lab's own site over verified TLS; the page is read and drawn in the pool.
   const read = await ctx.pool.page(fetched.bytes, [`${fetched.lab.publicName} result page`, `Fetched by SafeWindow from ${fetched.host} at ${utcText(now)}`]);
   if (!recognisesPage(read.lines, fetched.lab)) throw wrongLab(fetched); // 3. issuer
   const report = extractLines(read.lines, fetched.lab); // 4. extraction
-  const drawn = read.image as NonNullable<typeof read.image>;
-  const file = { sha256, size: fetched.bytes.byteLength, pdf: null, pageCount: 1, fetchedFrom: fetched.host };
-  return finish(ctx, owner, fetched.lab, report, file, async () => drawn, now);
+  await checkNewReport(ctx.db, owner.consumerId, fetched.lab, report); // 1. intake: the same report stored already
+  const proof: Proof = { kind: "link", issuer: null, unverified: null, disagreement: null };
+  const file = { sha256, size: fetched.bytes.byteLength, pdf: null, pageCount: 1, fetchedFrom: fetched.host, proof };
+  return finish(ctx, owner, fetched.lab, report, file, read.image as NonNullable<typeof read.image>, now);
 }
 
 function wrongLab(fetched: FetchedDocument): UploadRejectedError {
@@ -158,7 +191,10 @@ export async function linkTextObjects(ctx: ResultsContext, link: string): Promis
 }
 
 /** The consumerMessage of a stored result: validated or not, and what it means for the window. */
-export function outcomeMessage(report: Extracted, match: MatchOutcome, window: ResultWindow, now: Date): string {
+export function outcomeMessage(report: Extracted, match: ProvenMatch, window: ResultWindow, now: Date, proof?: Proof): string {
+  if (proof?.disagreement) {
+    return `We stored your result but it is not valid: the signed code (QR code) on it does not agree with its text: ${proof.disagreement}. If your testing company issued it so, you can dispute the result.`;
+  }
   if (!match.valid) {
     const problems = match.properties
       .filter((p) => p.matchInfo !== null)

@@ -2,6 +2,8 @@
 // result with its property values, image and the consumer's new window in one transaction;
 // reading them for their owner only; disputes; re-matching after a profile change. Every read
 // is scoped by the token's user, so another user's id reads as "not found".
+import { proofLabel, withProof } from "./proof/check.ts";
+import type { Proof, ProvenMatch } from "./proof/check.ts";
 import { randomUUID } from "node:crypto";
 import { isUuid } from "../../shared/ids.ts";
 import type { Kysely, Transaction } from "kysely";
@@ -70,7 +72,7 @@ export async function resultOwner(db: Kysely<ConsumerDatabase>, identityUserId: 
 export async function refreshConsumerWindow(db: Kysely<ConsumerDatabase>, consumerId: string): Promise<void> {
   const rows = await db
     .selectFrom("consumer_test_results")
-    .select(["valid", "result", "collected_at", "strong_safety_date", "weak_safety_date", "window_description"])
+    .select(["valid", "result", "collected_at", "strong_safety_date", "weak_safety_date", "window_description", "proof_kind", "proof_issuer"])
     .where("consumer_id", "=", consumerId)
     .where("valid", "=", true)
     .where("result", "in", ["Negative", "Positive"])
@@ -83,11 +85,17 @@ export async function refreshConsumerWindow(db: Kysely<ConsumerDatabase>, consum
       strongSafetyDate: r.strong_safety_date,
       weakSafetyDate: r.weak_safety_date,
       description: r.window_description,
+      proof: proofLabel(r.proof_kind, r.proof_issuer),
     })),
   );
   await db
     .updateTable("consumer_profiles")
-    .set({ strong_safety_date: window.strongSafetyDate, weak_safety_date: window.weakSafetyDate, safe_window_description: window.safeWindowDescription })
+    .set({
+      strong_safety_date: window.strongSafetyDate,
+      weak_safety_date: window.weakSafetyDate,
+      safe_window_description: window.safeWindowDescription,
+      safe_window_proof: window.safeWindowProof,
+    })
     .where("id", "=", consumerId)
     .execute();
 }
@@ -100,8 +108,8 @@ export interface NewResult {
   size: number;
   lab: LabFormat;
   report: Extracted;
-  /** Step 5's match against the profile as the pipeline read it. */
-  match: MatchOutcome;
+  /** Step 5's match against the profile as the pipeline read it, with the proof's property value (proof/check.ts withProof). */
+  match: ProvenMatch;
   /** Step 6's window of the result. */
   window: ResultWindow;
   /**
@@ -113,6 +121,8 @@ export interface NewResult {
   pageCount: number;
   /** The lab's host a result by link was fetched from (link.ts); null for an upload. */
   fetchedFrom: string | null;
+  /** The proof step's outcome (proof/check.ts); `match` already holds its disagreement. */
+  proof: Proof;
   /** Page 1, drawn at upload. */
   image: { jpeg: Uint8Array; width: number; height: number };
 }
@@ -134,7 +144,7 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
  * @throws ResultsNeedProfileError when the profile is gone; UploadRejectedError "duplicate" when
  *   the same file, or the same report, was stored meanwhile.
  */
-export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwner, result: NewResult, now: Date): Promise<{ id: string; match: MatchOutcome }> {
+export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwner, result: NewResult, now: Date): Promise<{ id: string; match: ProvenMatch }> {
   try {
     return await db.transaction().execute(async (trx) => {
       const profile = await trx
@@ -146,7 +156,7 @@ export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwn
       if (!profile) throw new ResultsNeedProfileError();
       const { report, lab, window } = result;
       const unchanged = profile.first_name === owner.firstName && profile.last_name === owner.lastName && profile.dob === owner.dob;
-      const match = unchanged ? result.match : matchProfile(report, { firstName: profile.first_name, lastName: profile.last_name, dob: profile.dob });
+      const match = unchanged ? result.match : withProof(matchProfile(report, { firstName: profile.first_name, lastName: profile.last_name, dob: profile.dob }), result.proof);
       const id = randomUUID();
       await trx
         .insertInto("consumer_test_results")
@@ -181,6 +191,10 @@ export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwn
           updated_at: now,
           page_count: result.pageCount,
           fetched_from: result.fetchedFrom,
+          proof_kind: result.proof.kind,
+          proof_issuer: result.proof.issuer,
+          proof_unverified: result.proof.unverified,
+          proof_disagreement: result.proof.disagreement,
         })
         .execute();
       await trx
@@ -213,14 +227,16 @@ export async function rematchResults(trx: Transaction<ConsumerDatabase>, change:
   if (before.firstName === after.firstName && before.lastName === after.lastName && before.dob === after.dob) return;
   const rows = await trx
     .selectFrom("consumer_test_results")
-    .select(["id", "valid", "patient_given_names", "patient_last_name", "patient_dob", "review_profile"])
+    .select(["id", "valid", "patient_given_names", "patient_last_name", "patient_dob", "review_profile", "proof_disagreement"])
     .where("consumer_id", "=", change.consumerId)
     .execute();
   for (const row of rows) {
-    const matched = matchProfile(
+    const profileMatch = matchProfile(
       { givenNames: row.patient_given_names, lastName: row.patient_last_name, dob: row.patient_dob },
       { firstName: after.firstName, lastName: after.lastName, dob: after.dob },
     );
+    // A signed code that disagreed with the PDF keeps the result invalid whatever the profile says.
+    const matched = row.proof_disagreement === null ? profileMatch : { ...profileMatch, valid: false };
     // A dispute accepted on review (reviews.ts) holds while the profile is what it was accepted against.
     const match = row.review_profile !== null && row.review_profile === JSON.stringify({ firstName: after.firstName, lastName: after.lastName, dob: after.dob }) ? { ...matched, valid: true } : matched;
     if (match.valid !== row.valid) {
@@ -283,6 +299,7 @@ export async function listResults(db: Kysely<ConsumerDatabase>, identityUserId: 
     disputeResponseComment: r.dispute_response_comment,
     ...(r.page_count === null ? {} : { pageCount: r.page_count }),
     fetchedFrom: r.fetched_from,
+    proof: { kind: r.proof_kind, label: proofLabel(r.proof_kind, r.proof_issuer), unverifiedSignature: r.proof_unverified },
   }));
 }
 

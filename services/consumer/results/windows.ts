@@ -67,6 +67,8 @@ export interface WindowCandidate {
   weakSafetyDate: Date | null;
   /** The window's description, e.g. "PCR (NAAT), collected 2026-11-20 16:15 UTC". */
   description: string;
+  /** The result's proof in words (proof/check.ts proofLabel), e.g. "signed (EU DCC, DE)". */
+  proof?: string;
 }
 
 /** The consumer's window (docs/product.md §3 strongSafetyDate, weakSafetyDate, safeWindowDescription). */
@@ -74,6 +76,8 @@ export interface ConsumerWindow {
   strongSafetyDate: Date | null;
   weakSafetyDate: Date | null;
   safeWindowDescription: string | null;
+  /** The proof of the result the window comes from; null without a window. */
+  safeWindowProof: string | null;
 }
 
 /**
@@ -88,8 +92,8 @@ export function consumerWindow(results: readonly WindowCandidate[]): ConsumerWin
     const best = latest?.collectedAt.getTime() ?? -Infinity;
     if (t > best || (t === best && r.outcome === "Positive")) latest = r;
   }
-  if (!latest || latest.outcome !== "Negative") return { strongSafetyDate: null, weakSafetyDate: null, safeWindowDescription: null };
-  return { strongSafetyDate: latest.strongSafetyDate, weakSafetyDate: latest.weakSafetyDate, safeWindowDescription: latest.description };
+  if (!latest || latest.outcome !== "Negative") return { strongSafetyDate: null, weakSafetyDate: null, safeWindowDescription: null, safeWindowProof: null };
+  return { strongSafetyDate: latest.strongSafetyDate, weakSafetyDate: latest.weakSafetyDate, safeWindowDescription: latest.description, safeWindowProof: latest.proof ?? null };
 }
 
 /** The description stored with a result's window: `<method wording>, collected <UTC time>`. */

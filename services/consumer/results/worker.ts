@@ -339,24 +339,36 @@ async function render(task: Extract<WorkerTask, { op: "render" }>): Promise<Rend
     const width = Math.max(1, Math.min(task.box.width, Math.floor(viewport.width)));
     const height = Math.max(1, Math.min(task.box.height, Math.floor(viewport.height)));
     const canvas = napi.createCanvas(width, height);
-    await page.render({ canvas: canvas as unknown as HTMLCanvasElement, viewport }).promise;
-    const jpeg = await canvas.encode("jpeg", task.quality);
-    const drawn = { ok: true as const, jpeg: new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength), width, height };
-    if (!task.codesPages) return drawn;
-    const codes = await qrCodes(canvas);
-    for (let n = task.page + 1; n <= Math.min(pdf.numPages, task.codesPages); n += 1) {
-      const next = await pdf.getPage(n);
-      const nextViewport = next.getViewport({ scale });
-      const nextCanvas = napi.createCanvas(Math.max(1, Math.floor(nextViewport.width)), Math.max(1, Math.floor(nextViewport.height)));
-      await next.render({ canvas: nextCanvas as unknown as HTMLCanvasElement, viewport: nextViewport }).promise;
-      codes.push(...(await qrCodes(nextCanvas)));
+    if (!task.codesPages) {
+      await page.render({ canvas: canvas as unknown as HTMLCanvasElement, viewport }).promise;
+      return { ...(await jpegOf(canvas, task.quality)), width, height };
     }
-    return { ...drawn, codes };
+    // With the codes: each page is drawn once at QR_SCALE (a printed code's modules need 2-3 pixels
+    // each to be read), and page 1's image is that drawing scaled down into the box.
+    const qrScale = Math.max(scale, QR_SCALE);
+    const codes: string[] = [];
+    for (let n = task.page; n <= Math.min(pdf.numPages, Math.max(task.page, task.codesPages)); n += 1) {
+      const current = n === task.page ? page : await pdf.getPage(n);
+      const large = current.getViewport({ scale: qrScale });
+      const drawing = napi.createCanvas(Math.max(1, Math.floor(large.width)), Math.max(1, Math.floor(large.height)));
+      await current.render({ canvas: drawing as unknown as HTMLCanvasElement, viewport: large }).promise;
+      codes.push(...(await qrCodes(drawing)));
+      if (n === task.page) canvas.getContext("2d").drawImage(drawing, 0, 0, width, height);
+    }
+    return { ...(await jpegOf(canvas, task.quality)), width, height, codes };
   } catch (err) {
     return { ok: false, reason: failureOf(err) };
   } finally {
     await loading.destroy();
   }
+}
+
+/** The scale pages are drawn at to find QR codes: 144 dots per inch. */
+const QR_SCALE = 2;
+
+async function jpegOf(canvas: import("@napi-rs/canvas").Canvas, quality: number): Promise<{ ok: true; jpeg: Uint8Array }> {
+  const jpeg = await canvas.encode("jpeg", quality);
+  return { ok: true, jpeg: new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength) };
 }
 
 type ZXing = typeof import("zxing-wasm/reader");

@@ -10,6 +10,7 @@ import { disputeReviews } from "./0006_dispute_reviews.ts";
 import { outbox } from "./0007_outbox.ts";
 import { visits } from "./0008_visits.ts";
 import { resultLinks } from "./0009_result_links.ts";
+import { resultProof } from "./0010_result_proof.ts";
 
 /** Migration table of the consumer API (kept apart from identity_… in a shared database). */
 export const CONSUMER_MIGRATION_TABLE = "consumer_migration";
@@ -25,4 +26,5 @@ export const consumerMigrations: Record<string, Migration> = {
   "0007_outbox": outbox,
   "0008_visits": visits,
   "0009_result_links": resultLinks,
+  "0010_result_proof": resultProof,
 };

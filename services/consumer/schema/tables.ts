@@ -30,6 +30,8 @@ export interface ConsumerProfilesTable {
   strong_safety_date: Date | null;
   weak_safety_date: Date | null;
   safe_window_description: string | null;
+  /** 0010: the proof of the result the window comes from (proof/check.ts proofLabel); null without one. */
+  safe_window_proof: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
 }
@@ -111,6 +113,11 @@ export interface ConsumerTestResultsTable {
   page_count: ColumnType<number | null, number | null | undefined, never>;
   /** 0009: the lab's host a result by link was fetched from; null for an upload. */
   fetched_from: ColumnType<string | null, string | null | undefined, never>;
+  /** 0010 (proof/check.ts): shc, dcc, link or document; the issuer or country; an unverified signature's scheme; a disagreement. */
+  proof_kind: ColumnType<"shc" | "dcc" | "link" | "document", "shc" | "dcc" | "link" | "document" | undefined, never>;
+  proof_issuer: ColumnType<string | null, string | null | undefined, never>;
+  proof_unverified: ColumnType<"SMART Health Card" | "EU DCC" | null, "SMART Health Card" | "EU DCC" | null | undefined, never>;
+  proof_disagreement: ColumnType<string | null, string | null | undefined, never>;
   /** The last review decision of its dispute (0006_dispute_reviews.ts); null until reviewed. */
   review_decision: ColumnType<"accept" | "decline" | null, "accept" | "decline" | null | undefined, "accept" | "decline" | null>;
   reviewed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
@@ -142,7 +149,7 @@ export interface ConsumerTestResultImagesTable {
 }
 
 /** The names of a result's property values: the three checked fields, and an accepted dispute's record. */
-export type PropertyValueName = "First Name" | "Last Name" | "Date of Birth" | "Manual Review";
+export type PropertyValueName = "First Name" | "Last Name" | "Date of Birth" | "Manual Review" | "Signed QR Code";
 
 /** One decision on a disputed result: the audit trail of dispute reviews (0006_dispute_reviews.ts). */
 export interface ConsumerDisputeReviewsTable {

@@ -1,5 +1,5 @@
 // EU Digital COVID Certificates printed on a lab report as a QR code (docs/product.md §10.9 "Signed results"):
-// `HC1:` then base45 (base45), zlib (node:zlib, output capped), CBOR (cbor-x), a COSE_Sign1 message whose
+// `HC1:` then base45 (base45), zlib (node:zlib, output capped), CBOR (cborg), a COSE_Sign1 message whose
 // signature is checked with the document signer's key found by its `kid` in the configured trust list
 // (node:crypto: ES256 with an IEEE P1363 signature, or PS256), and the certificate's test entry: its type
 // (LP6464-4 NAAT, LP217198-3 rapid antigen), result, sample time, and the holder's name and birth date.
@@ -7,7 +7,8 @@ import { X509Certificate, createPublicKey, verify } from "node:crypto";
 import type { KeyObject } from "node:crypto";
 import { inflateSync } from "node:zlib";
 import { decode as decodeBase45 } from "base45";
-import { Decoder, Encoder, Tag } from "cbor-x";
+import { decode as decodeCbor, encode as encodeCbor } from "cborg";
+import type { DecodeOptions } from "cborg";
 import type { Method, Outcome } from "../../labs/types.ts";
 import type { SignedLabResult } from "./shc.ts";
 
@@ -60,8 +61,9 @@ export const DCC_TEST_TYPES: Readonly<Record<string, Method>> = { "LP6464-4": "N
 /** The results of the EU DCC value set (SNOMED CT). */
 export const DCC_RESULTS: Readonly<Record<string, Outcome>> = { "260415000": "Negative", "260373001": "Positive" };
 
-const cbor = new Decoder({ mapsAsObjects: false, useRecords: false });
-const cborEncoder = new Encoder({ mapsAsObjects: false, useRecords: false, tagUint8Array: false });
+/** Maps as Maps (COSE and CWT keys are integers); tag 18 (COSE_Sign1) and 61 (CWT) unwrapped; no other tag. */
+const cborOptions: DecodeOptions = { useMaps: true, tags: Object.assign([], { 18: (content: () => unknown) => content(), 61: (content: () => unknown) => content() }) };
+const cbor = { decode: (bytes: Uint8Array): unknown => decodeCbor(bytes, cborOptions) };
 
 /** COSE header labels and algorithms (RFC 9052, 9053). */
 const ALG = 1;
@@ -104,7 +106,7 @@ function coseOf(text: string): [Uint8Array, Map<unknown, unknown>, Uint8Array, U
   } catch {
     throw new DccRefusedError("malformed", "not CBOR");
   }
-  const message = decoded instanceof Tag ? (decoded.tag === 18 ? decoded.value : null) : decoded;
+  const message = decoded;
   if (!Array.isArray(message) || message.length !== 4) throw new DccRefusedError("malformed", "not a COSE_Sign1 message");
   const [protectedBytes, unprotected, payload, signature] = message as unknown[];
   const p = asBytes(protectedBytes);
@@ -148,7 +150,7 @@ export function verifyDcc(text: string, trust: DccTrust, now: Date): UntrustedCe
   const claimedCountry = typeof claims.get(CWT_ISS) === "string" ? (claims.get(CWT_ISS) as string) : null;
   if (!signer) return { trusted: false, country: claimedCountry };
   const alg = header.get(ALG);
-  const toBeSigned = cborEncoder.encode(["Signature1", protectedBytes, new Uint8Array(0), payload]);
+  const toBeSigned = encodeCbor(["Signature1", protectedBytes, new Uint8Array(0), payload]);
   let valid = false;
   try {
     const key = keyOf(signer);

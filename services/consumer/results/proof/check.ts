@@ -1,0 +1,123 @@
+// The proof step (docs/architecture.md §5 step 4b; docs/product.md §10.9): the QR codes found on a report's
+// first pages are read as signed results. A verified SMART Health Card or EU DCC is the strongest
+// evidence: its fields are compared with what the PDF's text says, and a disagreement (name, date of
+// birth, collection time, test, result) makes the result invalid with a property value naming it. A code
+// that fails verification refuses the upload whatever the text says. A signature that cannot be tied to a
+// trusted issuer changes nothing but what Test Detail says. QR codes of other kinds (a lab's web address)
+// are not proof and are ignored.
+import { UploadRejectedError, rejectionMessages } from "../errors.ts";
+import type { Extracted } from "../extract.ts";
+import { firstNameMatches, lastNameMatches } from "../match.ts";
+import type { MatchOutcome } from "../match.ts";
+import { DccRefusedError, verifyDcc } from "./dcc.ts";
+import { ShcRefusedError, verifyShc } from "./shc.ts";
+import type { SignedLabResult } from "./shc.ts";
+import type { ProofTrust } from "./trust.ts";
+
+/** The schemes of a signed result, as Test Detail names them. */
+export type SignedScheme = "SMART Health Card" | "EU DCC";
+
+/** What a stored result's proof is (docs/product.md §10.9). */
+export type ProofKind = "shc" | "dcc" | "link" | "document";
+
+/** The proof step's outcome for one report. */
+export interface Proof {
+  kind: ProofKind;
+  /** The issuer's name (SMART Health Card) or the signer's country (EU DCC); null otherwise. */
+  issuer: string | null;
+  /** A signature found that could not be tied to a known issuer: its scheme; null otherwise. */
+  unverified: SignedScheme | null;
+  /** What the signed code and the PDF's text disagree on, e.g. `Result (QR: Positive; PDF: Negative)`; null when they agree. */
+  disagreement: string | null;
+}
+
+/** The words of a proof, stored and shown: `signed (SMART Health Card, <issuer>)`, `fetched from the lab`, `document checks`. */
+export function proofLabel(kind: ProofKind, issuer: string | null): string {
+  switch (kind) {
+    case "shc":
+      return `signed (SMART Health Card, ${issuer ?? "unknown issuer"})`;
+    case "dcc":
+      return `signed (EU DCC, ${issuer ?? "unknown country"})`;
+    case "link":
+      return "fetched from the lab";
+    default:
+      return "document checks";
+  }
+}
+
+/** The instant as a report prints it, to the minute, in UTC. */
+function minute(at: Date): string {
+  return `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/**
+ * Where a verified signed result and the PDF's text disagree, in words; null when they agree.
+ * Names compare as matching does (docs/product.md §10.6), either side's given names may carry middle
+ * names the other lacks; the collection time agrees within the minute the report prints.
+ */
+export function disagreementOf(signed: SignedLabResult, report: Extracted): string | null {
+  const found: string[] = [];
+  const namesAgree =
+    lastNameMatches(report.lastName, signed.lastName) && (firstNameMatches(report.givenNames, signed.givenNames) || firstNameMatches(signed.givenNames, report.givenNames));
+  if (!namesAgree) found.push(`Name (QR: ${signed.givenNames} ${signed.lastName}; PDF: ${report.givenNames} ${report.lastName})`);
+  if (signed.dob !== report.dob) found.push(`Date of Birth (QR: ${signed.dob}; PDF: ${report.dob})`);
+  if (Math.abs(signed.collectedAt.getTime() - report.collectedAt.getTime()) >= 60_000) {
+    found.push(`Collected (QR: ${minute(signed.collectedAt)}; PDF: ${minute(report.collectedAt)})`);
+  }
+  if (signed.method !== report.method) found.push(`Test (QR: ${signed.method}; PDF: ${report.method})`);
+  if (signed.outcome !== report.outcome) found.push(`Result (QR: ${signed.outcome}; PDF: ${report.outcome})`);
+  return found.length > 0 ? found.join(", ") : null;
+}
+
+/**
+ * Reads the QR codes of a report as proof.
+ * @param codes the QR texts found (worker.ts), page order.
+ * @param fallback the proof when no signed result is verified: "document", or "link" for a result by link.
+ * @returns the first verified signed result's proof, with its disagreement; else `fallback`, noting an
+ *   unverified signature.
+ * @throws UploadRejectedError signature_invalid (malformed, tampered, forged, oversized),
+ *   signature_revoked, signature_expired: any signed code that fails refuses the report.
+ */
+export async function checkProof(codes: readonly string[], report: Extracted, trust: ProofTrust, now: Date, fallback: "document" | "link" = "document"): Promise<Proof> {
+  let verified: Proof | null = null;
+  let unverified: SignedScheme | null = null;
+  for (const code of codes) {
+    const text = code.trim();
+    try {
+      if (/^shc:\//i.test(text)) {
+        const card = await verifyShc(text, trust.shc, now);
+        if (!card.trusted) unverified ??= "SMART Health Card";
+        else verified ??= { kind: "shc", issuer: card.issuer.name, unverified: null, disagreement: disagreementOf(card.result, report) };
+      } else if (/^HC1:/.test(text)) {
+        const certificate = verifyDcc(text, trust.dcc, now);
+        if (!certificate.trusted) unverified ??= "EU DCC";
+        else verified ??= { kind: "dcc", issuer: certificate.country, unverified: null, disagreement: disagreementOf(certificate.result, report) };
+      }
+    } catch (err) {
+      if (err instanceof ShcRefusedError || err instanceof DccRefusedError) {
+        // A signed card of another kind (a vaccination, a recovery) printed beside the result is not proof of it.
+        if (err.reason === "not_lab_result" || err.reason === "not_test") continue;
+        if (err.reason === "revoked") throw new UploadRejectedError("signature_revoked", rejectionMessages.signature_revoked());
+        if (err.reason === "expired") throw new UploadRejectedError("signature_expired", rejectionMessages.signature_expired());
+        throw new UploadRejectedError("signature_invalid", rejectionMessages.signature_invalid());
+      }
+      throw err;
+    }
+  }
+  return verified ?? { kind: fallback, issuer: null, unverified, disagreement: null };
+}
+
+/** A match with the proof's property value: `Signed QR Code` (checked, matchInfo the disagreement or null) for a verified signed result. */
+export interface ProvenMatch {
+  valid: boolean;
+  properties: { name: MatchOutcome["properties"][number]["name"] | "Signed QR Code"; matchInfo: string | null }[];
+}
+
+/**
+ * Step 5 with the proof: a verified signed result adds the `Signed QR Code` property value; its
+ * disagreement with the PDF makes the result invalid (docs/product.md §10.9).
+ */
+export function withProof(match: MatchOutcome, proof: Proof): ProvenMatch {
+  if (proof.kind !== "shc" && proof.kind !== "dcc") return match;
+  return { valid: match.valid && proof.disagreement === null, properties: [...match.properties, { name: "Signed QR Code", matchInfo: proof.disagreement }] };
+}
