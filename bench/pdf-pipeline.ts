@@ -1,7 +1,9 @@
 // PDF pipeline throughput (issue 4 acceptance): `npm run bench:pdf` (Node 24 from the devDependency).
 // Starts the identity authority and the consumer API in this process (fresh PGlite data in a
 // temporary directory, as embedded), then through the consumer API's HTTP contract:
-//   1. time per 1-page upload, one client at a time (median, p95; target median < 150 ms);
+//   1. time per 1-page upload, one client at a time (median, p95; target median < 150 ms), every upload's
+//      QR codes looked for (docs/product.md §10.9); then the same with a signed SMART Health Card printed on
+//      each report, and the QR step's own cost: page 1 drawn without and with the QR pass, in the pool;
 //   2. uploads per second with 4 concurrent clients;
 //   3. latency of other requests (GET /consumer/getsafewindow, /testresult/getcurrentusertestresults)
 //      while a decompression bomb is being rejected (p99; target < 200 ms).
@@ -14,7 +16,9 @@ import { decodeJwt } from "jose";
 import { pino } from "pino";
 import { startConsumerService } from "../services/consumer/server.ts";
 import { startIdentityService } from "../services/identity/server.ts";
+import { createPdfPool } from "../services/consumer/results/pool.ts";
 import { cascadePdf, decompressionBombPdf, harborviewPdf, meridianPdf } from "../tests/fixtures/index.ts";
+import { directoryEntry, shcText, testShcIssuer } from "../tests/fixtures/shc.ts";
 import type { ReportOptions } from "../tests/fixtures/index.ts";
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 60);
@@ -34,7 +38,8 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 const dirs = await Promise.all([mkdtemp(path.join(os.tmpdir(), "bench-id-")), mkdtemp(path.join(os.tmpdir(), "bench-consumer-"))]);
 const logger = pino({ level: "silent" });
 const identity = await startIdentityService({ dataDir: dirs[0]!, publicUrl: "http://localhost:3000", clients: [CLIENT], logger });
-const consumer = await startConsumerService({ dataDir: dirs[1]!, identityUrl: identity.url, logger });
+const issuer = await testShcIssuer();
+const consumer = await startConsumerService({ dataDir: dirs[1]!, identityUrl: identity.url, logger, proof: { shcIssuers: [directoryEntry(issuer)] } });
 
 try {
   async function token(fields: Record<string, string>): Promise<string> {
@@ -70,9 +75,11 @@ try {
 
   let made = 0;
   /** A distinct 1-page report (labs in turn, collection times a minute apart). */
-  async function report(): Promise<Uint8Array> {
+  async function report(signed = false): Promise<Uint8Array> {
     made += 1;
-    const o: ReportOptions = { ...PERSON, collectedAt: new Date(Date.now() - 2 * 3600_000 - made * 60_000) };
+    const collectedAt = new Date(Math.floor((Date.now() - 2 * 3600_000 - made * 60_000) / 60_000) * 60_000);
+    const qr = signed ? [{ text: await shcText(issuer, { givenNames: [PERSON.firstName], lastName: PERSON.lastName, dob: PERSON.dob, collectedAt }) }] : undefined;
+    const o: ReportOptions = { ...PERSON, collectedAt, ...(qr ? { variation: { qr } } : {}) };
     return [harborviewPdf, meridianPdf, cascadePdf][made % 3]!(o);
   }
 
@@ -101,6 +108,26 @@ try {
   for (const f of soloFiles.slice(0, WARMUP)) await upload(solo, f);
   const sequential: number[] = [];
   for (const f of soloFiles.slice(WARMUP)) sequential.push(await upload(solo, f));
+
+  // ------------------------------------------------------------ 1b. signed reports, and the QR step alone
+  const signedFiles = await Promise.all(Array.from({ length: SEQUENTIAL }, () => report(true)));
+  const signedUser = await newUser();
+  const signedTimes: number[] = [];
+  for (const f of signedFiles) signedTimes.push(await upload(signedUser, f));
+  const pool = createPdfPool(logger, { threads: 1 });
+  const plainDraw: number[] = [];
+  const withCodes: number[] = [];
+  const stepFiles = [...soloFiles.slice(0, 15), ...signedFiles.slice(0, 15)];
+  for (const f of stepFiles.slice(0, 3)) await pool.renderWithCodes(f, 3);
+  for (const f of stepFiles) {
+    let started = performance.now();
+    await pool.render(f, 1);
+    plainDraw.push(performance.now() - started);
+    started = performance.now();
+    await pool.renderWithCodes(f, 3);
+    withCodes.push(performance.now() - started);
+  }
+  await pool.close();
 
   // ------------------------------------------------------------ 2. four clients
   const clients = await Promise.all(Array.from({ length: CONCURRENT_CLIENTS }, () => newUser()));
@@ -147,6 +174,8 @@ try {
     "|---|---|---|",
     `| upload, 1 client: median (n=${sequential.length}) | ${ms(percentile(sequential, 50))} | < 150 ms |`,
     `| upload, 1 client: p95 | ${ms(percentile(sequential, 95))} | |`,
+    `| upload with a signed SMART Health Card, 1 client: median / p95 (n=${signedTimes.length}) | ${ms(percentile(signedTimes, 50))} / ${ms(percentile(signedTimes, 95))} | < 150 ms |`,
+    `| QR step: page 1 drawn, then drawn with the QR pass (pool, n=${stepFiles.length}): median | ${ms(percentile(plainDraw, 50))} → ${ms(percentile(withCodes, 50))} | |`,
     `| upload, ${CONCURRENT_CLIENTS} clients: uploads/s (n=${concurrent.length}) | ${(concurrent.length / concurrentSeconds).toFixed(1)} | |`,
     `| upload, ${CONCURRENT_CLIENTS} clients: median / p95 per upload | ${ms(percentile(concurrent, 50))} / ${ms(percentile(concurrent, 95))} | |`,
     `| other requests during a bomb: p50 / p99 / max (n=${during.length}) | ${ms(percentile(during, 50))} / ${ms(percentile(during, 99))} / ${ms(Math.max(...during))} | p99 < 200 ms |`,

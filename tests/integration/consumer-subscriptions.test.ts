@@ -111,6 +111,8 @@ function rowFor(person: Person, id: string, confirmed: 0 | 1, dates: { strongSaf
     safeWindowId: person.profile.safeWindowId,
     confirmed,
     ...dates,
+    // setWindow writes the dates alone, as no result of the pipeline: no proof to show.
+    safeWindowProof: null,
   };
 }
 

@@ -427,6 +427,8 @@ describe("GET /consumer/getpermissions and /consumer/getsafewindow", () => {
       strongSafetyDate: null,
       weakSafetyDate: null,
       safeWindowDescription: null,
+      // No window, so no result it comes from.
+      safeWindowProof: null,
     });
   });
 });

@@ -45,6 +45,7 @@ const fullReads: { pattern: RegExp; reason: string }[] = [
     pattern: /^select "id", "consumer_id", "lab_id", "patient_last_name", "patient_given_names", "patient_dob", "collected_at", "test_name" from "consumer_test_results" order by "created_at", "id"$/,
     reason: "consumer migration 0004 keys every stored result once, when it is applied",
   },
+  { pattern: /^update consumer_test_results set proof_kind = 'link' where fetched_from is not null$/, reason: "consumer migration 0010 marks the results fetched by link once, when it is applied" },
 ];
 
 /** Each distinct SQL text the services ran, with the parameters of its first run. */

@@ -72,6 +72,7 @@ describe("the consumer's window", () => {
     collectedAt: collected,
     ...resultWindow(method, outcome, collected),
     description: windowDescription(method === "NAAT" ? "PCR (NAAT)" : "Rapid antigen", collected),
+    proof: method === "NAAT" ? "document checks" : "signed (EU DCC, DE)",
   });
 
   it("is that of the most recent valid result by collection time, not by upload order", () => {
@@ -81,12 +82,14 @@ describe("the consumer's window", () => {
       strongSafetyDate: h(22),
       weakSafetyDate: h(46),
       safeWindowDescription: "Rapid antigen, collected 2026-11-20 14:15 UTC",
+      // The proof of the result the window comes from.
+      safeWindowProof: "signed (EU DCC, DE)",
     });
     expect(consumerWindow([older, newer])).toEqual(consumerWindow([newer, older]));
   });
 
   it("a later positive result ends it; an earlier one does not", () => {
-    expect(consumerWindow([result(h(-30), "Negative"), result(h(-2), "Positive")])).toEqual({ strongSafetyDate: null, weakSafetyDate: null, safeWindowDescription: null });
+    expect(consumerWindow([result(h(-30), "Negative"), result(h(-2), "Positive")])).toEqual({ strongSafetyDate: null, weakSafetyDate: null, safeWindowDescription: null, safeWindowProof: null });
     expect(consumerWindow([result(h(-30), "Positive"), result(h(-2), "Negative")]).strongSafetyDate).toEqual(h(46));
     // Collected at the same time: the positive one wins.
     expect(consumerWindow([result(h(-2), "Negative"), result(h(-2), "Positive")]).strongSafetyDate).toBeNull();
@@ -96,7 +99,7 @@ describe("the consumer's window", () => {
     expect(consumerWindow([result(h(-30), "Negative"), result(h(-2), "Negative", false)]).strongSafetyDate).toEqual(h(18));
     expect(consumerWindow([result(h(-30), "Negative"), result(h(-2), "Inconclusive")]).strongSafetyDate).toEqual(h(18));
     expect(consumerWindow([result(h(-2), "Positive", false)]).strongSafetyDate).toBeNull();
-    expect(consumerWindow([])).toEqual({ strongSafetyDate: null, weakSafetyDate: null, safeWindowDescription: null });
+    expect(consumerWindow([])).toEqual({ strongSafetyDate: null, weakSafetyDate: null, safeWindowDescription: null, safeWindowProof: null });
   });
 
   it("keeps an expired window's dates (they are in the past; readers compare with their clock)", () => {
