@@ -3,6 +3,8 @@
 // the call's request schema before it is sent and each answer parsed with the answer schema the
 // app's clients use (contractFetch also fails on keys the contract does not document). The last
 // test fails when a call of any contract was not made here.
+import { labById } from "../../services/consumer/labs/index.ts";
+import { labCriteria } from "../../services/consumer/results/criteria.ts";
 import { labHost, resultLink, startLabSites } from "../lab-sites/server.ts";
 import type { LabSites } from "../lab-sites/server.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -208,14 +210,8 @@ describe("consumer API", () => {
     const pageLink = resultLink("meridian", { firstName: "Ada", lastName: "Contract", dob: "1990-12-10", collectedAt });
     const objects = await consumer("generateTestResultTextObjectsUrl", ada, { query: { url: pageLink } });
     expect(objects.textObjects.map((t) => t.text)).toContain("Contract");
-    const criteria = [
-      { property: "givenNames", label: "Forename(s)" },
-      { property: "lastName", label: "Surname" },
-      { property: "dateOfBirth", label: "Date of birth" },
-      { property: "collectionTime", label: "Sample taken" },
-      { property: "testType", label: "Test type" },
-      { property: "result", label: "Result" },
-    ] as const;
+    // The lab's own labels as criteria (tests/integration/consumer-results-links.test.ts writes them out).
+    const criteria = labCriteria(labById("meridian")!);
     expect((await consumer("addTestResultLink", ada, { json: { url: pageLink, criteria } })).consumerMessage).toMatch(/validated/);
     const byUrl = await consumer("addTestResultUrl", ada, { query: { url: resultLink("cascade", { firstName: "Ada", lastName: "Contract", dob: "1990-12-10", collectedAt }) } });
     expect((await consumer("getCurrentUserTestResults", ada)).find((r) => r.sF_TestResultId === byUrl.sF_TestResultId)?.fetchedFrom).toBe(labHost("cascade"));

@@ -1,8 +1,10 @@
-// The test-result pipeline (docs/architecture.md §5): the seven steps in order, each one call (intake's
-// duplicate check by the report's identity waits for step 4, which reads the identity). A step
-// that refuses the upload throws UploadRejectedError (nothing is stored); a recognised, original PDF
-// whose patient does not match the profile is stored with valid 0. The result, its property
-// values, the original PDF, page 1's image and the consumer's new window are written in one transaction.
+// The test-result pipeline (docs/architecture.md §5): the seven steps and step 4b (the proof a signed QR code
+// gives), each one call. Intake's duplicate check by the report's identity waits for step 4, which
+// reads the identity; page 1's image (step 7) is drawn before the proof, in the same worker task that
+// reads the QR codes. A step that refuses the upload throws UploadRejectedError (nothing is stored); a
+// recognised, original PDF whose patient does not match the profile, or whose signed code disagrees
+// with its text, is stored with valid 0. The result, its property values, the original PDF, page 1's
+// image and the consumer's new window are written in one transaction. Results by link enter here too.
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { TextObjectsAnswer } from "../../../contracts/consumer.ts";
