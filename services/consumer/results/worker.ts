@@ -363,8 +363,8 @@ async function render(task: Extract<WorkerTask, { op: "render" }>): Promise<Rend
   }
 }
 
-/** The scale pages are drawn at to find QR codes: 144 dots per inch. */
-const QR_SCALE = 2;
+/** The scale pages are drawn at to find QR codes: 108 dots per inch (bench/pdf-pipeline.results.md: 1.5 reads every fixture code, 2 costs a third more). */
+const QR_SCALE = 1.5;
 
 async function jpegOf(canvas: import("@napi-rs/canvas").Canvas, quality: number): Promise<{ ok: true; jpeg: Uint8Array }> {
   const jpeg = await canvas.encode("jpeg", quality);
