@@ -261,6 +261,11 @@ export const testResultSchema = z
           .enum(["SMART Health Card", "EU DCC"])
           .nullable()
           .meta({ description: "A signed code whose signature could not be tied to a known issuer (the document checks decided); null otherwise." }),
+        disagreement: z
+          .string()
+          .nullable()
+          .optional()
+          .meta({ description: "Where a verified signed code disagrees with the PDF's text (the result is then invalid), e.g. `Result (QR: Positive; PDF: Negative)`; null otherwise." }),
       })
       .optional()
       .meta({ description: "Extension (docs/product.md §10.9): the strongest evidence the result carries." }),

@@ -6,7 +6,7 @@
  */
 import * as messages from "~/messages";
 
-export type ProofKind = "signed" | "link" | "document";
+export type ProofKind = "signed" | "link" | "document" | "disagrees";
 
 /** The kind of a proof label as the consumer API words it (`signed (…)`, `fetched from the lab`, `document checks`). */
 export function proofKindOf(label: string): ProofKind {
@@ -19,18 +19,23 @@ const shapes: Record<ProofKind, string> = {
   signed: "M12 2l2.4 1.8 3-.2.9 2.9 2.5 1.7-1 2.8 1 2.8-2.5 1.7-.9 2.9-3-.2L12 22l-2.4-1.8-3 .2-.9-2.9-2.5-1.7 1-2.8-1-2.8 2.5-1.7.9-2.9 3 .2zM8.5 12l2.5 2.5 4.5-5",
   link: "M12 3a9 9 0 100 18 9 9 0 000-18zM3 12h18M12 3c3 3 3 15 0 18M12 3c-3 3-3 15 0 18",
   document: "M6 2h8l4 4v16H6zM14 2v4h4M9 12h6M9 16h6",
+  // A warning triangle: the signed code and the report's text disagree.
+  disagrees: "M12 3l10 18H2zM12 10v5M12 18v.5",
 };
 
-/** The proof's icon (named by its text alternative) and its words. */
-export function ProofBadge({ label, className }: { label: string; className?: string }) {
-  const kind = proofKindOf(label);
+/**
+ * The proof's icon (named by its text alternative) and its words; `disagrees` when a verified signed
+ * code disagrees with the report's text (the result is invalid, never shown as a verified seal).
+ */
+export function ProofBadge({ label, className, disagrees = false }: { label: string; className?: string; disagrees?: boolean }) {
+  const kind = disagrees ? "disagrees" : proofKindOf(label);
   return (
     <p className={`proof ${kind}${className ? ` ${className}` : ""}`}>
       <svg viewBox="0 0 24 24" className="proof-icon" role="img" aria-label={messages.proofIconLabels[kind]}>
         <title>{messages.proofIconLabels[kind]}</title>
         <path d={shapes[kind]} />
       </svg>{" "}
-      <span className="label">Proof</span> {label}
+      <span className="label">Proof</span> {disagrees ? messages.proofDisagrees(label) : label}
     </p>
   );
 }

@@ -42,6 +42,8 @@ export const proofIconLabels = {
   signed: "Signed result: the signature of its QR code was verified",
   link: "Fetched from the lab's own site",
   document: "Checked as a document",
+  disagrees: "Warning: its signed QR code disagrees with its text",
 } as const;
+export const proofDisagrees = (label: string) => `${label}, which disagrees with the report's text`;
 export const unverifiedSignature = (scheme: string) =>
   `Its QR code carries a ${scheme} signature that could not be tied to a known issuer, so the result was checked as a document.`;

@@ -91,7 +91,7 @@ export default function TestDetail() {
   );
   const proof = result.proof ? (
     <>
-      <ProofBadge label={result.proof.label} />
+      <ProofBadge label={result.proof.label} disagrees={Boolean(result.proof.disagreement)} />
       {result.proof.unverifiedSignature ? <p className="proof-note">{messages.unverifiedSignature(result.proof.unverifiedSignature)}</p> : null}
     </>
   ) : null;
@@ -99,6 +99,7 @@ export default function TestDetail() {
     return (
       <section className="test-detail">
         {heading}
+        {proof}
         <LargeView
           imageUrl={resultImageUrl(result.sF_TestResultId, page)}
           alt={`Page ${page} of the ${result.publicName} result, large`}

@@ -89,6 +89,7 @@ describe("a verified signed code", () => {
     expect(body.consumerMessage).toContain(`Name (QR: Grace Hopper; PDF: ADA ${p.lastName.toUpperCase()})`);
     const [stored] = await currentResults(services, p.user);
     expect(stored.valid).toBe(0);
+    expect(stored.proof).toMatchObject({ kind: "shc", disagreement: expect.stringContaining("Name (QR: Grace Hopper") });
     const signed = (await propertyValues(p.user, stored.sF_TestResultId)).find((v) => v.name === "Signed QR Code");
     expect(signed?.matchInfo).toBe(`Name (QR: Grace Hopper; PDF: ADA ${p.lastName.toUpperCase()}), Date of Birth (QR: 1985-06-01; PDF: 1990-12-10)`);
     expect((await safeWindowOf(services, p.user)).strongSafetyDate).toBeNull();

@@ -156,7 +156,7 @@ describe("upload of an original report", () => {
       pageCount: 2,
       // An upload, not a result fetched by link, without a signed code.
       fetchedFrom: null,
-      proof: { kind: "document", label: "document checks", unverifiedSignature: null },
+      proof: { kind: "document", label: "document checks", unverifiedSignature: null, disagreement: null },
     });
     expect(list[1]).toMatchObject({ publicName: "Meridian Diagnostics", testingCompanyName: "Meridian Health Diagnostics Ltd", testName: "Lateral flow antigen", testDate: iso(m), strongSafetyDate: iso(new Date(m.getTime() + 24 * HOUR)), pageCount: 1 });
     expect(list[2]).toMatchObject({ publicName: "Harborview Labs", testName: "SARS-CoV-2 RNA, Qualitative NAAT", testDate: iso(h), weakSafetyDate: iso(new Date(h.getTime() + 72 * HOUR)) });

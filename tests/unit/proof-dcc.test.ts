@@ -41,7 +41,7 @@ describe("verifyDcc", () => {
     expect(verifyDcc(dccText(signer, ada), trust, now)).toEqual({
       trusted: true,
       country: "DE",
-      result: { givenNames: "Ada", lastName: "Lovelace", dob: "1990-12-10", method: "NAAT", outcome: "Negative", collectedAt: ada.collectedAt },
+      result: { givenNames: "Ada", lastName: "Lovelace", dob: "1990-12-10", method: "NAAT", outcome: "Negative", resultCode: "260415000", collectedAt: ada.collectedAt, collectedDate: "2026-11-26" },
     });
   });
 

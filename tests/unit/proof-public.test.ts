@@ -1,7 +1,7 @@
 // Signed results published by others (issue 17; tests/fixtures/public/README.md records their sources and
 // licences): a real EU DCC test certificate verified with its published document signer at the clock it
 // was valid, and refused as expired today; a SMART Health Card lab result of the SMART specification's
-// example issuer, verified, and refused as a lab result because it carries a collection date without a time.
+// example issuer, verified and read (its collection date has no time).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DccRefusedError, verifyDcc } from "../../services/consumer/results/proof/dcc.ts";
@@ -21,7 +21,16 @@ describe("EU DCC test data (dgc-testdata, FR test_pcr_ok)", () => {
       trusted: true,
       country: "FR",
       // The sample's JSON shows 12:34:56Z; what is signed (its CBOR) says 14:34:56Z, and the signed value counts.
-      result: { givenNames: "Marie", lastName: "Dupond", dob: "1962-07-01", method: "NAAT", outcome: "Negative", collectedAt: new Date("2021-05-16T14:34:56Z") },
+      result: {
+        givenNames: "Marie",
+        lastName: "Dupond",
+        dob: "1962-07-01",
+        method: "NAAT",
+        outcome: "Negative",
+        resultCode: "260415000",
+        collectedAt: new Date("2021-05-16T14:34:56Z"),
+        collectedDate: "2021-05-16",
+      },
     });
   });
 
@@ -46,8 +55,12 @@ describe("SMART Health Card of the specification's example issuer (HL7 SHC vacci
   };
   const now = new Date("2026-11-26T12:00:00Z");
 
-  it("verifies, then is not read as a result: a collection date without a time opens no window", async () => {
-    await expect(verifyShc(text, trust, now)).rejects.toMatchObject({ reason: "not_lab_result", message: expect.stringContaining("no collection time") });
+  it("verifies, and reads its lab result: antigen, detected, a collection date without a time", async () => {
+    expect(await verifyShc(text, trust, now)).toEqual({
+      trusted: true,
+      issuer: { iss: "https://spec.smarthealth.cards/examples/issuer", name: "SMART Health Cards example issuer" },
+      result: { givenNames: "James T.", lastName: "Anyperson", dob: "1951-01-20", method: "antigen", outcome: "Positive", resultCode: "260373001", collectedAt: null, collectedDate: "2021-02-17" },
+    });
     expect(await verifyShc(text, { issuers: [] }, now)).toEqual({ trusted: false, iss: "https://spec.smarthealth.cards/examples/issuer" });
   });
 

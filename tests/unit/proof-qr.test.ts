@@ -1,5 +1,6 @@
 // QR codes on a lab report (issue 17; results/worker.ts "render" with codesPages): found and decoded by
 // zxing-wasm in the worker pool, on the pages drawn at the image's scale, offline. Real worker threads.
+import { PDFDocument } from "pdf-lib";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPdfPool } from "../../services/consumer/results/pool.ts";
@@ -29,6 +30,16 @@ describe("renderWithCodes", () => {
     expect(Math.max(drawn.width, drawn.height)).toBeLessThanOrEqual(1250);
     // Only the pages asked for are looked at.
     expect((await pool.renderWithCodes(pdf, 1)).codes).toEqual([shc]);
+  });
+
+  it("draws a page declared huge within the pixel cap: answered in seconds, not gigabytes", async () => {
+    const doc = await PDFDocument.create();
+    doc.addPage([612, 792]).drawText("Harborview", { x: 50, y: 700, size: 12 });
+    doc.addPage([14_400, 14_400]);
+    const started = performance.now();
+    const drawn = await pool.renderWithCodes(await doc.save(), 3);
+    expect(drawn.codes).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(4000);
   });
 
   it("finds every code of a page, and none on a report without", async () => {

@@ -5,6 +5,7 @@ import { deflateRawSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LOINC_METHODS, MAX_SHC_PAYLOAD_BYTES, SNOMED_OUTCOMES, ShcRefusedError, shcToJws, verifyShc } from "../../services/consumer/results/proof/shc.ts";
 import type { ShcTrust } from "../../services/consumer/results/proof/shc.ts";
+import { checkProof } from "../../services/consumer/results/proof/check.ts";
 import { cardPayload, directoryEntry, jwsToShc, shcText, signCard, testShcIssuer } from "../fixtures/shc.ts";
 import type { CardContent, TestShcIssuer } from "../fixtures/shc.ts";
 
@@ -36,7 +37,16 @@ describe("verifyShc", () => {
     expect(card).toEqual({
       trusted: true,
       issuer: { iss: lab.iss, name: lab.name },
-      result: { givenNames: "Ada Augusta", lastName: "Lovelace", dob: "1990-12-10", method: "NAAT", outcome: "Negative", collectedAt: ada.collectedAt },
+      result: {
+        givenNames: "Ada Augusta",
+        lastName: "Lovelace",
+        dob: "1990-12-10",
+        method: "NAAT",
+        outcome: "Negative",
+        resultCode: "260415000",
+        collectedAt: ada.collectedAt,
+        collectedDate: "2026-11-26",
+      },
     });
   });
 
@@ -66,14 +76,63 @@ describe("verifyShc", () => {
     expect(await refusal(jwsToShc(await signCard(other, { ...bomb, iss: other.iss })))).toBe("payload");
   });
 
-  it("refuses malformed codes and cards that are not COVID-19 lab results", async () => {
+  it("refuses malformed codes and cards without a COVID-19 test; a lab result is known by its contents, not its type", async () => {
     expect(await refusal("shc:/123")).toBe("malformed");
     expect(await refusal("shc:/1/2/5676")).toBe("malformed");
     expect(await refusal("HC1:NCFOXN")).toBe("malformed");
     expect(await refusal("shc:/99")).toBe("malformed");
-    expect(await refusal(await shcText(lab, { ...ada, types: ["https://smarthealth.cards#health-card", "https://smarthealth.cards#immunization"] }))).toBe("not_lab_result");
     expect(await refusal(await shcText(lab, { ...ada, loinc: "2345-7" }))).toBe("not_lab_result");
-    expect(await refusal(await shcText(lab, { ...ada, snomed: "123" }))).toBe("not_lab_result");
+    expect(await refusal(await shcText(lab, { ...ada, loinc: "constructor" }))).toBe("not_lab_result");
+    // The `#laboratory` type is deprecated: a COVID-19 test Observation makes it a lab result.
+    expect(await refusal(await shcText(lab, { ...ada, types: ["https://smarthealth.cards#health-card"] }))).toBe("accepted");
+  });
+
+  it("keeps what it cannot read as such: an unknown result code, a collection date without a time", async () => {
+    const unknown = await verifyShc(await shcText(lab, { ...ada, snomed: "toString" }), trust, now);
+    expect(unknown.trusted && unknown.result).toMatchObject({ outcome: null, resultCode: "toString" });
+    const payload = cardPayload(lab.iss, ada) as { vc: { credentialSubject: { fhirBundle: { entry: { resource: Record<string, unknown> }[] } } } };
+    payload.vc.credentialSubject.fhirBundle.entry[1]!.resource.effectiveDateTime = "2026-11-26";
+    const dated = await verifyShc(jwsToShc(await signCard(lab, payload)), trust, now);
+    expect(dated.trusted && dated.result).toMatchObject({ collectedAt: null, collectedDate: "2026-11-26" });
+  });
+});
+
+describe("checkProof", () => {
+  const report = {
+    givenNames: "ADA AUGUSTA",
+    lastName: "LOVELACE",
+    dob: "1990-12-10",
+    collectedAt: ada.collectedAt,
+    collectedText: "",
+    testName: "",
+    method: "NAAT" as const,
+    methodDescription: "",
+    outcome: "Negative" as const,
+    resultText: "",
+  };
+  const nobody = { shc: { issuers: [] }, dcc: { signers: [] } };
+
+  it("compares every verified code with the text: an agreeing one does not hide one that disagrees", async () => {
+    const t = { shc: trust, dcc: { signers: [] } };
+    const agreeing = await shcText(lab, ada);
+    const positive = await shcText(lab, { ...ada, snomed: "260373001" });
+    for (const codes of [[agreeing, positive], [positive, agreeing]]) {
+      const proof = await checkProof(codes, report, t, now);
+      expect(proof).toMatchObject({ kind: "shc", issuer: lab.name, disagreement: "Result (QR: Positive; PDF: Negative)" });
+    }
+    expect((await checkProof([agreeing], report, t, now)).disagreement).toBeNull();
+  });
+
+  it("an unknown result code, or a collection date a day away, disagrees; a bad code refuses; no code falls back", async () => {
+    const t = { shc: trust, dcc: { signers: [] } };
+    expect((await checkProof([await shcText(lab, { ...ada, snomed: "1234" })], report, t, now)).disagreement).toBe("Result (QR: unknown code 1234; PDF: Negative)");
+    const payload = cardPayload(lab.iss, ada) as { vc: { credentialSubject: { fhirBundle: { entry: { resource: Record<string, unknown> }[] } } } };
+    payload.vc.credentialSubject.fhirBundle.entry[1]!.resource.effectiveDateTime = "2026-11-24";
+    expect((await checkProof([jwsToShc(await signCard(lab, payload))], report, t, now)).disagreement).toBe("Collected (QR: 2026-11-24; PDF: 2026-11-26 08:15 UTC)");
+    payload.vc.credentialSubject.fhirBundle.entry[1]!.resource.effectiveDateTime = "2026-11-26";
+    expect((await checkProof([jwsToShc(await signCard(lab, payload))], report, t, now)).disagreement).toBeNull();
+    await expect(checkProof(["shc:/5676"], report, t, now)).rejects.toMatchObject({ reason: "signature_invalid" });
+    expect(await checkProof(["https://example.com"], report, nobody, now, "link")).toEqual({ kind: "link", issuer: null, unverified: null, disagreement: null });
   });
 });
 

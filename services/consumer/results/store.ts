@@ -299,7 +299,7 @@ export async function listResults(db: Kysely<ConsumerDatabase>, identityUserId: 
     disputeResponseComment: r.dispute_response_comment,
     ...(r.page_count === null ? {} : { pageCount: r.page_count }),
     fetchedFrom: r.fetched_from,
-    proof: { kind: r.proof_kind, label: proofLabel(r.proof_kind, r.proof_issuer), unverifiedSignature: r.proof_unverified },
+    proof: { kind: r.proof_kind, label: proofLabel(r.proof_kind, r.proof_issuer), unverifiedSignature: r.proof_unverified, disagreement: r.proof_disagreement },
   }));
 }
 

@@ -344,12 +344,14 @@ async function render(task: Extract<WorkerTask, { op: "render" }>): Promise<Rend
       return { ...(await jpegOf(canvas, task.quality)), width, height };
     }
     // With the codes: each page is drawn once at QR_SCALE (a printed code's modules need 2-3 pixels
-    // each to be read), and page 1's image is that drawing scaled down into the box.
-    const qrScale = Math.max(scale, QR_SCALE);
+    // each to be read), at most MAX_QR_PIXELS (a page declared huge, or with a large UserUnit, is
+    // drawn smaller), and page 1's image is that drawing scaled down into the box.
     const codes: string[] = [];
     for (let n = task.page; n <= Math.min(pdf.numPages, Math.max(task.page, task.codesPages)); n += 1) {
       const current = n === task.page ? page : await pdf.getPage(n);
-      const large = current.getViewport({ scale: qrScale });
+      const size = current.getViewport({ scale: 1 });
+      const fit = Math.sqrt(MAX_QR_PIXELS / Math.max(1, size.width * size.height));
+      const large = current.getViewport({ scale: Math.min(Math.max(n === task.page ? scale : 0, QR_SCALE), fit) });
       const drawing = napi.createCanvas(Math.max(1, Math.floor(large.width)), Math.max(1, Math.floor(large.height)));
       await current.render({ canvas: drawing as unknown as HTMLCanvasElement, viewport: large }).promise;
       codes.push(...(await qrCodes(drawing)));
@@ -365,6 +367,8 @@ async function render(task: Extract<WorkerTask, { op: "render" }>): Promise<Rend
 
 /** The scale pages are drawn at to find QR codes: 108 dots per inch (bench/pdf-pipeline.results.md: 1.5 reads every fixture code, 2 costs a third more). */
 const QR_SCALE = 1.5;
+/** Most pixels a page is drawn with to find QR codes (a Letter page at QR_SCALE is 1.1 million). */
+const MAX_QR_PIXELS = 4_000_000;
 
 async function jpegOf(canvas: import("@napi-rs/canvas").Canvas, quality: number): Promise<{ ok: true; jpeg: Uint8Array }> {
   const jpeg = await canvas.encode("jpeg", quality);

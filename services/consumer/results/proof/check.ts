@@ -61,11 +61,16 @@ export function disagreementOf(signed: SignedLabResult, report: Extracted): stri
     lastNameMatches(report.lastName, signed.lastName) && (firstNameMatches(report.givenNames, signed.givenNames) || firstNameMatches(signed.givenNames, report.givenNames));
   if (!namesAgree) found.push(`Name (QR: ${signed.givenNames} ${signed.lastName}; PDF: ${report.givenNames} ${report.lastName})`);
   if (signed.dob !== report.dob) found.push(`Date of Birth (QR: ${signed.dob}; PDF: ${report.dob})`);
-  if (Math.abs(signed.collectedAt.getTime() - report.collectedAt.getTime()) >= 60_000) {
-    found.push(`Collected (QR: ${minute(signed.collectedAt)}; PDF: ${minute(report.collectedAt)})`);
+  if (signed.collectedAt) {
+    if (Math.abs(signed.collectedAt.getTime() - report.collectedAt.getTime()) >= 60_000) {
+      found.push(`Collected (QR: ${minute(signed.collectedAt)}; PDF: ${minute(report.collectedAt)})`);
+    }
+  } else if (Math.abs(Date.parse(`${signed.collectedDate}T12:00:00Z`) - report.collectedAt.getTime()) > 36 * 3600_000) {
+    // A date alone, in the lab's own zone: it agrees when within a day of the report's time.
+    found.push(`Collected (QR: ${signed.collectedDate}; PDF: ${minute(report.collectedAt)})`);
   }
   if (signed.method !== report.method) found.push(`Test (QR: ${signed.method}; PDF: ${report.method})`);
-  if (signed.outcome !== report.outcome) found.push(`Result (QR: ${signed.outcome}; PDF: ${report.outcome})`);
+  if (signed.outcome !== report.outcome) found.push(`Result (QR: ${signed.outcome ?? `unknown code ${signed.resultCode || "none"}`}; PDF: ${report.outcome})`);
   return found.length > 0 ? found.join(", ") : null;
 }
 
@@ -79,7 +84,8 @@ export function disagreementOf(signed: SignedLabResult, report: Extracted): stri
  *   signature_revoked, signature_expired: any signed code that fails refuses the report.
  */
 export async function checkProof(codes: readonly string[], report: Extracted, trust: ProofTrust, now: Date, fallback: "document" | "link" = "document"): Promise<Proof> {
-  let verified: Proof | null = null;
+  // Every verified code is compared with the text: one that agrees does not hide one that does not.
+  const verified: { kind: "shc" | "dcc"; issuer: string; disagreement: string | null }[] = [];
   let unverified: SignedScheme | null = null;
   for (const code of codes) {
     const text = code.trim();
@@ -87,11 +93,11 @@ export async function checkProof(codes: readonly string[], report: Extracted, tr
       if (/^shc:\//i.test(text)) {
         const card = await verifyShc(text, trust.shc, now);
         if (!card.trusted) unverified ??= "SMART Health Card";
-        else verified ??= { kind: "shc", issuer: card.issuer.name, unverified: null, disagreement: disagreementOf(card.result, report) };
+        else verified.push({ kind: "shc", issuer: card.issuer.name, disagreement: disagreementOf(card.result, report) });
       } else if (/^HC1:/.test(text)) {
         const certificate = verifyDcc(text, trust.dcc, now);
         if (!certificate.trusted) unverified ??= "EU DCC";
-        else verified ??= { kind: "dcc", issuer: certificate.country, unverified: null, disagreement: disagreementOf(certificate.result, report) };
+        else verified.push({ kind: "dcc", issuer: certificate.country, disagreement: disagreementOf(certificate.result, report) });
       }
     } catch (err) {
       if (err instanceof ShcRefusedError || err instanceof DccRefusedError) {
@@ -104,7 +110,10 @@ export async function checkProof(codes: readonly string[], report: Extracted, tr
       throw err;
     }
   }
-  return verified ?? { kind: fallback, issuer: null, unverified, disagreement: null };
+  const first = verified[0];
+  if (!first) return { kind: fallback, issuer: null, unverified, disagreement: null };
+  const disagreements = [...new Set(verified.flatMap((v) => (v.disagreement ? [v.disagreement] : [])))];
+  return { kind: first.kind, issuer: first.issuer, unverified: null, disagreement: disagreements.length > 0 ? disagreements.join("; ") : null };
 }
 
 /** A match with the proof's property value: `Signed QR Code` (checked, matchInfo the disagreement or null) for a verified signed result. */

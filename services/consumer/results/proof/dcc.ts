@@ -10,6 +10,7 @@ import { decode as decodeBase45 } from "base45";
 import { decode as decodeCbor, encode as encodeCbor } from "cborg";
 import type { DecodeOptions } from "cborg";
 import type { Method, Outcome } from "../../labs/types.ts";
+import { own } from "./shc.ts";
 import type { SignedLabResult } from "./shc.ts";
 
 /** The largest inflated certificate accepted, bytes (a test certificate is under 1 KB). */
@@ -153,15 +154,20 @@ export function verifyDcc(text: string, trust: DccTrust, now: Date): UntrustedCe
   const toBeSigned = encodeCbor(["Signature1", protectedBytes, new Uint8Array(0), payload]);
   let valid = false;
   try {
+    // The algorithm must be the key's: ES256 with an EC P-256 key, PS256 with an RSA key.
     const key = keyOf(signer);
-    if (alg === ES256) valid = verify("sha256", toBeSigned, { key, dsaEncoding: "ieee-p1363" }, signature);
-    else if (alg === PS256) valid = verify("sha256", toBeSigned, { key, padding: 6 /* RSA_PKCS1_PSS_PADDING */, saltLength: 32 }, signature);
+    if (alg === ES256 && key.asymmetricKeyType === "ec" && key.asymmetricKeyDetails?.namedCurve === "prime256v1") {
+      valid = verify("sha256", toBeSigned, { key, dsaEncoding: "ieee-p1363" }, signature);
+    } else if (alg === PS256 && (key.asymmetricKeyType === "rsa" || key.asymmetricKeyType === "rsa-pss")) {
+      valid = verify("sha256", toBeSigned, { key, padding: 6 /* RSA_PKCS1_PSS_PADDING */, saltLength: 32 }, signature);
+    }
   } catch {
     valid = false;
   }
   if (!valid) throw new DccRefusedError("bad_signature", "the signature does not verify with the signer's key");
   const exp = claims.get(CWT_EXP);
-  if (typeof exp === "number" && exp * 1000 <= now.getTime()) throw new DccRefusedError("expired", "past its exp");
+  const expSeconds = typeof exp === "bigint" ? Number(exp) : exp;
+  if (typeof expSeconds === "number" && expSeconds * 1000 <= now.getTime()) throw new DccRefusedError("expired", "past its exp");
   const hcert = asMap(asMap(claims.get(CWT_HCERT)).get(1));
   return { trusted: true, country: signer.country, result: testResultOf(hcert) };
 }
@@ -180,15 +186,17 @@ export function testResultOf(hcert: Map<unknown, unknown>): SignedLabResult {
   const tests = hcert.get("t");
   if (!Array.isArray(tests) || tests.length !== 1) throw new DccRefusedError("not_test", "not a certificate of one test");
   const entry = asMap(tests[0]);
-  const method = DCC_TEST_TYPES[text(entry, "tt")];
-  const outcome = DCC_RESULTS[text(entry, "tr")];
+  const method = own(DCC_TEST_TYPES, text(entry, "tt"));
+  const outcome = own(DCC_RESULTS, text(entry, "tr"));
   if (text(entry, "tg") !== "840539006" || !method || !outcome) throw new DccRefusedError("not_test", "not a COVID-19 test of the value sets");
-  const collectedAt = new Date(text(entry, "sc"));
-  if (Number.isNaN(collectedAt.getTime()) || !/T\d{2}:\d{2}/.test(text(entry, "sc"))) throw new DccRefusedError("not_test", "no sample time");
+  // A sample time with its zone (never read in the server's own zone).
+  const sampled = text(entry, "sc");
+  const collectedAt = new Date(sampled);
+  if (Number.isNaN(collectedAt.getTime()) || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}.*(Z|[+-]\d{2}:?\d{2})$/.test(sampled)) throw new DccRefusedError("not_test", "no sample time with its zone");
   const name = asMap(hcert.get("nam"));
   const givenNames = text(name, "gn");
   const lastName = text(name, "fn");
   const dob = text(hcert, "dob");
   if (!givenNames || !lastName || !/^\d{4}-\d{2}-\d{2}$/.test(dob)) throw new DccRefusedError("not_test", "no holder name and full birth date");
-  return { givenNames, lastName, dob, method, outcome, collectedAt };
+  return { givenNames, lastName, dob, method, outcome, resultCode: text(entry, "tr"), collectedAt, collectedDate: sampled.slice(0, 10) };
 }

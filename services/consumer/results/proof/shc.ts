@@ -36,9 +36,12 @@ export interface SignedLabResult {
   /** 'YYYY-MM-DD'. */
   dob: string;
   method: Method;
-  outcome: Outcome;
-  /** Specimen collection. */
-  collectedAt: Date;
+  /** The result; null for a result code this product does not know (resultCode says which): such a card proves nothing either way. */
+  outcome: Outcome | null;
+  resultCode: string;
+  /** Specimen collection; a card may carry its date only ('YYYY-MM-DD' in collectedDate, collectedAt null). */
+  collectedAt: Date | null;
+  collectedDate: string;
 }
 
 /** Why a SMART Health Card was refused: docs/product.md §10.9. */
@@ -156,8 +159,7 @@ export async function verifyShc(text: string, trust: ShcTrust, now: Date): Promi
   if (isRevoked(issuer, jwk.kid, typeof vc.rid === "string" ? vc.rid : undefined, typeof payload.nbf === "number" ? payload.nbf : undefined)) {
     throw new ShcRefusedError("revoked", "its issuer revoked it");
   }
-  const types = Array.isArray(vc.type) ? vc.type.filter((t): t is string => typeof t === "string") : [];
-  if (!types.includes("https://smarthealth.cards#laboratory")) throw new ShcRefusedError("not_lab_result", "not a laboratory card");
+  // A lab result by its contents, as the framework asks (its `#laboratory` type is deprecated): a COVID-19 test Observation.
   return { trusted: true, issuer: { iss: issuer.iss, name: issuer.name }, result: labResultOf(vc.credentialSubject?.fhirBundle) };
 }
 
@@ -187,14 +189,21 @@ export const LOINC_METHODS: Readonly<Record<string, Method>> = {
   "97097-0": "antigen",
 };
 
-/** SNOMED CT result codes: detected / positive, not detected / negative, inconclusive. */
+/** SNOMED CT result codes: detected / positive, not detected / negative, inconclusive (with the UK extension's SARS-CoV-2 ones). */
 export const SNOMED_OUTCOMES: Readonly<Record<string, Outcome>> = {
   "260373001": "Positive",
   "10828004": "Positive",
+  "1240581000000104": "Positive",
   "260415000": "Negative",
   "260385009": "Negative",
+  "1240591000000102": "Negative",
   "419984006": "Inconclusive",
 };
+
+/** `table[key]` for a key the table itself holds (never an inherited property such as `constructor`). */
+export function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
 
 interface Coding {
   system?: string;
@@ -208,7 +217,10 @@ function codingOf(value: unknown, system: string): string | undefined {
 
 /**
  * The lab result of a SMART Health Card's FHIR bundle: its Patient and its one COVID-19 Observation.
- * @throws ShcRefusedError not_lab_result when a part is missing or not one of the codes above.
+ * A result code outside SNOMED_OUTCOMES, or a collection date without a time, is kept as it is: the
+ * proof step treats what it cannot read as a disagreement, never as no proof (docs/product.md §10.9).
+ * @throws ShcRefusedError not_lab_result without a patient name and birth date, or without exactly one
+ *   COVID-19 test Observation (a vaccination card), or without a collection date.
  */
 export function labResultOf(bundle: unknown): SignedLabResult {
   const entries = (bundle as { entry?: { resource?: Record<string, unknown> }[] } | undefined)?.entry;
@@ -220,15 +232,17 @@ export function labResultOf(bundle: unknown): SignedLabResult {
   const dob = typeof patient?.birthDate === "string" && /^\d{4}-\d{2}-\d{2}$/.test(patient.birthDate) ? patient.birthDate : "";
   if (!given || !family || !dob) throw new ShcRefusedError("not_lab_result", "no patient name and full birth date");
   const observations = resources.filter((r) => r.resourceType === "Observation" && codingOf(r.code, "http://loinc.org") !== undefined);
-  const covid = observations.filter((r) => LOINC_METHODS[codingOf(r.code, "http://loinc.org") as string] !== undefined);
+  const covid = observations.filter((r) => own(LOINC_METHODS, codingOf(r.code, "http://loinc.org") as string) !== undefined);
   if (covid.length !== 1) throw new ShcRefusedError("not_lab_result", covid.length === 0 ? "no COVID-19 test observation" : "more than one COVID-19 test");
   const observation = covid[0] as Record<string, unknown>;
-  const method = LOINC_METHODS[codingOf(observation.code, "http://loinc.org") as string] as Method;
-  const outcome = SNOMED_OUTCOMES[codingOf(observation.valueCodeableConcept, "http://snomed.info/sct") ?? ""];
-  if (!outcome) throw new ShcRefusedError("not_lab_result", "no SNOMED CT result code this product reads");
+  const method = own(LOINC_METHODS, codingOf(observation.code, "http://loinc.org") as string) as Method;
+  const resultCode = codingOf(observation.valueCodeableConcept, "http://snomed.info/sct") ?? "";
+  const outcome = own(SNOMED_OUTCOMES, resultCode) ?? null;
   const effective = typeof observation.effectiveDateTime === "string" ? observation.effectiveDateTime : "";
-  // A time of day with its zone: a date alone cannot open a window counted in hours.
-  const collectedAt = /T\d{2}:\d{2}.*(Z|[+-]\d{2}:\d{2})$/.test(effective) ? new Date(effective) : new Date(Number.NaN);
-  if (Number.isNaN(collectedAt.getTime())) throw new ShcRefusedError("not_lab_result", "no collection time with its zone");
-  return { givenNames: given, lastName: family, dob, method, outcome, collectedAt };
+  // A time of day needs its zone to be an instant; a date alone is kept as a date.
+  const instant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}.*(Z|[+-]\d{2}:\d{2})$/.test(effective) ? new Date(effective) : null;
+  const collectedAt = instant && !Number.isNaN(instant.getTime()) ? instant : null;
+  const collectedDate = /^\d{4}-\d{2}-\d{2}/.exec(effective)?.[0] ?? "";
+  if (!collectedAt && !collectedDate) throw new ShcRefusedError("not_lab_result", "no collection date");
+  return { givenNames: given, lastName: family, dob, method, outcome, resultCode, collectedAt, collectedDate };
 }
