@@ -20,6 +20,7 @@ import { Agent, errors as undiciErrors, request } from "undici";
 import type { LabFormat } from "../labs/types.ts";
 import { MAX_UPLOAD_BYTES } from "./intake.ts";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import type { RejectionReason } from "./errors.ts";
 
 /** An address a host name resolved to. */
 export interface ResolvedAddress {
@@ -75,10 +76,7 @@ function linkLabNames(labs: readonly LabFormat[]): string[] {
 }
 
 /** The refusal of `reason`, with its consumerMessage. */
-function refuse(
-  reason: "link_invalid" | "link_not_https" | "link_unknown_host" | "link_address" | "link_redirect" | "link_unreachable" | "link_not_found" | "link_slow" | "link_type",
-  labs: readonly LabFormat[],
-): UploadRejectedError {
+function refuse(reason: Exclude<Extract<RejectionReason, `link_${string}`>, "link_wrong_lab">, labs: readonly LabFormat[]): UploadRejectedError {
   const message = reason === "link_unknown_host" ? rejectionMessages.link_unknown_host(linkLabNames(labs)) : rejectionMessages[reason]();
   return new UploadRejectedError(reason, message);
 }

@@ -104,7 +104,7 @@ export type WorkerTask =
       memoryLimitBytes: number;
       /**
        * Also find and decode the QR codes on the first `codesPages` pages (docs/product.md §10.9 signed
-       * results), drawn at the same scale as the image: page 1's drawing is the image's.
+       * results), each drawn at QR_SCALE within MAX_QR_PIXELS; page 1's image is its drawing scaled down.
        */
       codesPages?: number;
     }
@@ -451,8 +451,8 @@ async function page(task: Extract<WorkerTask, { op: "page" }>): Promise<PageAnsw
     line.runs.forEach((run, i) => ctx.fillText(run, margin + i * column, y, column - 12));
     y += lineHeight;
   }
-  const jpeg = await canvas.encode("jpeg", quality);
-  return { ok: true, lines, image: { jpeg: new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength), width, height } };
+  const { jpeg } = await jpegOf(canvas, quality);
+  return { ok: true, lines, image: { jpeg, width, height } };
 }
 
 /**
