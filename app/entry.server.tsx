@@ -12,7 +12,7 @@ import { NonceContext } from "./nonce";
 import { requestContext, type RequestInfo } from "./server/context";
 import type { SharedPageHandle } from "./server/page-cache.server";
 import { consentCookieName } from "./server/preferences.server";
-import { chosenTimeZoneCookieName, timeZoneCookieName } from "./server/timezone.server";
+import { browserTimeZoneCookieName, chosenTimeZoneCookieName } from "./server/timezone.server";
 
 export const streamTimeout = 5_000;
 
@@ -29,7 +29,7 @@ export function createLoadContext(info: RequestInfo): RouterContextProvider {
  * request with any other cookie renders its own page.
  */
 export function sharedPageCookies(): string[] {
-  return [consentCookieName(), timeZoneCookieName, chosenTimeZoneCookieName()];
+  return [consentCookieName(), browserTimeZoneCookieName(), chosenTimeZoneCookieName()];
 }
 
 export default function handleRequest(
