@@ -450,7 +450,11 @@ app.use((req, res, next) => {
   const policy = res.getHeader("Content-Security-Policy");
   const withHashes = page && typeof policy === "string" ? policyWithHashes(policy, nonce, page) : undefined;
   if (!page || !withHashes) {
-    res.locals.sharedPage = pageCache.slot(key, nonce);
+    const slot = pageCache.slot(key, nonce);
+    res.locals.sharedPage = slot;
+    // Stored only by the headers that went out: the session middleware (or any other) may add a
+    // Set-Cookie after the page was rendered.
+    res.on("finish", () => slot.finish(res.statusCode, res.getHeaderNames()));
     return next();
   }
   for (const [name, value] of page.headers) res.setHeader(name, value);

@@ -12,7 +12,7 @@ import { NonceContext } from "./nonce";
 import { requestContext, type RequestInfo } from "./server/context";
 import type { SharedPageHandle } from "./server/page-cache.server";
 import { consentCookieName } from "./server/preferences.server";
-import { chosenTimeZoneCookieName, timeZoneCookieName } from "./server/timezone.server";
+import { browserTimeZoneCookieName, chosenTimeZoneCookieName } from "./server/timezone.server";
 
 export const streamTimeout = 5_000;
 
@@ -29,7 +29,7 @@ export function createLoadContext(info: RequestInfo): RouterContextProvider {
  * request with any other cookie renders its own page.
  */
 export function sharedPageCookies(): string[] {
-  return [consentCookieName(), timeZoneCookieName, chosenTimeZoneCookieName()];
+  return [consentCookieName(), browserTimeZoneCookieName(), chosenTimeZoneCookieName()];
 }
 
 export default function handleRequest(
@@ -94,7 +94,8 @@ export function handleError(error: unknown, { request, context }: { request: Req
 
 /**
  * True when this page may be kept in the shared page cache: its leaf route allows it
- * (`handle.sharedPage`), it is a 200 and it sets no cookie (app/server/page-cache.server.ts).
+ * (`handle.sharedPage`), it is a 200 and it sets no cookie so far (app/server/page-cache.server.ts;
+ * the middleware may still add one, so server.ts stores it only by the headers that went out).
  */
 function storable(status: number, headers: Headers, context: EntryContext): boolean {
   if (status !== 200 || headers.has("set-cookie")) return false;

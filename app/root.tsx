@@ -25,20 +25,27 @@ import { getSessionUser } from "./server/auth.server";
 import { basePathRedirectMiddleware } from "./server/basepath.server";
 import { sessionMiddleware } from "./server/session.server";
 import { consentAnswer } from "./server/preferences.server";
+import { browserTimeZone } from "./server/timezone.server";
 import "./app.css";
 
 export const middleware: Route.MiddlewareFunction[] = [basePathRedirectMiddleware, sessionMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return { signedIn: Boolean(getSessionUser(context)), consentAnswered: (await consentAnswer(request)) !== null };
+  return {
+    signedIn: Boolean(getSessionUser(context)),
+    consentAnswered: (await consentAnswer(request)) !== null,
+    browserTimeZone: (await browserTimeZone(request)) ?? "",
+  };
 }
 
 /**
- * Runs before the app: sends the browser's time zone to the server in the `tz` cookie (dates are
- * shown in the user's zone, docs/architecture.md §4) and removes any service worker an earlier version left
- * (docs/product.md §2).
+ * Runs before the app: sends the browser's time zone to the server (dates are shown in the user's
+ * zone, docs/architecture.md §4) and removes any service worker an earlier version left
+ * (docs/product.md §2). The zone is posted to /timezone, which answers with the `tz` cookie, only
+ * when it differs from the one the server knew (the script's `data-tz`; absent on a page without
+ * the root's data, which posts nothing).
  */
-const bootScript = `(function(){try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;var c="tz="+encodeURIComponent(z);if(z&&document.cookie.split("; ").indexOf(c)<0){document.cookie=c+";path=${import.meta.env.BASE_URL};max-age=31536000;samesite=lax"}}catch(e){}if("serviceWorker" in navigator){navigator.serviceWorker.getRegistrations().then(function(r){r.forEach(function(x){x.unregister()})}).catch(function(){})}})();`;
+const bootScript = `(function(){try{var s=document.currentScript,k=s&&s.getAttribute("data-tz"),z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&k!==null&&k!==z&&window.fetch){fetch("${import.meta.env.BASE_URL}timezone",{method:"POST",body:new URLSearchParams({zone:z}),credentials:"same-origin",keepalive:true}).catch(function(){})}}catch(e){}if("serviceWorker" in navigator){navigator.serviceWorker.getRegistrations().then(function(r){r.forEach(function(x){x.unregister()})}).catch(function(){})}})();`;
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: `${import.meta.env.BASE_URL}favicon.svg`, type: "image/svg+xml" }];
 
@@ -58,7 +65,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="light" />
         <Meta />
         <Links />
-        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: bootScript }} />
+        <script nonce={nonce} data-tz={data?.browserTimeZone} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: bootScript }} />
       </head>
       <body>
         {/* In a block of its own, and aimed at a div: text browsers such as w3m know neither <header>

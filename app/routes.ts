@@ -13,6 +13,7 @@ export default [
   route("logout", "routes/logout.tsx"),
   route("wipe", "routes/wipe.tsx"),
   route("cookies", "routes/cookies.tsx"),
+  route("timezone", "routes/timezone.tsx"),
   route(paths.registration, "routes/registration.tsx"),
   route(paths.confirmemail, "routes/confirmemail.tsx"),
   route(consumerReading(paths.confirmemail), "routes/confirmemail.tsx", { id: "consumer-confirmemail" }),

@@ -46,4 +46,4 @@ export const proofIconLabels = {
 } as const;
 export const proofDisagrees = (label: string) => `${label}, which disagrees with the report's text`;
 export const unverifiedSignature = (scheme: string) =>
-  `Its QR code carries a ${scheme} signature that could not be tied to a known issuer, so the result was checked as a document.`;
+  `Its QR code carries ${/^[AEIOU]/.test(scheme) ? "an" : "a"} ${scheme} signature that could not be tied to a known issuer, so the result was checked as a document.`;

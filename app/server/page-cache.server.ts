@@ -9,9 +9,11 @@
  * this person's own: it is rendered as usual and never stored. The key also holds the URL as sent
  * (path and query) and the Host header.
  *
- * What is stored: only a page whose leaf route says so (`handle: { sharedPage: true }`), answered
- * 200 without a Set-Cookie, rendered to the end without an error (entry.server.tsx decides and calls
- * `PageCacheSlot.store`). The per-response CSP nonce cannot be reused, so the stored copy carries
+ * What is stored: only a page whose leaf route says so (`handle: { sharedPage: true }`), rendered to
+ * the end without an error (entry.server.tsx decides and calls `PageCacheSlot.store`), and answered
+ * 200 without a Set-Cookie in the headers that finally went out (server.ts calls `PageCacheSlot.finish`
+ * once the response is sent): a cookie added after the render, by the session middleware or any
+ * other, keeps the page out of the cache. The per-response CSP nonce cannot be reused, so the stored copy carries
  * no nonce; its inline scripts are allowed by their SHA-256 hashes instead (CSP Level 2
  * `'sha256-...'` sources), which the answer puts in place of the nonce in the policy.
  */
@@ -40,11 +42,18 @@ export interface CachedPage {
 /** Given to the renderer of one request that may be stored (RequestInfo.sharedPage). */
 export interface PageCacheSlot {
   /**
-   * Stores the page rendered for this request.
+   * Keeps the page rendered for this request until `finish` says how the response went out.
    * @param html the whole HTML as sent, with this response's nonce
-   * @param headers the response headers; nothing is stored when they hold a Set-Cookie
+   * @param headers the renderer's response headers (the route's own are stored with the page); nothing
+   *   is kept when they hold a Set-Cookie
    */
   store(html: string, headers: Headers): void;
+  /**
+   * The response was sent: stores the kept page when its final status is 200 and its final headers
+   * hold no Set-Cookie; else (or without a page kept) stores nothing. Later calls do nothing.
+   * @param headerNames the names of the headers that went out, any case
+   */
+  finish(status: number, headerNames: readonly string[]): void;
 }
 
 /** What the cache needs to know of a request. */
@@ -105,21 +114,31 @@ export function createSharedPageCache({ keyedCookies, ttlMs = 60_000, maxBytes =
   }
 
   function slot(key: string, nonce: string): PageCacheSlot {
+    let kept: CachedPage | undefined;
+    let finished = false;
     return {
       store(html, headers) {
-        if (headers.has("set-cookie")) return;
+        if (finished || headers.has("set-cookie")) return;
         const withoutNonce = nonce ? html.replaceAll(` nonce="${nonce}"`, "") : html;
         const hashes = new Set<string>();
         for (const [, attributes, body] of withoutNonce.matchAll(scriptPattern)) {
           if (/\ssrc=/.test(attributes!)) continue;
           hashes.add(`'sha256-${createHash("sha256").update(body!, "utf8").digest("base64")}'`);
         }
-        const kept: [string, string][] = [];
+        const routeHeaders: [string, string][] = [];
         for (const [name, value] of headers) {
-          if (!["content-length", "content-encoding", "content-security-policy", "vary"].includes(name)) kept.push([name, value]);
+          if (!["content-length", "content-encoding", "content-security-policy", "vary"].includes(name)) routeHeaders.push([name, value]);
         }
         const bytes = Buffer.from(withoutNonce, "utf8");
-        pages.set(key, { html: bytes, gzip: gzipSync(bytes), scriptSources: [...hashes].join(" "), headers: kept });
+        kept = { html: bytes, gzip: gzipSync(bytes), scriptSources: [...hashes].join(" "), headers: routeHeaders };
+      },
+      finish(status, headerNames) {
+        if (finished) return;
+        finished = true;
+        const page = kept;
+        kept = undefined;
+        if (!page || status !== 200 || headerNames.some((name) => name.toLowerCase() === "set-cookie")) return;
+        pages.set(key, page);
       },
     };
   }

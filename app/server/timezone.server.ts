@@ -1,7 +1,9 @@
 /**
  * The zone every time is shown in (docs/architecture.md §4 "One clock"), first found of:
  * 1. the zone chosen in My Settings on this device (the `sw_time_zone` cookie, one year; Wipe forgets it);
- * 2. the browser's own zone, sent in the `tz` cookie by the boot script in root.tsx when JavaScript runs;
+ * 2. the browser's own zone, in the `tz` cookie: the boot script in root.tsx posts the zone to
+ *    /timezone when JavaScript runs and it differs from the one the page was rendered with, and the
+ *    route answers with the cookie (made like every other, docs/security.md "Cookies");
  * 3. the zone of the profile's postal code (US ZIP codes and Canadian postal codes), kept in the session
  *    when the profile is read or saved;
  * 4. DEFAULT_TIME_ZONE.
@@ -13,11 +15,32 @@ import { appCookie } from "./cookies.server";
 import postalTimeZones from "./data/postal-time-zones.json";
 import { sessionOf } from "./session.server";
 
-/** The cookie the boot script in root.tsx writes the browser's zone to (not HttpOnly: the script writes it). */
-export const timeZoneCookieName = "tz";
-const timeZoneCookiePattern = new RegExp(`(?:^|;\\s*)${timeZoneCookieName}=([^;]+)`);
-
 const yearS = 365 * 24 * 60 * 60;
+// The browser's zone: set by /timezone from what the boot script posts. Not signed, like the chosen
+// zone (any zone is the browser's to report); what is read back is checked.
+const browserZoneCookie = () => appCookie("tz", { maxAge: yearS });
+
+/** The browser-zone cookie's name as browsers send it (`tz`, or with its `__Host-` or `__Secure-` prefix over https). */
+export function browserTimeZoneCookieName(): string {
+  return browserZoneCookie().name;
+}
+
+/** Set-Cookie value that keeps `zone` (checked with isTimeZone first) as the browser's zone, for a year. */
+export function rememberBrowserTimeZone(zone: string): Promise<string> {
+  return browserZoneCookie().serialize(zone);
+}
+
+/**
+ * The Set-Cookie value that removes the `tz` cookie the boot script itself wrote before the server
+ * set it (path `BASE_PATH` with its slash, no flags), or null where the server's cookie is that same
+ * cookie (plain http at the root) and must not be removed.
+ */
+export function forgetScriptTimeZoneCookie(): string | null {
+  const { BASE_PATH, basePrefix } = getConfig();
+  const scriptPath = `${basePrefix}/`;
+  if (browserTimeZoneCookieName() === "tz" && scriptPath === BASE_PATH) return null;
+  return `tz=; Path=${scriptPath}; Max-Age=0; SameSite=Lax`;
+}
 // The chosen zone is no secret and grants nothing, so it is not signed; what is read back is checked.
 const chosenZoneCookie = () => appCookie("sw_time_zone", { maxAge: yearS });
 
@@ -56,17 +79,13 @@ export function rememberTimeZone(zone: string | null): Promise<string> {
   return zone === null ? chosenZoneCookie().serialize("", { maxAge: 0 }) : chosenZoneCookie().serialize(zone);
 }
 
-/** The zone the browser reported in the `tz` cookie, or null without JavaScript (or a zone the runtime does not know). */
-function browserTimeZone(request: Request): string | null {
-  const match = timeZoneCookiePattern.exec(request.headers.get("Cookie") ?? "");
-  if (!match?.[1]) return null;
-  let zone: string;
-  try {
-    zone = decodeURIComponent(match[1]);
-  } catch {
-    return null;
-  }
-  return isTimeZone(zone) ? zone : null;
+/**
+ * The zone the browser reported (the `tz` cookie /timezone set), or null without JavaScript, before
+ * the cookie arrived, or for a value that is not a zone the runtime knows (a forged cookie).
+ */
+export async function browserTimeZone(request: Request): Promise<string | null> {
+  const value: unknown = await browserZoneCookie().parse(request.headers.get("Cookie"));
+  return typeof value === "string" && isTimeZone(value) ? value : null;
 }
 
 /**
@@ -76,7 +95,7 @@ function browserTimeZone(request: Request): string | null {
 export async function clockOf(request: Request, context: Readonly<RouterContextProvider>): Promise<Clock> {
   const chosen = await chosenTimeZone(request);
   if (chosen) return { timeZone: chosen, source: "setting" };
-  const browser = browserTimeZone(request);
+  const browser = await browserTimeZone(request);
   if (browser) return { timeZone: browser, source: "browser" };
   const postal = sessionOf(context).get("postalTimeZone");
   if (isTimeZone(postal)) return { timeZone: postal, source: "postalCode" };

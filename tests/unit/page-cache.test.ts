@@ -3,12 +3,18 @@
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { createSharedPageCache, policyWithHashes } from "../../app/server/page-cache.server.ts";
+import { createSharedPageCache, policyWithHashes, type SharedPageCache } from "../../app/server/page-cache.server.ts";
 
 const keyedCookies = ["sw_cookie_consent", "tz"];
 const request = { method: "GET", url: "/login", host: "app.example", cookie: undefined as string | undefined };
 const html = (nonce: string, body = "") =>
   `<!DOCTYPE html><html><head><script nonce="${nonce}">boot()</script><script src="/assets/a.js" nonce="${nonce}"></script></head><body>${body}<script type="module" nonce="${nonce}" async="">import "/assets/b.js";</script></body></html>`;
+/** A page rendered into `cache` under `key` and sent as rendered: 200, no header added after the render. */
+function serve(cache: SharedPageCache, key: string, nonce: string, page: string, headers: Headers): void {
+  const slot = cache.slot(key, nonce);
+  slot.store(page, headers);
+  slot.finish(200, [...headers.keys()]);
+}
 const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
 
 describe("the shared page cache's key", () => {
@@ -41,7 +47,7 @@ describe("the shared page cache's key", () => {
 describe("a stored page", () => {
   it("loses its nonce, lists its inline scripts' hashes, keeps the route's headers, and is gzip too", () => {
     const cache = createSharedPageCache({ keyedCookies });
-    cache.slot("k", "N0nce+/=").store(html("N0nce+/="), new Headers({ "Content-Type": "text/html; charset=utf-8", "X-Route": "1", "Content-Length": "9" }));
+    serve(cache, "k", "N0nce+/=", html("N0nce+/="), new Headers({ "Content-Type": "text/html; charset=utf-8", "X-Route": "1", "Content-Length": "9" }));
     const page = cache.get("k")!;
     const text = page.html.toString("utf8");
     expect(text).toBe(html("N0nce+/=").replaceAll(' nonce="N0nce+/="', ""));
@@ -58,19 +64,41 @@ describe("a stored page", () => {
 
   it("is not stored when the answer sets a cookie", () => {
     const cache = createSharedPageCache({ keyedCookies });
-    cache.slot("k", "n").store(html("n"), new Headers({ "Set-Cookie": "a=1" }));
+    serve(cache, "k", "n", html("n"), new Headers({ "Set-Cookie": "a=1" }));
     expect(cache.get("k")).toBeUndefined();
+  });
+
+  it("is not stored when a Set-Cookie joins the headers after the render (the session middleware's), nor before the response went out", () => {
+    const cache = createSharedPageCache({ keyedCookies });
+    // Rendered clean; the session middleware then commits a session cookie on the way out.
+    const sessionSet = cache.slot("k", "n");
+    sessionSet.store(html("n"), new Headers({ "Content-Type": "text/html" }));
+    expect(cache.get("k")).toBeUndefined();
+    sessionSet.finish(200, ["Content-Type", "Set-Cookie", "Content-Security-Policy"]);
+    expect(cache.get("k")).toBeUndefined();
+    // A later finish of the same slot cannot store it either.
+    sessionSet.finish(200, ["content-type"]);
+    expect(cache.get("k")).toBeUndefined();
+    // A status changed after the render, or a response that never finished (cut), stores nothing.
+    const failed = cache.slot("k", "n");
+    failed.store(html("n"), new Headers());
+    failed.finish(500, []);
+    cache.slot("k", "n").store(html("n"), new Headers());
+    expect(cache.get("k")).toBeUndefined();
+    // The same page sent without a cookie is stored.
+    serve(cache, "k", "n", html("n"), new Headers({ "Content-Type": "text/html" }));
+    expect(cache.get("k")).toBeDefined();
   });
 
   it("is forgotten after the time to live, and the pages together stay within maxBytes", async () => {
     const cache = createSharedPageCache({ keyedCookies, ttlMs: 50, maxBytes: 64 * 1024 });
-    cache.slot("k", "n").store(html("n"), new Headers());
+    serve(cache, "k", "n", html("n"), new Headers());
     expect(cache.get("k")).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(cache.get("k")).toBeUndefined();
     // Pages of about 10 KB each (random text, so gzip cannot shrink it): a few fit, the oldest go.
     for (let n = 0; n < 50; n++) {
-      cache.slot(`page-${n}`, "n").store(html("n", createHash("sha512").update(String(n)).digest("hex").repeat(80)), new Headers());
+      serve(cache, `page-${n}`, "n", html("n", createHash("sha512").update(String(n)).digest("hex").repeat(80)), new Headers());
     }
     let bytes = 0;
     for (let n = 0; n < 50; n++) {

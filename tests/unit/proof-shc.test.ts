@@ -3,7 +3,7 @@
 // LOINC and SNOMED CT code mapping. Cards are signed with test keys made here (tests/fixtures/shc.ts).
 import { deflateRawSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { LOINC_METHODS, MAX_SHC_PAYLOAD_BYTES, SNOMED_OUTCOMES, ShcRefusedError, shcToJws, verifyShc } from "../../services/consumer/results/proof/shc.ts";
+import { LOINC_METHODS, MAX_SHC_PAYLOAD_BYTES, SHC_CLOCK_SKEW_S, SNOMED_OUTCOMES, ShcRefusedError, shcToJws, verifyShc } from "../../services/consumer/results/proof/shc.ts";
 import type { ShcTrust } from "../../services/consumer/results/proof/shc.ts";
 import { checkProof } from "../../services/consumer/results/proof/check.ts";
 import { cardPayload, directoryEntry, jwsToShc, shcText, signCard, testShcIssuer } from "../fixtures/shc.ts";
@@ -51,7 +51,19 @@ describe("verifyShc", () => {
   });
 
   it("a card of an issuer outside the directory is not refused, and not verified", async () => {
-    expect(await verifyShc(await shcText(other, ada), trust, now)).toEqual({ trusted: false, iss: other.iss });
+    expect(await verifyShc(await shcText(other, ada), trust, now)).toEqual({ trusted: false, iss: other.iss, signed: true });
+  });
+
+  it("refuses a card issued in the future (nbf ahead of the clock), and a card whose exp or nbf is not a number", async () => {
+    const seconds = Math.floor(now.getTime() / 1000);
+    expect(await refusal(await shcText(lab, { ...ada, nbf: seconds + 3600 }))).toBe("not_yet_valid");
+    expect(await refusal(await shcText(lab, { ...ada, nbf: seconds + SHC_CLOCK_SKEW_S + 1 }))).toBe("not_yet_valid");
+    // Within the clock skew allowed between the issuer and us, it stands.
+    expect(await refusal(await shcText(lab, { ...ada, nbf: seconds + 60 }))).toBe("accepted");
+    for (const exp of ["2099-01-01", null, { $gt: 0 }, "9999999999"]) {
+      expect(await refusal(jwsToShc(await signCard(lab, { ...cardPayload(lab.iss, ada), exp })))).toBe("payload");
+    }
+    expect(await refusal(jwsToShc(await signCard(lab, { ...cardPayload(lab.iss, ada), nbf: "soon" })))).toBe("payload");
   });
 
   it("refuses a tampered payload, another key, a revoked rid, an expired card", async () => {
@@ -65,7 +77,7 @@ describe("verifyShc", () => {
     expect(await refusal(await shcText(lab, { ...ada, rid: "revoked-rid" }))).toBe("revoked");
     // `rid.<seconds>`: cards issued before that time are revoked, later ones stand.
     expect(await refusal(await shcText(lab, { ...ada, rid: "later-rid", nbf: 1794000000 }))).toBe("revoked");
-    expect(await refusal(await shcText(lab, { ...ada, rid: "later-rid", nbf: 1796000000 }))).toBe("accepted");
+    expect(await refusal(await shcText(lab, { ...ada, rid: "later-rid", nbf: 1796000000 }), new Date(1796000000 * 1000))).toBe("accepted");
     expect(await refusal(await shcText(lab, { ...ada, exp: Math.floor(now.getTime() / 1000) - 1 }))).toBe("expired");
     expect(await refusal(await shcText(lab, { ...ada, exp: Math.floor(now.getTime() / 1000) + 60 }))).toBe("accepted");
   });
@@ -133,6 +145,19 @@ describe("checkProof", () => {
     expect((await checkProof([jwsToShc(await signCard(lab, payload))], report, t, now)).disagreement).toBeNull();
     await expect(checkProof(["shc:/5676"], report, t, now)).rejects.toMatchObject({ reason: "signature_invalid" });
     expect(await checkProof(["https://example.com"], report, nobody, now, "link")).toEqual({ kind: "link", issuer: null, unverified: null, disagreement: null });
+  });
+
+  it("an alg-none card from an unknown issuer carries no signature: nothing is said of one; a signed one is noted", async () => {
+    const header = Buffer.from(JSON.stringify({ alg: "none", zip: "DEF" })).toString("base64url");
+    const payload = Buffer.from(deflateRawSync(Buffer.from(JSON.stringify(cardPayload(other.iss, ada))))).toString("base64url");
+    const unsigned = jwsToShc(`${header}.${payload}.`);
+    expect(await verifyShc(unsigned, trust, now)).toEqual({ trusted: false, iss: other.iss, signed: false });
+    const t = { shc: trust, dcc: { signers: [] } };
+    expect(await checkProof([unsigned], report, t, now)).toEqual({ kind: "document", issuer: null, unverified: null, disagreement: null });
+    expect((await checkProof([await shcText(other, ada)], report, t, now)).unverified).toBe("SMART Health Card");
+    // Naming a trusted issuer, the same unsigned card is a forgery.
+    const claimed = Buffer.from(deflateRawSync(Buffer.from(JSON.stringify(cardPayload(lab.iss, ada))))).toString("base64url");
+    await expect(checkProof([jwsToShc(`${header}.${claimed}.`)], report, t, now)).rejects.toMatchObject({ reason: "signature_invalid" });
   });
 });
 

@@ -3,7 +3,8 @@
 // evidence: its fields are compared with what the PDF's text says, and a disagreement (name, date of
 // birth, collection time, test, result) makes the result invalid with a property value naming it. A code
 // that fails verification refuses the upload whatever the text says. A signature that cannot be tied to a
-// trusted issuer changes nothing but what Test Detail says. QR codes of other kinds (a lab's web address)
+// trusted issuer changes nothing but what Test Detail says; a code that carries no signature at all
+// (`alg: none`) from an unknown issuer is not mentioned. QR codes of other kinds (a lab's web address)
 // are not proof and are ignored.
 import { UploadRejectedError, rejectionMessages } from "../errors.ts";
 import type { Extracted } from "../extract.ts";
@@ -92,11 +93,12 @@ export async function checkProof(codes: readonly string[], report: Extracted, tr
     try {
       if (/^shc:\//i.test(text)) {
         const card = await verifyShc(text, trust.shc, now);
-        if (!card.trusted) unverified ??= "SMART Health Card";
+        // A card without a signature (alg none) is no signed result: nothing to say about it.
+        if (!card.trusted) unverified ??= card.signed ? "SMART Health Card" : null;
         else verified.push({ kind: "shc", issuer: card.issuer.name, disagreement: disagreementOf(card.result, report) });
       } else if (/^HC1:/.test(text)) {
         const certificate = verifyDcc(text, trust.dcc, now);
-        if (!certificate.trusted) unverified ??= "EU DCC";
+        if (!certificate.trusted) unverified ??= certificate.signed ? "EU DCC" : null;
         else verified.push({ kind: "dcc", issuer: certificate.country, disagreement: disagreementOf(certificate.result, report) });
       }
     } catch (err) {

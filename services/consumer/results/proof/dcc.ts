@@ -3,9 +3,12 @@
 // signature is checked with the document signer's key found by its `kid` in the configured trust list
 // (node:crypto: ES256 with an IEEE P1363 signature, or PS256), and the certificate's test entry: its type
 // (LP6464-4 NAAT, LP217198-3 rapid antigen), result, sample time, and the holder's name and birth date.
+// A signer given by its X.509 certificate signs only within the certificate's validity and its key usage
+// (@peculiar/x509 reads the extensions).
 import { X509Certificate, createPublicKey, verify } from "node:crypto";
 import type { KeyObject } from "node:crypto";
 import { inflateSync } from "node:zlib";
+import { ExtendedKeyUsageExtension, KeyUsageFlags, KeyUsagesExtension, X509Certificate as ParsedCertificate } from "@peculiar/x509";
 import { decode as decodeBase45 } from "base45";
 import { decode as decodeCbor, encode as encodeCbor } from "cborg";
 import type { DecodeOptions } from "cborg";
@@ -30,7 +33,14 @@ export interface DccTrust {
 }
 
 /** Why a certificate was refused: docs/product.md §10.9. */
-export type DccRefusal = "malformed" | "bad_signature" | "payload" | "expired" | "not_test";
+export type DccRefusal =
+  | "malformed"
+  | "bad_signature"
+  | "payload"
+  | "expired"
+  | "not_test"
+  /** The document signer's certificate is outside its validity at the clock, or its key usage does not allow signing test certificates. */
+  | "signer_not_allowed";
 
 /** A certificate refused: the reason says why. */
 export class DccRefusedError extends Error {
@@ -47,6 +57,8 @@ export interface UntrustedCertificate {
   trusted: false;
   /** The issuing country the certificate claims (CWT `iss`), unverified. */
   country: string | null;
+  /** False for a certificate that carries no signature at all (no algorithm, or an empty signature). */
+  signed: boolean;
 }
 
 /** A certificate verified with a trusted document signer's key. */
@@ -126,6 +138,42 @@ function keyOf(signer: DccSigner): KeyObject {
 }
 
 /**
+ * The extended key usages of the EU DCC (eHealth Network, EU DCC technical specifications volume 1,
+ * "Document Signer" certificates), each in its two registered spellings: a document signer whose
+ * certificate lists any of them signs only the kinds of certificate listed; one that lists none signs all.
+ */
+export const DCC_EKU = {
+  test: ["1.3.6.1.4.1.1847.2021.1.1", "1.3.6.1.4.1.0.1847.2021.1.1"],
+  vaccination: ["1.3.6.1.4.1.1847.2021.1.2", "1.3.6.1.4.1.0.1847.2021.1.2"],
+  recovery: ["1.3.6.1.4.1.1847.2021.1.3", "1.3.6.1.4.1.0.1847.2021.1.3"],
+} as const;
+const dccEkus = new Set<string>(Object.values(DCC_EKU).flat());
+
+/**
+ * Refuses a signer whose X.509 certificate does not allow it to sign at `now`: outside
+ * notBefore..notAfter, or a keyUsage without digitalSignature. A signer given by its public key alone
+ * carries none of these and passes.
+ * @returns whether it may sign test certificates: false when its DCC extended key usages (DCC_EKU) leave tests out
+ * @throws DccRefusedError signer_not_allowed; malformed when the certificate does not read.
+ */
+function checkSignerCertificate(signer: DccSigner, now: Date): boolean {
+  const text = signer.certificate.trim();
+  if (text.includes("PUBLIC KEY")) return true;
+  let certificate: ParsedCertificate;
+  try {
+    certificate = new ParsedCertificate(text.includes("BEGIN CERTIFICATE") ? text : new Uint8Array(Buffer.from(text, "base64")));
+  } catch {
+    throw new DccRefusedError("malformed", "the signer's certificate does not read");
+  }
+  if (now < certificate.notBefore) throw new DccRefusedError("signer_not_allowed", "the signer's certificate is not valid yet");
+  if (now > certificate.notAfter) throw new DccRefusedError("signer_not_allowed", "the signer's certificate has expired");
+  const keyUsage = certificate.getExtension(KeyUsagesExtension);
+  if (keyUsage && (keyUsage.usages & KeyUsageFlags.digitalSignature) === 0) throw new DccRefusedError("signer_not_allowed", "the signer's key usage excludes signatures");
+  const listed = (certificate.getExtension(ExtendedKeyUsageExtension)?.usages ?? []).map(String).filter((oid) => dccEkus.has(oid));
+  return listed.length === 0 || listed.some((oid) => (DCC_EKU.test as readonly string[]).includes(oid));
+}
+
+/**
  * Verifies an EU DCC's QR text and reads its test entry.
  * @param text the QR code's text (`HC1:…`).
  * @param trust the trusted document signers.
@@ -133,7 +181,9 @@ function keyOf(signer: DccSigner): KeyObject {
  * @returns UntrustedCertificate when no trusted signer has its `kid` (docs/product.md §10.9: the
  *   document checks apply, and the detail says the signature could not be tied to a known issuer);
  *   else the verified certificate.
- * @throws DccRefusedError with its reason: malformed, payload, bad_signature, expired, not_test.
+ * @throws DccRefusedError with its reason: malformed (also an `exp` that is not a number), payload,
+ *   bad_signature, expired, not_test, signer_not_allowed (the signer's certificate at `now`, or a test
+ *   entry from a signer whose extended key usages leave tests out: checkSignerCertificate).
  */
 export function verifyDcc(text: string, trust: DccTrust, now: Date): UntrustedCertificate | VerifiedCertificate {
   const [protectedBytes, unprotected, payload, signature] = coseOf(text);
@@ -149,8 +199,8 @@ export function verifyDcc(text: string, trust: DccTrust, now: Date): UntrustedCe
   const kid = kidBytes ? Buffer.from(kidBytes).toString("base64") : "";
   const signer = trust.signers.find((s) => s.kid === kid);
   const claimedCountry = typeof claims.get(CWT_ISS) === "string" ? (claims.get(CWT_ISS) as string) : null;
-  if (!signer) return { trusted: false, country: claimedCountry };
   const alg = header.get(ALG);
+  if (!signer) return { trusted: false, country: claimedCountry, signed: typeof alg === "number" && signature.byteLength > 0 };
   const toBeSigned = encodeCbor(["Signature1", protectedBytes, new Uint8Array(0), payload]);
   let valid = false;
   try {
@@ -165,11 +215,15 @@ export function verifyDcc(text: string, trust: DccTrust, now: Date): UntrustedCe
     valid = false;
   }
   if (!valid) throw new DccRefusedError("bad_signature", "the signature does not verify with the signer's key");
+  const signerMaySignTests = checkSignerCertificate(signer, now);
   const exp = claims.get(CWT_EXP);
   const expSeconds = typeof exp === "bigint" ? Number(exp) : exp;
+  if (expSeconds !== undefined && (typeof expSeconds !== "number" || !Number.isFinite(expSeconds))) throw new DccRefusedError("malformed", "an exp that is not a number");
   if (typeof expSeconds === "number" && expSeconds * 1000 <= now.getTime()) throw new DccRefusedError("expired", "past its exp");
   const hcert = asMap(asMap(claims.get(CWT_HCERT)).get(1));
-  return { trusted: true, country: signer.country, result: testResultOf(hcert) };
+  const result = testResultOf(hcert);
+  if (!signerMaySignTests) throw new DccRefusedError("signer_not_allowed", "the signer may not sign test certificates");
+  return { trusted: true, country: signer.country, result };
 }
 
 function text(map: Map<unknown, unknown>, key: string): string {

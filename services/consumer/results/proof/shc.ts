@@ -56,6 +56,8 @@ export type ShcRefusal =
   | "payload"
   /** The card's `exp` is past. */
   | "expired"
+  /** The card's `nbf` (its issue time) is later than the clock, beyond SHC_CLOCK_SKEW_S. */
+  | "not_yet_valid"
   /** A valid card that is not a COVID-19 lab result this product reads. */
   | "not_lab_result";
 
@@ -73,7 +75,12 @@ export class ShcRefusedError extends Error {
 export interface UntrustedCard {
   trusted: false;
   iss: string;
+  /** False for a card that carries no signature at all (`alg: none`, or an empty signature): nothing to tie to anyone. */
+  signed: boolean;
 }
+
+/** How far a card's `nbf` may lie ahead of the clock, seconds (the issuer's clock and ours differ a little). */
+export const SHC_CLOCK_SKEW_S = 300;
 
 /** A card verified with a trusted issuer's key. */
 export interface VerifiedCard {
@@ -125,11 +132,12 @@ function unverifiedPayload(jws: string): Record<string, unknown> {
  * Verifies a SMART Health Card's QR text and reads the lab result it carries.
  * @param text the QR code's text (`shc:/…`).
  * @param trust the trusted issuers.
- * @param now the clock, for `exp` (tests pass their own).
+ * @param now the clock, for `exp` and `nbf` (tests pass their own).
  * @returns UntrustedCard when `iss` is not in `trust` (nothing is verified: docs/product.md §10.9 falls
  *   back to the document checks), else the verified card and its lab result.
- * @throws ShcRefusedError with its reason: malformed, payload, bad_signature (also an unknown `kid` of a
- *   trusted issuer, or an algorithm other than ES256), revoked, expired, not_lab_result.
+ * @throws ShcRefusedError with its reason: malformed, payload (also an `exp` or `nbf` that is not a
+ *   number of seconds), bad_signature (also an unknown `kid` of a trusted issuer, or an algorithm other
+ *   than ES256), revoked, expired, not_yet_valid (`nbf` more than SHC_CLOCK_SKEW_S ahead of `now`), not_lab_result.
  */
 export async function verifyShc(text: string, trust: ShcTrust, now: Date): Promise<UntrustedCard | VerifiedCard> {
   const jws = shcToJws(text);
@@ -142,7 +150,10 @@ export async function verifyShc(text: string, trust: ShcTrust, now: Date): Promi
   const claimed = unverifiedPayload(jws);
   const iss = typeof claimed.iss === "string" ? claimed.iss.replace(/\/+$/, "") : "";
   const issuer = trust.issuers.find((i) => i.iss === iss);
-  if (!issuer) return { trusted: false, iss };
+  if (!issuer) {
+    const signed = typeof header.alg === "string" && header.alg.toLowerCase() !== "none" && (jws.split(".")[2] ?? "") !== "";
+    return { trusted: false, iss, signed };
+  }
   if (header.alg !== "ES256" || header.zip !== "DEF") throw new ShcRefusedError("bad_signature", "not an ES256, DEFLATE card");
   const jwk = issuer.keys.find((k) => k.kid === header.kid);
   if (!jwk) throw new ShcRefusedError("bad_signature", "no key of the issuer has this kid");
@@ -154,13 +165,27 @@ export async function verifyShc(text: string, trust: ShcTrust, now: Date): Promi
     throw new ShcRefusedError("bad_signature", "the signature does not verify");
   }
   const payload = inflatePayload(verifiedBytes);
-  if (typeof payload.exp === "number" && payload.exp * 1000 <= now.getTime()) throw new ShcRefusedError("expired", "past its exp");
+  const exp = secondsClaim(payload, "exp");
+  const nbf = secondsClaim(payload, "nbf");
+  if (exp !== undefined && exp * 1000 <= now.getTime()) throw new ShcRefusedError("expired", "past its exp");
+  if (nbf !== undefined && (nbf - SHC_CLOCK_SKEW_S) * 1000 > now.getTime()) throw new ShcRefusedError("not_yet_valid", "its nbf is in the future");
   const vc = (payload.vc ?? {}) as { type?: unknown; rid?: unknown; credentialSubject?: { fhirBundle?: unknown } };
-  if (isRevoked(issuer, jwk.kid, typeof vc.rid === "string" ? vc.rid : undefined, typeof payload.nbf === "number" ? payload.nbf : undefined)) {
+  if (isRevoked(issuer, jwk.kid, typeof vc.rid === "string" ? vc.rid : undefined, nbf)) {
     throw new ShcRefusedError("revoked", "its issuer revoked it");
   }
   // A lab result by its contents, as the framework asks (its `#laboratory` type is deprecated): a COVID-19 test Observation.
   return { trusted: true, issuer: { iss: issuer.iss, name: issuer.name }, result: labResultOf(vc.credentialSubject?.fhirBundle) };
+}
+
+/**
+ * A NumericDate claim of the payload (`exp`, `nbf`): seconds since the epoch, or undefined when absent.
+ * @throws ShcRefusedError payload when present but not a finite number (a string, null, an object).
+ */
+function secondsClaim(payload: Record<string, unknown>, name: "exp" | "nbf"): number | undefined {
+  if (!Object.hasOwn(payload, name)) return undefined;
+  const value = payload[name];
+  if (typeof value !== "number" || !Number.isFinite(value)) throw new ShcRefusedError("payload", `its ${name} is not a number`);
+  return value;
 }
 
 /** Whether the issuer's revocation list for `kid` names the card's `rid` (a `rid.<seconds>` entry revokes cards issued before that time). */
