@@ -277,7 +277,7 @@ export type TestResult = z.infer<typeof testResultSchema>;
 export const propertyValueSchema = z
   .object({
     sF_TestResultPropertyValueId: id("The property value's id"),
-    name: z.string().meta({ description: "`First Name`, `Last Name` or `Date of Birth`; ours, an extension: `Manual Review`, an accepted dispute." }),
+    name: z.string().meta({ description: "`First Name`, `Last Name` or `Date of Birth`; ours, an extension: `Manual Review`, an accepted dispute (`Accepted on review by a reviewer at <UTC time>`: which reviewer is not said)." }),
     matchInfo: z.string().nullable().meta({ description: "Null when the field matched, else `PDF: <as printed>; profile: <as stored>`." }),
   })
   .meta({ description: "A checked field of a test result." });
@@ -617,6 +617,7 @@ const linkRefusals = {
   503: { description: "busy: too many uploads at once; try again in a minute.", schema: resultRefusalSchema },
 };
 const notReviewer = { description: "forbidden: the caller is not one of the provider's dispute reviewers.", schema: apiErrorSchema };
+const notReviewerOrOwn = { description: "forbidden: the caller is not one of the provider's dispute reviewers, or the result is the caller's own (a reviewer never decides a dispute of their own results).", schema: apiErrorSchema };
 
 /**
  * Every call of the consumer API, by the name the client uses: method, path (docs/product.md §7),
@@ -941,11 +942,11 @@ export const consumerCalls = {
   disputeQueue: {
     method: "GET",
     path: "/testresult/disputequeue/",
-    summary: "Extension (dispute reviews): the open disputes, oldest first (at most 200), or the one named. Reviewers only.",
+    summary: "Extension (dispute reviews): the open disputes, oldest first (at most 200), or the one named; never the caller's own. Reviewers only.",
     auth: "userToken",
     query: disputeQueueQuerySchema,
     answer: z.array(disputeQueueEntrySchema).max(disputeQueueMax),
-    errorAnswers: { 400: badQuery, 403: notReviewer },
+    errorAnswers: { 400: badQuery, 403: notReviewerOrOwn },
   },
   disputeImage: {
     method: "GET",
@@ -959,13 +960,13 @@ export const consumerCalls = {
   reviewDispute: {
     method: "POST",
     path: "/testresult/reviewdispute/",
-    summary: "Extension (dispute reviews): accepts or declines an open dispute with a response. Reviewers only.",
+    summary: "Extension (dispute reviews): accepts or declines an open dispute with a response. Reviewers only, never on their own results.",
     auth: "userToken",
     json: reviewDisputeRequestSchema,
     answer: successSchema,
     errorAnswers: {
       400: { description: "response_required, response_too_long or already_reviewed (ResultRefusal); a malformed body (ApiError invalid_request).", schema: z.union([resultRefusalSchema, apiErrorSchema]) },
-      403: notReviewer,
+      403: notReviewerOrOwn,
       404: { description: "not_found: no such result under dispute.", schema: resultRefusalSchema },
     },
   },

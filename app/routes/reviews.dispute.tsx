@@ -2,7 +2,8 @@
 // "Dispute reviews"; issue 13): whose result, the page image (every page, ResultPager), the checks with
 // their match information, the user's comment, and the decision: Accept (the result becomes valid) or
 // Decline, each with the response the user reads on Test Detail. A plain form post; the consumer API
-// checks the role and takes one decision per dispute.
+// checks the role and takes one decision per dispute. A dispute of the reviewer's own result answers
+// 404 to GET and POST: the upstream refuses to name it to them (403, reviewerValue).
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { getFormProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";

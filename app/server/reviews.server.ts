@@ -32,7 +32,8 @@ export function promiseState(disputedAt: string, now: number): { openFor: string
 
 /**
  * For the reviewers' loaders: the value, or 404 when the upstream refuses the caller (403: no longer a
- * reviewer) or lacks the call (404: a real upstream without the extension), as for any screen that
+ * reviewer, or the result is the reviewer's own, which they never decide: docs/security.md "Dispute
+ * reviews") or lacks the call (404: a real upstream without the extension), as for any screen that
  * is not enabled; other failures as valueOrThrow.
  * @throws a React Router `data()` response
  */

@@ -46,6 +46,7 @@ const fullReads: { pattern: RegExp; reason: string }[] = [
     reason: "consumer migration 0004 keys every stored result once, when it is applied",
   },
   { pattern: /^update consumer_test_results set proof_kind = 'link' where fetched_from is not null$/, reason: "consumer migration 0010 marks the results fetched by link once, when it is applied" },
+  { pattern: /^update consumer_test_result_property_values\s+set match_info = case/, reason: "consumer migration 0011 rewrites the Manual Review values once, when it is applied" },
 ];
 
 /** Each distinct SQL text the services ran, with the parameters of its first run. */

@@ -1,10 +1,12 @@
 // Dispute reviews (issue 13; services/consumer/README.md "Dispute reviews"): the provider's reviewers
 // read the open disputes, oldest first, and accept or decline each with a response. Accepting makes
-// the result valid, records a 'Manual Review' property value naming the reviewer and the time, and
-// recomputes the consumer's window; declining keeps it invalid. Either way the response is the
-// result's disputeResponseComment (docs/product.md §2 test detail's response branch) and the
-// decision is a row of the audit trail. A reviewer reads only results under dispute (open, or
-// decided); every other result stays its owner's alone.
+// the result valid, records a 'Manual Review' property value saying that a reviewer accepted it and
+// when (never which reviewer: the owner reads it), and recomputes the consumer's window; declining
+// keeps it invalid. Either way the response is the result's disputeResponseComment (docs/product.md
+// §2 test detail's response branch) and the decision is a row of the audit trail, which names the
+// reviewer. A reviewer reads only results under dispute (open, or decided); every other result stays
+// its owner's alone. A reviewer never decides a dispute of their own results (docs/security.md
+// "Dispute reviews"): the queue leaves them out and the calls that name one refuse.
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { disputeQueueMax } from "../../../contracts/consumer.ts";
@@ -47,16 +49,48 @@ export function requireReviewer(
   return { identityUserId: user.identityUserId, email: user.email };
 }
 
+/** A reviewer asked for, or tried to decide, a dispute of their own results: 403 forbidden, like any refused review call. */
+export class OwnDisputeError extends ForbiddenError {
+  constructor() {
+    super("A reviewer never decides a dispute of their own results; another reviewer decides it.");
+    this.name = "OwnDisputeError";
+  }
+}
+
+/**
+ * The match information of an accepted dispute's 'Manual Review' property value, which the owner reads
+ * on Test Detail: that a reviewer accepted it and when (utcText, which the app localizes), never
+ * which reviewer (docs/security.md "Dispute reviews"; the audit trail names them).
+ */
+export function manualReviewText(at: Date): string {
+  return `Accepted on review by a reviewer at ${utcText(at)}`;
+}
+
+/** @throws OwnDisputeError when the result of `resultId` (a well-formed id) belongs to `reviewer`. */
+async function refuseOwnResult(db: Kysely<ConsumerDatabase>, reviewer: { identityUserId: string }, resultId: string): Promise<void> {
+  const own = await db
+    .selectFrom("consumer_test_results as r")
+    .innerJoin("consumer_profiles as p", "p.id", "r.consumer_id")
+    .select("r.id")
+    .where("r.id", "=", resultId)
+    .where("p.identity_user_id", "=", reviewer.identityUserId)
+    .executeTakeFirst();
+  if (own) throw new OwnDisputeError();
+}
+
 /** The response is required, at most 1000 characters (like the dispute comment). */
 export const RESPONSE_COMMENT_MAX = 1000;
 
 /**
- * The open disputes, oldest first (at most disputeQueueMax): each result with its owner's name, what
- * the PDF said, the checks and the user's comment. With `testResultId`, only that result's dispute
- * (none when it is not open, or not a result id).
+ * The open disputes `reviewer` may decide, oldest first (at most disputeQueueMax): each result with its
+ * owner's name, what the PDF said, the checks and the user's comment; never the reviewer's own
+ * results. With `testResultId`, only that result's dispute (none when it is not open, or not a
+ * result id).
+ * @throws OwnDisputeError (403) when `testResultId` is a result of the reviewer's own, disputed or not.
  */
-export async function disputeQueue(db: Kysely<ConsumerDatabase>, testResultId?: string): Promise<DisputeQueueEntry[]> {
+export async function disputeQueue(db: Kysely<ConsumerDatabase>, reviewer: { identityUserId: string }, testResultId?: string): Promise<DisputeQueueEntry[]> {
   if (testResultId !== undefined && !isResultId(testResultId)) return [];
+  if (testResultId !== undefined) await refuseOwnResult(db, reviewer, testResultId);
   const rows = await db
     .selectFrom("consumer_test_results as r")
     .innerJoin("consumer_profiles as p", "p.id", "r.consumer_id")
@@ -76,6 +110,7 @@ export async function disputeQueue(db: Kysely<ConsumerDatabase>, testResultId?: 
     ])
     .where("r.dispute_status", "=", 1)
     .where("r.review_decision", "is", null)
+    .where("p.identity_user_id", "<>", reviewer.identityUserId)
     .$if(testResultId !== undefined, (q) => q.where("r.id", "=", testResultId ?? ""))
     .orderBy("r.disputed_at")
     .orderBy("r.id")
@@ -123,12 +158,14 @@ export async function disputeImage(db: Kysely<ConsumerDatabase>, pool: PdfPool, 
 
 /**
  * Decides an open dispute, in one transaction: the result row is locked, the decision stored on it
- * and in the audit trail, on accept the result made valid, a 'Manual Review' property value added
+ * and in the audit trail (with the reviewer's identity user id and e-mail address), on accept the
+ * result made valid, a 'Manual Review' property value added (manualReviewText: no reviewer named)
  * and the consumer's window recomputed, and the mail that tells the owner queued in `outbox` (to the
  * address of their latest token; none when the API never saw one).
  * @returns the owner's consumer id, the new validity, and the queued mail, to `outbox.deliver` once committed.
- * @throws ResultNotFoundError when no such result is disputed; DisputeRuleError response_required,
- *   response_too_long, or already_reviewed (decided before, by this or another reviewer).
+ * @throws ResultNotFoundError when no such result is disputed; OwnDisputeError (403) when the result
+ *   is the reviewer's own; DisputeRuleError response_required, response_too_long, or
+ *   already_reviewed (decided before, by this or another reviewer).
  */
 export async function reviewDispute(
   db: Kysely<ConsumerDatabase>,
@@ -148,10 +185,11 @@ export async function reviewDispute(
       .selectFrom("consumer_test_results as r")
       .innerJoin("consumer_profiles as p", "p.id", "r.consumer_id")
       .leftJoin("consumer_identity_emails as e", "e.identity_user_id", "p.identity_user_id")
-      .select(["r.id", "r.consumer_id", "r.valid", "r.dispute_status", "r.review_decision", "r.public_name", "r.collected_at", "p.first_name", "p.last_name", "p.dob", "e.email"])
+      .select(["r.id", "r.consumer_id", "r.valid", "r.dispute_status", "r.review_decision", "r.public_name", "r.collected_at", "p.first_name", "p.last_name", "p.dob", "p.identity_user_id", "e.email"])
       .where("r.id", "=", resultId)
       .forUpdate("r")
       .executeTakeFirst();
+    if (row?.identity_user_id === reviewer.identityUserId) throw new OwnDisputeError();
     if (!row || row.dispute_status !== 1) throw new ResultNotFoundError();
     if (row.review_decision !== null) throw new DisputeRuleError("already_reviewed", "This dispute has already been reviewed.");
     const valid = decision === "accept" ? true : row.valid;
@@ -179,7 +217,7 @@ export async function reviewDispute(
           id: randomUUID(),
           result_id: resultId,
           name: "Manual Review",
-          match_info: `Accepted on review by ${reviewer.email} at ${utcText(now)}`,
+          match_info: manualReviewText(now),
           position: Number(last?.position ?? -1) + 1,
         })
         .execute();

@@ -4,7 +4,7 @@
 // call, answer what the contract says. Every call acts for the token's user only; another user's result
 // reads as not found. Errors are answered by http.ts (errors.ts testResultErrorAnswer).
 import express from "express";
-import type { RequestHandler, Response, Router } from "express";
+import type { Request, RequestHandler, Response, Router } from "express";
 import { consumerCalls, resultLinkQuerySchema, resultLinkRequestSchema, disputeQueueQuerySchema, disputeRequestSchema, imageQuerySchema, pdfQuerySchema, propertyValuesQuerySchema, reviewDisputeRequestSchema } from "../../../contracts/consumer.ts";
 import { BadRequestError } from "../../shared/errors.ts";
 import { parse, reply } from "../../shared/http.ts";
@@ -15,7 +15,7 @@ import { UploadRejectedError, rejectionMessages } from "./errors.ts";
 import { readUpload } from "./intake.ts";
 import { addTestResult, addTestResultByLink, linkTextObjects } from "./pipeline.ts";
 import type { ResultsContext } from "./pipeline.ts";
-import { disputeImage, disputeQueue, disputeReviews, requireReviewer, reviewDispute } from "./reviews.ts";
+import { OwnDisputeError, disputeImage, disputeQueue, disputeReviews, requireReviewer, reviewDispute } from "./reviews.ts";
 import type { Reviewers } from "./reviews.ts";
 import { disputeResult, listPropertyValues, listResults, resultImage, resultOwner, resultPdf } from "./store.ts";
 
@@ -133,10 +133,16 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
   // Dispute reviews (extensions; reviews.ts): the role is checked on every call.
   const reviewer = (res: Response) => requireReviewer(deps.reviewers, deps.userOf(res));
 
+  // The audit trail's log lines (docs/security.md "Dispute reviews"): ids only, never an e-mail address.
+  const ownDisputeLogged = (req: Request, who: { identityUserId: string }, resultId: string) => (err: unknown) => {
+    if (err instanceof OwnDisputeError) req.log.warn({ reviewerIdentityUserId: who.identityUserId, resultId }, "reviewer refused: a dispute of their own result");
+    throw err;
+  };
+
   router.get("/disputequeue", async (req, res) => {
-    reviewer(res);
+    const who = reviewer(res);
     const { testResultId } = parse(disputeQueueQuerySchema, req.query);
-    reply(res, consumerCalls.disputeQueue, await disputeQueue(db, testResultId));
+    reply(res, consumerCalls.disputeQueue, await disputeQueue(db, who, testResultId).catch(ownDisputeLogged(req, who, testResultId ?? "")));
   });
 
   router.get("/disputeimage", async (req, res) => {
@@ -149,7 +155,8 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
     const who = reviewer(res);
     if (!req.is("json")) throw new BadRequestError("Send the body as application/json.");
     const body = parse(reviewDisputeRequestSchema, req.body);
-    const decided = await reviewDispute(db, deps.outbox, who, body.sF_TestResultId, body.decision, body.responseComment, deps.now());
+    const decided = await reviewDispute(db, deps.outbox, who, body.sF_TestResultId, body.decision, body.responseComment, deps.now()).catch(ownDisputeLogged(req, who, body.sF_TestResultId));
+    req.log.info({ reviewerIdentityUserId: who.identityUserId, resultId: body.sF_TestResultId, consumerId: decided.consumerId, decision: body.decision, validAfter: decided.valid }, "dispute decided");
     reply(res, consumerCalls.reviewDispute, { success: true });
     // Committed: send the mail now. A failure is logged and retried by the outbox; the decision stands.
     if (decided.mail) deps.outbox.deliver(decided.mail).catch(() => {});

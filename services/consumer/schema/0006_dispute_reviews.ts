@@ -1,6 +1,6 @@
 // Consumer API, disputes that get answered (issue 13; services/consumer/README.md "Dispute reviews"):
 // a reviewer of the provider's staff accepts a disputed result (it becomes valid, with a 'Manual
-// Review' property value naming who accepted it and when) or declines it with a response (the
+// Review' property value saying when; it also named the reviewer until 0011_manual_review_unnamed) or declines it with a response (the
 // result's dispute_response_comment). Every decision is a row of consumer_dispute_reviews, the
 // audit trail: who, when, the decision, the response, and the validity before and after. A result
 // carries its last decision, and for an accepted one the profile's checked fields it was accepted
