@@ -23,11 +23,13 @@ import { useNonce } from "./nonce";
 import { contentId, useFocusAfterNavigation } from "./hooks/useFocusAfterNavigation";
 import { getSessionUser } from "./server/auth.server";
 import { basePathRedirectMiddleware } from "./server/basepath.server";
+import { retryAfterMiddleware } from "./server/retry-after.server";
 import { sessionMiddleware } from "./server/session.server";
 import { consentAnswer } from "./server/preferences.server";
 import "./app.css";
 
-export const middleware: Route.MiddlewareFunction[] = [basePathRedirectMiddleware, sessionMiddleware];
+// retryAfterMiddleware first: it sees every answer, including the other middleware's.
+export const middleware: Route.MiddlewareFunction[] = [retryAfterMiddleware, basePathRedirectMiddleware, sessionMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return { signedIn: Boolean(getSessionUser(context)), consentAnswered: (await consentAnswer(request)) !== null };
