@@ -3,6 +3,9 @@
  * that worked before: it now fails, and the legitimate request still works.
  * - Cross-site posts (Fetch Metadata, then Origin) to page actions, `.data` and resource routes.
  * - Signed-in answers must not be cached (documents, `.data`, the result image); public pages may.
+ * - Password guessing throttled per account and client address (set with X-Forwarded-For, which
+ *   server.ts trusts from loopback), so the owner signs in from elsewhere; every 429 (documents and
+ *   `.data`) carries a numeric Retry-After.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
