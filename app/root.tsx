@@ -23,12 +23,14 @@ import { useNonce } from "./nonce";
 import { contentId, useFocusAfterNavigation } from "./hooks/useFocusAfterNavigation";
 import { getSessionUser } from "./server/auth.server";
 import { basePathRedirectMiddleware } from "./server/basepath.server";
+import { retryAfterMiddleware } from "./server/retry-after.server";
 import { sessionMiddleware } from "./server/session.server";
 import { consentAnswer } from "./server/preferences.server";
 import { browserTimeZone } from "./server/timezone.server";
 import "./app.css";
 
-export const middleware: Route.MiddlewareFunction[] = [basePathRedirectMiddleware, sessionMiddleware];
+// retryAfterMiddleware first: it sees every answer, including the other middleware's.
+export const middleware: Route.MiddlewareFunction[] = [retryAfterMiddleware, basePathRedirectMiddleware, sessionMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return {

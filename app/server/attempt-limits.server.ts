@@ -6,19 +6,21 @@
  *   slash, `.data`, percent-encoding, the `/consumer/` reading, the base path), so that spelling a
  *   path differently never starts a fresh counter.
  * - `AttemptLimits`: counters per target account and per mail recipient, which the route actions
- *   call once they know the address (a body server.ts does not read): sign-in attempts per
- *   account, and mails per recipient address (confirmation, reset, e-mail change).
+ *   call once they know the address (a body server.ts does not read): failed sign-ins per account
+ *   and client address (so that nobody elsewhere can lock the owner out), with a count per account
+ *   across addresses that only lowers each address's allowance; and mails per recipient address
+ *   (confirmation, reset, e-mail change).
  *
- * Addresses are counted under a SHA-256 of their lower-cased form, so no address is written to
- * Redis keys. Imported by server.ts (Node's type stripping) and, as a type, by the app bundle,
+ * Addresses (e-mail and IP) are counted under a SHA-256 of their lower-cased form, so none is
+ * written to Redis keys. Imported by server.ts (Node's type stripping) and, as a type, by the app bundle,
  * which receives the instance in the load context.
  */
 import { createHash } from "node:crypto";
-import { MemoryStore, type Options, type Store } from "express-rate-limit";
+import { ipKeyGenerator, MemoryStore, type Options, type Store } from "express-rate-limit";
 import { counter } from "../../services/shared/metrics.ts";
 import { paths, routePathOf } from "../paths.ts";
 
-/** Requests refused by a limit (GET /metrics): `formsPerAddress` (server.ts), or an AttemptKind (per account or recipient). */
+/** Requests refused by a limit (GET /metrics): `formsPerAddress` (server.ts), or an AttemptKind (per account and address, or per recipient). */
 export const rateLimitRejections = counter("safewindow_rate_limit_rejections_total", "Requests refused by a rate limit, by limit.", ["limit"]);
 
 /** The sign-in and account forms that are limited (route paths, without the base path). */
@@ -43,59 +45,95 @@ export function formName(path: string, basePrefix: string): AccountForm | undefi
   return (accountForms as readonly string[]).includes(name) ? (name as AccountForm) : undefined;
 }
 
-/** What is counted per address, and how much is allowed. */
+/** What is counted, and how much is allowed (docs/security.md "Limits"). */
 export const attemptRules = {
-  /** Failed sign-in attempts against one account, from anywhere: 10 in 10 minutes. */
+  /**
+   * Failed sign-ins against one account from one client address (an IPv6 address by its /64):
+   * 10 in 10 minutes, `underAttackSignInLimit` while the account is under attack.
+   */
   signIn: { limit: 10, windowMs: 10 * 60 * 1000 },
+  /**
+   * Failed sign-ins against one account from all addresses: past 50 in an hour the account is under
+   * attack. It refuses nobody by itself, so it never locks the owner out: it only lowers what each
+   * address may try (signIn).
+   */
+  signInAccount: { limit: 50, windowMs: 60 * 60 * 1000 },
   /** Mails sent to one address (confirmation, reset, e-mail change): 5 an hour. */
   mail: { limit: 5, windowMs: 60 * 60 * 1000 },
 } as const;
-export type AttemptKind = keyof typeof attemptRules;
+type Rule = keyof typeof attemptRules;
+
+/** Failed sign-ins allowed per address and account while the account is under attack (signInAccount). */
+export const underAttackSignInLimit = 3;
+
+/** An IPv6 address counts by its /64 (one customer's network); an IPv4 address by itself. */
+export const ipv6Subnet = 64;
+
+/** What the route actions count: sign-in attempts (per account and address), or mails (per recipient). */
+export type AttemptKind = "signIn" | "mail";
 
 /** The answer of one counted attempt. */
 export interface AttemptVerdict {
   allowed: boolean;
-  /** When the counter resets, in whole seconds from now (at least 1). */
+  /** When the counter that decided resets, in whole seconds from now (at least 1). */
   retryAfterSeconds: number;
 }
 
-/** Per-address limits for the route actions. */
+/** Limits per account and address, and per mail recipient, for the route actions. */
 export interface AttemptLimits {
   /**
-   * Counts one attempt of `kind` for `address` (an e-mail address; case and surrounding blanks are
-   * ignored).
+   * Counts one attempt of `kind` for `address` (an e-mail address: the account signed in to, or the
+   * recipient; case and surrounding blanks are ignored). A sign-in attempt is counted per account
+   * and `clientAddress` (the browser's IP address; an IPv6 address by its /64), and against the
+   * account as a whole.
    * @throws whatever the store throws (Redis down)
    */
-  hit(kind: AttemptKind, address: string): Promise<AttemptVerdict>;
+  hit(kind: AttemptKind, address: string, clientAddress: string): Promise<AttemptVerdict>;
   /** Takes back one counted attempt (a sign-in that succeeded does not count against the account). */
-  forgive(kind: AttemptKind, address: string): Promise<void>;
+  forgive(kind: AttemptKind, address: string, clientAddress: string): Promise<void>;
 }
 
 /**
- * Limits whose counters live in stores made by `makeStore` (one per kind, with its key prefix):
+ * Limits whose counters live in stores made by `makeStore` (one per rule, with its key prefix):
  * `MemoryStore`s by default, a `RedisStore` factory with REDIS_URL.
  */
 export function createAttemptLimits(makeStore: (prefix: string) => Store = () => new MemoryStore()): AttemptLimits {
   const stores = Object.fromEntries(
-    (Object.keys(attemptRules) as AttemptKind[]).map((kind) => {
-      const store = makeStore(`safewindow:attempts:${kind}:`);
+    (Object.keys(attemptRules) as Rule[]).map((rule) => {
+      const store = makeStore(`safewindow:attempts:${rule}:`);
       // The stores read only windowMs (and their own prefix) of the options.
-      void store.init?.({ windowMs: attemptRules[kind].windowMs } as Options);
-      return [kind, store];
+      void store.init?.({ windowMs: attemptRules[rule].windowMs } as Options);
+      return [rule, store];
     }),
-  ) as Record<AttemptKind, Store>;
-  const keyOf = (address: string) => createHash("sha256").update(address.trim().toLowerCase()).digest("hex");
+  ) as Record<Rule, Store>;
+  const hash = (text: string) => createHash("sha256").update(text).digest("hex");
+  const accountKey = (address: string) => hash(address.trim().toLowerCase());
+  const pairKey = (address: string, clientAddress: string) => hash(`${address.trim().toLowerCase()}\n${ipKeyGenerator(clientAddress, ipv6Subnet)}`);
+  const secondsUntil = (rule: Rule, resetTime: Date | undefined) =>
+    Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + attemptRules[rule].windowMs) - Date.now()) / 1000));
   return {
-    async hit(kind, address) {
-      const key = keyOf(address);
-      const { totalHits, resetTime } = await stores[kind].increment(key);
-      const retryAfterSeconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + attemptRules[kind].windowMs) - Date.now()) / 1000));
-      const allowed = totalHits <= attemptRules[kind].limit;
-      if (!allowed) rateLimitRejections.inc({ limit: kind });
-      return { allowed, retryAfterSeconds };
+    async hit(kind, address, clientAddress) {
+      if (kind === "mail") {
+        const { totalHits, resetTime } = await stores.mail.increment(accountKey(address));
+        const allowed = totalHits <= attemptRules.mail.limit;
+        if (!allowed) rateLimitRejections.inc({ limit: kind });
+        return { allowed, retryAfterSeconds: secondsUntil("mail", resetTime) };
+      }
+      const account = await stores.signInAccount.increment(accountKey(address));
+      const { totalHits, resetTime } = await stores.signIn.increment(pairKey(address, clientAddress));
+      const underAttack = account.totalHits > attemptRules.signInAccount.limit;
+      const allowed = totalHits <= (underAttack ? underAttackSignInLimit : attemptRules.signIn.limit);
+      if (!allowed) {
+        // A refused attempt checks no password: it is no failure against the account as a whole.
+        await stores.signInAccount.decrement(accountKey(address));
+        rateLimitRejections.inc({ limit: kind });
+      }
+      return { allowed, retryAfterSeconds: secondsUntil("signIn", resetTime) };
     },
-    async forgive(kind, address) {
-      await stores[kind].decrement(keyOf(address));
+    async forgive(kind, address, clientAddress) {
+      if (kind === "mail") return stores.mail.decrement(accountKey(address));
+      await stores.signIn.decrement(pairKey(address, clientAddress));
+      await stores.signInAccount.decrement(accountKey(address));
     },
   };
 }

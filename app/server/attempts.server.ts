@@ -1,38 +1,40 @@
 /**
- * The route actions' side of the per-address limits (docs/security.md "Limits"): counts an attempt
- * in the store server.ts keeps (attempt-limits.server.ts) and says what to answer when it is one
- * too many.
+ * The route actions' side of the limits per account and per mail recipient (docs/security.md
+ * "Limits"): counts an attempt in the store server.ts keeps (attempt-limits.server.ts) and says what
+ * to answer when it is one too many. Sign-in attempts are counted per account and the browser's
+ * address (the load context's clientIp, as Express reads it with TRUST_PROXY).
  */
 import type { RouterContextProvider } from "react-router";
 import * as messages from "~/messages";
 import { minutesToWait, type AttemptKind } from "./attempt-limits.server";
 import { requestContext } from "./context";
+import { noteRetryAfter } from "./retry-after.server";
 
 /** What an action answers when an address is over its limit. */
 export interface Refusal {
   /** The form message: when to try again (ours). */
   message: string;
-  /** 429 with a Retry-After header. */
-  init: { status: 429; headers: { "Retry-After": string } };
+  /** 429; its Retry-After is noted for the root middleware (app/server/retry-after.server.ts). */
+  init: { status: 429 };
 }
 
-/** Takes back the attempt counted for `address` (a sign-in that succeeded). */
+/** Takes back the attempt counted for `address` from this browser's address (a sign-in that succeeded). */
 export async function forgiveAttempt(context: Readonly<RouterContextProvider>, kind: AttemptKind, address: string): Promise<void> {
-  await context.get(requestContext).attemptLimits.forgive(kind, address);
+  const { attemptLimits, clientIp } = context.get(requestContext);
+  await attemptLimits.forgive(kind, address, clientIp);
 }
 
 /**
- * Counts one attempt of `kind` (sign-in to the account, or a mail to the address) for `address`.
- * @returns undefined when allowed, else the refusal to answer with
+ * Counts one attempt of `kind` (sign-in to the account from this browser's address, or a mail to
+ * the address) for `address`.
+ * @returns undefined when allowed, else the refusal to answer with (the wait noted for Retry-After)
  * @throws whatever the counter store throws (Redis down)
  */
 export async function attemptRefused(context: Readonly<RouterContextProvider>, kind: AttemptKind, address: string): Promise<Refusal | undefined> {
-  const { attemptLimits, log } = context.get(requestContext);
-  const verdict = await attemptLimits.hit(kind, address);
+  const { attemptLimits, clientIp, log } = context.get(requestContext);
+  const verdict = await attemptLimits.hit(kind, address, clientIp);
   if (verdict.allowed) return undefined;
-  log.warn({ kind }, "per-address limit reached");
-  return {
-    message: messages.tooManyAttempts(minutesToWait(verdict.retryAfterSeconds)),
-    init: { status: 429, headers: { "Retry-After": String(verdict.retryAfterSeconds) } },
-  };
+  log.warn({ kind }, "per-account or per-recipient limit reached");
+  noteRetryAfter(verdict.retryAfterSeconds);
+  return { message: messages.tooManyAttempts(minutesToWait(verdict.retryAfterSeconds)), init: { status: 429 } };
 }

@@ -343,6 +343,16 @@ describe("token endpoint and keys", () => {
     // The account's owner, signing in through the same web app from elsewhere, is not locked out.
     expect((await postForm(fields(password), { "x-forwarded-for": "198.51.100.20" })).status).toBe(200);
   });
+
+  it("counts an IPv6 end user by its /64: hopping within the network does not start a fresh count, another network signs in", async () => {
+    const { email, password } = await registered();
+    const fields = (pw: string) => ({ grant_type: "password", username: email, password: pw, client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret });
+    for (let i = 0; i < 20; i += 1) {
+      expect((await postForm(fields("Wrong!pass1"), { "x-forwarded-for": `2001:db8:9:9::${(i + 1).toString(16)}` })).status).toBe(400);
+    }
+    expect((await postForm(fields(password), { "x-forwarded-for": "2001:db8:9:9:ffff::1" })).status).toBe(429);
+    expect((await postForm(fields(password), { "x-forwarded-for": "2001:db8:9:a::1" })).status).toBe(200);
+  });
 });
 
 // ---------------------------------------------------------------- registration

@@ -3,24 +3,35 @@
  * that worked before: it now fails, and the legitimate request still works.
  * - Cross-site posts (Fetch Metadata, then Origin) to page actions, `.data` and resource routes.
  * - Signed-in answers must not be cached (documents, `.data`, the result image); public pages may.
+ * - Password guessing throttled per account and client address (set with X-Forwarded-For, which
+ *   server.ts trusts from loopback), so the owner signs in from elsewhere; every 429 (documents and
+ *   `.data`) carries a numeric Retry-After.
  */
+import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as messages from "../../app/messages";
-import { listedResults, mailLink, report, signUp, uploadPost } from "./app-journey";
+import { consent, listedResults, mailLink, report, signUp, uploadPost } from "./app-journey";
 import { harborviewPdf } from "../fixtures/index";
-import { form, sessionCookieOf, startServer, type Running } from "./server-process";
+import { form, node, root, sessionCookieOf, startServer, type Running } from "./server-process";
 import { callApi, makePerson, requestToken, startServices } from "./support";
 
 let server: Running;
 let dataDir: string;
 
+/** A licensed administrator of the sample venues (services/business/seed.ts), written before the server starts. */
+const venueAdmin = `venue-admin-${Date.now()}@example.com`;
+/** The first sample venue (services/business/seed.ts SAMPLE_VENUES[0]). */
+const harborviewTaproomId = "5a1e7d0c-5eed-4000-8000-000000000101";
+
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "sw-security-"));
+  const seeded = spawnSync(node, [path.join(root, "services/business/seed-cli.ts"), venueAdmin], { env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir }, encoding: "utf8", timeout: 60_000 });
+  expect(seeded.status, seeded.stderr).toBe(0);
   server = await startServer({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: "100000" });
-}, 90_000);
+}, 150_000);
 
 afterAll(() => {
   server?.child.kill("SIGKILL");
@@ -28,7 +39,7 @@ afterAll(() => {
 
 /** A form post that names its site the way a browser does (extra headers override `form`'s Origin). */
 function post(url: string, values: Record<string, string>, cookie: string, headers: Record<string, string>): Promise<Response> {
-  const init = form(values, server.url, cookie);
+  const init = form(values, new URL(url).origin, cookie);
   return fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), ...headers } });
 }
 
@@ -159,21 +170,124 @@ describe("limits on account forms", () => {
     expect((await fetch(`${server.url}/requestpasswordchange`, form({ email: `other-${Date.now()}@example.com` }, server.url))).status).toBe(200);
   });
 
-  it("sign-in attempts against one account are capped from anywhere, and the right password waits too", async () => {
+  it("the per-address form limit of server.ts answers 429 with Retry-After to documents and .data", async () => {
+    const from = { "x-forwarded-for": "203.0.113.92" };
+    const values = { email: `ra-form-${Date.now()}@example.com` };
+    for (let n = 0; n < 4; n++) expect((await post(`${limited.url}/requestpasswordchange`, values, "", from)).status).not.toBe(429);
+    await expectRetryAfter(await bothWays(limited.url, "/requestpasswordchange", values, "", from), 600, "formsPerAddress");
+  });
+
+  it("ten wrong passwords from one address: that address waits, the owner signs in from another address", async () => {
     const email = `guess-${Date.now()}@example.com`;
     await signUp(server.url, dataDir, email);
+    const attacker = { "x-forwarded-for": "203.0.113.66" };
+    for (let n = 0; n < 10; n++) expect((await post(`${server.url}/login`, { email, password: `Wrong#${n}aaaa` }, "", attacker)).status).toBe(400);
+    // The attacker's address now waits, whatever the password (the right one too).
+    for (const password of ["Wrong#10aaaa", "Window#2026a"]) {
+      const refused = await post(`${server.url}/login`, { email, password }, "", attacker);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(await refused.text()).toMatch(/Too many attempts\. Please try again in \d+ minutes?\./);
+    }
+    // The owner, elsewhere and with no cookie of ours, signs in at once.
+    const owner = await post(`${server.url}/login`, { email, password: "Window#2026a" }, "", { "x-forwarded-for": "198.51.100.7" });
+    expect(owner.status).toBe(302);
+    expect(sessionCookieOf(owner)).toBeTruthy();
+    // Successful sign-ins do not count against an account.
+    for (let n = 0; n < 12; n++) expect((await post(`${server.url}/login`, { email, password: "Window#2026a" }, "", { "x-forwarded-for": "198.51.100.7" })).status).toBe(302);
+  }, 90_000);
+
+  it("an IPv6 network is one address (its /64): hopping within it does not start a fresh counter; another /64 signs in", async () => {
+    const email = `guess6-${Date.now()}@example.com`;
+    await signUp(server.url, dataDir, email);
+    for (let n = 0; n < 10; n++) {
+      const hop = { "x-forwarded-for": `2001:db8:5:6::${(n + 1).toString(16)}` };
+      expect((await post(`${server.url}/login`, { email, password: `Wrong#${n}aaaa` }, "", hop)).status).toBe(400);
+    }
+    expect((await post(`${server.url}/login`, { email, password: "Window#2026a" }, "", { "x-forwarded-for": "2001:db8:5:6:ffff:ffff:ffff:fffe" })).status).toBe(429);
+    expect((await post(`${server.url}/login`, { email, password: "Window#2026a" }, "", { "x-forwarded-for": "2001:db8:5:7::1" })).status).toBe(302);
+  }, 90_000);
+
+  it("many addresses guessing one account get 3 tries each past 50 failures, and the right password still signs in from a fresh address", async () => {
+    const email = `swarm-${Date.now()}@example.com`;
+    await signUp(server.url, dataDir, email);
+    // 51 failures from 6 addresses (10 each, the per-address limit, and a sixth): the account is under attack.
+    for (let n = 0; n < 51; n++) {
+      const answer = await post(`${server.url}/login`, { email, password: `Wrong#${n}aaaa` }, "", { "x-forwarded-for": `192.0.2.${10 + Math.floor(n / 10)}` });
+      expect(answer.status, `attempt ${n}`).toBe(400);
+    }
+    const fresh = { "x-forwarded-for": "192.0.2.200" };
+    for (let n = 0; n < 3; n++) expect((await post(`${server.url}/login`, { email, password: `Other#${n}aaaa` }, "", fresh)).status).toBe(400);
+    const fourth = await post(`${server.url}/login`, { email, password: "Other#3aaaa" }, "", fresh);
+    expect(fourth.status).toBe(429);
+    expect(fourth.headers.get("retry-after")).toMatch(/^\d+$/);
+    // The owner is never refused by the account-wide count: the right password signs in.
+    expect((await post(`${server.url}/login`, { email, password: "Window#2026a" }, "", { "x-forwarded-for": "192.0.2.201" })).status).toBe(302);
+  }, 180_000);
+});
+
+/** Posts `values` to `route` twice: as a plain form post (a document request) and as `route.data` (the app's fetch). */
+async function bothWays(base: string, route: string, values: Record<string, string>, cookie: string, headers: Record<string, string>): Promise<Response[]> {
+  const [pathname, search = ""] = route.split("?");
+  const query = search ? `?${search}` : "";
+  return [await post(`${base}${pathname}${query}`, values, cookie, headers), await post(`${base}${pathname}.data${query}`, values, cookie, headers)];
+}
+
+/** Every refusal is 429 with a Retry-After of whole seconds, within the window that refused. */
+async function expectRetryAfter(answers: Response[], atMostSeconds: number, what: string): Promise<void> {
+  for (const [n, answer] of answers.entries()) {
+    const label = `${what} (${n === 0 ? "document" : ".data"})`;
+    expect(answer.status, label).toBe(429);
+    expect(answer.headers.get("retry-after"), label).toMatch(/^\d+$/);
+    const seconds = Number(answer.headers.get("retry-after"));
+    expect(seconds, label).toBeGreaterThanOrEqual(1);
+    expect(seconds, label).toBeLessThanOrEqual(atMostSeconds);
+    await answer.body?.cancel();
+  }
+}
+
+describe("every 429 says when to try again (Retry-After), with and without JavaScript", () => {
+  it("sign-in per account and address", async () => {
+    const email = `ra-login-${Date.now()}@example.com`;
+    await signUp(server.url, dataDir, email);
+    const from = { "x-forwarded-for": "203.0.113.90" };
+    for (let n = 0; n < 10; n++) expect((await post(`${server.url}/login`, { email, password: `Wrong#${n}aaaa` }, "", from)).status).toBe(400);
+    await expectRetryAfter(await bothWays(server.url, "/login", { email, password: "Window#2026a" }, "", from), 600, "/login");
+  }, 90_000);
+
+  it("mails per recipient: registration, reset request, confirmation mail (by link and signed in)", async () => {
+    const email = `ra-mail-${Date.now()}@example.com`;
+    const from = { "x-forwarded-for": "203.0.113.91" };
+    // Registered (one mail), signed in, the address not confirmed yet: the page that resends the mail.
+    const registered = await post(`${server.url}/registration`, { email, password: "Window#2026a", confirmPassword: "Window#2026a", acceptTerms: "on", acceptPrivacy: "on" }, "", from);
+    expect(registered.headers.get("location")).toBe("/checkconfirmation");
+    const cookie = `${sessionCookieOf(registered)}; ${consent}`;
+    for (let n = 0; n < 4; n++) expect((await post(`${server.url}/requestpasswordchange`, { email }, "", from)).status).toBe(200);
+    await expectRetryAfter(await bothWays(server.url, "/requestpasswordchange", { email }, "", from), 3600, "/requestpasswordchange");
+    await expectRetryAfter(
+      await bothWays(server.url, "/registration", { email, password: "Window#2026a", confirmPassword: "Window#2026a", acceptTerms: "on", acceptPrivacy: "on" }, "", from),
+      3600,
+      "/registration",
+    );
+    await expectRetryAfter(await bothWays(server.url, `/confirmemail?email=${encodeURIComponent(email)}`, {}, "", from), 3600, "/confirmemail");
+    await expectRetryAfter(await bothWays(server.url, "/checkconfirmation", {}, cookie, from), 3600, "/checkconfirmation");
+  }, 90_000);
+
+  it("venue check-in: guessing codes is refused by the consumer API, and the app relays when to try again", async () => {
+    const cookie = await signUp(server.url, dataDir, venueAdmin);
+    expect((await fetch(`${server.url}/checkin`, { headers: { cookie } })).status).toBe(200);
+    const guess = () => ({ intent: "lookup", locationId: harborviewTaproomId, code: Array.from({ length: 6 }, () => "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[Math.floor(Math.random() * 32)]).join("") });
     const statuses: number[] = [];
-    for (let n = 0; n < 11; n++) statuses.push((await fetch(`${server.url}/login`, form({ email, password: `Wrong#${n}aaaa` }, server.url))).status);
-    expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
-    expect(statuses[10]).toBe(429);
-    const right = await fetch(`${server.url}/login`, form({ email, password: "Window#2026a" }, server.url));
-    expect(right.status).toBe(429);
-    expect(await right.text()).toMatch(/Too many attempts\. Please try again in \d+ minutes?\./);
-    // Someone else signs in as usual; and successful sign-ins do not count against an account.
-    const other = `fine-${Date.now()}@example.com`;
-    await signUp(server.url, dataDir, other);
-    for (let n = 0; n < 12; n++) expect((await fetch(`${server.url}/login`, form({ email: other, password: "Window#2026a" }, server.url))).status).toBe(302);
-  }, 60_000);
+    for (let n = 0; n < 40 && statuses.at(-1) !== 429; n++) {
+      const answer = await post(`${server.url}/checkin`, guess(), cookie, {});
+      statuses.push(answer.status);
+      await answer.body?.cancel();
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((s) => s === 404)).toBe(true);
+    await expectRetryAfter(await bothWays(server.url, "/checkin", guess(), cookie, {}), 24 * 3600, "/checkin");
+  }, 90_000);
+
 });
 
 describe("a change to the account signs out every other browser", () => {

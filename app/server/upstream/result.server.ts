@@ -15,6 +15,7 @@
  * - `invalidAnswer`: a 2xx whose body does not fit the call's contract (contracts/); logged.
  */
 import { data } from "react-router";
+import { defaultRetryAfterSeconds, noteRetryAfter } from "../retry-after.server";
 
 export type FailureReason = "refused" | "notFound" | "tooManyAttempts" | "unavailable" | "invalidAnswer";
 
@@ -55,17 +56,18 @@ export function valueOrThrow<T>(result: Result<T>): T {
   throw routeErrorOf(result);
 }
 
-/** The route error response for a failure (see valueOrThrow). */
+/**
+ * The route error response for a failure (see valueOrThrow). For `tooManyAttempts` it notes the
+ * upstream's wait (one minute when it gave none, as the message says) for the Retry-After that the
+ * root middleware writes (app/server/retry-after.server.ts).
+ */
 export function routeErrorOf(failed: Failure) {
   switch (failed.reason) {
     case "notFound":
       return data(null, { status: 404, statusText: "Not Found" });
     case "tooManyAttempts":
-      return data(null, {
-        status: 429,
-        statusText: "Too Many Requests",
-        ...(failed.retryAfterSeconds !== undefined ? { headers: { "Retry-After": String(failed.retryAfterSeconds) } } : {}),
-      });
+      noteRetryAfter(failed.retryAfterSeconds ?? defaultRetryAfterSeconds);
+      return data(null, { status: 429, statusText: "Too Many Requests" });
     case "unavailable":
       return data(null, failed.status === 0 ? { status: 503, statusText: "Service Unavailable" } : { status: 502, statusText: "Bad Gateway" });
     default:
@@ -74,8 +76,8 @@ export function routeErrorOf(failed: Failure) {
 }
 
 /**
- * The status (and Retry-After) a form's action answers with when its upstream call failed: 400 for
- * a refusal (the user can change what they sent), 404, 429 with Retry-After, 503 when the upstream
+ * The status a form's action answers with when its upstream call failed: 400 for a refusal (the
+ * user can change what they sent), 404, 429 (its Retry-After noted, see routeErrorOf), 503 when the upstream
  * did not answer, 502 for a server error or an answer that does not fit its contract.
  */
 export function failureInit(failed: Failure): ResponseInit {
