@@ -31,7 +31,9 @@ COPY app/messages.ts app/limits.ts app/paths.ts ./app/
 COPY app/messages ./app/messages
 COPY contracts ./contracts
 COPY services ./services
-RUN mkdir -p /data && chown node:node /data
+# /data is the node user's alone (docs/security.md "DATA_DIR"): a new named volume copies this mode;
+# server.ts keeps what it writes there 0700/0600 and tightens a volume an older image left open.
+RUN mkdir -p /data && chown node:node /data && chmod 0700 /data
 USER node
 VOLUME ["/data"]
 EXPOSE 3000

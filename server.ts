@@ -17,7 +17,7 @@
  * Run: `node server.ts` (production build in ./build) or `node server.ts --dev` (Vite middleware).
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import type { Server } from "node:http";
 import path from "node:path";
@@ -49,6 +49,7 @@ import { rateLimitRejections } from "./app/server/attempt-limits.server.ts";
 import { createDatabase, pgliteOf } from "./services/db/database.ts";
 import type { SchemaOwner } from "./services/db/embedded.ts";
 import { migrateToLatest } from "./services/db/migrate.ts";
+import { ForeignEntryError, ownerOnlyUmask, secureDataDir, tightenedMessage } from "./services/shared/data-dir.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
@@ -71,7 +72,28 @@ try {
 const log = createLogger(config.LOG_LEVEL);
 process.on("unhandledRejection", (reason) => log.error({ err: reason }, "unhandled rejection"));
 
-mkdirSync(config.DATA_DIR, { recursive: true });
+// DATA_DIR is owner-only (docs/security.md "DATA_DIR", docs/decisions/0015-owner-only-data-dir.md):
+// whatever this process creates there is 0700/0600, and what an earlier start left open to other
+// local users is tightened now, with one line; since they may have read the signing key, the
+// embedded identity authority then replaces it (below). An entry of another user stops the start.
+ownerOnlyUmask();
+let dataDirWasOpen = false;
+try {
+  const secured = secureDataDir(config.DATA_DIR);
+  dataDirWasOpen = secured.tightened.length > 0;
+  if (dataDirWasOpen) {
+    log.warn(
+      { tightened: secured.tightened.length },
+      tightenedMessage(secured, config.IDENTITY_URL ? "the identity authority runs elsewhere (IDENTITY_URL): its signing key is not here" : "the identity signing key is replaced at this start"),
+    );
+  }
+} catch (error) {
+  if (error instanceof ForeignEntryError) {
+    console.error(`Cannot start:\n  ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}
 // One server per DATA_DIR (docs/decisions/0008-one-process-per-data-dir-and-draining-shutdown.md):
 // a second one stops here with a message naming the first; a lock left by a killed one is taken over.
 let dataDirLock: DataDirLock;
@@ -156,6 +178,7 @@ if (!config.IDENTITY_URL) {
     clients: [{ clientId: config.IDENTITY_CLIENT_ID, clientSecret }],
     logger: log.child({ service: "identity" }),
     db: embeddedDb,
+    rotateSigningKey: dataDirWasOpen,
   });
   closers.push(identity.close);
   sessionDb ??= identity.db;

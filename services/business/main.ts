@@ -2,7 +2,7 @@
 // Configuration from the environment, validated; SIGTERM / SIGINT stop it gracefully.
 import { pino } from "pino";
 import { z } from "zod";
-import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, stopOnSignals, unsetIfEmpty } from "../shared/main.ts";
+import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, secureDataDirOrExit, stopOnSignals, unsetIfEmpty } from "../shared/main.ts";
 import { startBusinessService } from "./server.ts";
 
 const envSchema = z.object({
@@ -18,6 +18,8 @@ const envSchema = z.object({
 
 const env = parseEnvOrExit("business", envSchema, process.env);
 const logger = pino({ level: env.LOG_LEVEL });
+// Owner-only DATA_DIR (docs/security.md "DATA_DIR"): tightened before anything is written there.
+secureDataDirOrExit("business", env.DATA_DIR, logger, "nothing to replace here: a separate identity authority replaces its own key when its DATA_DIR was open");
 
 const service = await startBusinessService({
   dataDir: env.DATA_DIR,

@@ -11,8 +11,14 @@ import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DataDirInUseError, lockDataDir } from "../../app/server/data-dir-lock.server.ts";
+import { ownerOnlyUmask } from "../shared/data-dir.ts";
 import { BackupError, restoreBackup, writeBackup } from "./backup.ts";
 import { openPglite } from "./database.ts";
+
+// The backup file, the request file, the lock and a restored DATA_DIR are owner-only whatever the
+// umask of the shell (docs/decisions/0015-owner-only-data-dir.md). A restore does not tighten an
+// existing DATA_DIR that is looser: the next start does, and replaces the signing key as it does.
+ownerOnlyUmask();
 
 /** Where a backup asked of the running server is requested (server.ts reads it on SIGUSR2). */
 export const REQUEST_FILE = "backup-request.json";
@@ -63,7 +69,7 @@ async function askServer(dataDir: string, file: string, pid: number): Promise<st
 
 async function restore(dataDir: string, file: string): Promise<string> {
   if (!existsSync(file)) throw new BackupError(`${file} does not exist`);
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const lock = await lockDataDir(dataDir, { onLost: () => {} }).catch((error: unknown) => {
     throw error instanceof DataDirInUseError ? new BackupError(`${error.message}\nStop that server before restoring.`) : error;
   });

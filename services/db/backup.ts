@@ -4,7 +4,10 @@
 //   db.tar.gz                 PGlite's dump of DATA_DIR/db (every service's tables and the sessions),
 //                             taken by the process that has the database open, so it is consistent
 //   session-secret,           the kept secrets (when DATA_DIR holds them): without the session secret
-//   identity-client-secret    every browser would be signed out after a restore
+//   identity-client-secret,   every browser would be signed out after a restore, and without the
+//   identity-signing-secret   signing secret the identity authority could not unseal its key
+// Everything written (the backup file, the restored DATA_DIR) is owner-only: files 0600,
+// directories 0700 (docs/decisions/0015-owner-only-data-dir.md).
 //   outbox/*.eml              the mails written as files (no SMTP_URL)
 // With DATABASE_URL the data is PostgreSQL's: back it up with pg_dump instead (README).
 import { existsSync } from "node:fs";
@@ -13,12 +16,13 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import type { Zippable } from "fflate";
+import { ownerOnlyFs } from "./database.ts";
 
 /** The format this code writes and reads. */
 export const BACKUP_FORMAT = 1;
 
 /** The kept secrets of a DATA_DIR (server.ts keptSecret), copied when present. */
-export const KEPT_SECRETS = ["session-secret", "identity-client-secret"] as const;
+export const KEPT_SECRETS = ["session-secret", "identity-client-secret", "identity-signing-secret"] as const;
 
 /** A file that is not a backup this code can restore, or a DATA_DIR that is not empty enough to restore into. */
 export class BackupError extends Error {
@@ -50,7 +54,7 @@ export async function writeBackup(pglite: PGlite, dataDir: string, file: string)
     if (name.endsWith(".eml")) entries[`outbox/${name}`] = await readFile(path.join(outbox, name));
   }
   const zipped = zipSync(entries, { level: 6 });
-  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  await mkdir(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
   const partial = `${file}.partial`;
   await writeFile(partial, zipped, { mode: 0o600 });
   await rename(partial, file);
@@ -74,12 +78,12 @@ export async function restoreBackup(file: string, dataDir: string): Promise<void
   }
   const manifest = files["manifest.json"] ? (JSON.parse(strFromU8(files["manifest.json"])) as { format?: unknown }) : undefined;
   if (manifest?.format !== BACKUP_FORMAT || !files["db.tar.gz"]) throw new BackupError(`${file} is not a SafeWindow backup of format ${BACKUP_FORMAT}`);
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   for (const name of KEPT_SECRETS) if (files[name]) await writeFile(path.join(dataDir, name), files[name], { mode: 0o600 });
   const mails = Object.keys(files).filter((name) => /^outbox\/[^/]+\.eml$/.test(name));
-  if (mails.length > 0) await mkdir(path.join(dataDir, "outbox"), { recursive: true });
+  if (mails.length > 0) await mkdir(path.join(dataDir, "outbox"), { recursive: true, mode: 0o700 });
   for (const name of mails) await writeFile(path.join(dataDir, name), files[name]!, { mode: 0o600 });
-  const restored = new PGlite({ dataDir: target, loadDataDir: new Blob([files["db.tar.gz"].slice()]) });
+  const restored = new PGlite({ fs: ownerOnlyFs(target), loadDataDir: new Blob([files["db.tar.gz"].slice()]) });
   await restored.waitReady;
   await restored.close();
 }

@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
+import { NodeFS } from "@electric-sql/pglite/nodefs";
 import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 
@@ -98,9 +99,34 @@ export async function openPglite(dir: string): Promise<PGlite> {
   return startPglite(dir);
 }
 
+/**
+ * PGlite's file system on `dir` (its Node file system), except that nothing it creates or changes
+ * gets group or other permission bits (docs/decisions/0015-owner-only-data-dir.md). PostgreSQL
+ * asks for 0600 files, but PGlite's WebAssembly build applies its own umask (0o022) and then sets
+ * the mode with chmod, which the process's umask does not limit: the files of a new or restored
+ * database came out 0666 and pg_internal.init 0644. Its `mknod` and `chmod` are wrapped here to
+ * clear those bits, whatever the process's umask.
+ */
+export function ownerOnlyFs(dir: string): NodeFS {
+  return new OwnerOnlyNodeFS(dir);
+}
+
+class OwnerOnlyNodeFS extends NodeFS {
+  override async init(...args: Parameters<NodeFS["init"]>): ReturnType<NodeFS["init"]> {
+    const { emscriptenOpts } = await super.init(...args);
+    const ownerOnly = (module: { FS: object }) => {
+      const fs = module.FS as Record<"mknod" | "chmod", (target: unknown, mode: number, ...rest: unknown[]) => unknown>;
+      const { mknod, chmod } = fs;
+      fs.mknod = (target, mode, ...rest) => mknod.call(fs, target, mode & ~0o077, ...rest);
+      fs.chmod = (target, mode, ...rest) => chmod.call(fs, target, mode & ~0o077, ...rest);
+    };
+    return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), ownerOnly] } };
+  }
+}
+
 async function startPglite(dir: string): Promise<PGlite> {
-  await mkdir(dir, { recursive: true });
-  const pglite = new PGlite({ dataDir: dir, parsers: pinnedParsers, startParams: [...PGlite.defaultStartParams, ...embeddedSettings] });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const pglite = new PGlite({ fs: ownerOnlyFs(dir), parsers: pinnedParsers, startParams: [...PGlite.defaultStartParams, ...embeddedSettings] });
   await pglite.waitReady;
   return pglite;
 }

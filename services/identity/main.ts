@@ -2,7 +2,7 @@
 // Configuration from the environment, validated; SIGTERM / SIGINT stop it gracefully.
 import { pino } from "pino";
 import { z } from "zod";
-import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, stopOnSignals, unsetIfEmpty } from "../shared/main.ts";
+import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, secureDataDirOrExit, stopOnSignals, unsetIfEmpty } from "../shared/main.ts";
 import { startIdentityService } from "./server.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
@@ -32,6 +32,8 @@ const envSchema = z.object({
 
 const env = parseEnvOrExit("identity", envSchema, process.env);
 const logger = pino({ level: env.LOG_LEVEL });
+// Owner-only DATA_DIR (docs/security.md "DATA_DIR"): tightened before anything is written there.
+const dataDirWasOpen = secureDataDirOrExit("identity", env.DATA_DIR, logger, "the identity signing key is replaced at this start");
 
 const service = await startIdentityService({
   dataDir: env.DATA_DIR,
@@ -43,6 +45,7 @@ const service = await startIdentityService({
   ...(env.IDENTITY_ISSUER ? { issuer: env.IDENTITY_ISSUER.replace(/\/+$/, "") } : {}),
   clients: [{ clientId: env.IDENTITY_CLIENT_ID, clientSecret: env.IDENTITY_CLIENT_SECRET }],
   logger,
+  rotateSigningKey: dataDirWasOpen,
   host: env.HOST,
   port: env.PORT,
 }).catch((err: unknown) => {

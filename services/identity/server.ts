@@ -15,11 +15,21 @@ import { createOutbox } from "./outbox.ts";
 import type { Outbox, OutboxTimings } from "./outbox.ts";
 import { IDENTITY_MIGRATION_TABLE, identityMigrations } from "./schema/migrations.ts";
 import type { IdentityDatabase } from "./schema/tables.ts";
-import { loadSigningKeys } from "./tokens.ts";
+import { keptDataDirSecret } from "../shared/data-dir.ts";
+import { SIGNING_SECRET_FILE, loadSigningKeys } from "./tokens.ts";
 
 export interface IdentityOptions {
-  /** PGlite lives in `${dataDir}/identity` unless databaseUrl; the mail outbox in `${dataDir}/outbox/`. */
+  /**
+   * PGlite lives in `${dataDir}/identity` unless databaseUrl; the mail outbox in `${dataDir}/outbox/`;
+   * the secret the signing key is sealed with in `${dataDir}/identity-signing-secret` (made 0600 on first start).
+   */
   dataDir: string;
+  /**
+   * Replace the stored signing keys by a new one before serving: DATA_DIR was found open to other
+   * local users, who may have read the key (docs/security.md "DATA_DIR"). Tokens signed with the old
+   * key are refused from then on; the replacement is logged with the new kid.
+   */
+  rotateSigningKey?: boolean;
   /** PostgreSQL connection string; tables are prefixed identity_ so the database can be shared. */
   databaseUrl?: string;
   /**
@@ -116,12 +126,14 @@ function checkOptions(opts: IdentityOptions): { publicUrl: string; issuer: strin
 
 /**
  * Starts the identity authority: opens the database (PGlite under dataDir, or PostgreSQL),
- * migrates it, loads or creates the RS256 signing key, starts the mail outbox's sender (which
+ * migrates it, loads or creates (or, with rotateSigningKey, replaces) the RS256 signing key, sealed
+ * with the secret in dataDir, starts the mail outbox's sender (which
  * first delivers what an earlier run left pending), and listens on host:port. Tokens carry
  * the configured issuer (default `${publicUrl}/identity`), never the listening URL, so a
  * restart on another port keeps them valid.
  * @returns the base URL, the issuer, the open database and a close function.
- * @throws Error for invalid options (publicUrl or issuer not an http(s) URL, query or fragment, no client), an unreachable database, a failed migration or a port in use.
+ * @throws Error for invalid options (publicUrl or issuer not an http(s) URL, query or fragment, no client), an unreachable database, a failed migration or a port in use;
+ *   SigningKeySealError when the stored key was sealed with another dataDir's secret.
  */
 export async function startIdentityService(opts: IdentityOptions): Promise<IdentityService> {
   const { publicUrl, issuer } = checkOptions(opts);
@@ -141,7 +153,10 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
   try {
     const applied = await migrateToLatest(db, identityMigrations, IDENTITY_MIGRATION_TABLE);
     if (applied.length > 0) logger.info({ migrations: applied }, "identity database migrated");
-    const keys = await loadSigningKeys(db, now());
+    const keys = await loadSigningKeys(db, now(), { sealingSecret: keptDataDirSecret(opts.dataDir, SIGNING_SECRET_FILE), rotate: opts.rotateSigningKey ?? false });
+    if (keys.replaced.length > 0 || opts.rotateSigningKey) {
+      logger.warn({ kid: keys.kid, replaced: keys.replaced }, "identity signing key replaced: tokens signed with the old key are refused, everyone signs in again");
+    }
     mailer = createMailer({
       ...(opts.smtpUrl ? { smtpUrl: opts.smtpUrl } : {}),
       from: opts.mailFrom ?? DEFAULT_MAIL_FROM,

@@ -1,6 +1,9 @@
 // Access tokens of the identity authority (docs/product.md §7 POST /connect/token): RS256 JWTs signed
-// with a key pair generated once and kept in the database, so restarts and replicas share it.
-import { randomUUID } from "node:crypto";
+// with a key pair generated once and kept in the database, so restarts and replicas share it. The
+// private key is stored sealed (AES-256-GCM) with a secret kept outside the database, in
+// DATA_DIR/identity-signing-secret (0600): a reader of the database's files, a dump or a backup of
+// the database alone learns no key (docs/decisions/0015-owner-only-data-dir.md).
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from "node:crypto";
 import { SignJWT, calculateJwkThumbprint, createLocalJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify } from "jose";
 import type { CryptoKey, JWK, JWTPayload } from "jose";
 import type { Kysely } from "kysely";
@@ -12,6 +15,10 @@ export const ACCESS_TOKEN_ALG = "RS256";
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 /** RFC 9068 media type: our verifier accepts nothing else signed with the same key. */
 const ACCESS_TOKEN_TYP = "at+jwt";
+/** The file in DATA_DIR holding the secret the private signing keys are sealed with. */
+export const SIGNING_SECRET_FILE = "identity-signing-secret";
+/** Prefix of a sealed private key: format 1 is `v1.<iv>.<ciphertext>.<tag>`, base64url, the kid as associated data. */
+const SEALED_V1 = "v1";
 
 /** Scopes a client may ask for with client_credentials. */
 export const CLIENT_SCOPES = ["identity.api"] as const;
@@ -39,40 +46,101 @@ export interface SigningKeys {
   jwks: { keys: JWK[] };
   /** Verification key set built from `jwks` (kid lookup). */
   keySet: ReturnType<typeof createLocalJWKSet>;
+  /** The kids of the keys this load deleted (`rotate`); empty otherwise. */
+  replaced: string[];
+}
+
+/** A stored private key that the signing secret given cannot unseal (another secret, or changed bytes). */
+export class SigningKeySealError extends Error {
+  constructor(kid: string) {
+    super(
+      `identity: the signing key ${kid} in the database was sealed with another ${SIGNING_SECRET_FILE} than this DATA_DIR's. ` +
+        `Put back the file it was sealed with (a backup of DATA_DIR holds it), or delete the rows of identity_signing_keys ` +
+        `to start with a new key (everyone signs in again).`,
+    );
+    this.name = "SigningKeySealError";
+  }
+}
+
+/** The AES-256 key that seals the private keys, derived from the kept secret (HKDF-SHA256). */
+function sealingKeyOf(secret: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", secret, "", "safewindow identity signing key seal v1", 32));
 }
 
 /**
- * Loads the signing keys, generating and storing an RS256 pair on first start. When several
- * processes start at once each may insert one; all of them then sign with the oldest
- * (created_at, kid), and the JWKS lists every stored key.
- * @param now creation time stamp for a new key.
+ * Seals `privateJwk` (JSON text) under `secret`, bound to `kid`.
+ * @returns `v1.<iv>.<ciphertext>.<tag>` (base64url parts; 12-byte IV, 16-byte GCM tag)
  */
-export async function loadSigningKeys(db: Kysely<IdentityDatabase>, now: Date): Promise<SigningKeys> {
-  let rows = await db.selectFrom("identity_signing_keys").selectAll().orderBy("created_at").orderBy("kid").execute();
+export function sealPrivateKey(privateJwk: string, kid: string, secret: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", sealingKeyOf(secret), iv);
+  cipher.setAAD(Buffer.from(kid));
+  const sealed = Buffer.concat([cipher.update(privateJwk, "utf8"), cipher.final()]);
+  return [SEALED_V1, iv, sealed, cipher.getAuthTag()].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+}
+
+/**
+ * The private JWK text sealed by `sealPrivateKey`.
+ * @throws SigningKeySealError when `sealed` is not format 1, or `secret` or `kid` is not the one it was sealed with
+ */
+export function unsealPrivateKey(sealed: string, kid: string, secret: string): string {
+  const [format, iv, data, tag] = sealed.split(".");
+  if (format !== SEALED_V1 || !iv || data === undefined || !tag) throw new SigningKeySealError(kid);
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", sealingKeyOf(secret), Buffer.from(iv, "base64url"));
+    decipher.setAAD(Buffer.from(kid));
+    decipher.setAuthTag(Buffer.from(tag, "base64url"));
+    return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+  } catch {
+    throw new SigningKeySealError(kid);
+  }
+}
+
+/**
+ * Loads the signing keys, generating and storing an RS256 pair (its private half sealed with
+ * `opts.sealingSecret`) on first start. When several processes start at once each may insert one;
+ * all of them then sign with the oldest (created_at, kid), and the JWKS lists every stored key.
+ * With `opts.rotate`, every stored key is deleted first and a new one made, in one transaction:
+ * tokens signed with an old key are refused from then on, by us and by every API that fetches
+ * our JWKS afresh (the start after DATA_DIR was found open to other users, docs/security.md "DATA_DIR").
+ * @param now creation time stamp for a new key.
+ * @throws SigningKeySealError when the current key was sealed with another secret
+ */
+export async function loadSigningKeys(
+  db: Kysely<IdentityDatabase>,
+  now: Date,
+  opts: { sealingSecret: string; rotate?: boolean },
+): Promise<SigningKeys> {
+  const stored = () => db.selectFrom("identity_signing_keys").selectAll().orderBy("created_at").orderBy("kid").execute();
+  let replaced: string[] = [];
+  let rows = opts.rotate ? [] : await stored();
   if (rows.length === 0) {
     const { privateKey, publicKey } = await generateKeyPair(ACCESS_TOKEN_ALG, { extractable: true });
     const publicJwk = await exportJWK(publicKey);
     const kid = await calculateJwkThumbprint(publicJwk);
-    const privateJwk = await exportJWK(privateKey);
-    await db
-      .insertInto("identity_signing_keys")
-      .values({
-        kid,
-        alg: ACCESS_TOKEN_ALG,
-        private_jwk: JSON.stringify({ ...privateJwk, kid, alg: ACCESS_TOKEN_ALG }),
-        public_jwk: JSON.stringify({ ...publicJwk, kid, alg: ACCESS_TOKEN_ALG, use: "sig" }),
-        created_at: now,
-      })
-      .onConflict((oc) => oc.column("kid").doNothing())
-      .execute();
-    rows = await db.selectFrom("identity_signing_keys").selectAll().orderBy("created_at").orderBy("kid").execute();
+    const privateJwk = JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: ACCESS_TOKEN_ALG });
+    await db.transaction().execute(async (trx) => {
+      if (opts.rotate) replaced = (await trx.deleteFrom("identity_signing_keys").returning("kid").execute()).map((row) => row.kid);
+      await trx
+        .insertInto("identity_signing_keys")
+        .values({
+          kid,
+          alg: ACCESS_TOKEN_ALG,
+          sealed_private_jwk: sealPrivateKey(privateJwk, kid, opts.sealingSecret),
+          public_jwk: JSON.stringify({ ...publicJwk, kid, alg: ACCESS_TOKEN_ALG, use: "sig" }),
+          created_at: now,
+        })
+        .onConflict((oc) => oc.column("kid").doNothing())
+        .execute();
+    });
+    rows = await stored();
   }
   const current = rows[0];
   if (!current) throw new Error("identity: no signing key could be stored");
-  const privateKey = await importJWK(JSON.parse(current.private_jwk) as JWK, ACCESS_TOKEN_ALG);
+  const privateKey = await importJWK(JSON.parse(unsealPrivateKey(current.sealed_private_jwk, current.kid, opts.sealingSecret)) as JWK, ACCESS_TOKEN_ALG);
   if (privateKey instanceof Uint8Array) throw new Error("identity: stored signing key is not an RSA key");
   const jwks = { keys: rows.map((r) => JSON.parse(r.public_jwk) as JWK) };
-  return { kid: current.kid, privateKey, jwks, keySet: createLocalJWKSet(jwks) };
+  return { kid: current.kid, privateKey, jwks, keySet: createLocalJWKSet(jwks), replaced };
 }
 
 /** Claims of our access tokens after verification. */

@@ -77,7 +77,7 @@ export function createMailer(opts: MailerOptions): Mailer {
         const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
         const raw = info.message;
         if (!Buffer.isBuffer(raw)) throw new Error("nodemailer did not buffer the message");
-        await mkdir(opts.outboxDir, { recursive: true });
+        await mkdir(opts.outboxDir, { recursive: true, mode: 0o700 });
         // Real clock on purpose: file names sort by when they were written, even in tests that pin `now`.
         const name = `${new Date().toISOString().replaceAll(":", "-")}-${randomBytes(4).toString("hex")}.eml`;
         const file = path.join(opts.outboxDir, name);

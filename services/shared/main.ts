@@ -3,6 +3,7 @@
 // SIGTERM / SIGINT (a second signal exits at once).
 import { pino, type Logger } from "pino";
 import { z } from "zod";
+import { ForeignEntryError, ownerOnlyUmask, secureDataDir, tightenedMessage } from "./data-dir.ts";
 
 /** zod preprocess step: an empty variable (`FOO=`) counts as unset, so defaults apply. */
 export const unsetIfEmpty = (v: unknown): unknown => (v === "" ? undefined : v);
@@ -81,4 +82,25 @@ export function endLog(logger: Logger, timeoutMs = 2_000): Promise<void> {
     });
     destination.end!();
   });
+}
+
+/**
+ * A service's DATA_DIR made owner-only before it starts (docs/security.md "DATA_DIR"): sets the
+ * umask to 0o077, creates DATA_DIR 0700 when missing and tightens what is open to other users,
+ * logging one warning line that ends with `consequence`. An entry of another user prints
+ * `${service}: Cannot start: …` to stderr and exits the process with 1.
+ * @returns true when something was tightened (the identity authority then replaces its signing key)
+ */
+export function secureDataDirOrExit(service: string, dataDir: string, logger: Logger, consequence: string): boolean {
+  ownerOnlyUmask();
+  try {
+    const secured = secureDataDir(dataDir);
+    if (secured.tightened.length === 0) return false;
+    logger.warn({ tightened: secured.tightened.length }, tightenedMessage(secured, consequence));
+    return true;
+  } catch (error) {
+    if (!(error instanceof ForeignEntryError)) throw error;
+    console.error(`${service}: Cannot start:\n  ${error.message}`);
+    process.exit(1);
+  }
 }

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseDependencyTree } from "dpdm";
 import { describe, expect, it } from "vitest";
-import { finalStage } from "../integration/dockerfile";
+import { finalStage, finalStage as finalStageOf } from "../integration/dockerfile";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -63,6 +63,17 @@ describe("Dockerfile", () => {
     expect(finalStage).toContain(`NODE_OPTIONS="${manifest.config.nodeOptions}"`);
     // npm start applies them unless the operator's NODE_OPTIONS says otherwise.
     expect(manifest.scripts.start).toContain("NODE_OPTIONS=\"${NODE_OPTIONS:-$npm_package_config_nodeOptions}\" node server.ts");
+  });
+
+  it("makes /data the node user's alone (0700) and runs as that user", () => {
+    const finalStage = readFileSync(path.join(root, "Dockerfile"), "utf8").split(/^FROM /m).at(-1)!;
+    const made = finalStage.split("\n").find((line) => line.startsWith("RUN ") && line.includes("mkdir -p /data"));
+    expect(made).toBeDefined();
+    expect(made).toContain("chown node:node /data");
+    expect(made).toMatch(/chmod 0?700 \/data(\s|$)/);
+    expect(finalStage).toMatch(/^USER node$/m);
+    // The directory made owner-only is the one the server uses.
+    expect(finalStageOf(readFileSync(path.join(root, "Dockerfile"), "utf8")).env.DATA_DIR).toBe("/data");
   });
 
   it("keeps data, builds and tests out of the build context (.dockerignore)", () => {

@@ -43,8 +43,8 @@ export interface IdentityUserTokensTable {
 export interface IdentitySigningKeysTable {
   kid: string;
   alg: string;
-  /** JSON text of the private JWK (RS256). */
-  private_jwk: string;
+  /** The private JWK (RS256) sealed with DATA_DIR/identity-signing-secret (tokens.ts sealPrivateKey). */
+  sealed_private_jwk: string;
   /** JSON text of the public JWK, as served in the JWKS. */
   public_jwk: string;
   created_at: ColumnType<Date, Date, never>;
