@@ -270,4 +270,12 @@ describe.each(["database", "redis"] as const)("server.ts with sessions in %s: a 
     const strangerPage = await fetch(`${base}/settings`, { headers: { cookie: strangerCookie }, redirect: "manual" });
     expect(strangerPage.status).toBe(200);
   }, 120_000);
+
+  it("the privacy page says what a backup still holds and for as long as docs/operating.md keeps backups", async () => {
+    const retention = /keep no backup longer than (\d+) days/.exec(readFileSync(path.join(import.meta.dirname, "../../docs/operating.md"), "utf8"))?.[1];
+    expect(retention).toBeDefined();
+    const page = (await (await fetch(`${server.url}/privacy`)).text()).replace(/<[^>]+>/g, "").replace(/\s+/g, " ");
+    expect(page).toContain("Backups of this service made before you deleted your account still hold what was in it then");
+    expect(page).toContain(`each is deleted within ${retention} days of being made`);
+  });
 });
