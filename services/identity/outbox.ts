@@ -351,7 +351,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       const result = await trx
         .deleteFrom("identity_outbox")
         .where("kind", "=", "reset_request")
-        .where(sql<string>`lower(recipient)`, "in", addresses)
+        // Requests keep the address normalised (accounts.ts requestPasswordReset), as `addresses` are.
+        .where("recipient", "in", addresses)
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },

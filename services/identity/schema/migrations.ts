@@ -6,6 +6,7 @@ import { notices } from "./0003_notices.ts";
 import { resetRequests } from "./0004_reset_requests.ts";
 import { outboxPurgeIndex } from "./0005_outbox_purge_index.ts";
 import { accountDeleted } from "./0006_account_deleted.ts";
+import { outboxDeletionIndexes } from "./0008_outbox_deletion_indexes.ts";
 
 /** Migration table of the identity authority (kept apart from consumer_… in a shared database). */
 export const IDENTITY_MIGRATION_TABLE = "identity_migration";
@@ -18,4 +19,5 @@ export const identityMigrations: Record<string, Migration> = {
   "0004_reset_requests": resetRequests,
   "0005_outbox_purge_index": outboxPurgeIndex,
   "0006_account_deleted": accountDeleted,
+  "0008_outbox_deletion_indexes": outboxDeletionIndexes,
 };
