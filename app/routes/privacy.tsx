@@ -37,10 +37,14 @@ export default function Privacy() {
         </li>
         <li>
           <strong>Delete my account</strong> in My Settings, confirmed with your password, deletes at once your account, your profile, your test results with their images and PDFs,
-          your disputes, your follow relations (the people on the other side no longer see you) and your visits, and signs you out on every device. We send a confirmation to your email address.
-          It cannot be undone.
+          your disputes, your follow relations (the people on the other side no longer see you) and your visits, the emails we sent you that we still keep, and every sign-in
+          on every device. We send a confirmation to your email address; our copy of it is deleted once it is sent. It cannot be undone.
         </li>
-        <li>Copies in the backups of this service are not changed; they are replaced as the backups are renewed, within 30 days.</li>
+        <li>
+          Backups of this service made before you deleted your account still hold what was in it then: your account, profile, test results with their images and PDFs, disputes,
+          follow relations, visits and the emails we kept. Backups are not changed; each is deleted within 30 days of being made, so 30 days after you delete your account no copy
+          is left.
+        </li>
       </ul>
       <p>
         <Link to="/registration">Back to Create Account</Link>

@@ -20,7 +20,7 @@ import { requireUser, signIn } from "~/server/auth.server";
 import { forgetLocalData, rememberUserName } from "~/server/preferences.server";
 import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
 import { requestContext, type SessionUser } from "~/server/context";
-import { changeSessionUserName, endSessionEverywhere, revokeOtherSessions, setFlash, takeFlash } from "~/server/session.server";
+import { changeSessionUserName, forgetAccountSessions, revokeOtherSessions, setFlash, takeFlash } from "~/server/session.server";
 import { clockOf, type Clock, isSelectableTimeZone, rememberPostalTimeZone, rememberTimeZone, selectableTimeZones } from "~/server/timezone.server";
 import { businessApi } from "~/server/upstream/business.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
@@ -141,8 +141,9 @@ async function changeEmail(formData: FormData, context: Readonly<RouterContextPr
  * Deletes the account (issue 13; docs/product.md §2.5): the password is checked first, like a sign-in and
  * counted like one, so nothing is deleted on a wrong one; then the consumer API forgets the profile and
  * everything hanging from it (visits included), the business API the person's business user info, then
- * the identity authority the account (it mails the confirmation); then
- * every browser of the account is signed out and this one lands on Sign In with the news. The consumer
+ * the identity authority the account (it mails the confirmation, and removes the account's other mails);
+ * then every session of the account is deleted from the session store, on every browser (with their access
+ * tokens; docs/security.md "Deleting an account"), and this one lands on Sign In with the news. The consumer
  * and business APIs go first: should the authority fail after them, the user can still sign in and finish.
  */
 async function deleteAccount(formData: FormData, context: Readonly<RouterContextProvider>, user: SessionUser) {
@@ -160,7 +161,7 @@ async function deleteAccount(formData: FormData, context: Readonly<RouterContext
   if (!forgottenBusiness.ok) return fail(forgottenBusiness.message, failureInit(forgottenBusiness));
   const closed = await identityApi(context).deleteAccount(currentPassword);
   if (!closed.ok) return fail(closed.reason === "refused" ? messages.deleteAccountIncomplete : closed.message, failureInit(closed));
-  await endSessionEverywhere(context, messages.accountDeleted);
+  await forgetAccountSessions(context, messages.accountDeleted);
   const headers = new Headers();
   for (const cookie of await forgetLocalData()) headers.append("Set-Cookie", cookie);
   return redirect("/login", { headers });

@@ -20,6 +20,10 @@
  * every other browser of that user at once, on every replica. Users are keyed by a SHA-256 of
  * their lower-cased e-mail (no address in keys).
  *
+ * Both index sessions by that user key (the `user_key` column; a set `safewindow:user-sessions:<key>`
+ * in Redis), so that `deleteUserSessions` removes every session of an account at once, with its
+ * generation, when the account is deleted (docs/security.md "Deleting an account").
+ *
  * server.ts builds the store and hands it to the app through the load context; this file is
  * imported only by server.ts and tests (run by Node's type stripping), so it imports nothing from
  * the app bundle.
@@ -49,11 +53,23 @@ export interface SessionDataStore {
   userGeneration(userName: string): Promise<number>;
   /** Increments the user's session generation and answers the new one. */
   nextUserGeneration(userName: string): Promise<number>;
+  /**
+   * Deletes every session whose data names `userName` (any case), expired or not, and the user's
+   * generation: nothing of the user is left in the store (a deleted account). A request of such a
+   * session still in flight cannot write it back (updates never resurrect a session).
+   * @returns how many sessions were deleted
+   */
+  deleteUserSessions(userName: string): Promise<number>;
 }
 
 /** The key a user's generation is kept under: a SHA-256 of the lower-cased, trimmed e-mail. */
 export function userKey(userName: string): string {
   return createHash("sha256").update(userName.trim().toLowerCase()).digest("hex");
+}
+
+/** The user key of the session `data` (its `userName`), or null for an anonymous session. */
+function userKeyOf(data: StoredSessionData): string | null {
+  return typeof data.userName === "string" && data.userName.trim() !== "" ? userKey(data.userName) : null;
 }
 
 /** Lifetime of a session stored without an expiry: 12 hours, in ms (the cookie's max age). */
@@ -82,6 +98,8 @@ export interface SessionTables {
     /** The session data as JSON text. */
     data: string;
     expires_at: Date;
+    /** `userKey` of the data's userName; null for an anonymous session. */
+    user_key: string | null;
   };
   app_user_generation: {
     user_key: string;
@@ -119,6 +137,23 @@ const sessionMigrations: Record<string, Migration> = {
       await db.schema.dropTable("app_user_generation").execute();
     },
   },
+  "0003_session_users": {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable("app_session").addColumn("user_key", "text").execute();
+      await db.schema.createIndex("app_session_user_key").on("app_session").column("user_key").execute();
+      // Sessions that began before this migration get their user too (at most 12 hours of them).
+      const rows = await db.selectFrom("app_session").select(["id", "data"]).execute();
+      for (const row of rows as { id: string; data: string }[]) {
+        const data = parseStored(row.data);
+        const key = data ? userKeyOf(data) : null;
+        if (key) await db.updateTable("app_session").set({ user_key: key }).where("id", "=", row.id).execute();
+      }
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropIndex("app_session_user_key").execute();
+      await db.schema.alterTable("app_session").dropColumn("user_key").execute();
+    },
+  },
 };
 
 /**
@@ -152,7 +187,7 @@ export function databaseSessionStore(anyDb: Kysely<any>, now: () => Date = () =>
         const id = newSessionId();
         const inserted = await db
           .insertInto("app_session")
-          .values({ id, data: JSON.stringify(data), expires_at: expiry(expires) })
+          .values({ id, data: JSON.stringify(data), expires_at: expiry(expires), user_key: userKeyOf(data) })
           .onConflict((c) => c.column("id").doNothing())
           .returning("id")
           .executeTakeFirst();
@@ -164,7 +199,11 @@ export function databaseSessionStore(anyDb: Kysely<any>, now: () => Date = () =>
       return parseStored(row?.data);
     },
     async updateData(id, data, expires) {
-      await db.updateTable("app_session").set({ data: JSON.stringify(data), expires_at: expiry(expires) }).where("id", "=", id).execute();
+      await db
+        .updateTable("app_session")
+        .set({ data: JSON.stringify(data), expires_at: expiry(expires), user_key: userKeyOf(data) })
+        .where("id", "=", id)
+        .execute();
     },
     async deleteData(id) {
       if (!id) return;
@@ -184,6 +223,14 @@ export function databaseSessionStore(anyDb: Kysely<any>, now: () => Date = () =>
         .executeTakeFirstOrThrow();
       return row.generation;
     },
+    async deleteUserSessions(userName) {
+      const key = userKey(userName);
+      return db.transaction().execute(async (trx) => {
+        const deleted = await trx.deleteFrom("app_session").where("user_key", "=", key).executeTakeFirst();
+        await trx.deleteFrom("app_user_generation").where("user_key", "=", key).execute();
+        return Number(deleted.numDeletedRows);
+      });
+    },
     async purgeExpired() {
       const result = await db.deleteFrom("app_session").where("expires_at", "<=", now()).executeTakeFirst();
       return Number(result.numDeletedRows);
@@ -195,22 +242,39 @@ export function databaseSessionStore(anyDb: Kysely<any>, now: () => Date = () =>
 export const redisSessionKeyPrefix = "safewindow:session:";
 /** Prefix of the users' session generations in Redis. */
 export const redisGenerationKeyPrefix = "safewindow:session-generation:";
+/** Prefix of the set of a user's session ids in Redis (it expires with the user's last session). */
+export const redisUserSessionsKeyPrefix = "safewindow:user-sessions:";
 
 /**
  * Sessions in Redis under `safewindow:session:<id>` as JSON, expiring with the session
  * (`defaultSessionTtlMs` when no expiry is given). Updates use `XX`, so a deleted session stays
- * deleted.
+ * deleted. A signed-in session's id is also in its user's set `safewindow:user-sessions:<user key>`,
+ * which lives as long as the user's longest session; an id whose session ended or moved to another
+ * address (an e-mail change) may stay there until then, so `deleteUserSessions` deletes only the
+ * sessions whose data still names the user.
  * @throws whatever the client throws while Redis is down (commands fail at once, see redis.server.ts)
  */
 export function redisSessionStore(redis: RedisClient): SessionDataStore {
   const expiration = (expires: Date | undefined) =>
     expires ? ({ type: "PXAT", value: expires.getTime() } as const) : ({ type: "PX", value: defaultSessionTtlMs } as const);
+  /** Adds `id` to its user's set, which then lives at least until `expires`. */
+  const index = async (id: string, data: StoredSessionData, expires: Date | undefined) => {
+    const key = userKeyOf(data);
+    if (!key) return;
+    const setKey = redisUserSessionsKeyPrefix + key;
+    const until = expires?.getTime() ?? Date.now() + defaultSessionTtlMs;
+    // NX gives a new set its expiry; GT only ever lengthens it.
+    await redis.multi().sAdd(setKey, id).pExpireAt(setKey, until, "NX").pExpireAt(setKey, until, "GT").exec();
+  };
   return {
     async createData(data, expires) {
       for (;;) {
         const id = newSessionId();
         const created = await redis.set(redisSessionKeyPrefix + id, JSON.stringify(data), { expiration: expiration(expires), condition: "NX" });
-        if (created) return id;
+        if (created) {
+          await index(id, data, expires);
+          return id;
+        }
       }
     },
     async readData(id) {
@@ -218,7 +282,8 @@ export function redisSessionStore(redis: RedisClient): SessionDataStore {
       return parseStored(typeof json === "string" ? json : null);
     },
     async updateData(id, data, expires) {
-      await redis.set(redisSessionKeyPrefix + id, JSON.stringify(data), { expiration: expiration(expires), condition: "XX" });
+      const updated = await redis.set(redisSessionKeyPrefix + id, JSON.stringify(data), { expiration: expiration(expires), condition: "XX" });
+      if (updated) await index(id, data, expires);
     },
     async deleteData(id) {
       if (!id) return;
@@ -229,6 +294,21 @@ export function redisSessionStore(redis: RedisClient): SessionDataStore {
     },
     async nextUserGeneration(userName) {
       return Number(await redis.incr(redisGenerationKeyPrefix + userKey(userName)));
+    },
+    async deleteUserSessions(userName) {
+      const key = userKey(userName);
+      const setKey = redisUserSessionsKeyPrefix + key;
+      const ids = await redis.sMembers(setKey);
+      const sessionKeys = ids.map((id) => redisSessionKeyPrefix + id);
+      const stored = sessionKeys.length > 0 ? await redis.mGet(sessionKeys) : [];
+      // Only sessions that still name the user: an id may have moved to another address since.
+      const doomed = sessionKeys.filter((_, i) => {
+        const data = parseStored(typeof stored[i] === "string" ? stored[i] : null);
+        return data !== null && userKeyOf(data) === key;
+      });
+      const deleted = doomed.length > 0 ? Number(await redis.del(doomed)) : 0;
+      await redis.del([setKey, redisGenerationKeyPrefix + key]);
+      return deleted;
     },
   };
 }

@@ -267,14 +267,26 @@ export async function changeSessionUserName(context: Readonly<RouterContextProvi
 
 /**
  * Signs out every session of the signed-in user, at once and on every replica, this one included
- * ('Sign out everywhere'; a deleted account). With `notice`, this browser goes on with an anonymous
- * session that only carries that message to the next page (under a new id).
+ * ('Sign out everywhere'). The other browsers are told why at their next request.
+ * @throws whatever the store throws (unreachable)
  */
-export async function endSessionEverywhere(context: Readonly<RouterContextProvider>, notice?: string): Promise<void> {
+export async function endSessionEverywhere(context: Readonly<RouterContextProvider>): Promise<void> {
   const userName = sessionOf(context).get("userName");
   if (userName) await context.get(requestContext).sessions.nextUserGeneration(userName);
-  if (notice === undefined) return endSession(context);
+  endSession(context);
+}
+
+/**
+ * After the account was deleted (docs/security.md "Deleting an account"): deletes every session of the
+ * signed-in user from the store at once, this one's included, with their access tokens and the user's
+ * session generation, so the store keeps nothing of the account. This browser goes on with an
+ * anonymous session (under a new id) that only carries `notice` to the next page.
+ * @throws whatever the store throws (unreachable)
+ */
+export async function forgetAccountSessions(context: Readonly<RouterContextProvider>, notice: string): Promise<void> {
   const state = context.get(sessionContext);
+  const userName = state.session.get("userName");
+  if (userName) await context.get(requestContext).sessions.deleteUserSessions(userName);
   const session = createSession<SessionData, SessionFlash>(undefined, state.session.id);
   session.flash("notice", notice);
   state.session = session;

@@ -130,7 +130,14 @@ function profileRoutes(deps: ConsumerAppDeps): Router {
   });
 
   router.post("/deleteprofile", async (_req, res) => {
-    await deleteProfile(deps.profiles.db, userOf(res).identityUserId);
+    const user = userOf(res);
+    await deleteProfile(deps.profiles.db, user.identityUserId);
+    // The person's mails kept as files go too (their rows went with the results).
+    if (user.email) {
+      await deps.outbox.forgetMails([user.email]).catch((err: unknown) => {
+        deps.logger.error({ err: { type: (err as Error).name, message: (err as Error).message } }, "profile deleted; its mails in the outbox directory could not be deleted");
+      });
+    }
     reply(res, consumerCalls.deleteProfile, { success: true });
   });
 

@@ -20,6 +20,13 @@ export interface ConsumerOutbox {
    * @throws MailDeliveryError when the transport fails (the row is retried after the backoff) or the outbox is closed.
    */
   deliver(claimed: ClaimedRow): Promise<void>;
+  /**
+   * For a deleted profile: deletes the messages the transport keeps that name one of `addresses` (the
+   * .eml files of the outbox directory; services/shared/mail.ts `forget`).
+   * @returns how many were deleted
+   * @throws the file system's error
+   */
+  forgetMails(addresses: string[]): Promise<number>;
   /** Starts the sender (it sends leftovers of an earlier run at once). */
   start(): void;
   /** Stops the sender; deliveries in flight get the grace of the timings. Idempotent. */
@@ -68,6 +75,7 @@ export function createConsumerOutbox(opts: ConsumerOutboxOptions): ConsumerOutbo
       });
     },
     deliver: queue.deliver,
+    forgetMails: (addresses) => mailer.forget(addresses),
     start: queue.start,
     close: queue.close,
   };

@@ -533,8 +533,11 @@ export async function changePasswordWithCurrent(
 /**
  * Deletes the signed-in user's account (an extension of docs/product.md §7, issue 13; README "Deleting an
  * account"): checks the current password, then in one transaction deletes the user row (its link tokens
- * and pending mails go with it, by the schema's cascades) and queues the notice that confirms the
- * deletion to the account's address, sent at once (a failure to send it is retried; the deletion stands).
+ * and every outbox row of it, sent or not, go with it, by the schema's cascades) and the reset requests
+ * naming its addresses, and queues the notice that confirms the deletion to the account's address. Then
+ * the mails kept in the outbox directory that name those addresses are deleted, and the notice is sent
+ * (a failure to send it is retried; the deletion stands). The notice's row is deleted once sent or given
+ * up: nothing here names the person afterwards (docs/security.md "Deleting an account").
  * Access tokens already issued are not revoked: they expire within ACCESS_TOKEN_LIFETIME_SECONDS, and
  * every call of this authority that needs a user refuses them at once (the user is gone).
  * @returns true when deleted; false for a wrong password or an account that is already gone.
@@ -543,12 +546,21 @@ export async function deleteAccount(ctx: AccountsContext, userId: string, passwo
   const user = await ctx.db.selectFrom("identity_users").selectAll().where("id", "=", userId).executeTakeFirst();
   if (!user || !(await passwordMatches(user, password))) return false;
   const now = ctx.now();
-  const notice = await ctx.db.transaction().execute(async (trx) => {
+  const done = await ctx.db.transaction().execute(async (trx) => {
+    const addresses = await ctx.outbox.addressesOf(trx, userId);
     const deleted = await trx.deleteFrom("identity_users").where("id", "=", userId).returning("user_name").executeTakeFirst();
     if (!deleted) return null; // deleted meanwhile, by a second request
-    return ctx.outbox.enqueue(trx, { kind: "account_deleted", to: deleted.user_name, at: now, userId: null });
+    await ctx.outbox.forgetRequests(trx, addresses);
+    const notice = await ctx.outbox.enqueue(trx, { kind: "account_deleted", to: deleted.user_name, at: now, userId: null });
+    return { notice, addresses };
   });
-  if (!notice) return false;
-  await deliverAfterChange(ctx, [notice], userId, "account deleted");
+  if (!done) return false;
+  try {
+    await ctx.outbox.forgetMails(done.addresses);
+  } catch (err) {
+    // The deletion stands; the files are left for the operator, who is told.
+    ctx.logger.error({ err: { type: (err as Error).name, message: (err as Error).message }, userId }, "account deleted; its mails in the outbox directory could not be deleted");
+  }
+  await deliverAfterChange(ctx, [done.notice], userId, "account deleted");
   return true;
 }

@@ -102,6 +102,25 @@ export interface Outbox {
    */
   requestReset(request: ResetRequest): Promise<void>;
   /**
+   * Before an account is deleted (README "Deleting an account"): every address the mails of `userId`
+   * name, lower case (recipients, and an e-mail change's new address), in `trx`.
+   */
+  addressesOf(trx: Transaction<IdentityDatabase>, userId: string): Promise<string[]>;
+  /**
+   * For a deleted account, in `trx`: deletes the reset requests that name one of `addresses` (lower
+   * case), in any state. The account's own rows go with its user row (the schema's cascade).
+   * @returns how many rows were deleted
+   */
+  forgetRequests(trx: Transaction<IdentityDatabase>, addresses: string[]): Promise<number>;
+  /**
+   * For a deleted account: deletes the messages the transport keeps that name one of `addresses` (the
+   * .eml files of the outbox directory; services/shared/mail.ts `forget`). Call it before the deletion
+   * notice is delivered, which it would delete too.
+   * @returns how many messages were deleted
+   * @throws the file system's error
+   */
+  forgetMails(addresses: string[]): Promise<number>;
+  /**
    * Delivers a claimed mail now through the transport and marks it sent. A link mail whose link
    * no longer works at `now` (token superseded, used or expired) is cancelled instead, silently.
    * @throws MailDeliveryError when the transport fails: the row stays pending and is retried
@@ -156,7 +175,16 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const { db, mailer, render, logger } = opts;
   const t: OutboxTimings = { ...DEFAULT_OUTBOX_TIMINGS, ...opts.timings };
   // The raw token never outlives its row's pending state (a check constraint says so too).
-  const queue = createLeasedQueue({ db, table: "identity_outbox", logger, timings: t, handle: deliverClaimed, clearOnFinish: { token: null } });
+  // The notice of a deleted account is the last row naming its person: it goes once sent (or given up).
+  const queue = createLeasedQueue({
+    db,
+    table: "identity_outbox",
+    logger,
+    timings: t,
+    handle: deliverClaimed,
+    clearOnFinish: { token: null },
+    deleteOnFinish: ["account_deleted"],
+  });
 
   /** True when the row's link still works at the token clock's `now`. */
   async function linkAlive(row: OutboxRow): Promise<boolean> {
@@ -309,6 +337,28 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         })
         .execute();
       queue.wake();
+    },
+
+    async addressesOf(trx, userId) {
+      const user = await trx.selectFrom("identity_users").select("user_name").where("id", "=", userId).executeTakeFirst();
+      const rows = await trx.selectFrom("identity_outbox").select(["recipient", "new_address"]).where("user_id", "=", userId).execute();
+      const named = [user?.user_name, ...rows.flatMap((row) => [row.recipient, row.new_address])];
+      return [...new Set(named.filter((a): a is string => !!a).map((a) => a.trim().toLowerCase()))];
+    },
+
+    async forgetRequests(trx, addresses) {
+      if (addresses.length === 0) return 0;
+      const result = await trx
+        .deleteFrom("identity_outbox")
+        .where("kind", "=", "reset_request")
+        // Requests keep the address normalised (accounts.ts requestPasswordReset), as `addresses` are.
+        .where("recipient", "in", addresses)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    forgetMails(addresses) {
+      return mailer.forget(addresses);
     },
 
     deliver(claimed) {

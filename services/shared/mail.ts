@@ -4,11 +4,12 @@
 // services/identity/mail.ts, the consumer API's in services/consumer/mail.ts; each service's outbox
 // (services/shared/outbox.ts) queues mails in its database and calls the transport.
 import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
+import PostalMime from "postal-mime";
 import { MailDeliveryError } from "./errors.ts";
 import { redactUrl } from "./redact.ts";
 
@@ -29,6 +30,14 @@ export interface OutgoingMail {
 export interface Mailer {
   /** Sends one message, logging it with its links redacted. @throws MailDeliveryError when the transport or the file write fails. */
   send(mail: OutgoingMail): Promise<void>;
+  /**
+   * Deletes every message this transport still keeps that names one of `addresses` (any case) in a
+   * header, the subject or the text: the .eml files of the outbox directory; over SMTP nothing is
+   * kept, so nothing is deleted. For a deleted account (docs/security.md "Deleting an account").
+   * @returns how many messages were deleted
+   * @throws the file system's error when the directory cannot be read or a file not deleted
+   */
+  forget(addresses: string[]): Promise<number>;
   /** Closes the transport's connections; sends after this fail. */
   close(): void;
 }
@@ -64,6 +73,9 @@ export function createMailer(opts: MailerOptions): Mailer {
           throw new MailDeliveryError(`SMTP delivery failed: ${(err as Error).message}`, { cause: err });
         }
       },
+      async forget() {
+        return 0;
+      },
       close() {
         transport.close();
       },
@@ -87,10 +99,50 @@ export function createMailer(opts: MailerOptions): Mailer {
         throw new MailDeliveryError(`Writing the mail to the outbox failed: ${(err as Error).message}`, { cause: err });
       }
     },
+    async forget(addresses) {
+      const wanted = addresses.map((a) => a.trim().toLowerCase()).filter((a) => a !== "");
+      if (wanted.length === 0) return 0;
+      let names: string[];
+      try {
+        names = (await readdir(opts.outboxDir)).filter((name) => name.endsWith(".eml"));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === "ENOENT") return 0;
+        throw err;
+      }
+      let deleted = 0;
+      // One file at a time: a large outbox costs time, never memory.
+      for (const name of names) {
+        const file = path.join(opts.outboxDir, name);
+        let raw: Buffer;
+        try {
+          raw = await readFile(file);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === "ENOENT") continue; // deleted meanwhile
+          throw err;
+        }
+        if (!(await namesAny(raw, wanted))) continue;
+        await unlink(file).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== "ENOENT") throw err;
+        });
+        deleted++;
+      }
+      if (deleted > 0) opts.logger.info({ deleted }, "mails of a deleted account removed from the outbox");
+      return deleted;
+    },
     close() {
       transport.close();
     },
   };
+}
+
+/**
+ * True when the raw message names one of `addresses` (lower case) in a header (To, From, Cc, …), the
+ * subject, the text or the HTML, as they read once decoded (quoted-printable and base64 undone).
+ */
+async function namesAny(raw: Buffer, addresses: string[]): Promise<boolean> {
+  const mail = await PostalMime.parse(raw);
+  const decoded = [mail.subject ?? "", mail.text ?? "", mail.html ?? "", ...mail.headers.map((h) => h.value)].join("\n").toLowerCase();
+  return addresses.some((address) => decoded.includes(address));
 }
 
 /** `s` with the characters HTML gives a meaning escaped. */

@@ -4,7 +4,8 @@
 // causes it, so a crash can delay a mail but never lose it. A sender claims due rows one at a time
 // with a lease (`for update skip locked`), so that processes sharing one database never send the
 // same row twice; a failed attempt waits with exponential backoff and is given up after
-// maxAttempts; finished rows are purged after keepFinishedMs.
+// maxAttempts; finished rows are purged after keepFinishedMs, except the kinds a queue deletes as
+// soon as they finish (deleteOnFinish).
 //
 // Queue times (backoff, leases) are the database's clock, the one clock every process sharing the
 // database agrees on.
@@ -108,6 +109,12 @@ export interface LeasedQueueOptions {
   handle: (claimed: ClaimedRow) => Promise<void>;
   /** Columns set to null whenever a row finishes or is given up (the identity outbox's raw token). */
   clearOnFinish?: Record<string, null>;
+  /**
+   * Kinds whose rows are deleted instead of kept once they finish (sent, cancelled, done) or are given
+   * up: a mail that must not outlive its sending (the notice of a deleted account names a person
+   * nothing else of ours still names).
+   */
+  deleteOnFinish?: readonly string[];
 }
 
 export interface LeasedQueue {
@@ -162,6 +169,20 @@ export interface LeasedQueue {
 export function createLeasedQueue(opts: LeasedQueueOptions): LeasedQueue {
   const { db, table, logger, timings: t } = opts;
   const clear = opts.clearOnFinish ?? {};
+  const forgotten = opts.deleteOnFinish ?? [];
+
+  /** Deletes the claimed pending row when its kind is one of deleteOnFinish; true when it did. */
+  async function deleteIfForgotten(id: string, claimId: string, executor: Kysely<any>): Promise<boolean> {
+    if (forgotten.length === 0) return false;
+    const result = await executor
+      .deleteFrom(table)
+      .where("id", "=", id)
+      .where("claimed_by", "=", claimId)
+      .where("status", "=", "pending")
+      .where("kind", "in", forgotten)
+      .executeTakeFirst();
+    return result.numDeletedRows === 1n;
+  }
   let started = false;
   let closed = false;
   let abandoned = false;
@@ -185,6 +206,7 @@ export function createLeasedQueue(opts: LeasedQueueOptions): LeasedQueue {
 
   async function finish(claimed: ClaimedRow, status: string, extra: Record<string, unknown> = {}, executor: Kysely<any> = db): Promise<boolean> {
     checkOpen();
+    if (await deleteIfForgotten(claimed.id, claimed.claimId, executor)) return true;
     const result = await executor
       .updateTable(table)
       .set({ ...clear, status, claimed_by: null, claimed_until: null, finished_at: sql<Date>`now()`, ...extra })
@@ -199,6 +221,10 @@ export function createLeasedQueue(opts: LeasedQueueOptions): LeasedQueue {
     checkOpen();
     const giveUp = row.attempts >= t.maxAttempts;
     const retryInMs = retryDelayMs(row.attempts, t);
+    if (giveUp && (await deleteIfForgotten(row.id, claimId, db))) {
+      logger.error({ mailId: row.id, kind: row.kind, attempts: row.attempts, err: reason }, `${what} failed; giving up (the row is deleted)`);
+      return;
+    }
     await db
       .updateTable(table)
       .set(

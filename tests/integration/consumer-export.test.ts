@@ -5,8 +5,12 @@
 // relation. Real identity authority, consumer API, worker pool and PGlite; generated lab PDFs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { harborviewPdf } from "../fixtures/index.ts";
+import { readFile, readdir } from "node:fs/promises";
+import path from "node:path";
+import PostalMime from "postal-mime";
+import { sql } from "kysely";
 import { accessToken, callApi, contractFetch, json, mailAfter, makePerson, makeUser, requestToken, startServices } from "./support.ts";
-import type { Bearer, Person, Services } from "./support.ts";
+import type { Bearer, Person, Services, TestUser } from "./support.ts";
 
 const HOUR = 3600_000;
 const REVIEWER = `export-reviewer-${Math.random().toString(36).slice(2, 8)}@example.com`;
@@ -21,6 +25,24 @@ afterAll(async () => {
 });
 
 const api = (p: string, who: Bearer, init?: RequestInit) => callApi(services, p, who, init);
+
+let reviewerAccount: Promise<TestUser> | undefined;
+/** The reviewer's account, made once. */
+const reviewerUser = () => (reviewerAccount ??= makeUser(services, { email: REVIEWER, confirmed: true }));
+
+/** The subjects of the .eml files in `dataDir`/outbox that name `address` anywhere (headers, subject, text, HTML). */
+async function mailsNaming(dataDir: string, address: string): Promise<string[]> {
+  const dir = path.join(dataDir, "outbox");
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".eml"));
+  const named: string[] = [];
+  for (const file of files) {
+    const raw = await readFile(path.join(dir, file), "utf8");
+    const mail = await PostalMime.parse(raw);
+    const text = [raw, mail.subject, mail.text, mail.html, ...mail.headers.map((h) => h.value)].join("\n").toLowerCase();
+    if (text.includes(address.toLowerCase())) named.push(mail.subject ?? "");
+  }
+  return named;
+}
 const postJson = (p: string, who: Bearer, body: unknown) => api(p, who, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 /** Uploads `pdf` for `who`; the stored result's id. */
@@ -48,7 +70,7 @@ describe("the person's own data", () => {
     const typo = await upload(ada, await harborviewPdf({ firstName: "Adda", lastName: "Lovelace", dob: "1990-12-10", collectedAt: new Date(collectedAt.getTime() - HOUR) }));
     await upload(grace, await harborviewPdf({ firstName: "Grace", lastName: "Hopper", dob: "1986-12-09", collectedAt }));
     expect((await postJson("/testresult/dispute/", ada, { sF_TestResultId: typo, disputeComment: "The lab typed Adda." })).status).toBe(200);
-    const reviewer = await makeUser(services, { email: REVIEWER, confirmed: true });
+    const reviewer = await reviewerUser();
     expect((await postJson("/testresult/reviewdispute/", reviewer, { sF_TestResultId: typo, decision: "decline", responseComment: "Please ask the lab for a corrected report." })).status).toBe(200);
     await follow(grace, ada, true);
     await follow(ada, alan, false);
@@ -102,7 +124,7 @@ describe("the person's own data", () => {
 });
 
 describe("deleting an account", () => {
-  it("removes the profile, results, files and follow relations on both sides, then the identity account, with a confirmation mail", async () => {
+  it("removes the profile, results, files and follow relations on both sides, then the identity account, with a confirmation mail; no outbox row or mail file names her but that mail", async () => {
     const ada = await makePerson(services, { firstName: "Ada", lastName: "Byron", dob: "1990-12-10", postalCode: "94105" }, { tag: "delete" });
     const grace = await makePerson(services, { firstName: "Grace", lastName: "Brewster", dob: "1986-12-09", postalCode: "10001" }, { tag: "delete" });
     const alan = await makePerson(services, { firstName: "Alan", lastName: "Mathison", dob: "1980-06-23", postalCode: "02139" }, { tag: "delete" });
@@ -112,6 +134,29 @@ describe("deleting an account", () => {
     await follow(ada, alan, false);
     const db = services.consumer.db;
     const consumerId = ada.profile.sF_ConsumerId;
+    // Mails that name her: a decided dispute (consumer outbox) and a reset request (identity outbox).
+    const typo = await upload(ada, await harborviewPdf({ firstName: "Adda", lastName: "Byron", dob: "1990-12-10", collectedAt: new Date(collectedAt.getTime() - HOUR) }));
+    expect((await postJson("/testresult/dispute/", ada, { sF_TestResultId: typo, disputeComment: "The lab typed Adda." })).status).toBe(200);
+    await mailAfter(
+      services,
+      ada.email,
+      async () => expect((await postJson("/testresult/reviewdispute/", await reviewerUser(), { sF_TestResultId: typo, decision: "decline", responseComment: "No." })).status).toBe(200),
+      "consumer",
+    );
+    const client = `Bearer ${await accessToken(services, { grant_type: "client_credentials", scope: "identity.api" })}`;
+    await mailAfter(services, ada.email, () => contractFetch(`${services.identityUrl}/api/account/requestpasswordchange?${new URLSearchParams({ email: ada.email })}`, { headers: { authorization: client } }));
+    const consumerRows = () => db.selectFrom("consumer_outbox").select(["kind", "status"]).where(sql<string>`lower(recipient)`, "=", ada.email.toLowerCase()).execute();
+    const identityRows = () =>
+      services.identity.db
+        .selectFrom("identity_outbox")
+        .select(["kind", "status"])
+        .where((eb) => eb.or([eb(sql<string>`lower(recipient)`, "=", ada.email.toLowerCase()), eb(sql<string>`lower(coalesce(new_address, ''))`, "=", ada.email.toLowerCase())]))
+        .execute();
+    expect(await consumerRows()).toEqual([{ kind: "dispute_decided", status: "sent" }]);
+    expect(await mailsNaming(services.consumerDataDir, ada.email)).toEqual(["Your SafeWindow dispute has been reviewed"]);
+    expect((await identityRows()).length).toBeGreaterThanOrEqual(2);
+    expect((await mailsNaming(services.identityDataDir, ada.email)).length).toBeGreaterThanOrEqual(1);
+    const othersMails = (await mailsNaming(services.identityDataDir, grace.email)).length + (await mailsNaming(services.identityDataDir, REVIEWER)).length;
 
     // A wrong password deletes nothing at the authority.
     const deleteAccount = (password: string) =>
@@ -136,6 +181,9 @@ describe("deleting an account", () => {
     for (const search of ["Ada Byron", ada.email, ada.profile.safeWindowId]) {
       expect((await json(await api(`/consumersubscription/searchpublishers/?searchString=${encodeURIComponent(search)}`, grace))).consumers, search).toEqual([]);
     }
+    // Her decided dispute's row and mail file are gone too.
+    expect(await consumerRows()).toEqual([]);
+    expect(await mailsNaming(services.consumerDataDir, ada.email)).toEqual([]);
     // Deleting twice is harmless.
     expect((await api("/consumer/deleteprofile", ada, { method: "POST" })).status).toBe(200);
 
@@ -146,6 +194,12 @@ describe("deleting an account", () => {
     const grant = await requestToken(services, { grant_type: "password", username: ada.email, password: ada.password });
     expect(grant.status).toBe(400);
     expect((await contractFetch(`${services.identityUrl}/api/users/`, { headers: { authorization: `Bearer ${ada.token}` } })).status).toBe(401);
+    // No outbox row names her once the notice is sent, and of the mail files only the notice does;
+    // the others' mails stay.
+    for (let tries = 0; (await identityRows()).length > 0 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await identityRows()).toEqual([]);
+    expect(await mailsNaming(services.identityDataDir, ada.email)).toEqual(["Your SafeWindow account was deleted"]);
+    expect((await mailsNaming(services.identityDataDir, grace.email)).length + (await mailsNaming(services.identityDataDir, REVIEWER)).length).toBe(othersMails);
     // The address is free again.
     await makeUser(services, { email: ada.email });
   });

@@ -320,6 +320,75 @@ describe("notices", () => {
   });
 });
 
+describe("a deleted account", () => {
+  /** Every outbox row naming `addresses` as its recipient or an e-mail change's new address. */
+  const rowsNaming = (service: IdentityService, addresses: string[]) =>
+    service.db
+      .selectFrom("identity_outbox")
+      .select(["kind", "status", "recipient"])
+      .where((eb) => eb.or([eb("recipient", "in", addresses), eb("new_address", "in", addresses)]))
+      .execute();
+
+  it("leaves no row naming the person but its notice, whose row stays only until it is sent", async () => {
+    const dataDir = await newDir();
+    const smtp = await startSmtp();
+    try {
+      // The transport fails at first: the notice must wait, and its row with it.
+      const first = await start(dataDir, { smtpUrl: DEAD_SMTP, mailQueue: { retryBaseMs: 100, maxAttempts: 50 } });
+      const email = newEmail("deleted");
+      const bystander = newEmail("bystander");
+      await register(first, email);
+      await register(first, bystander);
+      const user = await accessToken({ identityUrl: first.url, client: CLIENT }, { grant_type: "password", username: email, password: PASSWORD });
+      const asUser = (pathAndQuery: string, init: RequestInit = {}) =>
+        contractFetch(`${first.url}${pathAndQuery}`, { ...init, headers: { ...init.headers, authorization: `Bearer ${user}` } });
+      // Traces: a reset request (a row naming the address, of no user), a password change's notice, and an
+      // e-mail change whose notice to the old address names the new one.
+      await asClient(first, `/api/account/requestpasswordchange?${new URLSearchParams({ email })}`);
+      await eventually("the reset request handled", async () => ((await outboxRows(first, email)).some((r) => r.kind === "reset_request" && r.status === "done") ? true : undefined));
+      expect(await (await asUser(`/api/account/changepasswordusingcurrent?${new URLSearchParams({ currentPassword: PASSWORD, newPassword: "Outbox!pass2" })}`)).json()).toBe(true);
+      const next = newEmail("deleted-next");
+      expect(await (await asUser(`/api/account/changeusername?${new URLSearchParams({ userName: next })}`)).json()).toBe(true);
+      await asClient(first, `/api/account/requestpasswordchange?${new URLSearchParams({ email: next })}`);
+      await eventually("the second reset request handled", async () => ((await outboxRows(first, next)).some((r) => r.kind === "reset_request" && r.status === "done") ? true : undefined));
+      expect((await rowsNaming(first, [email, next])).length).toBeGreaterThanOrEqual(6);
+
+      const deleted = await asUser("/api/account/delete", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ password: "Outbox!pass2" }) });
+      expect(await deleted.json()).toBe(true);
+      // Only the notice's row names the person, pending while the transport fails.
+      expect(await rowsNaming(first, [email, next])).toEqual([{ kind: "account_deleted", status: "pending", recipient: next }]);
+      // The bystander's rows stay.
+      expect((await outboxRows(first, bystander)).length).toBeGreaterThan(0);
+      await stop(first);
+
+      // Next start, with a working transport: the notice goes out, and its row goes with it.
+      const second = await start(dataDir, { smtpUrl: smtp.url });
+      const notice = await eventually("the deletion notice over SMTP", async () => mailsTo(smtp.received, next)[0]);
+      expect(notice).toBeDefined();
+      await eventually("the notice's row deleted", async () => ((await rowsNaming(second, [email, next])).length === 0 ? true : undefined));
+      expect(logLines.some((l) => l.includes("mail sent") && l.includes(next))).toBe(true);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("a notice given up is deleted too", async () => {
+    const dataDir = await newDir();
+    const service = await start(dataDir, { smtpUrl: DEAD_SMTP, mailQueue: { retryBaseMs: 50, retryMaxMs: 50, pollMs: 100, maxAttempts: 2 } });
+    const email = newEmail("given-up");
+    await register(service, email);
+    const user = await accessToken({ identityUrl: service.url, client: CLIENT }, { grant_type: "password", username: email, password: PASSWORD });
+    const deleted = await contractFetch(`${service.url}/api/account/delete`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${user}`, "content-type": "application/json" },
+      body: JSON.stringify({ password: PASSWORD }),
+    });
+    expect(await deleted.json()).toBe(true);
+    await eventually("the notice given up", async () => (logLines.some((l) => l.includes("giving up (the row is deleted)")) ? true : undefined));
+    expect(await rowsNaming(service, [email])).toEqual([]);
+  });
+});
+
 // Real PostgreSQL (tests/integration/postgres.ts): PGlite over a socket serves one session, so
 // two pools on it would not contend for row locks the way replicas do.
 describe("two senders on one PostgreSQL database (scale-out)", () => {

@@ -28,7 +28,7 @@ describe("the database session store", () => {
 
   beforeAll(async () => {
     db = await createDatabase({ dataDir: mkdtempSync(path.join(tmpdir(), "sw-sessions-db-")), name: "app" });
-    expect(await migrateSessionTable(db)).toEqual(["0001_sessions", "0002_user_generations"]);
+    expect(await migrateSessionTable(db)).toEqual(["0001_sessions", "0002_user_generations", "0003_session_users"]);
     expect(await migrateSessionTable(db)).toEqual([]);
     store = databaseSessionStore(db, () => clock);
   }, 60_000);
