@@ -11,6 +11,7 @@ import { outbox } from "./0007_outbox.ts";
 import { visits } from "./0008_visits.ts";
 import { resultLinks } from "./0009_result_links.ts";
 import { resultProof } from "./0010_result_proof.ts";
+import { checkinGuesses } from "./0012_checkin_guesses.ts";
 
 /** Migration table of the consumer API (kept apart from identity_… in a shared database). */
 export const CONSUMER_MIGRATION_TABLE = "consumer_migration";
@@ -27,4 +28,5 @@ export const consumerMigrations: Record<string, Migration> = {
   "0008_visits": visits,
   "0009_result_links": resultLinks,
   "0010_result_proof": resultProof,
+  "0012_checkin_guesses": checkinGuesses,
 };
