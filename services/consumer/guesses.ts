@@ -9,11 +9,11 @@
 // which the answer's Retry-After gives in seconds. Across a window's edge a scope can use its limit
 // twice in a row, so over any 10 minutes it gets at most twice its limit.
 //
-// An attempt counts from the moment it starts, before the code is looked up, by one atomic
-// INSERT … ON CONFLICT … DO UPDATE … RETURNING over its three rows (always in the order caller,
-// location, group, so concurrent statements lock rows in one order): attempts sent at once cannot
+// An attempt counts from the moment it starts, before the code is looked up, by an atomic
+// INSERT … ON CONFLICT … DO UPDATE … RETURNING on each of its rows in turn (caller, location, group;
+// each its own statement, so no statement waits holding another row): attempts sent at once cannot
 // all pass before the first miss is known. An attempt refused, or whose code exists (used or not),
-// is then taken back, one row per statement. Codes not found are also counted over all venues: past
+// is then taken back from the rows it counted in. Codes not found are also counted over all venues: past
 // `ceiling` in a window each raises safewindow_checkin_guesses_over_ceiling_total and the first logs
 // a warning, but nothing is refused, since a global refusal would let one attacker stop every venue.
 import type { Kysely } from "kysely";
@@ -110,17 +110,16 @@ export class GuessCounter {
       ["location", keys.locationId],
       ["group", keys.hospitalityGroupId],
     ];
-    const counted = await this.#db
-      .insertInto("consumer_checkin_guesses")
-      .values(rows.map(([scope, key]) => ({ scope, key, window_start: windowStart, misses: 1 })))
-      .onConflict((oc) => oc.columns(["scope", "key", "window_start"]).doUpdateSet((eb) => ({ misses: eb("consumer_checkin_guesses.misses", "+", 1) })))
-      .returning(["scope", "misses"])
-      .execute();
+    // One row at a time, narrowest first: an attempt refused by its caller's limit never counts at
+    // the location, nor one refused at the location in the group, even for the moment before it is
+    // taken back.
+    const allowed = { caller: this.#limits.perCaller, location: this.#limits.perLocation, group: this.#limits.perGroup };
+    const counted: (typeof rows)[number][] = [];
     let settled = false;
     const takeBack = async () => {
       if (settled) return;
       settled = true;
-      for (const [scope, key] of rows) {
+      for (const [scope, key] of counted) {
         await this.#db
           .updateTable("consumer_checkin_guesses")
           .set((eb) => ({ misses: eb("misses", "-", 1) }))
@@ -131,13 +130,21 @@ export class GuessCounter {
           .execute();
       }
     };
-    const allowed = { caller: this.#limits.perCaller, location: this.#limits.perLocation, group: this.#limits.perGroup };
-    const over = rows.find(([scope]) => (counted.find((r) => r.scope === scope)?.misses ?? 0) > allowed[scope]);
-    if (over) {
-      await takeBack();
-      refusedTotal.inc({ scope: over[0] });
-      const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + GUESS_WINDOW_MS - now.getTime()) / 1000));
-      throw new VenueError(429, "too_many_attempts", refusals[over[0]], retryAfter);
+    for (const row of rows) {
+      let misses: number;
+      try {
+        misses = await this.#raise(row[0], row[1], windowStart);
+      } catch (err) {
+        await takeBack().catch(() => {}); // the database failed: nothing was tried
+        throw err;
+      }
+      counted.push(row);
+      if (misses > allowed[row[0]]) {
+        await takeBack();
+        refusedTotal.inc({ scope: row[0] });
+        const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + GUESS_WINDOW_MS - now.getTime()) / 1000));
+        throw new VenueError(429, "too_many_attempts", refusals[row[0]], retryAfter);
+      }
     }
     return {
       notAMiss: takeBack,
@@ -149,14 +156,20 @@ export class GuessCounter {
     };
   }
 
-  /** Counts a code not found over all venues; past the ceiling: the metric, and a warning for the first. */
-  async #countOverAll(keys: GuessKeys, windowStart: Date): Promise<void> {
+  /** Adds 1 to the row of `scope`, `key` and `windowStart` (made at 1 when missing), atomically; its new count. */
+  async #raise(scope: Scope, key: string, windowStart: Date): Promise<number> {
     const { misses } = await this.#db
       .insertInto("consumer_checkin_guesses")
-      .values({ scope: "all", key: "", window_start: windowStart, misses: 1 })
+      .values({ scope, key, window_start: windowStart, misses: 1 })
       .onConflict((oc) => oc.columns(["scope", "key", "window_start"]).doUpdateSet((eb) => ({ misses: eb("consumer_checkin_guesses.misses", "+", 1) })))
       .returning("misses")
       .executeTakeFirstOrThrow();
+    return misses;
+  }
+
+  /** Counts a code not found over all venues; past the ceiling: the metric, and a warning for the first. */
+  async #countOverAll(keys: GuessKeys, windowStart: Date): Promise<void> {
+    const misses = await this.#raise("all", "", windowStart);
     if (misses <= this.#limits.ceiling) return;
     overCeilingTotal.inc();
     if (misses === this.#limits.ceiling + 1) {

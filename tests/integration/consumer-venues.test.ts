@@ -52,7 +52,7 @@ beforeAll(async () => {
   user = await makeUser(services);
   silent = createServer(() => {});
   await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   for (const consumer of extra) await consumer.close();
@@ -416,7 +416,7 @@ describe("guessing check-in codes", () => {
     const refused = await enter(admin, here, guess(), again);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-  }, 60_000);
+  }, 120_000);
 
   it("past the ceiling over all venues, counts each code not found in a metric and logs once, and refuses nobody for it", async () => {
     awayFromWindowEdge();
