@@ -92,6 +92,25 @@ export class GuessCounter {
   }
 
   /**
+   * Refuses at once a caller already at perCaller in the current window: read only, before the
+   * route asks the business API anything, so that a caller who must wait costs no call there.
+   * `begin` still counts (and decides) atomically.
+   * @throws VenueError 429 too_many_attempts with retryAfterSeconds, as `begin`
+   */
+  async refuseWaitingCaller(caller: string, now: Date): Promise<void> {
+    const windowStart = windowOf(now);
+    const row = await this.#db.selectFrom("consumer_checkin_guesses").select("misses").where("scope", "=", "caller").where("key", "=", caller).where("window_start", "=", windowStart).executeTakeFirst();
+    if (row && row.misses >= this.#limits.perCaller) throw this.#refusal("caller", windowStart, now);
+  }
+
+  /** The 429 of `scope`: wait until the window that began at `windowStart` ends (1 s at least). */
+  #refusal(scope: Exclude<Scope, "all">, windowStart: Date, now: Date): VenueError {
+    refusedTotal.inc({ scope });
+    const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + GUESS_WINDOW_MS - now.getTime()) / 1000));
+    return new VenueError(429, "too_many_attempts", refusals[scope], retryAfter);
+  }
+
+  /**
    * Counts an attempt of `keys.caller` at `keys.locationId` at `now`, in the caller's, the location's
    * and the group's rows of the current window, and purges the rows of past windows (once per window
    * per process).
@@ -141,9 +160,7 @@ export class GuessCounter {
       counted.push(row);
       if (misses > allowed[row[0]]) {
         await takeBack();
-        refusedTotal.inc({ scope: row[0] });
-        const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + GUESS_WINDOW_MS - now.getTime()) / 1000));
-        throw new VenueError(429, "too_many_attempts", refusals[row[0]], retryAfter);
+        throw this.#refusal(row[0], windowStart, now);
       }
     }
     return {

@@ -167,6 +167,7 @@ function checkinRoutes(deps: ConsumerAppDeps): Router {
     requireContentType(req, "json");
     const { code, locationId } = parse(redeemCodeRequestSchema, req.body);
     const caller = userOf(res).identityUserId;
+    await guesses.refuseWaitingCaller(caller, deps.now());
     // The business API keeps who administers which location, and its group: asked with the caller's own token.
     const answer = await deps.business.locationAdministrator(req.get("authorization") as string, locationId);
     const location = answer.locations.find((l) => l.locationId === locationId);
