@@ -826,7 +826,11 @@ export const consumerCalls = {
       403: { description: "not_location_administrator: the caller does not administer this location (the business API says); insufficient_scope: the business API refused the caller's token.", schema: apiErrorSchema },
       404: { description: "code_not_found: no such code; no_venues: this consumer API runs without a business API.", schema: apiErrorSchema },
       409: { description: "code_expired or code_used: the code is too old, was replaced by a newer one, or was entered already.", schema: apiErrorSchema },
-      429: { description: "too_many_attempts: more than 10 codes not found by this caller in 10 minutes; Retry-After.", schema: apiErrorSchema },
+      429: {
+        description:
+          "too_many_attempts: too many codes that do not exist in this 10-minute window: 10 by this caller, 20 at this location or 40 at this hospitality group's locations (error_description says which). The Retry-After header gives the seconds until the window ends (1 to 600).",
+        schema: apiErrorSchema,
+      },
       503: { description: "temporarily_unavailable: the business API cannot be asked; Retry-After 5.", schema: apiErrorSchema },
     },
   },

@@ -35,7 +35,9 @@ import { testResultRoutes } from "./results/routes.ts";
 import { getSafeWindow } from "./safewindow.ts";
 import { SubscriptionError, rememberEmail } from "./subscriptions.ts";
 import { searchCentre } from "./venues.ts";
-import { MissCounter, checkIn, currentUserVisits, issueCheckinCode, redeemCheckinCode, setRating } from "./visits.ts";
+import { checkIn, currentUserVisits, issueCheckinCode, redeemCheckinCode, setRating } from "./visits.ts";
+import { GuessCounter } from "./guesses.ts";
+import type { GuessLimits } from "./guesses.ts";
 import type { BusinessClient } from "./venues.ts";
 import { subscriptionRoutes } from "./subscriptions/routes.ts";
 
@@ -54,6 +56,8 @@ export interface ConsumerAppDeps {
   outbox: ConsumerOutbox;
   /** The business API, which keeps the venues (venues.ts). */
   business: BusinessClient;
+  /** The check-in code guess limits (guesses.ts); default GUESS_LIMITS. */
+  checkinLimits?: Partial<GuessLimits>;
 }
 
 // ---------------------------------------------------------------- authentication
@@ -159,7 +163,7 @@ function profileRoutes(deps: ConsumerAppDeps): Router {
 /** Extensions (docs/venues.md "Check-in"): POST issuecode/ (the visitor), redeemcode/ and checkin/ (a location administrator). */
 function checkinRoutes(deps: ConsumerAppDeps): Router {
   const router = express.Router();
-  const misses = new MissCounter();
+  const guesses = new GuessCounter(deps.profiles.db, deps.logger, deps.checkinLimits);
   router.use(authenticate(deps));
 
   router.post("/issuecode", async (_req, res) => {
@@ -170,19 +174,18 @@ function checkinRoutes(deps: ConsumerAppDeps): Router {
     requireContentType(req, "json");
     const { code, locationId } = parse(redeemCodeRequestSchema, req.body);
     const caller = userOf(res).identityUserId;
-    // Counted before anything is awaited: attempts sent at once are counted at once (visits.ts MissCounter).
-    const mark = misses.begin(caller, deps.now());
+    await guesses.refuseWaitingCaller(caller, deps.now());
+    // The business API keeps who administers which location, and its group: asked with the caller's own token.
+    const answer = await deps.business.locationAdministrator(req.get("authorization") as string, locationId);
+    const location = answer.locations.find((l) => l.locationId === locationId);
+    if (!answer.isLocationAdministrator || !location) throw new VenueError(403, "not_location_administrator", "You do not administer this location.");
+    // Counted before the code is looked up, for the caller, the location and its group (guesses.ts); 429 past a limit.
+    const attempt = await guesses.begin({ caller, locationId, hospitalityGroupId: location.hospitalityGroupId }, deps.now());
     try {
-      // The business API keeps who administers which location: asked with the caller's own token.
-      const answer = await deps.business.locationAdministrator(req.get("authorization") as string, locationId);
-      const location = answer.locations.find((l) => l.locationId === locationId);
-      if (!answer.isLocationAdministrator || !location) {
-        misses.found(caller, mark); // refused before any code was looked at
-        throw new VenueError(403, "not_location_administrator", "You do not administer this location.");
-      }
-      reply(res, consumerCalls.redeemCheckinCode, await redeemCheckinCode(deps.profiles.db, caller, code, location, deps.now(), misses, mark));
+      reply(res, consumerCalls.redeemCheckinCode, await redeemCheckinCode(deps.profiles.db, caller, code, location, deps.now(), attempt));
     } catch (err) {
-      if (!(err instanceof VenueError)) misses.found(caller, mark); // the business API or the database failed: no code was tried
+      // The database failed: no code was tried. (A VenueError has settled the attempt already.)
+      if (!(err instanceof VenueError)) await attempt.notAMiss().catch(() => {});
       throw err;
     }
   });

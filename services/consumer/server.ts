@@ -24,6 +24,7 @@ import type { DccSigner } from "./results/proof/dcc.ts";
 import type { ShcIssuer } from "./results/proof/shc.ts";
 import { proofTrust } from "./results/proof/trust.ts";
 import { rematchResults } from "./results/store.ts";
+import type { GuessLimits } from "./guesses.ts";
 import { CONSUMER_MIGRATION_TABLE, consumerMigrations } from "./schema/migrations.ts";
 import type { ConsumerDatabase } from "./schema/tables.ts";
 
@@ -74,6 +75,8 @@ export interface ConsumerOptions {
    * issuers (SHC_EXTRA_ISSUERS) and EU DCC document signers (DCC_TRUST_LIST).
    */
   proof?: { shcIssuers?: readonly ShcIssuer[]; dccSigners?: readonly DccSigner[] };
+  /** The check-in code guess limits per 10 minutes (guesses.ts); default GUESS_LIMITS, which tests lower. */
+  checkinLimits?: Partial<GuessLimits>;
 }
 
 export interface ConsumerService {
@@ -140,6 +143,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
       results: { db, pool, proofTrust: trust, ...(opts.links ? { links: opts.links } : {}) },
       reviewers: reviewerList(opts.reviewers ?? []),
       business: createBusinessClient(opts.businessUrl?.replace(/\/+$/, "")),
+      ...(opts.checkinLimits ? { checkinLimits: opts.checkinLimits } : {}),
       verifier: createTokenVerifier({ identityUrl, ...(opts.identityIssuer ? { issuer: opts.identityIssuer } : {}), now }),
       logger,
       now,

@@ -4,9 +4,11 @@
 // Only a code the person chose to show lets a venue see their window: nobody can look a person up by
 // product ID or name. A code is 6 characters of Crockford base32 (30 random bits), serves once, for
 // 2 minutes, and asking for a new one ends the older. Entering it is a check, recorded as a visit with
-// what the venue saw; Check in marks the visit. A caller who enters 10 codes that do not exist within
-// 10 minutes must wait, counted in this process (one consumer API process: see the README), so guessing
-// a live code among 2^30 takes, per caller, about 10^7 years of tries on average.
+// what the venue saw; Check in marks the visit. Codes entered that do not exist are counted in the
+// database by guesses.ts, per caller (10), per location (20) and per hospitality group (40) in 10
+// minutes, shared by every consumer API process and kept across restarts; past a limit the answer is
+// 429 with Retry-After. A group, whatever its number of administrators, finds a given live code
+// among 2^30 after about 2^29 / 40 windows of 10 minutes on average: about 250 years.
 import { randomInt, randomUUID } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import { checkinCodeSeconds } from "../../contracts/consumer.ts";
@@ -14,6 +16,7 @@ import type { Check, CheckinCode, Visit, WindowState } from "../../contracts/con
 import type { Location } from "../../contracts/business.ts";
 import { isUuid } from "../shared/ids.ts";
 import { NoProfileError, VenueError } from "./errors.ts";
+import type { GuessAttempt } from "./guesses.ts";
 import type { ConsumerDatabase, ConsumerVisitsTable } from "./schema/tables.ts";
 
 type Db = Kysely<ConsumerDatabase>;
@@ -25,9 +28,6 @@ const CODE_LENGTH = 6;
 const CODE_KEPT_MS = 24 * 60 * 60 * 1000;
 /** Most visits listed. */
 export const VISITS_LISTED = 200;
-/** Codes not found that a caller may enter per window, and the window, ms. */
-export const MISSES_ALLOWED = 10;
-export const MISS_WINDOW_MS = 10 * 60 * 1000;
 
 /** A fresh code: 6 characters drawn uniformly from ALPHABET by crypto.randomInt. */
 function newCode(): string {
@@ -83,37 +83,6 @@ export async function issueCheckinCode(db: Db, identityUserId: string, now: Date
   });
 }
 
-/**
- * Counts the codes not found per caller (identity user id), in this process. Every attempt counts from
- * the moment it starts (`begin`, before anything is awaited), so that attempts sent at once cannot all
- * pass the check before the first miss is known; an attempt whose code exists is then taken back (`found`).
- */
-export class MissCounter {
-  readonly #attempts = new Map<string, number[]>();
-  /**
-   * Counts an attempt of `caller` at `now`.
-   * @returns its mark, for `found`
-   * @throws VenueError 429 too_many_attempts when the caller already has MISSES_ALLOWED counted in MISS_WINDOW_MS
-   */
-  begin(caller: string, now: Date): number {
-    const recent = (this.#attempts.get(caller) ?? []).filter((at) => at > now.getTime() - MISS_WINDOW_MS);
-    if (recent.length >= MISSES_ALLOWED) {
-      this.#attempts.set(caller, recent);
-      const retryAfter = Math.max(1, Math.ceil(((recent[0] ?? now.getTime()) + MISS_WINDOW_MS - now.getTime()) / 1000));
-      throw new VenueError(429, "too_many_attempts", "Too many codes that do not exist were entered. Wait a few minutes.", retryAfter);
-    }
-    const mark = now.getTime();
-    this.#attempts.set(caller, [...recent, mark]);
-    return mark;
-  }
-  /** The attempt `mark` of `caller` named a code that exists (used or not): it is not a miss. */
-  found(caller: string, mark: number): void {
-    const list = this.#attempts.get(caller) ?? [];
-    const at = list.indexOf(mark);
-    if (at !== -1) list.splice(at, 1);
-  }
-}
-
 function checkOf(row: Selectable<ConsumerVisitsTable>, person: { first_name: string; last_name: string }): Check {
   return {
     visitId: row.id,
@@ -132,16 +101,17 @@ function checkOf(row: Selectable<ConsumerVisitsTable>, person: { first_name: str
 /**
  * POST /checkin/redeemcode/ at `location` (which the caller administers: the route asked the business
  * API): uses the code up and records the check, in one statement each, so that two venues entering
- * one code at once see it once.
- * @throws VenueError 400 invalid_request (not a code), 404 code_not_found, 409 code_expired / code_used, 429 too_many_attempts
+ * one code at once see it once. `attempt` (guesses.ts, begun by the route) is settled here: a miss
+ * when no such code exists, else taken back, after the transaction (PGlite has one connection).
+ * @throws VenueError 400 invalid_request (not a code), 404 code_not_found, 409 code_expired / code_used
  */
-export async function redeemCheckinCode(db: Db, caller: string, typed: string, location: Location, now: Date, misses: MissCounter, mark: number): Promise<Check> {
+export async function redeemCheckinCode(db: Db, caller: string, typed: string, location: Location, now: Date, attempt: GuessAttempt): Promise<Check> {
   const code = normalizeCode(typed);
   if (!code) {
-    misses.found(caller, mark); // not a guess at a code
+    await attempt.notAMiss(); // not a guess at a code
     throw new VenueError(400, "invalid_request", "A check-in code is 6 letters and digits.");
   }
-  return db.transaction().execute(async (trx) => {
+  const outcome = await db.transaction().execute(async (trx) => {
     const used = await trx
       .updateTable("consumer_checkin_codes")
       .set({ used_at: now })
@@ -151,13 +121,9 @@ export async function redeemCheckinCode(db: Db, caller: string, typed: string, l
       .where("expires_at", ">", now)
       .returning("consumer_id")
       .executeTakeFirst();
-    if (used) misses.found(caller, mark);
     if (!used) {
-      const row = await trx.selectFrom("consumer_checkin_codes").select(["used_at", "withdrawn_at", "expires_at"]).where("code", "=", code).executeTakeFirst();
-      if (!row) throw new VenueError(404, "code_not_found", "There is no such check-in code. Check the code with the visitor.");
-      misses.found(caller, mark);
-      if (row.used_at) throw new VenueError(409, "code_used", "This check-in code was already used. Ask the visitor for a new one.");
-      throw new VenueError(409, "code_expired", "This check-in code has expired. Ask the visitor for a new one.");
+      const row = await trx.selectFrom("consumer_checkin_codes").select(["used_at"]).where("code", "=", code).executeTakeFirst();
+      return { refused: !row ? ("code_not_found" as const) : row.used_at ? ("code_used" as const) : ("code_expired" as const) };
     }
     const person = await trx
       .selectFrom("consumer_profiles")
@@ -184,8 +150,19 @@ export async function redeemCheckinCode(db: Db, caller: string, typed: string, l
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return checkOf(visit, person);
+    return { check: checkOf(visit, person) };
   });
+  if (outcome.check) {
+    await attempt.notAMiss();
+    return outcome.check;
+  }
+  if (outcome.refused === "code_not_found") {
+    await attempt.missed();
+    throw new VenueError(404, "code_not_found", "There is no such check-in code. Check the code with the visitor.");
+  }
+  await attempt.notAMiss();
+  if (outcome.refused === "code_used") throw new VenueError(409, "code_used", "This check-in code was already used. Ask the visitor for a new one.");
+  throw new VenueError(409, "code_expired", "This check-in code has expired. Ask the visitor for a new one.");
 }
 
 /**

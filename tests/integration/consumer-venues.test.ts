@@ -6,8 +6,11 @@
 // - Check-in and visits (docs/venues.md "Check-in", "My Fun"): a code the visitor asked for, entered
 //   by a location administrator, shows the name and the window and is used up; Check in; the
 //   visitor's visits and rating. And what breaks it: an expired, replaced or used code, a caller who
-//   administers no location there, guessing, two venues entering one code at once, another
-//   person's visit.
+//   administers no location there, two venues entering one code at once, another person's visit.
+// - Guessing codes (docs/security.md "Check-in code guesses"): codes that do not exist are limited
+//   per caller, per location and per hospitality group, however many administrators enter them and
+//   whether sent at once; the count survives a restart; past a global ceiling only a metric and a
+//   log line. (Two consumer API servers on one PostgreSQL: consumer-checkin-postgres.test.ts.)
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
@@ -23,8 +26,12 @@ import { startConsumerService } from "../../services/consumer/server.ts";
 import { createDatabase } from "../../services/db/database.ts";
 import { migrateToLatest } from "../../services/db/migrate.ts";
 import type { ConsumerService } from "../../services/consumer/server.ts";
-import { callApi, createProfile, json, makeUser, startServices } from "./support.ts";
+import { GUESS_WINDOW_MS } from "../../services/consumer/guesses.ts";
+import { registry } from "../../services/shared/metrics.ts";
+import { callApi, createProfile, json, lineSink, makeUser, startServices } from "./support.ts";
 import type { Services, TestUser } from "./support.ts";
+import { newGroup } from "./venue-groups.ts";
+import type { TestGroup } from "./venue-groups.ts";
 
 const CLIENT = { clientId: "safewindow-web", clientSecret: "venues-test-secret-0123456789abcd" };
 
@@ -45,7 +52,7 @@ beforeAll(async () => {
   user = await makeUser(services);
   silent = createServer(() => {});
   await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   for (const consumer of extra) await consumer.close();
@@ -225,13 +232,13 @@ describe("check-in codes and visits", () => {
     expect((await post(stranger, "/checkin/checkin/", { visitId: check.visitId })).status).toBe(404);
 
     const third = await json(await post(ada, "/checkin/issuecode/"));
-    clockOffsetMs = 121_000;
+    clockOffsetMs += 121_000;
     try {
       const expired = await post(admin, "/checkin/redeemcode/", { code: third.code, locationId: venue.id });
       expect(expired.status).toBe(409);
       expect((await json(expired)).error).toBe("code_expired");
     } finally {
-      clockOffsetMs = 0;
+      clockOffsetMs -= 121_000;
     }
     expect((await post(await visitor("Nobody"), "/checkin/issuecode/")).status).toBe(200);
     expect((await post(await makeUser(services), "/checkin/issuecode/")).status).toBe(404); // no profile
@@ -263,28 +270,173 @@ describe("check-in codes and visits", () => {
     // The venue's finished check of a deleted person is gone too.
     expect((await post(admin, "/checkin/checkin/", { visitId: check.visitId })).status).toBe(404);
   });
+});
+
+// ---------------------------------------------------------------- guessing check-in codes
+
+describe("guessing check-in codes", () => {
+  const post = (who: TestUser, pathName: string, body: unknown = {}, consumer: ConsumerService = services.consumer) =>
+    fetch(`${consumer.url}${pathName}`, { method: "POST", headers: { authorization: `Bearer ${who.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  let guesses = 0;
+  /** A code nobody was given: a series of this test file's own (a random issued code matching one is a 1 in 2^30 chance). */
+  const guess = () => `W${(guesses++).toString(32).toUpperCase().replace(/[ILOU]/g, "X").padStart(5, "0")}`;
+  /** The answer to `admin` entering `code` (default a guess) at `locationId`, on `consumer` (default the test's). */
+  const enter = (admin: TestUser, locationId: string, code = guess(), consumer?: ConsumerService) => post(admin, "/checkin/redeemcode/", { code, locationId }, consumer);
+  /** Statuses of entering `count` guesses one after the other. */
+  async function guessAway(admin: TestUser, locationId: string, count: number): Promise<number[]> {
+    const statuses: number[] = [];
+    for (let i = 0; i < count; i++) statuses.push((await enter(admin, locationId)).status);
+    return statuses;
+  }
+  /** A confirmed person made licensed administrator of `group`, or location administrator of `locationId`. */
+  async function adminOf(group: TestGroup, locationId?: string): Promise<TestUser> {
+    const admin = await makeUser(services, { confirmed: true });
+    await group.addAdministrator(admin.email, locationId);
+    return admin;
+  }
+  /**
+   * Moves the consumer API's clock past the current counting window when less than a minute of it is
+   * left, so that a test's attempts fall in one window (guesses.ts counts in fixed windows).
+   */
+  function awayFromWindowEdge(): void {
+    const left = GUESS_WINDOW_MS - ((Date.now() + clockOffsetMs) % GUESS_WINDOW_MS);
+    if (left < 60_000) clockOffsetMs += left + 1_000;
+  }
+  /** Seconds from the consumer API's `at` (ms) to the end of its window. */
+  const secondsLeftAt = (at: number) => Math.ceil((Math.floor(at / GUESS_WINDOW_MS) * GUESS_WINDOW_MS + GUESS_WINDOW_MS - at) / 1000);
+  /** A consumer API of its own (PGlite under `name`) on the test's identity authority and business API. */
+  const ownConsumer = (name: string, options: Partial<Parameters<typeof startConsumerService>[0]> = {}) =>
+    startConsumerService({
+      dataDir: path.join(dir, name),
+      identityUrl: services.identityUrl,
+      identityIssuer: services.identity.issuer,
+      logger: pino({ level: "silent" }),
+      businessUrl: business.url,
+      now: () => new Date(Date.now() + clockOffsetMs),
+      ...options,
+    });
 
   it("counts guesses sent at once: no more than 10 get an answer", async () => {
-    const admin = await doorman();
-    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => post(admin, "/checkin/redeemcode/", { code: `YYYY${String(i).padStart(2, "0")}`, locationId: venue.id })));
+    awayFromWindowEdge();
+    const group = await newGroup(business.db, 1);
+    const admin = await adminOf(group);
+    const answers = await Promise.all(Array.from({ length: 25 }, () => enter(admin, group.locationIds[0]!)));
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((status) => status === 404)).toHaveLength(10);
     expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+    // Refused attempts were not counted: the caller's row holds the ten.
+    const rows = await services.consumer.db.selectFrom("consumer_checkin_guesses").select(["scope", "misses"]).where("key", "in", [admin.sub, group.locationIds[0]!, group.groupId]).orderBy("scope").execute();
+    expect(rows).toEqual([
+      { scope: "caller", misses: 10 },
+      { scope: "group", misses: 10 },
+      { scope: "location", misses: 10 },
+    ]);
   });
 
-  it("makes a caller who enters codes that do not exist wait", async () => {
-    const admin = await doorman();
-    const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await post(admin, "/checkin/redeemcode/", { code: `ZZZZ${String(i).padStart(2, "0")}`, locationId: venue.id })).status);
-    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(404));
-    expect(statuses[10]).toBe(429);
-    const waiting = await post(admin, "/checkin/redeemcode/", { code: "ZZZZ99", locationId: venue.id });
-    expect(waiting.status).toBe(429);
-    expect(Number(waiting.headers.get("retry-after"))).toBeGreaterThan(500);
-    // Another venue is not held up.
-    expect((await post(await doorman(), "/checkin/redeemcode/", { code: "ZZZZ98", locationId: venue.id })).status).toBe(404);
-    expect((await post(admin, "/checkin/redeemcode/", { code: "not a code", locationId: venue.id })).status).toBe(429);
-  });
+  it("makes a caller who enters 10 codes that do not exist wait until the window ends, at every location; codes that exist are not guesses", async () => {
+    awayFromWindowEdge();
+    const group = await newGroup(business.db, 2);
+    const [here, there] = group.locationIds as [string, string];
+    const admin = await adminOf(group);
+    expect(await guessAway(admin, here, 9)).toEqual(Array(9).fill(404));
+    // A code replaced, one used, and not a code at all: none is a guess.
+    const ada = await makeUser(services);
+    expect((await createProfile(services, ada, { firstName: "Ada", lastName: "Visitor", dob: "1990-04-02", postalCode: "98101" })).status).toBe(200);
+    const replaced = (await json(await post(ada, "/checkin/issuecode/"))).code;
+    const live = (await json(await post(ada, "/checkin/issuecode/"))).code;
+    expect((await enter(admin, here, replaced)).status).toBe(409);
+    expect((await enter(admin, here, live)).status).toBe(200);
+    expect((await enter(admin, here, live)).status).toBe(409);
+    expect((await enter(admin, here, "not a code")).status).toBe(400);
+    expect((await enter(admin, there)).status).toBe(404); // the tenth guess
+
+    const before = Date.now() + clockOffsetMs;
+    const refused = await enter(admin, here);
+    const after = Date.now() + clockOffsetMs;
+    expect(refused.status).toBe(429);
+    expect(await json(refused)).toEqual({ success: false, error: "too_many_attempts", error_description: "You entered too many codes that do not exist. Wait a few minutes." });
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(secondsLeftAt(after));
+    expect(retryAfter).toBeLessThanOrEqual(secondsLeftAt(before));
+    // At the group's other location too, and whatever is typed.
+    expect((await enter(admin, there)).status).toBe(429);
+    expect((await enter(admin, here, "not a code")).status).toBe(429);
+    // Before the business API is asked: even where the caller administers nothing, they wait.
+    expect((await enter(admin, "5a1e7d0c-0000-4000-8000-00000000ffff")).status).toBe(429);
+    // Another administrator of the location is not held up.
+    expect((await enter(await adminOf(group, here), here)).status).toBe(404);
+  }, 60_000);
+
+  it("lets the administrators of one location together enter no more than 20 codes that do not exist", async () => {
+    awayFromWindowEdge();
+    const group = await newGroup(business.db, 2);
+    const [here, there] = group.locationIds as [string, string];
+    const [a, b, c] = [await adminOf(group, here), await adminOf(group, here), await adminOf(group, here)];
+    expect([...(await guessAway(a, here, 10)), ...(await guessAway(b, here, 10))]).toEqual(Array(20).fill(404));
+    // A third account of the location has guessed nothing, and still waits.
+    const refused = await enter(c, here);
+    expect(refused.status).toBe(429);
+    expect((await json(refused)).error_description).toBe("Too many codes that do not exist were entered at this location. Wait a few minutes.");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await enter(await adminOf(group), here)).status).toBe(429);
+    // The group's other location is not held up.
+    expect((await enter(await adminOf(group, there), there)).status).toBe(404);
+  }, 60_000);
+
+  it("lets the administrators at a hospitality group's locations together enter no more than 40 codes that do not exist", async () => {
+    awayFromWindowEdge();
+    const group = await newGroup(business.db, 3);
+    const [first, second, third] = group.locationIds as [string, string, string];
+    // Two administrators at each of two locations: 40 guesses, each within its caller's and location's limit.
+    for (const locationId of [first, second]) {
+      for (const admin of [await adminOf(group, locationId), await adminOf(group, locationId)]) expect(await guessAway(admin, locationId, 10)).toEqual(Array(10).fill(404));
+    }
+    // A new administrator at the third location, with nothing guessed there, waits.
+    const refused = await enter(await adminOf(group, third), third);
+    expect(refused.status).toBe(429);
+    expect((await json(refused)).error_description).toBe("Too many codes that do not exist were entered at this hospitality group's locations. Wait a few minutes.");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await enter(await adminOf(group), third)).status).toBe(429);
+    // Another group is not held up.
+    const other = await newGroup(business.db, 1);
+    expect((await enter(await adminOf(other), other.locationIds[0]!)).status).toBe(404);
+  }, 120_000);
+
+  it("keeps the count across a restart of the consumer API", async () => {
+    awayFromWindowEdge();
+    const group = await newGroup(business.db, 1);
+    const [here] = group.locationIds as [string];
+    const admin = await adminOf(group);
+    const first = await ownConsumer("restart");
+    try {
+      for (let i = 0; i < 10; i++) expect((await enter(admin, here, guess(), first)).status).toBe(404);
+    } finally {
+      await first.close();
+    }
+    const again = await ownConsumer("restart");
+    extra.push(again);
+    const refused = await enter(admin, here, guess(), again);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("past the ceiling over all venues, counts each code not found in a metric and logs once, and refuses nobody for it", async () => {
+    awayFromWindowEdge();
+    const lines: string[] = [];
+    const consumer = await ownConsumer("ceiling", { logger: pino({ level: "info" }, lineSink(lines)), checkinLimits: { ceiling: 3 } });
+    extra.push(consumer);
+    const overCeiling = async () => (await registry.getSingleMetric("safewindow_checkin_guesses_over_ceiling_total")?.get())?.values[0]?.value ?? 0;
+    const before = await overCeiling();
+    // Five groups, one guess each: every caller, location and group far within its limit.
+    for (let i = 0; i < 5; i++) {
+      const group = await newGroup(business.db, 1);
+      expect((await enter(await adminOf(group), group.locationIds[0]!, guess(), consumer)).status).toBe(404);
+    }
+    expect((await overCeiling()) - before).toBe(2);
+    const warnings = lines.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40 && /global ceiling/.test(entry.msg));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ ceiling: 3 });
+  }, 120_000);
 });
 
 // ---------------------------------------------------------------- the venue screens for earlier profiles

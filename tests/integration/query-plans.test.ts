@@ -263,6 +263,7 @@ describe("query plans of the reference services and the session store", () => {
       "consumer_outbox",
       "consumer_checkin_codes",
       "consumer_visits",
+      "consumer_checkin_guesses",
       "business_users",
       "business_locations",
       "business_user_role_locations",

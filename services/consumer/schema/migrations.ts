@@ -12,6 +12,7 @@ import { visits } from "./0008_visits.ts";
 import { resultLinks } from "./0009_result_links.ts";
 import { resultProof } from "./0010_result_proof.ts";
 import { manualReviewUnnamed } from "./0011_manual_review_unnamed.ts";
+import { checkinGuesses } from "./0012_checkin_guesses.ts";
 
 /** Migration table of the consumer API (kept apart from identity_… in a shared database). */
 export const CONSUMER_MIGRATION_TABLE = "consumer_migration";
@@ -29,4 +30,5 @@ export const consumerMigrations: Record<string, Migration> = {
   "0009_result_links": resultLinks,
   "0010_result_proof": resultProof,
   "0011_manual_review_unnamed": manualReviewUnnamed,
+  "0012_checkin_guesses": checkinGuesses,
 };

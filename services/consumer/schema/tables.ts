@@ -219,6 +219,20 @@ export interface ConsumerVisitsTable {
   rated_at: Date | null;
 }
 
+/**
+ * Check-in codes entered that did not exist (docs/security.md "Check-in code guesses"): one row per
+ * scope, key and fixed window, shared by every consumer API process on the database.
+ */
+export interface ConsumerCheckinGuessesTable {
+  scope: "caller" | "location" | "group" | "all";
+  /** The caller's identity user id, the location id or the hospitality group id; '' for 'all'. */
+  key: string;
+  /** When the window began (a multiple of its length since the epoch). */
+  window_start: Date;
+  /** Attempts counted in the window: begun and not yet known to have named a code that exists. */
+  misses: number;
+}
+
 export interface ConsumerDatabase {
   consumer_profiles: ConsumerProfilesTable;
   consumer_screen_permissions: ConsumerScreenPermissionsTable;
@@ -232,6 +246,7 @@ export interface ConsumerDatabase {
   consumer_outbox: ConsumerOutboxTable;
   consumer_checkin_codes: ConsumerCheckinCodesTable;
   consumer_visits: ConsumerVisitsTable;
+  consumer_checkin_guesses: ConsumerCheckinGuessesTable;
 }
 
 export type ProfileRow = Selectable<ConsumerProfilesTable>;
