@@ -27,6 +27,10 @@ const envSchema = z.object({
   // Same default as the web app's IDENTITY_CLIENT_ID, so only the secret must be shared.
   IDENTITY_CLIENT_ID: z.preprocess(unsetIfEmpty, z.string().default("safewindow-web")),
   IDENTITY_CLIENT_SECRET: z.preprocess(unsetIfEmpty, z.string({ error: "is required" }).min(16, "must be at least 16 characters")),
+  // The secret the signing keys are sealed with; unset: DATA_DIR/identity-signing-secret, made at
+  // the first start. Identity authorities sharing one DATABASE_URL need the same one
+  // (docs/decisions/0015-owner-only-data-dir.md).
+  IDENTITY_SIGNING_SECRET: z.preprocess(unsetIfEmpty, z.string().min(32, "must be at least 32 characters").optional()),
   LOG_LEVEL: logLevelSchema,
 });
 
@@ -46,6 +50,7 @@ const service = await startIdentityService({
   clients: [{ clientId: env.IDENTITY_CLIENT_ID, clientSecret: env.IDENTITY_CLIENT_SECRET }],
   logger,
   rotateSigningKey: dataDirWasOpen,
+  ...(env.IDENTITY_SIGNING_SECRET ? { signingSecret: env.IDENTITY_SIGNING_SECRET } : {}),
   host: env.HOST,
   port: env.PORT,
 }).catch((err: unknown) => {

@@ -30,6 +30,12 @@ export interface IdentityOptions {
    * key are refused from then on; the replacement is logged with the new kid.
    */
   rotateSigningKey?: boolean;
+  /**
+   * The secret the signing keys are sealed with, instead of `${dataDir}/identity-signing-secret`:
+   * identity authorities that share one database (`databaseUrl`) must all be given the same one
+   * (IDENTITY_SIGNING_SECRET; docs/operating.md "Scale-out"). At least 32 characters.
+   */
+  signingSecret?: string;
   /** PostgreSQL connection string; tables are prefixed identity_ so the database can be shared. */
   databaseUrl?: string;
   /**
@@ -153,7 +159,7 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
   try {
     const applied = await migrateToLatest(db, identityMigrations, IDENTITY_MIGRATION_TABLE);
     if (applied.length > 0) logger.info({ migrations: applied }, "identity database migrated");
-    const keys = await loadSigningKeys(db, now(), { sealingSecret: keptDataDirSecret(opts.dataDir, SIGNING_SECRET_FILE), rotate: opts.rotateSigningKey ?? false });
+    const keys = await loadSigningKeys(db, now(), { sealingSecret: opts.signingSecret ?? keptDataDirSecret(opts.dataDir, SIGNING_SECRET_FILE), rotate: opts.rotateSigningKey ?? false });
     if (keys.replaced.length > 0 || opts.rotateSigningKey) {
       logger.warn({ kid: keys.kid, replaced: keys.replaced }, "identity signing key replaced: tokens signed with the old key are refused, everyone signs in again");
     }

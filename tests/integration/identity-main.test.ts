@@ -29,6 +29,7 @@ describe("services/identity/main.ts", () => {
     [{ ...good, SUPPORT_EMAIL: "support" }, "SUPPORT_EMAIL"],
     [{ ...good, IDENTITY_CLIENT_SECRET: "" }, "IDENTITY_CLIENT_SECRET"],
     [{ ...good, IDENTITY_CLIENT_SECRET: "too-short" }, "IDENTITY_CLIENT_SECRET"],
+    [{ ...good, IDENTITY_SIGNING_SECRET: "shorter-than-32-characters" }, "IDENTITY_SIGNING_SECRET"],
     [{ PORT: "0" }, "IDENTITY_CLIENT_SECRET"],
   ])("exits with a message naming the bad variable (%#)", async (env, variable) => {
     const p = run(env as Record<string, string>);

@@ -11,6 +11,7 @@ import PostalMime from "postal-mime";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityOptions, IdentityService } from "../../services/identity/server.ts";
+import { SIGNING_SECRET_FILE } from "../../services/identity/tokens.ts";
 import { startPostgres } from "./postgres.ts";
 import type { PostgresServer } from "./postgres.ts";
 import { startSmtpPeer } from "./smtp-peer.ts";
@@ -34,10 +35,14 @@ async function emptyDir(): Promise<string> {
 }
 
 let template: string;
-/** A data dir with a migrated, empty database: a copy of one made once (a new PGlite dir costs seconds). */
+/**
+ * A data dir with a migrated, empty database: a copy of one made once (a new PGlite dir costs
+ * seconds), with the secret its signing key is sealed with.
+ */
 async function newDir(): Promise<string> {
   const dir = await emptyDir();
   await cp(path.join(template, "identity"), path.join(dir, "identity"), { recursive: true });
+  await cp(path.join(template, SIGNING_SECRET_FILE), path.join(dir, SIGNING_SECRET_FILE));
   return dir;
 }
 
@@ -404,8 +409,10 @@ describe("two senders on one PostgreSQL database (scale-out)", () => {
   it("never send the same mail twice", async () => {
     const [dirA, dirB] = [await emptyDir(), await emptyDir()];
     const timings = { registrationHoldMs: 60_000, pollMs: 20 };
-    const a = await start(dirA, { databaseUrl: pg.databaseUrl, mailQueue: timings });
-    const b = await start(dirB, { databaseUrl: pg.databaseUrl, mailQueue: timings });
+    // Two replicas of one database share the secret their signing key is sealed with.
+    const signingSecret = "one-signing-secret-for-every-replica-of-this-database";
+    const a = await start(dirA, { databaseUrl: pg.databaseUrl, mailQueue: timings, signingSecret });
+    const b = await start(dirB, { databaseUrl: pg.databaseUrl, mailQueue: timings, signingSecret });
     const emails = Array.from({ length: 40 }, () => newEmail("scale"));
     // Half through each replica; every mail is held...
     for (let i = 0; i < emails.length; i += 8) {
