@@ -38,7 +38,8 @@ export const checkinCodeFailed = "We could not make a check-in code. Please try 
 export const checkinCodeHint = "Show this code to the venue. It works once, for 2 minutes, and only shows your name and whether your safe window is open.";
 export const checkinLookupFailed = "We could not check this code. Please try again.";
 export const checkinCodeNotFound = "There is no such check-in code. Check the code with the visitor.";
-export const checkinTooManyAttempts = "Too many codes that do not exist were entered. Please wait a few minutes.";
+export const checkinTooManyAttempts = (minutes: number) =>
+  `Too many codes that do not exist were entered. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 export const checkinCodeInvalid = "A check-in code is 6 letters and digits.";
 export const checkInFailed = "We could not check this visitor in. Please try again.";
 export const checkedIn = "Checked in.";

@@ -286,6 +286,9 @@ describe("every 429 says when to try again (Retry-After), with and without JavaS
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.slice(0, -1).every((s) => s === 404)).toBe(true);
     await expectRetryAfter(await bothWays(server.url, "/checkin", guess(), cookie, {}), 24 * 3600, "/checkin");
+    const page = await post(`${server.url}/checkin`, guess(), cookie, {});
+    expect(page.status).toBe(429);
+    expect(await page.text()).toMatch(/Too many codes that do not exist were entered\. Please try again in \d+ minutes?\./);
   }, 90_000);
 
 });

@@ -15,6 +15,7 @@ import * as messages from "~/messages";
 import { getConfig } from "../config.server";
 import { requestContext, userContext } from "../context";
 import { callContract, explainedRefusal, loadMessages, type CallMessages, type ContractRequest } from "./http.server";
+import { minutesToWait } from "../attempt-limits.server";
 import type { Result } from "./result.server";
 
 export type {
@@ -242,7 +243,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
         failed: messages.checkinLookupFailed,
         notFound: messages.checkinCodeNotFound,
         answered: (status, body) => (status === 403 ? messages.notLocationAdministrator : explainedRefusal(status, body)),
-        tooManyAttempts: () => messages.checkinTooManyAttempts,
+        tooManyAttempts: (seconds) => messages.checkinTooManyAttempts(minutesToWait(seconds ?? 60)),
       });
     },
     /**
