@@ -36,7 +36,7 @@ describe("EU DCC test data (dgc-testdata, FR test_pcr_ok)", () => {
 
   it("is expired today, untrusted without its signer, and refused with one character changed", () => {
     expect(() => verifyDcc(sample.PREFIX, trust, new Date("2026-11-26T12:00:00Z"))).toThrow(expect.objectContaining({ reason: "expired" }));
-    expect(verifyDcc(sample.PREFIX, { signers: [] }, validAt)).toEqual({ trusted: false, country: "FR" });
+    expect(verifyDcc(sample.PREFIX, { signers: [] }, validAt)).toEqual({ trusted: false, country: "FR", signed: true });
     const changed = sample.PREFIX.slice(0, 200) + (sample.PREFIX[200] === "A" ? "B" : "A") + sample.PREFIX.slice(201);
     expect(() => verifyDcc(changed, trust, validAt)).toThrow(DccRefusedError);
   });
@@ -61,7 +61,7 @@ describe("SMART Health Card of the specification's example issuer (HL7 SHC vacci
       issuer: { iss: "https://spec.smarthealth.cards/examples/issuer", name: "SMART Health Cards example issuer" },
       result: { givenNames: "James T.", lastName: "Anyperson", dob: "1951-01-20", method: "antigen", outcome: "Positive", resultCode: "260373001", collectedAt: null, collectedDate: "2021-02-17" },
     });
-    expect(await verifyShc(text, { issuers: [] }, now)).toEqual({ trusted: false, iss: "https://spec.smarthealth.cards/examples/issuer" });
+    expect(await verifyShc(text, { issuers: [] }, now)).toEqual({ trusted: false, iss: "https://spec.smarthealth.cards/examples/issuer", signed: true });
   });
 
   it("a changed digit breaks the signature", async () => {

@@ -215,11 +215,12 @@ export function verifyDcc(text: string, trust: DccTrust, now: Date): UntrustedCe
     valid = false;
   }
   if (!valid) throw new DccRefusedError("bad_signature", "the signature does not verify with the signer's key");
-  const signerMaySignTests = checkSignerCertificate(signer, now);
+  // The certificate's own exp first: a certificate past it is expired, whatever its signer's state.
   const exp = claims.get(CWT_EXP);
   const expSeconds = typeof exp === "bigint" ? Number(exp) : exp;
   if (expSeconds !== undefined && (typeof expSeconds !== "number" || !Number.isFinite(expSeconds))) throw new DccRefusedError("malformed", "an exp that is not a number");
   if (typeof expSeconds === "number" && expSeconds * 1000 <= now.getTime()) throw new DccRefusedError("expired", "past its exp");
+  const signerMaySignTests = checkSignerCertificate(signer, now);
   const hcert = asMap(asMap(claims.get(CWT_HCERT)).get(1));
   const result = testResultOf(hcert);
   if (!signerMaySignTests) throw new DccRefusedError("signer_not_allowed", "the signer may not sign test certificates");
