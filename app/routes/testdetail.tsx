@@ -1,6 +1,7 @@
 // app/routes/testdetail.tsx: docs/product.md §2 Test Detail: company and public name, test date, the safety
 // icon (none when valid is 0), the 250x200 thumbnail (blue border when valid, red otherwise) that
-// opens the 1250x1000 view and closes it (?view=large, so it works without JavaScript), the errors
+// opens the 1250x1000 view, which its image, Close and Escape close (?view=large, so it works
+// without JavaScript), the errors
 // list or 'This test result was processed successfully.', the Dispute button rule, the
 // Details/Dispute tabs (?tab=), the dispute form, 'Your Submission' and the response branch.
 import { useEffect } from "react";
@@ -44,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     loadError,
     tab: tab === "dispute" || tab === "details" ? tab : null,
     large: url.searchParams.get("view") === "large",
-    zoomed: url.searchParams.get("zoom") === "1",
+    fitted: url.searchParams.get("fit") === "1",
     // The large view's page (ResultPager), and whether a page link brought the user here.
     page: pageParameter(url.searchParams.get("page"), result.pageCount),
     paged: url.searchParams.has("page"),
@@ -73,7 +74,7 @@ function disputable(result: { valid: number; disputeStatus: number }): boolean {
 }
 
 export default function TestDetail() {
-  const { result, mismatches, loadError, tab, large, zoomed, page, paged, supportEmail, now, timeZone } = useLoaderData<typeof loader>();
+  const { result, mismatches, loadError, tab, large, fitted, page, paged, supportEmail, now, timeZone } = useLoaderData<typeof loader>();
   const base = `/testdetail?id=${encodeURIComponent(result.sF_TestResultId)}`;
   const imageUrl = resultImageUrl(result.sF_TestResultId, 1);
   const tabsShown = tab !== null || result.disputeStatus !== 0;
@@ -105,7 +106,7 @@ export default function TestDetail() {
           alt={`Page ${page} of the ${result.publicName} result, large`}
           viewHref={`${base}${tabQuery}&view=large`}
           closeHref={`${base}${tabQuery}#${thumbnailId}`}
-          zoomed={zoomed}
+          fitted={fitted}
           page={page}
           pageCount={result.pageCount}
           paged={paged}
@@ -262,28 +263,29 @@ function DisputeTab({
 const thumbnailId = "result-thumbnail";
 
 /**
- * The large view of a result (docs/architecture.md §4 modals): a page of its own, not an overlay, so
- * nothing is hidden behind it and Tab reaches only what is shown. Close returns to the thumbnail (a
- * fragment link: focus and scroll follow it with and without JavaScript); Escape closes it too once
- * JavaScript runs. Fit to the screen, or at full size in a scrollable frame (`zoom=1`); one page at
- * a time (`page=`, ResultPager), the zoom kept from page to page.
+ * The large view of a result (docs/product.md §2.4, docs/architecture.md §4 modals): a page of its
+ * own, not an overlay, so nothing is hidden behind it and Tab reaches only what is shown. The page
+ * is drawn 1250x1000 in a frame that scrolls both ways where the screen is smaller, or fitted to the
+ * screen (`fit=1`). The image itself, Close and (once JavaScript runs) Escape close it: all return
+ * to the thumbnail (a fragment link: focus and scroll follow it with and without JavaScript). One
+ * page at a time (`page=`, ResultPager), the fit kept from page to page.
  */
 function LargeView({
   imageUrl,
   alt,
   viewHref,
   closeHref,
-  zoomed,
+  fitted,
   page,
   pageCount,
   paged,
 }: {
   imageUrl: string;
   alt: string;
-  /** The large view's URL without its zoom and page. */
+  /** The large view's URL without its fit and page. */
   viewHref: string;
   closeHref: string;
-  zoomed: boolean;
+  fitted: boolean;
   page: number;
   pageCount: number | undefined;
   /** A page link brought the user here: the pager's line takes focus, not Close. */
@@ -305,14 +307,15 @@ function LargeView({
         <Link className="button" to={closeHref} {...closeFocus}>
           Close
         </Link>{" "}
-        <Link className="button secondary" to={`${viewHref}${zoomed ? "" : "&zoom=1"}${pageQuery(page)}`} replace preventScrollReset>
-          {zoomed ? "Fit to screen" : "Full size"}
+        <Link className="button secondary" to={`${viewHref}${fitted ? "" : "&fit=1"}${pageQuery(page)}`} replace preventScrollReset>
+          {fitted ? "Full size" : "Fit to screen"}
         </Link>
       </div>
-      <ResultPager page={page} pageCount={pageCount} hrefOf={(n) => `${viewHref}${zoomed ? "&zoom=1" : ""}&page=${n}`} focus={paged} />
-      <div className={zoomed ? "large-frame zoomed" : "large-frame"} tabIndex={zoomed ? 0 : undefined} aria-label={zoomed ? "The page at full size; scroll to see all of it" : undefined} role={zoomed ? "group" : undefined}>
+      <ResultPager page={page} pageCount={pageCount} hrefOf={(n) => `${viewHref}${fitted ? "&fit=1" : ""}&page=${n}`} focus={paged} />
+      {/* The frame is the link back: clicking the image closes the view; at full size the link is also the scrolling frame, so the keyboard scrolls it once focused. */}
+      <Link to={closeHref} className={fitted ? "large-frame fitted" : "large-frame"} aria-label={fitted ? "Back to the test detail" : "Back to the test detail (the page is at full size: scroll to see all of it)"}>
         <img src={imageUrl} alt={alt} width={1250} height={1000} />
-      </div>
+      </Link>
     </div>
   );
 }

@@ -28,7 +28,10 @@ export default function TestResultViewer() {
     <section className="viewer">
       <h1>{publicName} result</h1>
       <ResultPager page={page} pageCount={pageCount} hrefOf={(n) => `${href}&page=${n}`} focus={paged} />
-      <img src={resultImageUrl(id, page)} alt={`Page ${page} of the ${publicName} result`} width={1250} height={1000} />
+      {/* Drawn 1250x1000 like the large view (app.css .large-frame), in a frame the keyboard can scroll. */}
+      <div className="large-frame" tabIndex={0} role="group" aria-label="The page at full size; scroll to see all of it">
+        <img src={resultImageUrl(id, page)} alt={`Page ${page} of the ${publicName} result`} width={1250} height={1000} />
+      </div>
       <p>
         <Link to={`/testdetail?id=${encodeURIComponent(id)}`}>Back to the test detail</Link>
       </p>

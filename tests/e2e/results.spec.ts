@@ -12,6 +12,14 @@ import { dismissGuidelines, expect, expectAccessible, isoDob, signedInUser, sign
 
 const hour = 60 * 60 * 1000;
 
+/** The rendered size of an element, in CSS pixels (its border box). */
+async function boxOf(locator: Locator): Promise<{ width: number; height: number }> {
+  return locator.evaluate((e) => {
+    const { width, height } = e.getBoundingClientRect();
+    return { width, height };
+  });
+}
+
 test("valid Harborview, Meridian and Cascade PDFs open the safe window", async ({ page, hasJs }, testInfo) => {
   // Three uploads through the PDF pipeline, each checked on three screens.
   test.slow();
@@ -84,6 +92,8 @@ test("valid Harborview, Meridian and Cascade PDFs open the safe window", async (
   await expect(thumbnail).toHaveClass(/valid/);
   await expect(thumbnail.getByRole("img")).toHaveJSProperty("complete", true);
   expect(await thumbnail.getByRole("img").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  // docs/product.md §2.4: the thumbnail is drawn 250x200.
+  expect(await boxOf(thumbnail.getByRole("img"))).toEqual({ width: 250, height: 200 });
   await expectAccessible(page);
   await thumbnail.click();
   // The large view is a page of its own: Close has focus, and nothing of the detail is left behind it.
@@ -106,27 +116,47 @@ test("valid Harborview, Meridian and Cascade PDFs open the safe window", async (
   await pager.getByRole("link", { name: messages.previousPage }).click();
   await expect(large.getByRole("img", { name: "Page 1 of the Cascade Rapid Testing result, large" })).toHaveJSProperty("complete", true);
   await expect(pager.getByText(messages.pageOf(1, 2))).toBeFocused();
-  // Full size scrolls in its frame; Fit to screen brings it back within the page's width.
-  await large.getByRole("link", { name: "Full size" }).click();
+  // docs/product.md §2.4: the large view draws the page 1250x1000, whole on a screen large enough...
   const image = large.getByRole("img", { name: /large/ });
-  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width)).toBe(1250);
+  const frame = large.getByRole("link", { name: /^Back to the test detail/ });
+  const viewport = page.viewportSize()!;
+  await page.setViewportSize({ width: 1400, height: 1400 });
+  await expect.poll(() => boxOf(image)).toEqual({ width: 1250, height: 1000 });
+  expect(await frame.evaluate((e) => [e.scrollWidth - e.clientWidth, e.scrollHeight - e.clientHeight])).toEqual([0, 0]);
+  // ...and in a frame that scrolls both ways on a smaller one, never making the page wider than the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => boxOf(image)).toEqual({ width: 1250, height: 1000 });
+  expect(await frame.evaluate((e) => e.scrollWidth > e.clientWidth && e.scrollHeight > e.clientHeight)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize(viewport);
+  // Fit to screen brings it within the page's width; Full size back to 1250x1000.
   await large.getByRole("link", { name: "Fit to screen" }).click();
-  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width)).toBeLessThan(page.viewportSize()!.width);
-  if (hasJs) {
-    await page.keyboard.press("Escape");
-  } else {
-    await large.getByRole("link", { name: "Close" }).click();
-  }
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width)).toBeLessThan(viewport.width);
+  await large.getByRole("link", { name: "Full size" }).click();
+  await expect.poll(() => boxOf(image)).toEqual({ width: 1250, height: 1000 });
+  // Clicking the image closes the large view, back at the thumbnail: with JavaScript it has focus;
+  // without, the fragment names it.
+  await image.click();
   await expect(large).toHaveCount(0);
-  // Back on the detail, at the thumbnail: with JavaScript it has focus; without, the fragment names it.
   if (hasJs) await expect(thumbnail).toBeFocused();
   else await expect(page).toHaveURL(/#result-thumbnail$/);
+  // Close closes it too, and with JavaScript Escape does.
+  for (const close of hasJs ? ["Close", "Escape"] : ["Close"]) {
+    await thumbnail.click();
+    await expect(large).toBeVisible();
+    if (close === "Escape") await page.keyboard.press("Escape");
+    else await large.getByRole("link", { name: "Close", exact: true }).click();
+    await expect(large).toHaveCount(0);
+    if (hasJs) await expect(thumbnail).toBeFocused();
+    else await expect(page).toHaveURL(/#result-thumbnail$/);
+  }
 
   // The viewer route shows the same result's full-size image, to its owner only.
   const id = new URL(page.url()).searchParams.get("id")!;
   await page.goto(`/testresultviewer?id=${encodeURIComponent(id)}`);
   await expect(page.getByRole("heading", { name: "Cascade Rapid Testing result" })).toBeVisible();
   expect(await page.getByRole("img", { name: /Page 1 of the Cascade Rapid Testing result/ }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(250);
+  expect(await boxOf(page.getByRole("img", { name: /Page 1 of the Cascade Rapid Testing result/ }))).toEqual({ width: 1250, height: 1000 });
   await expectAccessible(page);
   expect((await page.request.get(`/testresultviewer/image?id=${encodeURIComponent(id)}`)).headers()["content-type"]).toBe("image/jpeg");
   await page.getByRole("link", { name: messages.nextPage }).click();

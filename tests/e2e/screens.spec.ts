@@ -50,7 +50,7 @@ async function twoFriends(page: Page, browser: import("@playwright/test").Browse
     "/mytests?guidelines",
     resultHref!,
     `${resultHref!}&view=large`,
-    `${resultHref!}&view=large&zoom=1`,
+    `${resultHref!}&view=large&fit=1`,
     resultHref!.replace("/testdetail", "/testresultviewer"),
     "/myfun",
     "/locations",
