@@ -193,7 +193,7 @@ if (!config.IDENTITY_URL) {
   sessionDb ??= identity.db;
   process.env.IDENTITY_URL = identity.url;
   process.env.IDENTITY_CLIENT_SECRET = clientSecret;
-  log.info({ url: "loopback" }, "embedded identity authority started");
+  log.info({ url: "loopback", extensions: upstreamExtensions }, "embedded identity authority started");
 } else if (!config.IDENTITY_CLIENT_SECRET) {
   console.error("Invalid configuration:\n  IDENTITY_CLIENT_SECRET: required when IDENTITY_URL is set");
   process.exit(1);
@@ -212,7 +212,7 @@ if (!config.BUSINESS_API_URL) {
   });
   closers.push(business.close);
   process.env.BUSINESS_API_URL = business.url;
-  log.info({ url: "loopback" }, "embedded business API started");
+  log.info({ url: "loopback", extensions: upstreamExtensions }, "embedded business API started");
 }
 
 if (!config.CONSUMER_API_URL) {
@@ -245,7 +245,7 @@ if (!config.CONSUMER_API_URL) {
   closers.push(consumer.close);
   sessionDb ??= consumer.db;
   process.env.CONSUMER_API_URL = consumer.url;
-  log.info({ url: "loopback" }, "embedded consumer API started");
+  log.info({ url: "loopback", extensions: upstreamExtensions }, "embedded consumer API started");
 }
 
 // Sessions (docs/decisions/0009-sessions-in-the-database.md): Redis with REDIS_URL; else the
