@@ -62,12 +62,15 @@ export function extensionOf(schema: z.ZodType): ExtensionGroup | undefined {
   return typeof group === "string" && group in extensionGroups ? (group as ExtensionGroup) : undefined;
 }
 
-/** Marks values of the enum `schema` as extensions: `values` maps each such value to its group. */
-export function extensionValues<T extends z.ZodEnum>(schema: T, values: Readonly<Record<string, ExtensionGroup>>): T {
+/**
+ * Marks values of `schema` (an enum, or any string schema that lets them through) as extensions:
+ * `values` maps each such value to its group. In a list, specOnly and withoutExtensions drop them.
+ */
+export function extensionValues<T extends z.ZodType>(schema: T, values: Readonly<Record<string, ExtensionGroup>>): T {
   return schema.meta({ [extensionValuesKey]: values }) as T;
 }
 
-/** The extension values of an enum schema (`{value: group}`), empty for any other schema. */
+/** The extension values `extensionValues` marked on `schema` (`{value: group}`), empty for an unmarked schema. */
 export function extensionValuesOf(schema: z.ZodType): Readonly<Record<string, ExtensionGroup>> {
   const values = z.globalRegistry.get(schema)?.[extensionValuesKey];
   return values !== null && typeof values === "object" ? (values as Record<string, ExtensionGroup>) : {};
@@ -80,7 +83,7 @@ const specOnlyCache = new WeakMap<z.ZodType, z.ZodType>();
 
 /**
  * The SPEC part of `schema`: the same schema without its marked fields (objects), without its
- * marked enum values (an array of such an enum drops them from the list before checking), walking
+ * marked values (an enum loses them; a list drops them before checking its elements), walking
  * objects, arrays, nullables, optionals, defaults, unions and pipes. Parsing an answer through it
  * strips the answer to what SPEC defines (objects drop keys they do not name). `schema` itself when
  * nothing in it is marked. Metadata (descriptions) is not carried over.
@@ -115,8 +118,8 @@ function buildSpecOnly(schema: z.ZodType): z.ZodType {
       const element = def.element as z.ZodType;
       const dropped = Object.keys(extensionValuesOf(element));
       const inner = specOnly(element);
-      if (inner === element) return schema;
-      const array = clone({ element: inner });
+      if (inner === element && dropped.length === 0) return schema;
+      const array = inner === element ? schema : clone({ element: inner });
       return dropped.length === 0 ? array : z.preprocess((value) => (Array.isArray(value) ? value.filter((v) => !dropped.includes(v)) : value), array);
     }
     case "enum": {

@@ -89,3 +89,11 @@ describe("markedFields", () => {
     expect(extensionOf(schema.shape.id)).toBeUndefined();
   });
 });
+
+describe("extensionValues on a schema that lets any name through", () => {
+  it("drops the marked values from a list of plain strings too", () => {
+    const names = z.object({ enabledScreens: z.array(extensionValues(z.string(), { Extra: "reviews" })) });
+    expect(specOnly(names).parse({ enabledScreens: ["A", "Extra", "unknown"] })).toEqual({ enabledScreens: ["A", "unknown"] });
+    expect(withoutExtensions(names, { enabledScreens: ["Extra", "B"] })).toEqual({ enabledScreens: ["B"] });
+  });
+});
