@@ -69,6 +69,14 @@ try {
   throw error;
 }
 
+// UPSTREAM_EXTENSIONS (on, the default, or off) is the embedded reference services' setting alone
+// (docs/product.md §7 "Extensions"): read here only to pass it on; the app never reads it.
+const upstreamExtensions = process.env.UPSTREAM_EXTENSIONS || "on";
+if (upstreamExtensions !== "on" && upstreamExtensions !== "off") {
+  console.error("Invalid configuration:\n  UPSTREAM_EXTENSIONS: must be on or off");
+  process.exit(1);
+}
+
 const log = createLogger(config.LOG_LEVEL);
 process.on("unhandledRejection", (reason) => log.error({ err: reason }, "unhandled rejection"));
 
@@ -179,12 +187,13 @@ if (!config.IDENTITY_URL) {
     logger: log.child({ service: "identity" }),
     db: embeddedDb,
     rotateSigningKey: dataDirWasOpen,
+    extensions: upstreamExtensions === "on",
   });
   closers.push(identity.close);
   sessionDb ??= identity.db;
   process.env.IDENTITY_URL = identity.url;
   process.env.IDENTITY_CLIENT_SECRET = clientSecret;
-  log.info({ url: "loopback" }, "embedded identity authority started");
+  log.info({ url: "loopback", extensions: upstreamExtensions }, "embedded identity authority started");
 } else if (!config.IDENTITY_CLIENT_SECRET) {
   console.error("Invalid configuration:\n  IDENTITY_CLIENT_SECRET: required when IDENTITY_URL is set");
   process.exit(1);
@@ -199,10 +208,11 @@ if (!config.BUSINESS_API_URL) {
     identityUrl: process.env.IDENTITY_URL as string,
     logger: log.child({ service: "business" }),
     db: embeddedDb,
+    extensions: upstreamExtensions === "on",
   });
   closers.push(business.close);
   process.env.BUSINESS_API_URL = business.url;
-  log.info({ url: "loopback" }, "embedded business API started");
+  log.info({ url: "loopback", extensions: upstreamExtensions }, "embedded business API started");
 }
 
 if (!config.CONSUMER_API_URL) {
@@ -219,6 +229,7 @@ if (!config.CONSUMER_API_URL) {
     // Threads start with the first upload and stop when idle: an idle server holds no pdf.js.
     pdf: { threads: config.MAX_PDF_WORKERS, idleStopMs: config.PDF_WORKER_IDLE_SECONDS * 1000 },
     db: embeddedDb,
+    extensions: upstreamExtensions === "on",
     reviewers: config.REVIEWER_EMAILS,
     publicUrl: config.publicUrl,
     smtpUrl: config.SMTP_URL,
@@ -234,7 +245,7 @@ if (!config.CONSUMER_API_URL) {
   closers.push(consumer.close);
   sessionDb ??= consumer.db;
   process.env.CONSUMER_API_URL = consumer.url;
-  log.info({ url: "loopback" }, "embedded consumer API started");
+  log.info({ url: "loopback", extensions: upstreamExtensions }, "embedded consumer API started");
 }
 
 // Sessions (docs/decisions/0009-sessions-in-the-database.md): Redis with REDIS_URL; else the

@@ -2,7 +2,7 @@
 // Configuration from the environment, validated; SIGTERM / SIGINT stop it gracefully.
 import { pino } from "pino";
 import { z } from "zod";
-import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, secureDataDirOrExit, stopOnSignals, unsetIfEmpty } from "../shared/main.ts";
+import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, secureDataDirOrExit, stopOnSignals, unsetIfEmpty, upstreamExtensionsSchema } from "../shared/main.ts";
 import { startIdentityService } from "./server.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
@@ -32,6 +32,8 @@ const envSchema = z.object({
   // (docs/decisions/0015-owner-only-data-dir.md).
   IDENTITY_SIGNING_SECRET: z.preprocess(unsetIfEmpty, z.string().min(32, "must be at least 32 characters").optional()),
   LOG_LEVEL: logLevelSchema,
+  // on (default) or off: the SPEC-only mode, extension calls 404 and SPEC's fields only (docs/product.md §7 "Extensions").
+  UPSTREAM_EXTENSIONS: upstreamExtensionsSchema,
 });
 
 const env = parseEnvOrExit("identity", envSchema, process.env);
@@ -49,6 +51,7 @@ const service = await startIdentityService({
   ...(env.IDENTITY_ISSUER ? { issuer: env.IDENTITY_ISSUER.replace(/\/+$/, "") } : {}),
   clients: [{ clientId: env.IDENTITY_CLIENT_ID, clientSecret: env.IDENTITY_CLIENT_SECRET }],
   logger,
+  extensions: env.UPSTREAM_EXTENSIONS === "on",
   rotateSigningKey: dataDirWasOpen,
   ...(env.IDENTITY_SIGNING_SECRET ? { signingSecret: env.IDENTITY_SIGNING_SECRET } : {}),
   host: env.HOST,

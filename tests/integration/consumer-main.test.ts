@@ -42,11 +42,27 @@ describe("services/consumer/main.ts", () => {
     [{ PORT: "70000", IDENTITY_URL: "http://127.0.0.1:5001" }, "PORT"],
     [{ PORT: "0", IDENTITY_URL: "http://127.0.0.1:5001", DATABASE_URL: "mysql://root:hunter2@x" }, "DATABASE_URL"],
     [{ PORT: "0", IDENTITY_URL: "http://127.0.0.1:5001", LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ PORT: "0", IDENTITY_URL: "http://127.0.0.1:5001", UPSTREAM_EXTENSIONS: "no" }, "UPSTREAM_EXTENSIONS"],
   ])("exits 1 with a message naming the bad variable (%#)", async (env, variable) => {
     const p = run(env as Record<string, string>);
     expect(await p.exited).toBe(1);
     expect(p.err()).toContain(`consumer: ${variable}`);
     expect(p.err()).not.toContain("hunter2");
+  });
+
+  it("with UPSTREAM_EXTENSIONS=off answers an extension call 404, as an unknown path, where it otherwise asks for a token", { timeout: 120_000 }, async () => {
+    const p = run({ PORT: "0", DATA_DIR: path.join(dataDir, "spec-only"), IDENTITY_URL: "http://127.0.0.1:5001", UPSTREAM_EXTENSIONS: "off" });
+    const url = await listeningUrl(p, "consumer API listening");
+    try {
+      const exported = await fetch(`${url}/consumer/export`);
+      expect(exported.status).toBe(404);
+      expect(await exported.json()).toEqual({ error: "not_found", error_description: "No such endpoint." });
+      // A SPEC call still needs its token.
+      expect((await fetch(`${url}/consumer`)).status).toBe(401);
+    } finally {
+      p.child.kill("SIGTERM");
+      await p.exited;
+    }
   });
 
   it("starts before the identity authority, verifies tokens once it is up, and stops on SIGTERM", { timeout: 120_000 }, async () => {
