@@ -85,6 +85,9 @@ function consumerUrl(): string {
  */
 const permissionsCall = { ...consumerCalls.getPermissions, answer: z.object({ enabledScreens: z.array(z.unknown()) }) } satisfies CallContract;
 
+/** The dispute as the app reads it: SPEC does not read its answer, so any body (our service's `{success: true}`) will do. */
+const disputeCall = { ...consumerCalls.dispute, answer: z.unknown() } satisfies CallContract;
+
 /** The consumer API as the signed-in user of this request (`context`, inside the guard) sees it. */
 export function consumerApi(context: Readonly<RouterContextProvider>) {
   const user = context.get(userContext);
@@ -212,9 +215,16 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     addByLink(url: string) {
       return call("addTestResultUrl", { query: { url } }, { failed: messages.resultLinkFailed, answered: consumerMessageOf });
     },
-    /** POST /testresult/dispute/ with the result and the comment (docs/product.md §7: the answer is not read). */
-    dispute(result: TestResult, disputeComment: string) {
-      return call("dispute", { json: { ...result, disputeComment } }, { failed: messages.disputeFailed });
+    /**
+     * POST /testresult/dispute/ with the result and the comment. SPEC does not read the answer (docs/product.md §7):
+     * any 2xx is success, except one that says `success: false` (a refusal, with its consumerMessage if any).
+     */
+    async dispute(result: TestResult, disputeComment: string): Promise<Result<true>> {
+      const answer = await callContract(consumerUrl(), "dispute", disputeCall, { json: { ...result, disputeComment }, token: user.accessToken }, { failed: messages.disputeFailed }, {
+        log,
+        onUnauthorized: () => user.signInAgain(),
+      });
+      return answer.ok ? { ok: true, value: true } : answer;
     },
 
     /**

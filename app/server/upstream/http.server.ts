@@ -258,14 +258,14 @@ async function answerOf<C extends CallContract>(
   }
   const { status } = answer;
   if (answer.ok) {
-    const parsed = call.answer.safeParse(answer.body);
-    if (parsed.success) return success(parsed.data as z.output<C["answer"]>);
     // docs/product.md §8: a 2xx that says `success: false` is the upstream's refusal, not a broken answer.
     const refusal = refusalOf(status, answer.body, messages);
     if (refusal) {
       log.info({ upstreamCall: name, status }, "upstream answered success: false");
       return refusal;
     }
+    const parsed = call.answer.safeParse(answer.body);
+    if (parsed.success) return success(parsed.data as z.output<C["answer"]>);
     const issues = parsed.error.issues.slice(0, 10).map((issue) => ({ path: issue.path.join("."), code: issue.code }));
     log.error({ upstreamCall: name, path: call.path, status, issues }, "upstream answer does not fit its contract");
     return failure("invalidAnswer", unavailableMessage, status);
