@@ -23,6 +23,10 @@
  * `not_found`, as for a group that does not exist, so that ids cannot be probed; a caller with
  * a role too small for the call gets 403 `forbidden`.
  *
+ * docs/product.md §7.3 names every call here but two, marked as extensions (contracts/extension.ts):
+ * deleteuserinfo (the person's own data) and /location/search/ (venues; kept in SPEC-only mode,
+ * because the consumer API's GET /search/ asks it). Their shapes being ours, no field is marked.
+ *
  * Imported by Node's type stripping too (server.ts, `npm run openapi`): explicit `.ts` extensions only.
  */
 import { z } from "zod";
@@ -364,6 +368,7 @@ export const businessCalls = {
     summary:
       "Extension (the person's own data): forgets the signed-in person's business user info (names, mobile number, the e-mail seen). Roles given to their address stay: they are the group's records, for its administrators to take back. Idempotent.",
     auth: "userToken",
+    extension: "data",
     answer: successSchema,
   },
   isUserLicensedAdministrator: {
@@ -514,6 +519,8 @@ export const businessCalls = {
     path: "/location/search/",
     summary: `Extension (venues): every location within \`miles\` of a point, nearest first, at most ${searchLimit}; for any signed-in person (the consumer API's GET /search/ asks it).`,
     auth: "userToken",
+    extension: "venues",
+    keptWhenOff: "The consumer API's GET /search/ (docs/product.md §7.2) asks it for the venues.",
     query: locationSearchQuerySchema,
     answer: z.array(locationHitSchema).max(searchLimit),
     errorAnswers: { 400: badRequest },

@@ -9,6 +9,8 @@
  * schemas; the reference services (services/) parse requests with them; contracts/openapi.ts
  * renders them as OpenAPI 3.1.
  *
+ * Calls and fields beyond SPEC's are marked as extensions (contracts/extension.ts).
+ *
  * Answer schemas are plain `z.object`s: parsing keeps the keys the contract names and drops any
  * other, so a real upstream may send more than the contract lists.
  *
@@ -16,6 +18,7 @@
  * TypeScript-only syntax.
  */
 import type { z } from "zod";
+import type { ExtensionGroup } from "./extension.ts";
 
 /** Who may make a call. */
 export type CallAuth =
@@ -53,6 +56,13 @@ export interface CallContract {
   answer: z.ZodType;
   /** The JSON bodies of the error answers a client reads, by HTTP status. */
   errorAnswers?: Readonly<Record<number, ErrorAnswer>>;
+  /**
+   * The extension group of a call beyond docs/product.md §7's tables (contracts/extension.ts);
+   * absent for SPEC's calls. Such a call answers 404 in the reference services' SPEC-only mode.
+   */
+  extension?: ExtensionGroup;
+  /** Why an extension call still answers in SPEC-only mode (another reference service calls it), in a sentence. */
+  keptWhenOff?: string;
 }
 
 /** The calls of one upstream, by the name clients use. */

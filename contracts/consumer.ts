@@ -15,14 +15,21 @@
  * GET /search/ finds venues: the consumer API asks the business API (contracts/business.ts
  * searchLocations) with the caller's token. /locationvisit/ lists a person's visits and rates one;
  * the check-in calls (/checkin/, extensions) issue and redeem the codes that make visits
- * (docs/venues.md "Check-in"). Not implemented by the reference service, so not here: the
- * test-result URL and link calls.
+ * (docs/venues.md "Check-in"). The test-result URL and link calls add a result by the lab's own
+ * link (docs/product.md §10.8).
+ *
+ * Calls, fields and the screen name beyond docs/product.md §7 / §3 are marked with their extension
+ * group (contracts/extension.ts; the list in docs/product.md §7 "Extensions"): the person's own
+ * data, check-in codes and dispute reviews (calls); a result's outcome, pages, lab link and proof,
+ * the window's proof, the ids in write answers, the product ID of follow relations and search hits,
+ * the refusals' reason, getImage's `page` (fields); `DisputeReviews` (a screen name).
  *
  * Imported by Node's type stripping too (server.ts, `npm run openapi`): explicit `.ts` extensions only.
  */
 import { z } from "zod";
 import { locationHitSchema, searchLimit, searchMiles } from "./business.ts";
 import type { CallContracts } from "./call.ts";
+import { extension, extensionValues } from "./extension.ts";
 import { maxUploadBytes, uploadField } from "./limits.ts";
 
 // ---------------------------------------------------------------- limits
@@ -59,7 +66,7 @@ const zeroOrOne = (meaning: string) => z.literal([0, 1]).meta({ description: mea
 
 // ---------------------------------------------------------------- answers
 
-export const screenNameSchema = z.enum(screenNames);
+export const screenNameSchema = extensionValues(z.enum(screenNames), { [reviewScreenName]: "reviews" });
 export type ScreenName = z.infer<typeof screenNameSchema>;
 
 /** docs/product.md §3 Consumer (profile), as GET /consumer and the profile writes answer it. */
@@ -97,11 +104,14 @@ export const safeWindowSchema = z
     strongSafetyDate: safetyDate("strong"),
     weakSafetyDate: safetyDate("weak"),
     safeWindowDescription: z.string().nullable(),
-    safeWindowProof: z
-      .string()
-      .nullable()
-      .optional()
-      .meta({ description: "Extension (docs/product.md §10.9): the proof of the result the window comes from, e.g. `signed (SMART Health Card, Harborview Labs)`, `fetched from the lab`, `document checks`; null without a window." }),
+    safeWindowProof: extension(
+      z
+        .string()
+        .nullable()
+        .optional()
+        .meta({ description: "Extension (docs/product.md §10.9): the proof of the result the window comes from, e.g. `signed (SMART Health Card, Harborview Labs)`, `fetched from the lab`, `document checks`; null without a window." }),
+      "proof",
+    ),
   })
   .meta({ description: "The signed-in user's safe window card." });
 export type SafeWindowCard = z.infer<typeof safeWindowSchema>;
@@ -123,7 +133,7 @@ export type FieldError = z.infer<typeof fieldErrorSchema>;
 export const writeAnswerSchema = z
   .object({
     success: z.literal(true).meta({ description: "docs/product.md §7: the success flag the client reads." }),
-    consumer: consumerSchema,
+    consumer: extension(consumerSchema, "ids"),
   })
   .meta({ description: "A profile written." });
 export type WriteAnswer = z.infer<typeof writeAnswerSchema>;
@@ -159,7 +169,7 @@ export const subscriptionSchema = z
     sF_ConsumerId: id("The other person's profile id"),
     firstName: z.string(),
     lastName: z.string(),
-    safeWindowId: productId,
+    safeWindowId: extension(productId, "ids"),
     confirmed: zeroOrOne("0 pending, 1 confirmed."),
     strongSafetyDate: safetyDate("other person's strong").meta({
       description: "The other person's strong window (ISO 8601 instant), only when the relation is confirmed and the caller follows them; else null.",
@@ -167,11 +177,14 @@ export const subscriptionSchema = z
     weakSafetyDate: safetyDate("other person's weak").meta({
       description: "The other person's weak window (ISO 8601 instant), only when the relation is confirmed and the caller follows them; else null.",
     }),
-    safeWindowProof: z
-      .string()
-      .nullable()
-      .optional()
-      .meta({ description: "Extension (docs/product.md §10.9): the proof of the result the window comes from, e.g. `signed (SMART Health Card, Harborview Labs)`, `fetched from the lab`, `document checks`; null without a window." }),
+    safeWindowProof: extension(
+      z
+        .string()
+        .nullable()
+        .optional()
+        .meta({ description: "Extension (docs/product.md §10.9): the proof of the result the window comes from, e.g. `signed (SMART Health Card, Harborview Labs)`, `fetched from the lab`, `document checks`; null without a window." }),
+      "proof",
+    ),
   })
   .meta({ description: "A follow relation." });
 export type Subscription = z.infer<typeof subscriptionSchema>;
@@ -189,7 +202,7 @@ export const publisherHitSchema = z
     sF_ConsumerId: id("The person's profile id"),
     firstName: z.string(),
     lastName: z.string(),
-    safeWindowId: productId,
+    safeWindowId: extension(productId, "ids"),
   })
   .meta({ description: "A person found by a search." });
 export type PublisherHit = z.infer<typeof publisherHitSchema>;
@@ -204,7 +217,7 @@ export type PublisherSearch = z.infer<typeof publisherSearchSchema>;
 /** GET requestsubscription/: the new pending relation. */
 export const subscriptionRequestedSchema = z.object({
   success: z.literal(true),
-  sF_ConsumerSubscriptionId: id("The new relation's id"),
+  sF_ConsumerSubscriptionId: extension(id("The new relation's id"), "ids"),
 });
 export type SubscriptionRequested = z.infer<typeof subscriptionRequestedSchema>;
 
@@ -234,41 +247,50 @@ export const testResultSchema = z
     testingCompanyName: z.string(),
     publicName: z.string(),
     testName: z.string().meta({ description: "The test's name as the lab prints it." }),
-    result: testOutcomeSchema,
+    result: extension(testOutcomeSchema, "outcome"),
     strongSafetyDate: safetyDate("result's own strong").meta({ description: "The result's own strong window; null unless valid and negative." }),
     weakSafetyDate: safetyDate("result's own weak").meta({ description: "The result's own weak window; null unless valid and negative." }),
     disputeComment: z.string().nullable(),
     disputeResponseComment: z.string().nullable(),
-    pageCount: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .meta({
-        description:
-          "Extension of docs/product.md §3: the pages of the result's PDF, each served by getImage's `page` parameter. Absent where the upstream serves page 1 only (SPEC's call, or a result stored before its PDF was kept).",
-      }),
-    fetchedFrom: z
-      .string()
-      .nullable()
-      .optional()
-      .meta({ description: "Extension (results by link, docs/product.md §10.8): the lab's host the result was fetched from; null or absent for an upload." }),
-    proof: z
-      .object({
-        kind: z.enum(["shc", "dcc", "link", "document"]).meta({ description: "shc, dcc: a verified signed code; link: fetched from the lab; document: the document checks alone." }),
-        label: z.string().meta({ description: "In words: `signed (SMART Health Card, <issuer>)`, `signed (EU DCC, <country>)`, `fetched from the lab`, `document checks`." }),
-        unverifiedSignature: z
-          .enum(["SMART Health Card", "EU DCC"])
-          .nullable()
-          .meta({ description: "A signed code whose signature could not be tied to a known issuer (the document checks decided); null otherwise." }),
-        disagreement: z
-          .string()
-          .nullable()
-          .optional()
-          .meta({ description: "Where a verified signed code disagrees with the PDF's text (the result is then invalid), e.g. `Result (QR: Positive; PDF: Negative)`; null otherwise." }),
-      })
-      .optional()
-      .meta({ description: "Extension (docs/product.md §10.9): the strongest evidence the result carries." }),
+    pageCount: extension(
+      z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .meta({
+          description:
+            "Extension of docs/product.md §3: the pages of the result's PDF, each served by getImage's `page` parameter. Absent where the upstream serves page 1 only (SPEC's call, or a result stored before its PDF was kept).",
+        }),
+      "pages",
+    ),
+    fetchedFrom: extension(
+      z
+        .string()
+        .nullable()
+        .optional()
+        .meta({ description: "Extension (results by link, docs/product.md §10.8): the lab's host the result was fetched from; null or absent for an upload." }),
+      "links",
+    ),
+    proof: extension(
+      z
+        .object({
+          kind: z.enum(["shc", "dcc", "link", "document"]).meta({ description: "shc, dcc: a verified signed code; link: fetched from the lab; document: the document checks alone." }),
+          label: z.string().meta({ description: "In words: `signed (SMART Health Card, <issuer>)`, `signed (EU DCC, <country>)`, `fetched from the lab`, `document checks`." }),
+          unverifiedSignature: z
+            .enum(["SMART Health Card", "EU DCC"])
+            .nullable()
+            .meta({ description: "A signed code whose signature could not be tied to a known issuer (the document checks decided); null otherwise." }),
+          disagreement: z
+            .string()
+            .nullable()
+            .optional()
+            .meta({ description: "Where a verified signed code disagrees with the PDF's text (the result is then invalid), e.g. `Result (QR: Positive; PDF: Negative)`; null otherwise." }),
+        })
+        .optional()
+        .meta({ description: "Extension (docs/product.md §10.9): the strongest evidence the result carries." }),
+      "proof",
+    ),
   })
   .meta({ description: "A test result." });
 export type TestResult = z.infer<typeof testResultSchema>;
@@ -428,7 +450,7 @@ export const uploadAnswerSchema = z
   .object({
     success: z.literal(true),
     consumerMessage: z.string().meta({ description: "What to tell the user: validated or not, and what it means for the window. Instants in it are written `YYYY-MM-DD HH:MM UTC` (the app shows them in the user's zone)." }),
-    sF_TestResultId: id("The stored result's id"),
+    sF_TestResultId: extension(id("The stored result's id"), "ids"),
   })
   .meta({ description: "A test result stored." });
 export type UploadAnswer = z.infer<typeof uploadAnswerSchema>;
@@ -447,7 +469,7 @@ export const resultRefusalSchema = z
   .object({
     success: z.literal(false),
     consumerMessage: z.string().meta({ description: "A sentence for the user: what went wrong and what to do (docs/product.md §8 Upload fails). Instants in it are written `YYYY-MM-DD HH:MM UTC`." }),
-    reason: z.string().meta({ description: "A stable code for programs (see the list above)." }),
+    reason: extension(z.string().meta({ description: "A stable code for programs (see the list above)." }), "reasons"),
   })
   .meta({ description: "A refused test-result call." });
 export type ResultRefusal = z.infer<typeof resultRefusalSchema>;
@@ -495,12 +517,15 @@ export const subscriptionIdQuerySchema = z.object({ sfConsumerSubscriptionId: re
 export const propertyValuesQuerySchema = z.object({ sfTestResultId: z.string().min(1, "is required") });
 export const imageQuerySchema = z.object({
   testResultId: z.string().min(1, "is required"),
-  page: z
-    .string()
-    .regex(/^[1-9][0-9]{0,3}$/, "is a page number from 1")
-    .transform(Number)
-    .optional()
-    .meta({ description: "Extension of docs/product.md §7: the page to show, 1-based (default 1); up to the result's pageCount." }),
+  page: extension(
+    z
+      .string()
+      .regex(/^[1-9][0-9]{0,3}$/, "is a page number from 1")
+      .transform(Number)
+      .optional()
+      .meta({ description: "Extension of docs/product.md §7: the page to show, 1-based (default 1); up to the result's pageCount." }),
+    "pages",
+  ),
 });
 
 /** POST /testresult/addtestresultmultipart/: the PDF in field `multipartData` (at most maxUploadBytes). */
@@ -677,6 +702,7 @@ export const consumerCalls = {
     summary:
       "Extension (the person's own data): deletes everything the API keeps about the signed-in user: the profile, results, images, PDFs, checks, disputes, follow relations on both sides. Idempotent.",
     auth: "userToken",
+    extension: "data",
     answer: successSchema,
   },
   exportData: {
@@ -684,6 +710,7 @@ export const consumerCalls = {
     path: "/consumer/export",
     summary: "Extension (the person's own data): everything the API keeps about the signed-in user, as JSON; the images and original PDFs by getImage and getPdf.",
     auth: "userToken",
+    extension: "data",
     answer: dataExportSchema,
   },
   subscribers: {
@@ -811,6 +838,7 @@ export const consumerCalls = {
     path: "/checkin/issuecode/",
     summary: `Extension (venues): a check-in code for the signed-in user to show a venue: 6 characters, one use, ${checkinCodeSeconds} s; an older code stops working.`,
     auth: "userToken",
+    extension: "venues",
     answer: checkinCodeSchema,
     errorAnswers: { 404: noProfile },
   },
@@ -819,6 +847,7 @@ export const consumerCalls = {
     path: "/checkin/redeemcode/",
     summary: "Extension (venues): a location administrator enters a visitor's code at a location: the visitor's name and window, recorded as a check. The code is used up.",
     auth: "userToken",
+    extension: "venues",
     json: redeemCodeRequestSchema,
     answer: checkSchema,
     errorAnswers: {
@@ -839,6 +868,7 @@ export const consumerCalls = {
     path: "/checkin/checkin/",
     summary: "Extension (venues): checks in the visitor of a check the caller made (again: answered as it is).",
     auth: "userToken",
+    extension: "venues",
     json: checkInRequestSchema,
     answer: checkSchema,
     errorAnswers: {
@@ -879,6 +909,7 @@ export const consumerCalls = {
     path: "/testresult/getpdf/",
     summary: "Extension (the person's own data): the original PDF of one of the user's results, exactly as uploaded, base64.",
     auth: "userToken",
+    extension: "data",
     query: pdfQuerySchema,
     answer: z.base64().meta({ description: "The PDF, base64." }),
     errorAnswers: {
@@ -948,6 +979,7 @@ export const consumerCalls = {
     path: "/testresult/disputequeue/",
     summary: "Extension (dispute reviews): the open disputes, oldest first (at most 200), or the one named; never the caller's own. Reviewers only.",
     auth: "userToken",
+    extension: "reviews",
     query: disputeQueueQuerySchema,
     answer: z.array(disputeQueueEntrySchema).max(disputeQueueMax),
     errorAnswers: { 400: badQuery, 403: notReviewerOrOwn },
@@ -957,6 +989,7 @@ export const consumerCalls = {
     path: "/testresult/disputeimage/",
     summary: "Extension (dispute reviews): a page of a disputed result, like getImage. Reviewers only, and only for results under dispute.",
     auth: "userToken",
+    extension: "reviews",
     query: imageQuerySchema,
     answer: z.base64().meta({ description: "A JPEG, base64." }),
     errorAnswers: { 400: badQuery, 403: notReviewer, 404: { description: "not_found or page_not_found: no such result under dispute, or no such page.", schema: resultRefusalSchema } },
@@ -966,6 +999,7 @@ export const consumerCalls = {
     path: "/testresult/reviewdispute/",
     summary: "Extension (dispute reviews): accepts or declines an open dispute with a response. Reviewers only, never on their own results.",
     auth: "userToken",
+    extension: "reviews",
     json: reviewDisputeRequestSchema,
     answer: successSchema,
     errorAnswers: {
@@ -979,6 +1013,7 @@ export const consumerCalls = {
     path: "/testresult/disputereviews/",
     summary: "Extension (dispute reviews): the audit trail of decisions, newest first (at most 200). Reviewers only.",
     auth: "userToken",
+    extension: "reviews",
     answer: z.array(disputeReviewSchema),
     errorAnswers: { 403: notReviewer },
   },

@@ -9,10 +9,16 @@
  * and the same shape; the token endpoint answers RFC 6749 §5.1 / §5.2; a refused bearer token
  * answers 401 `invalid_token` or 403 `insufficient_scope` (RFC 6750 §3.1) as `ApiError`.
  *
+ * Calls and fields beyond docs/product.md §7 are marked with their extension group
+ * (contracts/extension.ts): the account deletion and the invitation, the token answer's
+ * `token_type` and `scope`, the user info's `id` and `emailConfirmed`, changeusername's
+ * `requestedUri`.
+ *
  * Imported by Node's type stripping too (`npm run openapi`): explicit `.ts` extensions only.
  */
 import { z } from "zod";
 import type { CallContracts } from "./call.ts";
+import { extension } from "./extension.ts";
 
 // ---------------------------------------------------------------- request fields
 
@@ -74,9 +80,9 @@ export type ApiError = z.infer<typeof apiErrorSchema>;
 export const tokenAnswerSchema = z
   .object({
     access_token: z.string().min(1).meta({ description: "An RS256 JWT; send it as `Authorization: Bearer <token>`." }),
-    token_type: z.string().meta({ description: "`Bearer`." }),
+    token_type: extension(z.string().meta({ description: "`Bearer`." }), "oauth"),
     expires_in: z.number().int().positive().meta({ description: "Seconds until the token expires (3600)." }),
-    scope: z.string().optional().meta({ description: "The granted scopes, space-separated." }),
+    scope: extension(z.string().optional().meta({ description: "The granted scopes, space-separated." }), "oauth"),
   })
   .meta({ description: "An access token (docs/product.md §3 Token: access_token, expires_in)." });
 export type TokenAnswer = z.infer<typeof tokenAnswerSchema>;
@@ -103,9 +109,9 @@ export type EmailValidation = z.infer<typeof emailValidationSchema>;
 
 /** docs/product.md §3 "User info from the identity service: userName (which is the e-mail)". */
 export const userInfoSchema = z.object({
-  id: z.string().meta({ description: "The identity user id (the tokens' `sub`)." }),
+  id: extension(z.string().meta({ description: "The identity user id (the tokens' `sub`)." }), "account"),
   userName: z.string().meta({ description: "The e-mail address." }),
-  emailConfirmed: z.boolean(),
+  emailConfirmed: extension(z.boolean(), "account"),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
@@ -155,7 +161,7 @@ export const confirmAccountQuerySchema = z.object({ email, password, token: mail
 export const changeUserNameQuerySchema = z.object({
   userName: email.meta({ description: "The new user name (e-mail address)." }),
   applicationContext,
-  requestedUri,
+  requestedUri: extension(requestedUri, "mail"),
 });
 export const changePasswordUsingCurrentQuerySchema = z.object({ currentPassword: password, newPassword: password, applicationContext });
 
@@ -262,8 +268,10 @@ export const identityCalls = {
   invite: {
     method: "POST",
     path: "/api/account/invite",
-    summary: "Creates an account without a password and mails the invitation (not called by the web app).",
+    summary: "Extension (invite): creates an account without a password and mails the invitation (not called by the web app).",
     auth: "clientToken",
+    extension: "invite",
+    keptWhenOff: "The business side's way to make the account that /confirmaccount completes (docs/product.md §4 Account confirmation); the end-to-end tests use it.",
     json: inviteRequestSchema,
     answer: identityResultSchema,
     errorAnswers: { 400: accountRefused },
@@ -299,6 +307,7 @@ export const identityCalls = {
     summary:
       "Extension (the person's own data): deletes the signed-in user's account after checking the current password, and mails the address a confirmation; false for a wrong password.",
     auth: "userToken",
+    extension: "data",
     json: deleteAccountRequestSchema,
     answer: z.boolean(),
     errorAnswers: { 400: badInput },

@@ -7,6 +7,11 @@
  * docs/openapi/consumer.json and docs/openapi/business.json; tests/unit/openapi.test.ts fails when
  * the committed files differ from freshly built ones.
  *
+ * Extensions (contracts/extension.ts): an operation beyond docs/product.md §7 carries
+ * `x-extension: <group>` (and `x-extension-kept`, why it answers in SPEC-only mode, where it does);
+ * a property beyond SPEC carries `x-extension: <group>`; an enum with values beyond SPEC carries
+ * `x-extension-values: {value: group}`.
+ *
  * Rendering choices: answers are drawn without `additionalProperties: false`, because clients keep
  * the keys a contract names and ignore any other (contracts/call.ts); object keys are sorted,
  * except the properties of a schema, which keep the contract's order.
@@ -16,6 +21,7 @@ import type { z } from "zod";
 import { createDocument } from "zod-openapi";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponsesObject } from "zod-openapi";
 import type { CallAuth, CallContracts } from "./call.ts";
+import { extensionKey } from "./extension.ts";
 import * as business from "./business.ts";
 import * as consumer from "./consumer.ts";
 import * as identity from "./identity.ts";
@@ -74,12 +80,26 @@ function operation(name: string, call: CallContracts[string], upstream: Upstream
     ...(call.query ? { requestParams: { query: call.query } } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses,
+    ...(call.extension ? { [extensionKey]: call.extension } : {}),
+    ...(call.keptWhenOff ? { "x-extension-kept": call.keptWhenOff } : {}),
   };
 }
 
 /** Removes `additionalProperties: false` from answers: clients ignore keys a contract does not name. */
 function openAnswers({ jsonSchema, io }: { jsonSchema: Record<string, unknown>; io: "input" | "output" }): void {
   if (io === "output" && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+}
+
+/**
+ * `value` without `additionalProperties` beside a `$ref`: a marked field that reuses a named schema
+ * (contracts/extension.ts) is drawn as a `$ref` with its mark beside it, and zod adds the object's
+ * closedness there too, where it would forbid every property of the referenced schema.
+ */
+function dropClosedRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropClosedRefs);
+  if (value === null || typeof value !== "object") return value;
+  const entries = Object.entries(value).filter(([key]) => !(key === "additionalProperties" && "$ref" in value));
+  return Object.fromEntries(entries.map(([k, v]) => [k, dropClosedRefs(v)]));
 }
 
 /** The document of one upstream, keys sorted (see sortKeys). */
@@ -102,7 +122,7 @@ function build(upstream: Upstream): OpenApiDocument {
     },
     { override: openAnswers },
   );
-  return sortKeys(document) as OpenApiDocument;
+  return sortKeys(dropClosedRefs(document)) as OpenApiDocument;
 }
 
 /** `value` with every object's keys sorted, except a schema's `properties` (the contract's order stays). */
