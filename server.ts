@@ -69,6 +69,14 @@ try {
   throw error;
 }
 
+// UPSTREAM_EXTENSIONS (on, the default, or off) is the embedded reference services' setting alone
+// (docs/product.md §7 "Extensions"): read here only to pass it on; the app never reads it.
+const upstreamExtensions = process.env.UPSTREAM_EXTENSIONS || "on";
+if (upstreamExtensions !== "on" && upstreamExtensions !== "off") {
+  console.error("Invalid configuration:\n  UPSTREAM_EXTENSIONS: must be on or off");
+  process.exit(1);
+}
+
 const log = createLogger(config.LOG_LEVEL);
 process.on("unhandledRejection", (reason) => log.error({ err: reason }, "unhandled rejection"));
 
@@ -179,6 +187,7 @@ if (!config.IDENTITY_URL) {
     logger: log.child({ service: "identity" }),
     db: embeddedDb,
     rotateSigningKey: dataDirWasOpen,
+    extensions: upstreamExtensions === "on",
   });
   closers.push(identity.close);
   sessionDb ??= identity.db;
@@ -199,6 +208,7 @@ if (!config.BUSINESS_API_URL) {
     identityUrl: process.env.IDENTITY_URL as string,
     logger: log.child({ service: "business" }),
     db: embeddedDb,
+    extensions: upstreamExtensions === "on",
   });
   closers.push(business.close);
   process.env.BUSINESS_API_URL = business.url;
@@ -219,6 +229,7 @@ if (!config.CONSUMER_API_URL) {
     // Threads start with the first upload and stop when idle: an idle server holds no pdf.js.
     pdf: { threads: config.MAX_PDF_WORKERS, idleStopMs: config.PDF_WORKER_IDLE_SECONDS * 1000 },
     db: embeddedDb,
+    extensions: upstreamExtensions === "on",
     reviewers: config.REVIEWER_EMAILS,
     publicUrl: config.publicUrl,
     smtpUrl: config.SMTP_URL,

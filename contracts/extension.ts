@@ -202,3 +202,46 @@ export function markedFields(schema: z.ZodType, path = ""): MarkedField[] {
   // A union of two shapes that share a marked field lists it once.
   return found.filter((f, i) => found.findIndex((g) => g.kind === f.kind && g.path === f.path && g.name === f.name) === i);
 }
+
+/**
+ * `value` (an answer, as JSON) without the fields and enum values `schema` marks, found by walking
+ * the schema beside the value: a marked key is deleted wherever any option of a union marks it.
+ * Unlike parsing through `specOnly(schema)`, it never fails: keys the schema does not name stay.
+ * Returns a new value; `value` is not changed.
+ */
+export function withoutExtensions(schema: z.ZodType, value: unknown): unknown {
+  const def = defOf(schema);
+  switch (def.type) {
+    case "object": {
+      if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+      const shape = def.shape as Record<string, z.ZodType>;
+      const kept: Record<string, unknown> = {};
+      for (const [key, inner] of Object.entries(value)) {
+        const field = shape[key];
+        if (field && extensionOf(field)) continue;
+        kept[key] = field ? withoutExtensions(field, inner) : inner;
+      }
+      return kept;
+    }
+    case "array": {
+      if (!Array.isArray(value)) return value;
+      const element = def.element as z.ZodType;
+      const dropped = Object.keys(extensionValuesOf(element));
+      return value.filter((v) => !dropped.includes(v as string)).map((v) => withoutExtensions(element, v));
+    }
+    case "nullable":
+    case "optional":
+    case "nonoptional":
+    case "default":
+    case "prefault":
+    case "readonly":
+    case "catch":
+      return withoutExtensions(def.innerType as z.ZodType, value);
+    case "union":
+      return (def.options as z.ZodType[]).reduce((v, option) => withoutExtensions(option, v), value);
+    case "pipe":
+      return withoutExtensions(def.in as z.ZodType, value);
+    default:
+      return value;
+  }
+}

@@ -2,7 +2,7 @@
 // Configuration from the environment, validated; SIGTERM / SIGINT stop it gracefully.
 import { pino } from "pino";
 import { z } from "zod";
-import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, secureDataDirOrExit, stopOnSignals, unsetIfEmpty } from "../shared/main.ts";
+import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, secureDataDirOrExit, stopOnSignals, unsetIfEmpty, upstreamExtensionsSchema } from "../shared/main.ts";
 import { startBusinessService } from "./server.ts";
 
 const envSchema = z.object({
@@ -14,6 +14,8 @@ const envSchema = z.object({
   // Compared exactly with the token's `iss`, so taken as given (no trailing-slash trimming).
   IDENTITY_ISSUER: z.preprocess(unsetIfEmpty, z.string().optional()),
   LOG_LEVEL: logLevelSchema,
+  // on (default) or off: the SPEC-only mode, extension calls 404 and SPEC's fields only (docs/product.md §7 "Extensions").
+  UPSTREAM_EXTENSIONS: upstreamExtensionsSchema,
 });
 
 const env = parseEnvOrExit("business", envSchema, process.env);
@@ -27,6 +29,7 @@ const service = await startBusinessService({
   identityUrl: env.IDENTITY_URL,
   identityIssuer: env.IDENTITY_ISSUER,
   logger,
+  extensions: env.UPSTREAM_EXTENSIONS === "on",
   host: env.HOST,
   port: env.PORT,
 }).catch((err: unknown) => {

@@ -31,6 +31,11 @@ export interface BusinessOptions {
   port?: number;
   /** The clock (token expiry, time stamps), for tests. */
   now?: () => Date;
+  /**
+   * False: the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product.md §7 "Extensions"): extension
+   * calls answer 404 and answers carry SPEC's fields only (shared/http.ts specOnlyMode). Default true.
+   */
+  extensions?: boolean;
 }
 
 export interface BusinessService {
@@ -63,6 +68,7 @@ export async function startBusinessService(opts: BusinessOptions): Promise<Busin
       verifier: createTokenVerifier({ identityUrl, audience: BUSINESS_AUDIENCE, ...(opts.identityIssuer ? { issuer: opts.identityIssuer } : {}), now }),
       logger,
       now,
+      ...(opts.extensions === false ? { extensions: false } : {}),
       checkDatabase: async () => {
         await sql`select 1`.execute(db);
       },

@@ -18,7 +18,7 @@ import {
 } from "../../contracts/consumer.ts";
 import type { ApiError, ProfileRefusal } from "../../contracts/consumer.ts";
 import { BadRequestError } from "../shared/errors.ts";
-import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, parse, reply, requestLogger, sendErrorAnswer } from "../shared/http.ts";
+import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, parse, reply, requestLogger, sendErrorAnswer, specOnlyMode } from "../shared/http.ts";
 import type { HttpAnswer } from "../shared/http.ts";
 import type { AuthenticatedUser, TokenVerifier } from "../shared/auth.ts";
 import type { ConsumerOutbox } from "./outbox.ts";
@@ -52,6 +52,8 @@ export interface ConsumerAppDeps {
   results: ResultsContext;
   /** Who may review disputes (results/reviews.ts); default nobody. */
   reviewers?: Reviewers;
+  /** False: the SPEC-only mode (shared/http.ts specOnlyMode). Default true. */
+  extensions?: boolean;
   /** The mail outbox (outbox.ts): a decided dispute's mail. */
   outbox: ConsumerOutbox;
   /** The business API, which keeps the venues (venues.ts). */
@@ -229,6 +231,7 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
   app.use(bodyParsers());
 
   app.get("/healthz", healthCheck(deps.checkDatabase));
+  if (deps.extensions === false) app.use(specOnlyMode(consumerCalls));
 
   app.use("/consumer", profileRoutes(deps));
   app.use("/checkin", checkinRoutes(deps));

@@ -2,7 +2,7 @@
 // Configuration from the environment, validated; SIGTERM / SIGINT stop it gracefully.
 import { pino } from "pino";
 import { z } from "zod";
-import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, secureDataDirOrExit, stopOnSignals, unsetIfEmpty } from "../shared/main.ts";
+import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, secureDataDirOrExit, stopOnSignals, unsetIfEmpty, upstreamExtensionsSchema } from "../shared/main.ts";
 import { labTestServerFromEnv } from "./results/link.ts";
 import type { DccSigner } from "./results/proof/dcc.ts";
 import type { ShcIssuer } from "./results/proof/shc.ts";
@@ -18,6 +18,8 @@ const envSchema = z.object({
   // Compared exactly with the token's `iss`, so taken as given (no trailing-slash trimming).
   IDENTITY_ISSUER: z.preprocess(unsetIfEmpty, z.string().optional()),
   LOG_LEVEL: logLevelSchema,
+  // on (default) or off: the SPEC-only mode, extension calls 404 and SPEC's fields only (docs/product.md §7 "Extensions").
+  UPSTREAM_EXTENSIONS: upstreamExtensionsSchema,
   // Comma-separated e-mail addresses of the dispute reviewers (results/reviews.ts); default none.
   REVIEWER_EMAILS: z.preprocess(unsetIfEmpty, z.string().default("")),
   // The app's public URL (mails link to its pages), and the mail transport, as the identity authority's.
@@ -59,6 +61,7 @@ const service = await startConsumerService({
   identityUrl: env.IDENTITY_URL,
   ...(env.IDENTITY_ISSUER ? { identityIssuer: env.IDENTITY_ISSUER } : {}),
   logger,
+  extensions: env.UPSTREAM_EXTENSIONS === "on",
   host: env.HOST,
   port: env.PORT,
   reviewers: env.REVIEWER_EMAILS.split(","),

@@ -56,6 +56,11 @@ export interface ConsumerOptions {
   pdf?: PdfPoolOptions;
   /** E-mail addresses of the provider's dispute reviewers (results/reviews.ts); default none. */
   reviewers?: readonly string[];
+  /**
+   * False: the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product.md §7 "Extensions"): extension
+   * calls answer 404 and answers carry SPEC's fields only (shared/http.ts specOnlyMode). Default true.
+   */
+  extensions?: boolean;
   /** The app's public URL incl. base path: mails link to its pages. Default http://localhost:3000. */
   publicUrl?: string;
   /** nodemailer SMTP URL; when unset each mail is written to `${dataDir}/outbox/<ISO time>-<random>.eml`. */
@@ -142,6 +147,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
       profiles: { db, onProfileChanged: rematchResults },
       results: { db, pool, proofTrust: trust, ...(opts.links ? { links: opts.links } : {}) },
       reviewers: reviewerList(opts.reviewers ?? []),
+      ...(opts.extensions === false ? { extensions: false } : {}),
       business: createBusinessClient(opts.businessUrl?.replace(/\/+$/, "")),
       ...(opts.checkinLimits ? { checkinLimits: opts.checkinLimits } : {}),
       verifier: createTokenVerifier({ identityUrl, ...(opts.identityIssuer ? { issuer: opts.identityIssuer } : {}), now }),

@@ -7,9 +7,10 @@
 import express from "express";
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
-import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, requestLogger, sendErrorAnswer } from "../shared/http.ts";
+import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, requestLogger, sendErrorAnswer, specOnlyMode } from "../shared/http.ts";
 import type { HttpAnswer } from "../shared/http.ts";
 import type { ApiError, IdentityRefusal, TokenError } from "../../contracts/identity.ts";
+import { identityCalls } from "../../contracts/identity.ts";
 import type { AccountsContext } from "./accounts.ts";
 import { accountRoutes } from "./accounts/routes.ts";
 import { bearerAuth } from "./bearer.ts";
@@ -25,6 +26,8 @@ export type { IdentityClient };
 export interface IdentityAppDeps extends TokenRoutesDeps {
   /** Resolves when the database answers, rejects otherwise (GET /healthz). */
   checkDatabase: () => Promise<void>;
+  /** False: the SPEC-only mode (shared/http.ts specOnlyMode). Default true. */
+  extensions?: boolean;
 }
 
 /**
@@ -43,6 +46,7 @@ export function createIdentityApp(deps: IdentityAppDeps): express.Express {
   app.use(bodyParsers());
 
   app.get("/healthz", healthCheck(deps.checkDatabase));
+  if (deps.extensions === false) app.use(specOnlyMode(identityCalls));
 
   const bearer = bearerAuth(deps);
   app.use("/.well-known", discoveryRoutes(deps));

@@ -2,7 +2,7 @@
 // Configuration from the environment, validated; SIGTERM / SIGINT stop it gracefully.
 import { pino } from "pino";
 import { z } from "zod";
-import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, secureDataDirOrExit, stopOnSignals, unsetIfEmpty } from "../shared/main.ts";
+import { databaseUrlSchema, errorSummary, logLevelSchema, parseEnvOrExit, portSchema, secureDataDirOrExit, stopOnSignals, unsetIfEmpty, upstreamExtensionsSchema } from "../shared/main.ts";
 import { startIdentityService } from "./server.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
@@ -28,6 +28,8 @@ const envSchema = z.object({
   IDENTITY_CLIENT_ID: z.preprocess(unsetIfEmpty, z.string().default("safewindow-web")),
   IDENTITY_CLIENT_SECRET: z.preprocess(unsetIfEmpty, z.string({ error: "is required" }).min(16, "must be at least 16 characters")),
   LOG_LEVEL: logLevelSchema,
+  // on (default) or off: the SPEC-only mode, extension calls 404 and SPEC's fields only (docs/product.md §7 "Extensions").
+  UPSTREAM_EXTENSIONS: upstreamExtensionsSchema,
 });
 
 const env = parseEnvOrExit("identity", envSchema, process.env);
@@ -45,6 +47,7 @@ const service = await startIdentityService({
   ...(env.IDENTITY_ISSUER ? { issuer: env.IDENTITY_ISSUER.replace(/\/+$/, "") } : {}),
   clients: [{ clientId: env.IDENTITY_CLIENT_ID, clientSecret: env.IDENTITY_CLIENT_SECRET }],
   logger,
+  extensions: env.UPSTREAM_EXTENSIONS === "on",
   rotateSigningKey: dataDirWasOpen,
   host: env.HOST,
   port: env.PORT,

@@ -72,6 +72,11 @@ export interface IdentityOptions {
    * poll interval); defaults in outbox.ts DEFAULT_OUTBOX_TIMINGS. Tests shorten them.
    */
   mailQueue?: Partial<OutboxTimings>;
+  /**
+   * False: the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product.md §7 "Extensions"): extension
+   * calls answer 404 and answers carry SPEC's fields only (shared/http.ts specOnlyMode). Default true.
+   */
+  extensions?: boolean;
 }
 
 export interface IdentityService {
@@ -189,6 +194,7 @@ export async function startIdentityService(opts: IdentityOptions): Promise<Ident
         await sql`select 1`.execute(db);
       },
       ...(opts.tokenRateLimit ? { tokenRateLimit: opts.tokenRateLimit } : {}),
+      ...(opts.extensions === false ? { extensions: false } : {}),
     });
     server.on("request", app);
     logger.info({ port, issuer, storage: opts.databaseUrl ? "postgresql" : "pglite", mail: opts.smtpUrl ? "smtp" : "outbox" }, "identity authority listening");

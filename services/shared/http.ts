@@ -8,7 +8,9 @@ import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import type { z } from "zod";
-import type { CallContract } from "../../contracts/call.ts";
+import type { CallContract, CallContracts } from "../../contracts/call.ts";
+import { findCall } from "../../contracts/call.ts";
+import { markedFields, specOnly, withoutExtensions } from "../../contracts/extension.ts";
 import { BadRequestError, InsufficientScopeError, InvalidTokenError } from "./errors.ts";
 import { redactUrl } from "./redact.ts";
 
@@ -191,6 +193,55 @@ export function sendErrorAnswer(req: Request, res: Response, err: unknown, answe
 export const notFound: RequestHandler = (_req, res) => {
   res.status(404).json({ error: "not_found", error_description: "No such endpoint." });
 };
+
+/**
+ * The SPEC-only mode of a reference service (docs/product.md §7 "Extensions"), as one middleware
+ * placed before the routes of `calls` (the service's contract):
+ * - an extension call (contracts/extension.ts) answers 404 as an unknown path does, unless it is
+ *   `keptWhenOff` (another reference service calls it);
+ * - the query parameters a SPEC call marks as extensions are removed before the route reads them
+ *   (getImage's `page`: page 1 is answered, as SPEC's call does);
+ * - every JSON answer of a SPEC call is stripped to its SPEC part: a 2xx answer by parsing it
+ *   through `specOnly(call.answer)`, an error answer through the schema of its status in
+ *   `call.errorAnswers`. An answer that does not fit its schema is logged (warn) and has the marked
+ *   fields deleted anyway (`withoutExtensions`), never sent with them.
+ * Paths that are not calls of the contract (discovery, JWKS, /healthz) pass untouched.
+ */
+export function specOnlyMode(calls: CallContracts): RequestHandler {
+  return (req, res, next) => {
+    const found = findCall(calls, req.method === "HEAD" ? "GET" : req.method, req.path);
+    if (!found) {
+      next();
+      return;
+    }
+    const { name, call } = found;
+    if (call.extension && !call.keptWhenOff) {
+      notFound(req, res, next);
+      return;
+    }
+    const droppedQuery = call.query ? markedFields(call.query).filter((f) => f.kind === "field" && f.path === f.name).map((f) => f.name) : [];
+    if (droppedQuery.length > 0) {
+      const at = req.url.indexOf("?");
+      if (at >= 0) {
+        const params = new URLSearchParams(req.url.slice(at + 1));
+        for (const key of droppedQuery) params.delete(key);
+        const rest = params.toString();
+        req.url = req.url.slice(0, at) + (rest ? `?${rest}` : "");
+      }
+    }
+    const send = res.json.bind(res);
+    res.json = (body: unknown) => {
+      const schema = res.statusCode < 300 ? call.answer : call.errorAnswers?.[res.statusCode]?.schema;
+      if (!schema || specOnly(schema) === schema) return send(body);
+      const json: unknown = body === undefined ? undefined : JSON.parse(JSON.stringify(body));
+      const parsed = specOnly(schema).safeParse(json);
+      if (parsed.success) return send(parsed.data);
+      req.log.warn({ call: name, status: res.statusCode }, "answer does not fit its contract: extension fields deleted by name");
+      return send(withoutExtensions(schema, json));
+    };
+    next();
+  };
+}
 
 /**
  * GET /healthz of a reference service: 200 `{ok: true}` when `checkDatabase` resolves, else 503

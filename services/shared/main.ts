@@ -16,6 +16,13 @@ export function portSchema(defaultPort: number) {
   return z.preprocess(unsetIfEmpty, z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0).max(65535).default(defaultPort));
 }
 
+/**
+ * UPSTREAM_EXTENSIONS: `on` (default) or `off`, the reference services' SPEC-only mode
+ * (docs/product.md §7 "Extensions"; services/shared/http.ts specOnlyMode). Read by each service's
+ * main.ts, and by server.ts only to pass it to the services it embeds.
+ */
+export const upstreamExtensionsSchema = z.preprocess(unsetIfEmpty, z.enum(["on", "off"], { error: "must be on or off" }).default("on"));
+
 /** DATABASE_URL: optional postgres:// or postgresql:// URL. */
 export const databaseUrlSchema = z.preprocess(unsetIfEmpty, z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional());
 

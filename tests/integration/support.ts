@@ -29,6 +29,7 @@ import type { CallContract } from "../../contracts/call.ts";
 import { consumerCalls } from "../../contracts/consumer.ts";
 import type { Consumer } from "../../contracts/consumer.ts";
 import { businessCalls } from "../../contracts/business.ts";
+import { specOnly } from "../../contracts/extension.ts";
 import { identityCalls } from "../../contracts/identity.ts";
 import { startBusinessService } from "../../services/business/server.ts";
 import type { BusinessService } from "../../services/business/server.ts";
@@ -62,7 +63,8 @@ function undocumentedKeys(sent: unknown, parsed: unknown, at = ""): string[] {
 
 /**
  * Checks one answer of a reference service against its call's contract: a 2xx JSON answer against
- * the call's `answer` schema, an error answer whose status the call lists against that schema. The
+ * the call's `answer` schema (or its SPEC part, contracts/extension.ts specOnly: the answer of a
+ * service in the SPEC-only mode), an error answer whose status the call lists against that schema. The
  * body must parse, and may hold no key the contract leaves out (so the contract documents all the
  * service sends). Answers of paths no contract names (health, discovery, unknown paths) and error
  * statuses a call does not list (401, 413, ...) are not checked.
@@ -75,10 +77,12 @@ export async function checkAnswer(method: string, url: string, res: Response): P
   const schema: z.ZodType | undefined = res.ok ? call.answer : call.errorAnswers?.[res.status]?.schema;
   if (!schema || !(res.headers.get("content-type") ?? "").includes("application/json")) return;
   const sent: unknown = await res.clone().json();
-  const parsed = schema.safeParse(sent);
+  // An answer without the contract's extension fields (a service in the SPEC-only mode) fits its SPEC part.
+  const full = schema.safeParse(sent);
+  const parsed = full.success ? full : specOnly(schema).safeParse(sent);
   const where = `${method} ${new URL(url).pathname} (contract ${name}) answered ${res.status}`;
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
+    const problems = (full.error ?? parsed.error).issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
     throw new Error(`${where}, which does not fit its contract: ${problems}\n${JSON.stringify(sent).slice(0, 2000)}`);
   }
   const extra = undocumentedKeys(sent, parsed.data);
@@ -152,6 +156,8 @@ export interface ServicesOptions {
   links?: LinkFetchOptions;
   /** Signed-result issuers and signers the consumer API trusts besides the VCI snapshot (test keys). */
   proof?: ConsumerOptions["proof"];
+  /** False: every service in the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product.md §7 "Extensions"). Default true. */
+  extensions?: boolean;
 }
 
 /**
@@ -179,6 +185,7 @@ export async function startServices(options: ServicesOptions): Promise<Services>
       publicUrl: "http://localhost:3000",
       clients: [options.client],
       logger: options.identityLogger ?? silent,
+      ...(options.extensions === false ? { extensions: false } : {}),
     });
     if (options.business) {
       business = await startBusinessService({
@@ -187,6 +194,7 @@ export async function startServices(options: ServicesOptions): Promise<Services>
         identityUrl: identity.url,
         identityIssuer: options.pinIssuer ? identity.issuer : undefined,
         logger: silent,
+        ...(options.extensions === false ? { extensions: false } : {}),
       });
     }
     consumer = await startConsumerService({
@@ -201,6 +209,7 @@ export async function startServices(options: ServicesOptions): Promise<Services>
       publicUrl: "http://localhost:3000",
       ...(options.links ? { links: options.links } : {}),
       ...(options.proof ? { proof: options.proof } : {}),
+      ...(options.extensions === false ? { extensions: false } : {}),
     });
   } catch (err) {
     await close();
@@ -407,12 +416,14 @@ export interface Person extends TestUser {
   profile: Profile;
 }
 
-/** makeUser(services, account), then createprofile with `consumer` as their first consumer call (asserting a 200). */
+/** makeUser(services, account), then createprofile with `consumer` as their first consumer call (asserting a 200); the profile as written. */
 export async function makePerson(services: Services, consumer: Record<string, unknown>, account: NewAccount = {}): Promise<Person> {
   const user = await makeUser(services, account);
   const res = await createProfile(services, user, consumer);
   expect(res.status).toBe(200);
-  return { ...user, profile: ((await res.json()) as { consumer: Profile }).consumer };
+  // In the SPEC-only mode the answer is `{success}` alone: the profile is then read as SPEC's GET /consumer answers it.
+  const written = ((await res.json()) as { consumer?: Profile }).consumer;
+  return { ...user, profile: written ?? (await json<Profile>(await callApi(services, "/consumer", user))) };
 }
 
 // ---------------------------------------------------------------- PostgreSQL
