@@ -48,12 +48,14 @@ export const extensionKey = "x-extension";
 export const extensionValuesKey = "x-extension-values";
 
 /**
- * Marks `schema` (a field of an answer or a request) as an extension of group `group`: the same
- * schema with `x-extension: group` metadata (earlier metadata, such as the description, stays).
- * Its type is unchanged.
+ * Marks `schema` (a field of an answer or a request) as an extension of group `group`: the schema
+ * made optional, with `x-extension: group` metadata (earlier metadata, such as the description,
+ * stays on the inner schema). Optional because an upstream that answers as SPEC says leaves the
+ * field out (docs/product.md §7 "Extensions"): the app's clients accept the answer, and every screen
+ * works without the field.
  */
-export function extension<T extends z.ZodType>(schema: T, group: ExtensionGroup): T {
-  return schema.meta({ [extensionKey]: group }) as T;
+export function extension<T extends z.ZodType>(schema: T, group: ExtensionGroup): z.ZodOptional<T> {
+  return schema.optional().meta({ ...z.globalRegistry.get(schema), [extensionKey]: group });
 }
 
 /** The group `schema` is marked with by `extension()`, or undefined for a SPEC field. */

@@ -67,7 +67,7 @@ export default function AddPublisher() {
           {results.map((hit) => (
             <li key={hit.sF_ConsumerId} className="person-row">
               <span className="person-name">
-                {hit.firstName} {hit.lastName} <code className="product-id">{hit.safeWindowId}</code>
+                {hit.firstName} {hit.lastName} {hit.safeWindowId ? <code className="product-id">{hit.safeWindowId}</code> : null}
               </span>{" "}
               {hit.requested ? (
                 <span className="requested" role="img" aria-label={`Requested to follow ${hit.firstName} ${hit.lastName}`}>

@@ -43,9 +43,12 @@ export default function Following() {
             <h2 className="card-name">
               {relation.firstName} {relation.lastName}
             </h2>
-            <p className="card-id">
-              <span className="label">Product ID</span> <code className="product-id">{relation.safeWindowId}</code>
-            </p>
+            {/* The product ID of a relation is an extension: an upstream that answers as SPEC says leaves it out. */}
+            {relation.safeWindowId ? (
+              <p className="card-id">
+                <span className="label">Product ID</span> <code className="product-id">{relation.safeWindowId}</code>
+              </p>
+            ) : null}
             <p className="window-hidden">Your follow request is pending. You will see the safe window once it is confirmed.</p>
           </article>
           <Form method="post">

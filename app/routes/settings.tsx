@@ -40,10 +40,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   // The business API says whether this person checks visitors in somewhere (docs/venues.md); when it
   // cannot be asked, the card is left out rather than the page failing.
-  const [profileAnswer, administrator, checkins] = await Promise.all([
-    consumerApi(context).getProfile(),
+  // The extensions the cards below need are learnt from the upstreams (app/server/upstream/extensions.server.ts):
+  // an upstream that answers only as docs/product.md §7 says gets My Settings without them.
+  const consumer = consumerApi(context);
+  const [profileAnswer, administrator, checkins, ownData, accountDeletion] = await Promise.all([
+    consumer.getProfile(),
     businessApi(context).locationAdministrator(undefined, { optional: true }),
-    consumerApi(context).checkinsSupported(),
+    consumer.checkinsSupported(),
+    consumer.ownDataSupported(),
+    identityApi(context).accountDeletionSupported(),
   ]);
   const profile = valueOrThrow(profileAnswer);
   if (!profile) throw redirect("/checkaccountstatus");
@@ -60,6 +65,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     reviewer: (user.enabledScreens ?? []).includes("DisputeReviews"),
     // Venue Check-In needs the consumer API's check-in extension too (app/routes/checkin.tsx).
     locationAdministrator: checkins && administrator.ok && administrator.value.isLocationAdministrator,
+    // Download my data needs the consumer API's export; Delete my account that and the authority's deletion.
+    downloadData: ownData,
+    deleteAccount: ownData && accountDeletion,
     profile: {
       fullName: [profile.firstName, profile.middleName, profile.lastName].filter(Boolean).join(" "),
       dob: toUsDate(profile.dob),
@@ -187,7 +195,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Settings() {
-  const { panel, userName, notice, profile, clock, timeZones, reviewer, locationAdministrator } = useLoaderData<typeof loader>();
+  const { panel, userName, notice, profile, clock, timeZones, reviewer, locationAdministrator, downloadData, deleteAccount } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // After a failed post the panel that posted stays open, whatever the URL says.
   const open: Panel =
@@ -244,13 +252,15 @@ export default function Settings() {
         </p>
       </section>
 
-      <section className="card" aria-labelledby="your-data-heading">
-        <h2 id="your-data-heading">{messages.yourDataTitle}</h2>
-        <p>{messages.yourDataHint}</p>
-        <Link className="button secondary" to="/settings/data" reloadDocument download>
-          {messages.downloadMyData}
-        </Link>
-      </section>
+      {downloadData ? (
+        <section className="card" aria-labelledby="your-data-heading">
+          <h2 id="your-data-heading">{messages.yourDataTitle}</h2>
+          <p>{messages.yourDataHint}</p>
+          <Link className="button secondary" to="/settings/data" reloadDocument download>
+            {messages.downloadMyData}
+          </Link>
+        </section>
+      ) : null}
 
       {reviewer ? (
         <section className="card" aria-labelledby="reviews-heading">
@@ -288,17 +298,19 @@ export default function Settings() {
         </Form>
       </section>
 
-      <section className="card" aria-labelledby="delete-account-heading">
-        <h2 id="delete-account-heading">{messages.deleteAccountTitle}</h2>
-        <p>{messages.deleteAccountHint}</p>
-        {open === "delete" ? (
-          <DeleteAccountPanel result={actionData?.intent === "deleteAccount" ? actionData.result : undefined} />
-        ) : (
-          <Link className="button danger" to="?panel=delete">
-            {messages.deleteAccountButton}
-          </Link>
-        )}
-      </section>
+      {deleteAccount ? (
+        <section className="card" aria-labelledby="delete-account-heading">
+          <h2 id="delete-account-heading">{messages.deleteAccountTitle}</h2>
+          <p>{messages.deleteAccountHint}</p>
+          {open === "delete" ? (
+            <DeleteAccountPanel result={actionData?.intent === "deleteAccount" ? actionData.result : undefined} />
+          ) : (
+            <Link className="button danger" to="?panel=delete">
+              {messages.deleteAccountButton}
+            </Link>
+          )}
+        </section>
+      ) : null}
 
       <section className="card" aria-labelledby="local-data-heading">
         <h2 id="local-data-heading">Local Data</h2>

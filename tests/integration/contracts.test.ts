@@ -164,31 +164,31 @@ describe("consumer API", () => {
     expect(await consumer("getProfile", ada)).toBeNull();
     expect((await consumer("getPermissions", ada)).enabledScreens).toEqual(["Settings"]);
     const created = await consumer("createProfile", ada, { json: { consumer: ADA, latitude: 37.77, longitude: -122.42 } });
-    expect(created.consumer.identityUserId).toBe(ada.sub);
+    expect(created.consumer!.identityUserId).toBe(ada.sub);
     const saved = await consumer("modifyCore", ada, {
       form: { identityUserId: ada.sub, firstName: "Ada", middleName: "", lastName: "Contract", dob: "1990-12-10", postalCode: "94110" },
     });
-    expect(saved.consumer.postalCode).toBe("94110");
-    expect((await consumer("getProfile", ada))?.sF_ConsumerId).toBe(created.consumer.sF_ConsumerId);
-    expect((await consumer("getSafeWindow", ada)).safeWindowId).toBe(created.consumer.safeWindowId);
+    expect(saved.consumer!.postalCode).toBe("94110");
+    expect((await consumer("getProfile", ada))?.sF_ConsumerId).toBe(created.consumer!.sF_ConsumerId);
+    expect((await consumer("getSafeWindow", ada)).safeWindowId).toBe(created.consumer!.safeWindowId);
 
     // Follows: Grace finds Ada by her product ID, asks, Ada confirms, Grace unfollows; then Ada
     // asks and withdraws, and asks again and Grace declines.
     const grace = await makeUser(services, { tag: "contract-grace" });
     await consumer("createProfile", grace, { json: { consumer: { ...ADA, firstName: "Grace", lastName: "Hopper" }, latitude: null, longitude: null } });
-    const found = await consumer("searchPublishers", grace, { query: { searchString: created.consumer.safeWindowId } });
-    expect(found.consumers.map((c) => c.sF_ConsumerId)).toEqual([created.consumer.sF_ConsumerId]);
-    const asked = await consumer("requestSubscription", grace, { query: { sfConsumerId: created.consumer.sF_ConsumerId } });
-    expect(await consumer("subscriptionStatus", grace, { query: { sfConsumerId: created.consumer.sF_ConsumerId } })).toEqual({ success: true, pending: true, subscribed: false });
+    const found = await consumer("searchPublishers", grace, { query: { searchString: created.consumer!.safeWindowId } });
+    expect(found.consumers.map((c) => c.sF_ConsumerId)).toEqual([created.consumer!.sF_ConsumerId]);
+    const asked = await consumer("requestSubscription", grace, { query: { sfConsumerId: created.consumer!.sF_ConsumerId } });
+    expect(await consumer("subscriptionStatus", grace, { query: { sfConsumerId: created.consumer!.sF_ConsumerId } })).toEqual({ success: true, pending: true, subscribed: false });
     expect((await consumer("subscribers", ada)).subscriptions.map((s) => s.sF_ConsumerSubscriptionId)).toEqual([asked.sF_ConsumerSubscriptionId]);
-    await consumer("confirmSubscriptionRequest", ada, { query: { sfConsumerSubscriptionId: asked.sF_ConsumerSubscriptionId } });
+    await consumer("confirmSubscriptionRequest", ada, { query: { sfConsumerSubscriptionId: asked.sF_ConsumerSubscriptionId! } });
     expect((await consumer("publishers", grace)).subscriptions[0]?.confirmed).toBe(1);
-    await consumer("deleteSubscription", grace, { query: { sfConsumerSubscriptionId: asked.sF_ConsumerSubscriptionId } });
+    await consumer("deleteSubscription", grace, { query: { sfConsumerSubscriptionId: asked.sF_ConsumerSubscriptionId! } });
     const graceId = (await consumer("getProfile", grace))?.sF_ConsumerId ?? "";
     const withdrawn = await consumer("requestSubscription", ada, { query: { sfConsumerId: graceId } });
-    await consumer("cancelSubscriptionRequest", ada, { query: { sfConsumerSubscriptionId: withdrawn.sF_ConsumerSubscriptionId } });
+    await consumer("cancelSubscriptionRequest", ada, { query: { sfConsumerSubscriptionId: withdrawn.sF_ConsumerSubscriptionId! } });
     const declined = await consumer("requestSubscription", ada, { query: { sfConsumerId: graceId } });
-    await consumer("declineSubscriptionRequest", grace, { query: { sfConsumerSubscriptionId: declined.sF_ConsumerSubscriptionId } });
+    await consumer("declineSubscriptionRequest", grace, { query: { sfConsumerSubscriptionId: declined.sF_ConsumerSubscriptionId! } });
 
     // Test results: a report with another first name is stored but not validated, so it can be disputed.
     const pdf = await harborviewPdf({ ...ADA, firstName: "Augusta", collectedAt: new Date(Date.now() - 3 * 3600_000) });
@@ -196,11 +196,11 @@ describe("consumer API", () => {
       multipart: { multipartData: new File([pdf.slice()], "result.pdf", { type: "application/pdf" }) },
     });
     const results = await consumer("getCurrentUserTestResults", ada);
-    const result = results.find((r) => r.sF_TestResultId === uploaded.sF_TestResultId);
+    const result = results.find((r) => r.sF_TestResultId === uploaded.sF_TestResultId!);
     expect(result?.valid).toBe(0);
-    const values = await consumer("testResultPropertyValues", ada, { query: { sfTestResultId: uploaded.sF_TestResultId } });
+    const values = await consumer("testResultPropertyValues", ada, { query: { sfTestResultId: uploaded.sF_TestResultId! } });
     expect(values.map((v) => v.name)).toEqual(["First Name", "Last Name", "Date of Birth"]);
-    const image = await consumer("getImage", ada, { query: { testResultId: uploaded.sF_TestResultId } });
+    const image = await consumer("getImage", ada, { query: { testResultId: uploaded.sF_TestResultId! } });
     expect(Buffer.from(image, "base64").subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     expect(await consumer("dispute", ada, { json: { ...result, disputeComment: "The lab misspelt my first name." } })).toEqual({ success: true });
 
@@ -219,16 +219,16 @@ describe("consumer API", () => {
     // Dispute reviews (extensions): the reviewer reads the queue and the page, accepts, reads the trail.
     const reviewer = await makeUser(services, { email: REVIEWER, confirmed: true });
     const queue = await consumer("disputeQueue", reviewer);
-    expect(queue.map((d) => d.sF_TestResultId)).toContain(uploaded.sF_TestResultId);
-    const page = await consumer("disputeImage", reviewer, { query: { testResultId: uploaded.sF_TestResultId } });
+    expect(queue.map((d) => d.sF_TestResultId)).toContain(uploaded.sF_TestResultId!);
+    const page = await consumer("disputeImage", reviewer, { query: { testResultId: uploaded.sF_TestResultId! } });
     expect(Buffer.from(page, "base64").subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     expect(await consumer("reviewDispute", reviewer, { json: { sF_TestResultId: uploaded.sF_TestResultId, decision: "accept", responseComment: "Typo confirmed." } })).toEqual({ success: true });
     expect((await consumer("disputeReviews", reviewer)).map((r) => r.decision)).toEqual(["accept"]);
 
     // The person's own data (extensions): the export, and the original PDF.
     const exported = await consumer("exportData", ada);
-    expect(exported.results.find((r) => r.sF_TestResultId === uploaded.sF_TestResultId)).toMatchObject({ valid: 1, originalPdf: true, reviews: [{ decision: "accept" }] });
-    const original = await consumer("getPdf", ada, { query: { testResultId: uploaded.sF_TestResultId } });
+    expect(exported.results.find((r) => r.sF_TestResultId === uploaded.sF_TestResultId!)).toMatchObject({ valid: 1, originalPdf: true, reviews: [{ decision: "accept" }] });
+    const original = await consumer("getPdf", ada, { query: { testResultId: uploaded.sF_TestResultId! } });
     expect(Buffer.from(original, "base64").equals(Buffer.from(pdf))).toBe(true);
 
     // Deleting an account (extensions): the consumer API's data, then the identity account.

@@ -160,7 +160,8 @@ describe("upstream answers that do not fit their contract", () => {
     answers = defaultAnswers();
     answers.set("/consumersubscription/requestsubscription", { body: { success: false } });
     const response = await post("/addpublisher", new URLSearchParams({ sfConsumerId: "person-2" }), "application/x-www-form-urlencoded");
-    expect(response.status).toBe(502);
+    // The upstream refused (a 200 that says success: false): a refusal (400), not a broken answer (502).
+    expect(response.status).toBe(400);
     expect(await response.text()).toContain(messages.followRequestFailed);
   });
 

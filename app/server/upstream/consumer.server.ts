@@ -10,6 +10,7 @@
  * "briefly unavailable".
  */
 import type { RouterContextProvider } from "react-router";
+import { z } from "zod";
 import { consumerCalls, uploadField, type ConsumerCallName } from "../../../contracts/consumer.ts";
 import * as messages from "~/messages";
 import { getConfig } from "../config.server";
@@ -17,6 +18,8 @@ import { requestContext, userContext } from "../context";
 import { callContract, explainedRefusal, loadMessages, type CallMessages, type ContractRequest } from "./http.server";
 import { minutesToWait } from "../attempt-limits.server";
 import type { Result } from "./result.server";
+import { knownScreens } from "./screen-names.server";
+import { extensionSupported, learnFromAnswer } from "./extensions.server";
 
 export type {
   Check,
@@ -40,7 +43,8 @@ export type {
   WriteAnswer,
 } from "../../../contracts/consumer.ts";
 export type { LocationHit } from "../../../contracts/business.ts";
-import type { ProfileFields, ReviewDecision, TestResult } from "../../../contracts/consumer.ts";
+import type { ProfileFields, ReviewDecision, ScreenName, TestResult } from "../../../contracts/consumer.ts";
+import type { CallContract } from "../../../contracts/call.ts";
 
 /** The follow changes, by the name the screens use: `delete` removes a follower, `unfollow` someone followed. */
 const followChanges = {
@@ -76,10 +80,14 @@ function consumerUrl(): string {
   return url;
 }
 
-/** How long an answer about the check-in extension is trusted, ms. */
-const CHECKIN_PROBE_TTL_MS = 10 * 60 * 1000;
-/** Per consumer API URL: whether it serves the check-in extension, and when that was learnt. */
-const checkinSupport = new Map<string, { supported: boolean; at: number }>();
+/**
+ * getpermissions as the app reads it: any list of names (docs/product.md §6 "Screen names"), sorted out by
+ * knownScreens; the contract's closed list is what our reference service answers.
+ */
+const permissionsCall = { ...consumerCalls.getPermissions, answer: z.object({ enabledScreens: z.array(z.unknown()) }) } satisfies CallContract;
+
+/** The dispute as the app reads it: SPEC does not read its answer, so any body (our service's `{success: true}`) will do. */
+const disputeCall = { ...consumerCalls.dispute, answer: z.unknown() } satisfies CallContract;
 
 /** The consumer API as the signed-in user of this request (`context`, inside the guard) sees it. */
 export function consumerApi(context: Readonly<RouterContextProvider>) {
@@ -119,10 +127,16 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
         },
       }, { failed: messages.profileSaveFailed });
     },
-    /** GET /consumer/getpermissions → enabledScreens (docs/product.md §6). */
-    async getPermissions() {
-      const answer = await call("getPermissions");
-      return answer.ok ? { ok: true as const, value: answer.value.enabledScreens } : answer;
+    /**
+     * GET /consumer/getpermissions → enabledScreens (docs/product.md §6): the screens the app knows, each
+     * name compared ignoring case, spaces and `_`; unknown names are ignored (app/server/upstream/screen-names.server.ts).
+     */
+    async getPermissions(): Promise<Result<ScreenName[]>> {
+      const answer = await callContract(consumerUrl(), "getPermissions", permissionsCall, { token: user.accessToken }, loadMessages, {
+        log,
+        onUnauthorized: () => user.signInAgain(),
+      });
+      return answer.ok ? { ok: true, value: knownScreens(answer.value.enabledScreens, log) } : answer;
     },
     /** GET /consumer/getsafewindow → the user's card; `notFound` when the user has no profile yet. */
     getSafeWindow() {
@@ -157,13 +171,32 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
       const answer = await call("getPdf", { query: { testResultId } });
       return answer.ok ? { ok: true, value: Buffer.from(answer.value, "base64") } : answer;
     },
-    /** Extension POST /consumer/deleteprofile: deletes everything the consumer API keeps about the user (idempotent). */
-    deleteProfile() {
-      return call("deleteProfile", {}, { failed: messages.deleteAccountFailed, unavailable: messages.deleteAccountFailed });
+    /**
+     * Extension POST /consumer/deleteprofile: deletes everything the consumer API keeps about the user (idempotent).
+     * A 404 (the upstream lacks the call) is learnt: My Settings then stops offering Delete my account.
+     */
+    async deleteProfile() {
+      const answer = await call("deleteProfile", {}, { failed: messages.deleteAccountFailed, unavailable: messages.deleteAccountFailed });
+      learnFromAnswer(consumerUrl(), "ownData", answer);
+      return answer;
     },
-    /** Extension GET /consumer/export: everything the consumer API keeps about the user (images and PDFs apart). */
-    exportData() {
-      return call("exportData");
+    /**
+     * Extension GET /consumer/export: everything the consumer API keeps about the user (images and PDFs apart).
+     * A 404 (the upstream lacks the call) is learnt: My Settings then stops offering Download my data.
+     */
+    async exportData() {
+      const answer = await call("exportData");
+      learnFromAnswer(consumerUrl(), "ownData", answer);
+      return answer;
+    },
+    /**
+     * Whether the consumer API serves the person's own data (export, original PDFs, profile deletion: one
+     * extension). Learnt from GET /testresult/getpdf/ without a result id: 400 where the call exists, 404
+     * where it does not; no side effect. Kept per upstream for 10 minutes; an upstream that does not answer
+     * counts as serving it.
+     */
+    ownDataSupported(): Promise<boolean> {
+      return extensionSupported(consumerUrl(), "ownData", () => call("getPdf"));
     },
     /**
      * POST /testresult/addtestresultmultipart/ with the PDF in the contract's field (multipartData). A refusal
@@ -183,9 +216,16 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     addByLink(url: string) {
       return call("addTestResultUrl", { query: { url } }, { failed: messages.resultLinkFailed, answered: consumerMessageOf });
     },
-    /** POST /testresult/dispute/ with the result and the comment (docs/product.md §7: the answer is not read). */
-    dispute(result: TestResult, disputeComment: string) {
-      return call("dispute", { json: { ...result, disputeComment } }, { failed: messages.disputeFailed });
+    /**
+     * POST /testresult/dispute/ with the result and the comment. SPEC does not read the answer (docs/product.md §7):
+     * any 2xx is success, except one that says `success: false` (a refusal, with its consumerMessage if any).
+     */
+    async dispute(result: TestResult, disputeComment: string): Promise<Result<true>> {
+      const answer = await callContract(consumerUrl(), "dispute", disputeCall, { json: { ...result, disputeComment }, token: user.accessToken }, { failed: messages.disputeFailed }, {
+        log,
+        onUnauthorized: () => user.signInAgain(),
+      });
+      return answer.ok ? { ok: true, value: true } : answer;
     },
 
     /**
@@ -249,17 +289,12 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     /**
      * Whether the consumer API serves the check-in extension (docs/venues.md "Check-in": the screens that
      * need it are hidden when it does not). Learnt from POST /checkin/checkin/ with no visit: 400 where the
-     * call exists, 404 where it does not; no side effect. Kept per upstream for 10 minutes; an upstream
-     * that does not answer counts as serving it (the screens then show their load error).
+     * call exists, 404 where it does not; no side effect. Kept per upstream for 10 minutes
+     * (app/server/upstream/extensions.server.ts); an upstream that does not answer counts as serving it
+     * (the screens then show their load error).
      */
-    async checkinsSupported(): Promise<boolean> {
-      const url = consumerUrl();
-      const known = checkinSupport.get(url);
-      if (known && Date.now() - known.at < CHECKIN_PROBE_TTL_MS) return known.supported;
-      const answer = await call("checkIn", { json: {} }, { failed: messages.checkInFailed });
-      const supported = answer.ok || answer.reason !== "notFound";
-      if (answer.ok || answer.reason === "refused" || answer.reason === "notFound") checkinSupport.set(url, { supported, at: Date.now() });
-      return supported;
+    checkinsSupported(): Promise<boolean> {
+      return extensionSupported(consumerUrl(), "checkin", () => call("checkIn", { json: {} }, { failed: messages.checkInFailed }));
     },
     /** Extension POST /checkin/checkin/: checks in the visitor of a check the user made. */
     checkIn(visitId: string) {

@@ -164,6 +164,19 @@ function reasonsOf(body: unknown): Failure["errors"] {
   return errors.length ? errors : undefined;
 }
 
+/**
+ * A 2xx answer whose body says `success: false` (docs/product.md §8 "success: false"): a `refused` failure
+ * with the upstream's own `consumerMessage` when it sends a non-blank one, else the call's message
+ * (`answered` for this status and body, else `failed`); undefined for any other body.
+ */
+function refusalOf(status: number, body: unknown, messages: CallMessages): Failure | undefined {
+  if (typeof body !== "object" || body === null || (body as { success?: unknown }).success !== false) return undefined;
+  const own = (body as { consumerMessage?: unknown }).consumerMessage;
+  const message = typeof own === "string" && own.trim() ? own : (messages.answered?.(status, body) ?? messages.failed);
+  const errors = reasonsOf(body);
+  return failure("refused", message, status, errors ? { errors } : {});
+}
+
 function reasonOfStatus(status: number): FailureReason {
   if (status === 404) return "notFound";
   if (status === 429) return "tooManyAttempts";
@@ -176,7 +189,9 @@ function reasonOfStatus(status: number): FailureReason {
  * `baseUrl`, and answers `Result<T>` with T the contract's answer type:
  * - a 2xx whose body fits the answer schema: `{ok: true, value}` (the parsed body; keys the
  *   contract does not name are dropped);
- * - a 2xx that does not fit: `invalidAnswer`, logged as an upstream error with the schema's
+ * - a 2xx whose body says `success: false`: `refused`, with the upstream's consumerMessage when it
+ *   sends one, else the call's message (docs/product.md §8);
+ * - any other 2xx that does not fit: `invalidAnswer`, logged as an upstream error with the schema's
  *   issues (paths and codes; never the values, which may be personal data);
  * - no answer (unreachable, timed out): `unavailable` with status 0, logged;
  * - a 401 with `onUnauthorized`: calls it (it throws the sign-in redirect);
@@ -243,6 +258,12 @@ async function answerOf<C extends CallContract>(
   }
   const { status } = answer;
   if (answer.ok) {
+    // docs/product.md §8: a 2xx that says `success: false` is the upstream's refusal, not a broken answer.
+    const refusal = refusalOf(status, answer.body, messages);
+    if (refusal) {
+      log.info({ upstreamCall: name, status }, "upstream answered success: false");
+      return refusal;
+    }
     const parsed = call.answer.safeParse(answer.body);
     if (parsed.success) return success(parsed.data as z.output<C["answer"]>);
     const issues = parsed.error.issues.slice(0, 10).map((issue) => ({ path: issue.path.join("."), code: issue.code }));
