@@ -1,11 +1,16 @@
 /**
- * End-to-end tests: the same journeys in a `js` and a `no-js` project (docs/architecture.md §2 tests),
- * against the real app and the real reference identity authority, each on a fresh DATA_DIR.
+ * End-to-end tests: every journey with JavaScript and without (docs/architecture.md §2 tests), against
+ * the real app and the real reference identity authority, each on a fresh DATA_DIR. The journeys of
+ * the product rules' screens run in `spec-js` and `spec-no-js`, against reference services that
+ * answer exactly as the rules say; the others in `js` and `no-js`, with every extension.
  * Chromium is the operating system's (Debian package `chromium`): Playwright cannot download
  * its own here. CHROMIUM_PATH overrides /usr/bin/chromium.
  */
 import { defineConfig } from "@playwright/test";
-import { e2e } from "./tests/e2e/env";
+import { e2e, specProjects } from "./tests/e2e/env";
+
+/** The journeys of the product rules' own screens: accounts, profile and settings, upload and Test Detail, disputes, following, form validation. */
+const specJourneys = ["**/accounts.spec.ts", "**/profile.spec.ts", "**/results.spec.ts", "**/follow.spec.ts", "**/validation.spec.ts"];
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
@@ -25,9 +30,15 @@ export default defineConfig({
     launchOptions: chromium,
     trace: "retain-on-failure",
   },
+  // Each journey runs once, in both modes: the journeys of the product rules' own screens against
+  // the app whose services answer exactly as the rules say (UPSTREAM_EXTENSIONS=off, docs/product.md
+  // §7.4), everything else (the extensions' journeys, and what every page does) against the app with
+  // every extension.
   projects: [
-    { name: "js", use: { javaScriptEnabled: true } },
-    { name: "no-js", use: { javaScriptEnabled: false } },
+    { name: "js", testIgnore: specJourneys, use: { javaScriptEnabled: true } },
+    { name: "no-js", testIgnore: specJourneys, use: { javaScriptEnabled: false } },
+    { name: specProjects[0], testMatch: specJourneys, use: { javaScriptEnabled: true, baseURL: e2e.specAppUrl } },
+    { name: specProjects[1], testMatch: specJourneys, use: { javaScriptEnabled: false, baseURL: e2e.specAppUrl } },
   ],
   webServer: [
     {
@@ -81,6 +92,46 @@ export default defineConfig({
         LAB_LINKS_TEST_SERVER: `127.0.0.1:${e2e.labSitesPort}`,
         LAB_LINKS_TEST_CA: e2e.labSitesCa,
         // Test only: SMART Health Cards signed with the committed test key are trusted (docs/product.md §10.9).
+        SHC_EXTRA_ISSUERS: "tests/fixtures/keys/shc-test-issuers.json",
+      },
+    },
+    {
+      // An identity authority that answers as the product rules say and no more, for the SPEC-only app.
+      command: `rm -rf ${e2e.specIdentityDataDir} && node services/identity/main.ts`,
+      url: `${e2e.specIdentityUrl}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        HOST: "127.0.0.1",
+        PORT: String(e2e.specIdentityPort),
+        DATA_DIR: e2e.specIdentityDataDir,
+        PUBLIC_URL: e2e.specAppUrl,
+        IDENTITY_CLIENT_ID: e2e.clientId,
+        IDENTITY_CLIENT_SECRET: e2e.clientSecret,
+        UPSTREAM_EXTENSIONS: "off",
+        LOG_LEVEL: "warn",
+      },
+    },
+    {
+      // The app against reference services without extensions (docs/product.md §7.4): the SPEC journeys.
+      command: `rm -rf ${e2e.specAppDataDir} && node server.ts`,
+      url: `${e2e.specAppUrl}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        NODE_ENV: "production",
+        NODE_OPTIONS: e2e.nodeOptions,
+        HOST: "127.0.0.1",
+        PORT: String(e2e.specAppPort),
+        DATA_DIR: e2e.specAppDataDir,
+        IDENTITY_URL: e2e.specIdentityUrl,
+        IDENTITY_CLIENT_ID: e2e.clientId,
+        IDENTITY_CLIENT_SECRET: e2e.clientSecret,
+        UPSTREAM_EXTENSIONS: "off",
+        LOG_LEVEL: "warn",
+        // Every test's browser signs in from 127.0.0.1 (see the app above).
+        AUTH_RATE_LIMIT: "100000",
+        PUBLIC_URL: e2e.specAppUrl,
         SHC_EXTRA_ISSUERS: "tests/fixtures/keys/shc-test-issuers.json",
       },
     },

@@ -66,7 +66,9 @@ test("find, request, confirm, see the card, follow back, unfollow", async ({ pag
   await expect(b.page.getByText(aProfile.dob)).toHaveCount(0);
   // The follower's card says who it is (the product ID tells namesakes apart) and what it takes to see their window.
   const followerCard = b.page.getByRole("article", { name: `Safe window of ${aProfile.firstName} ${aProfile.lastName}` });
-  await expect(followerCard.locator(".product-id")).toHaveText(/^[0-9A-HJKMNP-TV-Z]{8}$/);
+  // The journey runs against an upstream of the product rules, whose relations carry no product ID
+  // (an extension, docs/product.md §7.5): the card names the person without one.
+  await expect(followerCard.locator(".product-id")).toHaveCount(0);
   await expect(followerCard).toContainText(messages.followerWindowHidden(aProfile.firstName));
 
   // B has a window: a negative NAAT collected two hours ago.

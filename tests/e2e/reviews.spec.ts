@@ -126,11 +126,11 @@ test("a reviewer accepts one typo dispute and declines another; each person read
 
   // Each person is e-mailed the decision, with a link to the result's Dispute tab.
   const adaId = new URL(ada.detail).searchParams.get("id")!;
-  const adaMail = await waitForMail(ada.email, `/testdetail?id=${adaId}`, appOutbox);
+  const adaMail = await waitForMail(ada.email, `/testdetail?id=${adaId}`, appOutbox());
   expect(adaMail.subject).toBe("Your SafeWindow dispute has been reviewed");
   expect(adaMail.text).toContain("accepted it: the result is now valid");
   expect(adaMail.text).toContain(`Our response: ${accepted}`);
-  const beaMail = await waitForMail(bea.email, "/testdetail?id=", appOutbox);
+  const beaMail = await waitForMail(bea.email, "/testdetail?id=", appOutbox());
   expect(beaMail.text).toContain("We could not accept it");
 
   // Ada: valid, her window open, the acceptance on Details and the response on the Dispute tab.

@@ -7,7 +7,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 import PostalMime from "postal-mime";
-import { e2e } from "./env";
+import { e2e, targetOf, type E2eTarget } from "./env";
 
 export const strongPassword = "Window#2026a";
 
@@ -29,6 +29,11 @@ export const test = base.extend<{ hasJs: boolean }>({
 });
 export { expect };
 
+/** The servers of the running test's project (its app, identity authority and their data directories). */
+export function target(): E2eTarget {
+  return targetOf(test.info().project.name);
+}
+
 /** A fresh address for this test run and project. */
 export function uniqueEmail(testInfo: TestInfo, label: string): string {
   const random = Math.random().toString(36).slice(2, 8);
@@ -47,7 +52,7 @@ export interface Mail {
  * .eml file per message): by default the identity authority's (its DATA_DIR/outbox); the app's
  * embedded consumer API writes to the app's (`appOutbox`).
  */
-export async function waitForMail(to: string, linkPart: string | null, outbox = path.join(e2e.identityDataDir, "outbox")): Promise<Mail> {
+export async function waitForMail(to: string, linkPart: string | null, outbox = path.join(target().identityDataDir, "outbox")): Promise<Mail> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith(".eml")).sort().reverse();
@@ -66,21 +71,23 @@ export async function waitForMail(to: string, linkPart: string | null, outbox = 
   throw new Error(`no mail to ${to} with a ${linkPart} link arrived`);
 }
 
-/** The outbox of the app's embedded consumer API (a decided dispute's mail). */
-export const appOutbox = path.join(e2e.appDataDir, "outbox");
+/** The outbox of the app's embedded consumer API (a decided dispute's mail), for the running test's project. */
+export function appOutbox(): string {
+  return path.join(target().appDataDir, "outbox");
+}
 
 /** The link of `mail` that contains `linkPart`, as a path the test's baseURL serves. */
 export function linkPath(mail: Mail, linkPart: string): string {
   const link = mail.links.find((l) => l.includes(linkPart));
   if (!link) throw new Error(`mail has no ${linkPart} link`);
   const url = new URL(link);
-  expect(url.origin).toBe(new URL(e2e.appUrl).origin);
+  expect(url.origin).toBe(new URL(target().appUrl).origin);
   return url.pathname + url.search;
 }
 
 /** A client-credentials token of the identity authority (the business side's view). */
 async function clientToken(): Promise<string> {
-  const response = await fetch(`${e2e.identityUrl}/connect/token`, {
+  const response = await fetch(`${target().identityUrl}/connect/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ grant_type: "client_credentials", scope: "identity.api", client_id: e2e.clientId, client_secret: e2e.clientSecret }),
@@ -92,19 +99,19 @@ async function clientToken(): Promise<string> {
 /** Creates an account with `password` straight at the identity authority; confirms it when asked. */
 export async function createAccount(email: string, password: string, options: { confirmed: boolean }): Promise<void> {
   const token = await clientToken();
-  const registered = await fetch(`${e2e.identityUrl}/api/account/register`, {
+  const registered = await fetch(`${target().identityUrl}/api/account/register`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify({ userName: email, password }),
   });
   expect(registered.status).toBe(200);
   if (!options.confirmed) return;
-  const sent = await fetch(`${e2e.identityUrl}/api/account/sendconfirmationemail?${new URLSearchParams({ email })}`, {
+  const sent = await fetch(`${target().identityUrl}/api/account/sendconfirmationemail?${new URLSearchParams({ email })}`, {
     headers: { authorization: `Bearer ${token}` },
   });
   expect(sent.status).toBe(200);
-  const link = new URL(linkPath(await waitForMail(email, "/confirmemail"), "/confirmemail"), e2e.appUrl);
-  const confirmed = await fetch(`${e2e.identityUrl}/api/account/confirmemail?${link.searchParams}`, {
+  const link = new URL(linkPath(await waitForMail(email, "/confirmemail"), "/confirmemail"), target().appUrl);
+  const confirmed = await fetch(`${target().identityUrl}/api/account/confirmemail?${link.searchParams}`, {
     headers: { authorization: `Bearer ${token}` },
   });
   expect(confirmed.status).toBe(200);
@@ -112,7 +119,7 @@ export async function createAccount(email: string, password: string, options: { 
 
 /** Invites `email` as the business side does: an account without a password, and a mail to set it. */
 export async function inviteAccount(email: string): Promise<void> {
-  const response = await fetch(`${e2e.identityUrl}/api/account/invite`, {
+  const response = await fetch(`${target().identityUrl}/api/account/invite`, {
     method: "POST",
     headers: { authorization: `Bearer ${await clientToken()}`, "content-type": "application/json" },
     body: JSON.stringify({ userName: email }),

@@ -61,7 +61,7 @@ test("login: a form's checks load when the user reaches the form; a field left b
 });
 
 test("registration: every field message", async ({ page }, testInfo) => {
-  const hasJs = testInfo.project.name === "js";
+  const hasJs = testInfo.project.use.javaScriptEnabled !== false;
   await page.goto("/registration");
   const email = page.getByLabel("Email", { exact: true });
   const password = page.getByLabel("Password", { exact: true });
@@ -96,7 +96,7 @@ test("registration: every field message", async ({ page }, testInfo) => {
 });
 
 test("registration: Create Account needs valid passwords and both toggles", async ({ page }, testInfo) => {
-  const hasJs = testInfo.project.name === "js";
+  const hasJs = testInfo.project.use.javaScriptEnabled !== false;
   await page.goto("/registration");
   await page.getByLabel("Email", { exact: true }).fill(uniqueEmail(testInfo, "toggles"));
   await page.getByLabel("Password", { exact: true }).fill(strongPassword);
@@ -118,7 +118,7 @@ test("registration: Create Account needs valid passwords and both toggles", asyn
 });
 
 test("registration: a taken address is unavailable", async ({ page }, testInfo) => {
-  const hasJs = testInfo.project.name === "js";
+  const hasJs = testInfo.project.use.javaScriptEnabled !== false;
   const email = uniqueEmail(testInfo, "taken");
   await createAccount(email, strongPassword, { confirmed: false });
   await page.goto("/registration");
@@ -196,10 +196,10 @@ test("confirm e-mail: a missing or wrong token fails with the product's message 
   await expectAccessible(page);
 });
 
-test("a 1 MB form field gets a friendly 413, and the app keeps serving", async ({ request }) => {
+test("a 1 MB form field gets a friendly 413, and the app keeps serving", async ({ request, baseURL }) => {
   const response = await request.post("/login", {
     form: { email: "a@example.com", password: "x".repeat(1024 * 1024) },
-    headers: { origin: "http://127.0.0.1:3100" },
+    headers: { origin: new URL(baseURL!).origin },
   });
   expect(response.status()).toBe(413);
   expect(await response.text()).toContain("more than this form accepts");
