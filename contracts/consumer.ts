@@ -66,6 +66,16 @@ const zeroOrOne = (meaning: string) => z.literal([0, 1]).meta({ description: mea
 
 // ---------------------------------------------------------------- answers
 
+/** Extension (docs/product.md §10.9): the proof of the result a window comes from, on the window and on each follow relation. */
+const safeWindowProofField = extension(
+  z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "Extension (docs/product.md §10.9): the proof of the result the window comes from, e.g. `signed (SMART Health Card, Harborview Labs)`, `fetched from the lab`, `document checks`; null without a window." }),
+  "proof",
+);
+
 export const screenNameSchema = extensionValues(z.enum(screenNames), { [reviewScreenName]: "reviews" });
 export type ScreenName = z.infer<typeof screenNameSchema>;
 
@@ -104,14 +114,7 @@ export const safeWindowSchema = z
     strongSafetyDate: safetyDate("strong"),
     weakSafetyDate: safetyDate("weak"),
     safeWindowDescription: z.string().nullable(),
-    safeWindowProof: extension(
-      z
-        .string()
-        .nullable()
-        .optional()
-        .meta({ description: "Extension (docs/product.md §10.9): the proof of the result the window comes from, e.g. `signed (SMART Health Card, Harborview Labs)`, `fetched from the lab`, `document checks`; null without a window." }),
-      "proof",
-    ),
+    safeWindowProof: safeWindowProofField,
   })
   .meta({ description: "The signed-in user's safe window card." });
 export type SafeWindowCard = z.infer<typeof safeWindowSchema>;
@@ -177,14 +180,7 @@ export const subscriptionSchema = z
     weakSafetyDate: safetyDate("other person's weak").meta({
       description: "The other person's weak window (ISO 8601 instant), only when the relation is confirmed and the caller follows them; else null.",
     }),
-    safeWindowProof: extension(
-      z
-        .string()
-        .nullable()
-        .optional()
-        .meta({ description: "Extension (docs/product.md §10.9): the proof of the result the window comes from, e.g. `signed (SMART Health Card, Harborview Labs)`, `fetched from the lab`, `document checks`; null without a window." }),
-      "proof",
-    ),
+    safeWindowProof: safeWindowProofField,
   })
   .meta({ description: "A follow relation." });
 export type Subscription = z.infer<typeof subscriptionSchema>;
