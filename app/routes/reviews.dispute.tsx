@@ -1,5 +1,5 @@
 // app/routes/reviews.dispute.tsx: one open dispute for a reviewer (docs/architecture.md §6.1 extensions
-// "Dispute reviews"; issue 13): whose result, the page image (every page, ResultPager), the checks with
+// "Dispute reviews"): whose result, the page image (every page, ResultPager), the checks with
 // their match information, the user's comment, and the decision: Accept (the result becomes valid) or
 // Decline, each with the response the user reads on Test Detail. A plain form post; the consumer API
 // checks the role and takes one decision per dispute. A dispute of the reviewer's own result answers

@@ -1,5 +1,5 @@
 // app/routes/reviews.history.tsx: the audit trail of dispute decisions for reviewers (docs/architecture.md
-// §6.1 extensions "Dispute reviews"; issue 13): who decided, when, what, and what changed, newest first.
+// §6.1 extensions "Dispute reviews"): who decided, when, what, and what changed, newest first.
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/reviews.history";
 import { formatInstant } from "~/dates";

@@ -1,5 +1,5 @@
 // app/routes/reviews.tsx: the dispute reviewers' queue (docs/architecture.md §6.1 extensions "Dispute
-// reviews"; issue 13): the open disputes, oldest first, each with how long it has been open against the
+// reviews"): the open disputes, oldest first, each with how long it has been open against the
 // 3-hour promise users are given, and a link to decide it. Only with the DisputeReviews screen enabled.
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/reviews";

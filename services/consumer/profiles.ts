@@ -304,7 +304,7 @@ export async function modifyCore(ctx: ProfilesContext, identityUserId: string, i
 }
 
 /**
- * Deletes everything the consumer API keeps about `identityUserId` (an extension, issue 13; README "The
+ * Deletes everything the consumer API keeps about `identityUserId` (an extension of docs/product.md §7; README "The
  * person's own data"): the profile, and with it, by the schema's cascades, its results, their images,
  * original PDFs, checks, dispute decisions and pending mails, its follow relations on both sides (the
  * other people's lists no longer show it) and its screen permissions; then the e-mail address kept for
