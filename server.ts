@@ -1,5 +1,5 @@
 /**
- * SafeWindow's HTTP entry (docs/architecture.md §1, §3; issue 2).
+ * SafeWindow's HTTP entry (docs/architecture.md §1, §3).
  *
  * Express 5 with helmet (per-request CSP nonce, Referrer-Policy strict-origin-when-cross-origin),
  * compression, hashed assets served immutable, /healthz (process up) and /readyz (upstreams and

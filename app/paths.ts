@@ -16,12 +16,12 @@ export const paths = {
   mytests: "mytests",
 } as const;
 
-/** The second reading of some open routes (docs/product.md §2): `/consumer/confirmemail`, ... */
-export const consumerReading = (path: string) => `consumer/${path}`;
+/** The `/consumer/` alias of an open route's path (docs/product.md §2): `/consumer/confirmemail`, ... */
+export const consumerAliasPath = (path: string) => `consumer/${path}`;
 
 /**
  * The route path a request path names, however it is spelled: percent-encoding, case, repeated or
- * trailing slashes, a `.data` suffix (React Router's data requests), the `/consumer/` reading and
+ * trailing slashes, a `.data` suffix (React Router's data requests), the `/consumer/` alias and
  * `basePrefix` (e.g. "/app", or "" at the root) are all ignored. "/Consumer/Login.data/" → "login".
  * @param path a request path, as Express's `req.path` gives it
  * @returns the path without a leading slash ("" for the root)

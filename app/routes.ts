@@ -1,11 +1,11 @@
 /**
  * The route table: docs/product.md §2 path for path, exact matches, catch-all last.
- * Both readings of the open routes are served (/confirmemail and /consumer/confirmemail, ...).
+ * Both paths of the open routes are served (/confirmemail and /consumer/confirmemail, ...).
  * Guarded screens sit under one layout route whose middleware enforces the login; the tabbed main
  * screens sit under a second layout with the tab bar and the enabledScreens check.
  */
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
-import { consumerReading, paths } from "./paths";
+import { consumerAliasPath, paths } from "./paths";
 
 export default [
   index("routes/intro.tsx"),
@@ -16,12 +16,12 @@ export default [
   route("timezone", "routes/timezone.tsx"),
   route(paths.registration, "routes/registration.tsx"),
   route(paths.confirmemail, "routes/confirmemail.tsx"),
-  route(consumerReading(paths.confirmemail), "routes/confirmemail.tsx", { id: "consumer-confirmemail" }),
+  route(consumerAliasPath(paths.confirmemail), "routes/confirmemail.tsx", { id: "consumer-confirmemail" }),
   route(paths.confirmaccount, "routes/confirmaccount.tsx"),
   route(paths.requestpasswordchange, "routes/requestpasswordchange.tsx"),
-  route(consumerReading(paths.requestpasswordchange), "routes/requestpasswordchange.tsx", { id: "consumer-requestpasswordchange" }),
+  route(consumerAliasPath(paths.requestpasswordchange), "routes/requestpasswordchange.tsx", { id: "consumer-requestpasswordchange" }),
   route(paths.resetpassword, "routes/resetpassword.tsx"),
-  route(consumerReading(paths.resetpassword), "routes/resetpassword.tsx", { id: "consumer-resetpassword" }),
+  route(consumerAliasPath(paths.resetpassword), "routes/resetpassword.tsx", { id: "consumer-resetpassword" }),
   route("terms", "routes/terms.tsx"),
   route("privacy", "routes/privacy.tsx"),
   route("testing-philosophy", "routes/testing-philosophy.tsx"),

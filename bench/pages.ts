@@ -35,7 +35,7 @@
 // report gives each round's requests/s and p99 and the SafeWindow / bare ratio, for the anonymous
 // /login (the cache's copy) and for /login rendered per request; after every row,
 // the resident memory of both again ("after load"); after the run, server.ts starts once more on the
-// same DATA_DIR and its memory at rest is read again (a restart). The gates are printed as met or not:
+// same DATA_DIR and its memory at rest is read again (a restart). The gates of bench/README.md are printed as met or not:
 // /login at >= 0.9x the bare app (median of the rounds), resident memory at rest < 300 MB (the larger
 // of the first start and the restart), /login
 // JavaScript <= 120 KiB gzip.
@@ -60,7 +60,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const COMPARE_CONNECTIONS = Number(process.env.BENCH_COMPARE_CONNECTIONS ?? 50);
 /** Left alone this long after start before memory "at rest" is read (as README "Memory" measures). */
 const SETTLE_SECONDS = 15;
-/** The hard gates (docs/architecture.md §3 bench/). */
+/** The hard gates of bench/README.md "The performance goals" (docs/architecture.md §3 bench/). */
 const GATES = { loginRatio: 0.9, restBytes: 300 * 2 ** 20, loginJsGzipBytes: 120 * 1024 };
 /** Two new PGlite data directories (~5 s each) and the build's import. */
 const START_TIMEOUT_MS = 90_000;

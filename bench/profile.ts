@@ -1,5 +1,5 @@
-// Where a page's time goes (docs/architecture.md §3 bench/; issue 11 "Profile before changing anything ...
-// and write down where the time and the memory go per request"): `npm run bench:profile` (builds, then
+// Where a page's time goes (docs/architecture.md §3 bench/): a CPU profile of each target, taken
+// before any change for speed, that writes down where the time and the memory go per request: `npm run bench:profile` (builds, then
 // runs this on Node 24).
 //
 // For each target, server.ts starts as the other benches start it (bench/support.ts), with V8's

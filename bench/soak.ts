@@ -1,4 +1,4 @@
-// Soak bench (issue 9): `npm run bench:soak` (builds, then runs this on Node 24).
+// Soak bench: `npm run bench:soak` (builds, then runs this on Node 24).
 // The script itself builds nothing: it serves whatever `npm run build` last wrote to build/ (BUILD_DIR).
 //
 // Starts server.ts as operators run it and makes one signed-in user with one lab result through

@@ -1,5 +1,5 @@
-// What a phone feels (docs/architecture.md §3 bench/; issue 11 "LCP and INP of the main screens under
-// 4x CPU and slow-4G throttling, and page weight with and without JavaScript"):
+// What a phone feels (docs/architecture.md §3 bench/): LCP and INP of the main screens under 4x CPU
+// and slow-4G throttling, and page weight with and without JavaScript:
 // `npm run bench:vitals` (builds, then runs this on Node 24).
 //
 // Starts server.ts as the other benches do (bench/support.ts: production build, fresh DATA_DIR, embedded

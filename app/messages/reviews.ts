@@ -1,5 +1,5 @@
 /**
- * The dispute reviewers' screens (docs/product.md §7 extensions "Dispute reviews"; issue 13): the queue,
+ * The dispute reviewers' screens (docs/product.md §7 extensions "Dispute reviews"): the queue,
  * a dispute and its decision, the audit trail. All "ours": docs/product.md shows no reviewer screen.
  */
 export const reviewsTitle = "Dispute Reviews";

@@ -32,11 +32,11 @@ export const timeZoneSources = {
   postalCode: "from your postal code",
   default: "SafeWindow's default; your postal code gives none",
 } as const; // ours
-// ours: the person's own data (My Settings, issue 13)
+// ours: the person's own data (My Settings)
 export const yourDataTitle = "Your Data";
 export const yourDataHint = "A zip file with your profile, every test result with its image and original PDF, your disputes and the people you follow and who follow you.";
 export const downloadMyData = "Download my data";
-// ours: deleting the account (My Settings, issue 13)
+// ours: deleting the account (My Settings)
 export const deleteAccountTitle = "Delete Account";
 export const deleteAccountHint =
   "Deletes your account, your profile, every test result with its images and PDFs, your disputes and the people you follow and who follow you, and signs you out everywhere. This cannot be undone.";

@@ -1,9 +1,9 @@
 // app/routes/reviews.dispute.tsx: one open dispute for a reviewer (docs/architecture.md §6.1 extensions
-// "Dispute reviews"; issue 13): whose result, the page image (every page, ResultPager), the checks with
+// "Dispute reviews"): whose result, the page image (every page, ResultPager), the checks with
 // their match information, the user's comment, and the decision: Accept (the result becomes valid) or
 // Decline, each with the response the user reads on Test Detail. A plain form post; the consumer API
 // checks the role and takes one decision per dispute. A dispute of the reviewer's own result answers
-// 404 to GET and POST: the upstream refuses to name it to them (403, reviewerValue).
+// 404 to GET and POST: the upstream refuses to name it to them (403, valueOr404ForReviewers).
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { getFormProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -15,7 +15,7 @@ import { reviewResponseMax, reviewSchema } from "~/forms/review";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
 import * as messages from "~/messages";
 import { reviewPaths } from "~/screens";
-import { promiseState, reviewerValue } from "~/server/reviews.server";
+import { reviewDeadlineState, valueOr404ForReviewers } from "~/server/reviews.server";
 import { setFlash } from "~/server/session.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
@@ -26,7 +26,7 @@ export const meta = () => [{ title: `Dispute · ${messages.reviewsTitle} · Safe
 /** The open dispute of the `id` in `request`'s query: a redirect to the queue, with reviewGone, when it is not open (decided, or never was). */
 async function openDispute(request: Request, context: Route.LoaderArgs["context"]) {
   const id = new URL(request.url).searchParams.get("id") ?? "";
-  const [dispute] = id ? reviewerValue(await consumerApi(context).disputeQueue(id)) : [];
+  const [dispute] = id ? valueOr404ForReviewers(await consumerApi(context).disputeQueue(id)) : [];
   if (!dispute) {
     setFlash(context, "error", messages.reviewGone);
     throw redirect(reviewPaths.queue);
@@ -50,7 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page: pageParameter(url.searchParams.get("page"), dispute.pageCount),
     pageCount: dispute.pageCount,
     paged: url.searchParams.has("page"),
-    ...promiseState(dispute.disputedAt, Date.now()),
+    ...reviewDeadlineState(dispute.disputedAt, Date.now()),
   };
 }
 

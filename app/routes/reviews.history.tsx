@@ -1,11 +1,11 @@
 // app/routes/reviews.history.tsx: the audit trail of dispute decisions for reviewers (docs/architecture.md
-// §6.1 extensions "Dispute reviews"; issue 13): who decided, when, what, and what changed, newest first.
+// §6.1 extensions "Dispute reviews"): who decided, when, what, and what changed, newest first.
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/reviews.history";
 import { formatInstant } from "~/dates";
 import * as messages from "~/messages";
 import { reviewPaths } from "~/screens";
-import { reviewerValue } from "~/server/reviews.server";
+import { valueOr404ForReviewers } from "~/server/reviews.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 
@@ -14,7 +14,7 @@ export const meta = () => [{ title: `Decided disputes · ${messages.reviewsTitle
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [trail, timeZone] = await Promise.all([consumerApi(context).disputeReviews(), timeZoneOf(request, context)]);
   return {
-    reviews: reviewerValue(trail).map((r) => ({
+    reviews: valueOr404ForReviewers(trail).map((r) => ({
       id: r.sF_DisputeReviewId,
       resultId: r.sF_TestResultId,
       reviewer: r.reviewerEmail,

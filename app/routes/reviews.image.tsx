@@ -3,10 +3,10 @@
 // dispute's page answers 404.
 import type { Route } from "./+types/reviews.image";
 import { imageQuery, jpegResponse } from "~/server/result-image.server";
-import { reviewerValue } from "~/server/reviews.server";
+import { valueOr404ForReviewers } from "~/server/reviews.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { id, page } = imageQuery(request);
-  return jpegResponse(reviewerValue(await consumerApi(context).disputeImage(id, page)));
+  return jpegResponse(valueOr404ForReviewers(await consumerApi(context).disputeImage(id, page)));
 }

@@ -1,5 +1,5 @@
 // app/routes/reviews.tsx: the dispute reviewers' queue (docs/architecture.md §6.1 extensions "Dispute
-// reviews"; issue 13): the open disputes, oldest first, each with how long it has been open against the
+// reviews"): the open disputes, oldest first, each with how long it has been open against the
 // 3-hour promise users are given, and a link to decide it. Only with the DisputeReviews screen enabled.
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/reviews";
@@ -7,7 +7,7 @@ import { FormMessage } from "~/components/Field";
 import { formatInstant } from "~/dates";
 import * as messages from "~/messages";
 import { reviewPaths } from "~/screens";
-import { disputeQueueMax, promiseState, reviewerValue } from "~/server/reviews.server";
+import { disputeQueueMax, reviewDeadlineState, valueOr404ForReviewers } from "~/server/reviews.server";
 import { takeFlash } from "~/server/session.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
@@ -16,7 +16,7 @@ export const meta = () => [{ title: `${messages.reviewsTitle} · SafeWindow` }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [queue, timeZone] = await Promise.all([consumerApi(context).disputeQueue(), timeZoneOf(request, context)]);
-  const disputes = reviewerValue(queue);
+  const disputes = valueOr404ForReviewers(queue);
   const flash = takeFlash(context);
   const now = Date.now();
   return {
@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       test: `${d.testName} · ${d.result}`,
       testDate: formatInstant(d.testDate, timeZone),
       disputedAt: formatInstant(d.disputedAt, timeZone),
-      ...promiseState(d.disputedAt, now),
+      ...reviewDeadlineState(d.disputedAt, now),
     })),
   };
 }

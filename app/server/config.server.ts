@@ -1,5 +1,5 @@
 /**
- * Configuration from environment variables, validated with zod (issue 2, docs/architecture.md §1).
+ * Configuration from environment variables, validated with zod (docs/architecture.md §1).
  *
  * `parseConfig(env)` is pure: it returns the typed configuration or throws a `ConfigError`
  * whose message names each wrong variable. `getConfig()` parses `process.env` once.

@@ -1,6 +1,6 @@
 /**
- * The dispute reviewers' screens on the server (docs/architecture.md §6.1 extensions "Dispute reviews";
- * issue 13): the review promise's clock and the loaders' answer to a caller the upstream does not
+ * The dispute reviewers' screens on the server (docs/architecture.md §6.1 extensions "Dispute
+ * reviews"): the review deadline's clock and the loaders' answer to a caller the upstream does not
  * take for a reviewer. The screens are reached only with the DisputeReviews screen enabled
  * (app/server/permissions.server.ts); the consumer API checks the role again on every call.
  */
@@ -11,8 +11,8 @@ import { valueOrThrow } from "./upstream/result.server";
 /** The most disputes one queue answer lists (the contract's limit). */
 export { disputeQueueMax } from "../../contracts/consumer.ts";
 
-/** What users are told (docs/product.md §2 test detail, disputeThanks): a review within 3 hours, in ms. */
-export const REVIEW_PROMISE_MS = 3 * 3600_000;
+/** The review deadline users are told of (docs/product.md §2 test detail, disputeThanks): a review within 3 hours, in ms. */
+export const REVIEW_DEADLINE_MS = 3 * 3600_000;
 
 const duration = new Intl.DurationFormat("en-US", { style: "short" });
 const durationUnderAMinute = new Intl.DurationFormat("en-US", { style: "short", minutesDisplay: "always" });
@@ -24,10 +24,14 @@ export function reviewDuration(ms: number): string {
   return duration.format({ days: Math.floor(minutes / 1440), hours: Math.floor((minutes % 1440) / 60), minutes: minutes % 60 });
 }
 
-/** Where a dispute submitted at `disputedAt` (ISO) stands against the promise at `now` (ms since the epoch). */
-export function promiseState(disputedAt: string, now: number): { openFor: string; overdue: boolean; left: string } {
+/**
+ * Where a dispute submitted at `disputedAt` (ISO) stands against the review deadline (REVIEW_DEADLINE_MS)
+ * at `now` (ms since the epoch): how long it has been open, whether it is past the deadline, and the
+ * time left before it or past it.
+ */
+export function reviewDeadlineState(disputedAt: string, now: number): { openFor: string; overdue: boolean; left: string } {
   const open = now - Date.parse(disputedAt);
-  return { openFor: reviewDuration(open), overdue: open > REVIEW_PROMISE_MS, left: reviewDuration(Math.abs(REVIEW_PROMISE_MS - open)) };
+  return { openFor: reviewDuration(open), overdue: open > REVIEW_DEADLINE_MS, left: reviewDuration(Math.abs(REVIEW_DEADLINE_MS - open)) };
 }
 
 /**
@@ -37,7 +41,7 @@ export function promiseState(disputedAt: string, now: number): { openFor: string
  * is not enabled; other failures as valueOrThrow.
  * @throws a React Router `data()` response
  */
-export function reviewerValue<T>(result: Result<T>): T {
+export function valueOr404ForReviewers<T>(result: Result<T>): T {
   if (!result.ok && (result.reason === "refused" || result.reason === "notFound")) throw data(null, { status: 404 });
   return valueOrThrow(result);
 }

@@ -67,7 +67,7 @@ export interface ProfileChange {
 
 /**
  * Runs inside modifyCore's transaction, after the update and before the answer is read, so what
- * it writes (e.g. re-matched test results and a new safe window, docs/architecture.md §5 step 5) commits or
+ * it writes (e.g. re-matched test results and a new safe window, docs/architecture.md §5 step 8) commits or
  * rolls back with the profile change and shows in the answer.
  */
 export type ProfileChangedHook = (trx: Transaction<ConsumerDatabase>, change: ProfileChange) => Promise<void>;
@@ -304,7 +304,7 @@ export async function modifyCore(ctx: ProfilesContext, identityUserId: string, i
 }
 
 /**
- * Deletes everything the consumer API keeps about `identityUserId` (an extension, issue 13; README "The
+ * Deletes everything the consumer API keeps about `identityUserId` (an extension of docs/product.md §7; README "The
  * person's own data"): the profile, and with it, by the schema's cascades, its results, their images,
  * original PDFs, checks, dispute decisions and pending mails, its follow relations on both sides (the
  * other people's lists no longer show it) and its screen permissions; then the e-mail address kept for

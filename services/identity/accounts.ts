@@ -531,7 +531,7 @@ export async function changePasswordWithCurrent(
 }
 
 /**
- * Deletes the signed-in user's account (an extension of docs/product.md §7, issue 13; README "Deleting an
+ * Deletes the signed-in user's account (an extension of docs/product.md §7; README "Deleting an
  * account"): checks the current password, then in one transaction deletes the user row (its link tokens
  * and every outbox row of it, sent or not, go with it, by the schema's cascades) and the reset requests
  * naming its addresses, and queues the notice that confirms the deletion to the account's address. Then

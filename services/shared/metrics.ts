@@ -1,4 +1,4 @@
-// Prometheus metrics of one process (docs/architecture.md §2 "metrics"; issue 14): the web app and the
+// Prometheus metrics of one process (docs/architecture.md §2 "metrics"): the web app and the
 // reference services it embeds all count into prom-client's default registry, which server.ts serves at
 // GET /metrics (behind METRICS_TOKEN). A metric is made on first use and found by its name afterwards,
 // so a module loaded twice (from source by server.ts and inside the app's build) shares one series.

@@ -1,5 +1,5 @@
 /**
- * Account journeys of issue 2, run in both projects (JavaScript enabled and disabled):
+ * Account journeys (docs/product.md §2), run in both projects (JavaScript enabled and disabled):
  * registration → confirmation mail → confirm → /checkconfirmation moves on; sign in; the guard's
  * redirectTo; forgotten password; confirm account; logout; the 404 screen.
  */

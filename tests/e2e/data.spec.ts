@@ -1,5 +1,5 @@
 /**
- * The person's own data (issue 13), in both projects: 'Download my data' on My Settings is a plain link
+ * The person's own data, in both projects: 'Download my data' on My Settings is a plain link
  * that downloads a zip with the account, the profile, the result (its checks, its image and the original
  * PDF byte for byte) and a README; signed out, the link leads to sign-in instead. 'Delete my account',
  * confirmed with the password, deletes nothing on a wrong one; on the right one everything goes, every

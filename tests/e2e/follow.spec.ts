@@ -1,5 +1,5 @@
 /**
- * Following (issue 5), in both projects, with two or three people in their own browser contexts:
+ * Following, in both projects, with two or three people in their own browser contexts:
  * search by name, product ID and e-mail; request; pending count; confirm; the followed card without
  * date of birth; follow back; unfollow with Confirm; declined and cancelled requests leave nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * Disputes that get answered (issue 13), in both projects: two people dispute a typo in their results; the
+ * Disputes that get answered, in both projects: two people dispute a typo in their results; the
  * project's reviewer (REVIEWER_EMAILS, a confirmed account) opens Dispute Reviews from My Settings, accepts
  * one (the result becomes valid and the window opens) and declines the other, each with a response; each
  * person is e-mailed the decision (the app's outbox), with a link to the result; the

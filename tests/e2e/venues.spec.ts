@@ -1,5 +1,5 @@
 /**
- * Venues (issue 15; docs/venues.md), in both projects, with three people in their own browsers: a visitor
+ * Venues (docs/venues.md), in both projects, with three people in their own browsers: a visitor
  * whose safe window is open finds the venue by ZIP code (and, with JavaScript, near where she is), shows
  * a check-in code; a visitor without a window shows one too; the venue's administrator (a licensed
  * administrator of the sample venues, seeded before the app starts) sees the first's window open and the

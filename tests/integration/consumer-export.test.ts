@@ -1,4 +1,4 @@
-// The person's own data (issue 13; contracts/consumer.ts exportData and getPdf, extensions of
+// The person's own data (contracts/consumer.ts exportData and getPdf, extensions of
 // docs/product.md §7; services/consumer/export.ts): the export holds everything the consumer API keeps
 // about the signed-in user and nothing of anyone else's; the original PDF comes back byte for byte.
 // Deleting an account (deleteProfile, deleteAccount) removes all of it, on both sides of every follow

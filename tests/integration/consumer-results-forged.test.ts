@@ -1,4 +1,4 @@
-// Forged originals over real HTTP (issue 10; POST /testresult/addtestresultmultipart/ and
+// Forged originals over real HTTP (POST /testresult/addtestresultmultipart/ and
 // intake in services/consumer/README.md; docs/decisions/0010-forged-originals.md), written as
 // the attack: a real identity authority
 // issues the tokens, the consumer API runs with its PDF worker pool and PGlite. Every forged
@@ -34,7 +34,7 @@ const CLIENT = { clientId: "safewindow-web", clientSecret: "consumer-forged-secr
 const HOUR = 3600_000;
 const ADA = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10" };
 const LABS: LabId[] = ["harborview", "meridian", "cascade"];
-/** The reasons issue 10 added; the catalogue's cases with these are the forged originals. */
+/** The reasons of intake's forged-original rules (docs/decisions/0010-forged-originals.md); the catalogue's cases with these are the forged originals. */
 const FORGED_REASONS = new Set(["javascript", "actions", "launch", "embedded_file", "appended", "archive", "wrapped"]);
 
 let services: Services;

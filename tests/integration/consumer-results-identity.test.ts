@@ -1,4 +1,4 @@
-// The report's identity on both database engines (issue 10; services/consumer/README.md; migration
+// The report's identity on both database engines (services/consumer/README.md; migration
 // services/consumer/schema/0004_report_identity.ts): the migration keys the rows stored before
 // it, keeping a copy of a report that was stored twice (the bug) without a key rather than
 // deleting it, and the unique constraint then holds one row per report and consumer; on a real

@@ -1,5 +1,5 @@
-// Results by link over real HTTP (docs/product.md §10.8; docs/architecture.md §5 "Results by link"; issue
-// 16): a real identity authority, the consumer API with its worker pool, and the reference lab result
+// Results by link over real HTTP (docs/product.md §10.8; docs/architecture.md §5 "Results by link"):
+// a real identity authority, the consumer API with its worker pool, and the reference lab result
 // server (tests/lab-sites) on loopback with its own certificate. The consumer API is given that
 // server as its test-only lab server for the links that must work; for the refused addresses the
 // setting is taken away and a resolver is injected instead (the options object is the one the

@@ -1,4 +1,4 @@
-// Every page of a result (issue 12; contracts/consumer.ts getImage `page` and TestResult `pageCount`,
+// Every page of a result (contracts/consumer.ts getImage `page` and TestResult `pageCount`,
 // extensions of docs/product.md §7; services/consumer/schema/0005_result_pages.ts): the original
 // PDF is kept, page 1 is drawn at upload, a later page on its first request and then kept. Real
 // identity authority, consumer API, worker pool and PGlite; generated lab PDFs.

@@ -1,4 +1,4 @@
-// Account takeover paths at the reference identity authority (issue 10), each written as the
+// Account takeover paths at the reference identity authority, each written as the
 // attack: what the attacker does, and what the owner or the attacker sees afterwards.
 // services/identity/README.md has the contract ("Contract", "Mails").
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";

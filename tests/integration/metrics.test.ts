@@ -1,5 +1,5 @@
 /**
- * GET /metrics (issue 14; README "Operating", app/server/http-metrics.server.ts): Prometheus text behind
+ * GET /metrics (README "Operating", app/server/http-metrics.server.ts): Prometheus text behind
  * METRICS_TOKEN, never public. server.ts runs as operators run it (the production build), with the
  * embedded consumer API and an identity authority of the test's own, which the test stops to make an
  * upstream fail; the counters are read back after a page request, an upload and that failure.

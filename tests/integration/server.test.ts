@@ -56,7 +56,7 @@ describe("server.ts with the embedded identity authority", () => {
     expect(again).not.toBe(csp);
   });
 
-  it("ships /login with at most 120 KiB of JavaScript, gzip (issue 11's gate; bench/pages measures every page)", async () => {
+  it("ships /login with at most 120 KiB of JavaScript, gzip (a gate of bench/README.md; bench/pages measures every page)", async () => {
     // Bytes, not time: what the browser is told to load on the first visit (script src,
     // modulepreload, the inline module's imports), each file gzipped at zlib's default level.
     const html = await (await fetch(`${server.url}/login`)).text();
@@ -273,8 +273,9 @@ describe("server.ts with the identity authority down", () => {
   });
 
   it("limits posts to an account form per client address", async () => {
-    // The reset posted to /requestpasswordchange by the test above counts too: both readings of the
-    // route are one form (issue 10: a path spelled differently no longer starts a fresh counter).
+    // The reset posted to /requestpasswordchange by the test above counts too: both paths of the
+    // route are one form (app/paths.ts routePathOf), so a path spelled differently does not start a
+    // fresh counter.
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
       const response = await fetch(`${server.url}/consumer/requestpasswordchange`, form({ email: "d@example.com" }, server.url));

@@ -1,5 +1,5 @@
 /**
- * Sessions that hold up in ordinary use (issue 9; docs/decisions/0009-sessions-in-the-database.md):
+ * Sessions that hold up in ordinary use (docs/decisions/0009-sessions-in-the-database.md):
  * - the database store: atomic rows, expiry and purge, a deleted session never comes back,
  *   unreadable data reads as no session;
  * - server.ts as operators run it (embedded default): many requests at once on one session

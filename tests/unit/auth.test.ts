@@ -36,7 +36,7 @@ describe("signInErrorMessage (docs/product.md §8 login)", () => {
   it("maps statuses to the product's messages", () => {
     expect(signInErrorMessage(400)).toBe(messages.loginFailed);
     expect(signInErrorMessage(500)).toBe(messages.unexpectedError);
-    // The authority's lockout says when to try again, not "Unknown Error" (issue 10).
+    // The authority's lockout says when to try again, not "Unknown Error".
     expect(signInErrorMessage(429, "Too many failed attempts. Try again later.")).toBe(messages.tooManyAttempts(15));
     expect(signInErrorMessage(429, undefined, 61)).toBe(messages.tooManyAttempts(2));
     expect(signInErrorMessage(418, "slow down")).toBe("Unknown Error: slow down");

@@ -1,4 +1,4 @@
-// EU Digital COVID Certificates (issue 17; services/consumer/results/proof/dcc.ts): decoding and
+// EU Digital COVID Certificates (services/consumer/results/proof/dcc.ts): decoding and
 // verification, every refusal (tampered payload, wrong key, oversized inflate, expired, not a test), an
 // unknown signer, and the value-set mapping. Certificates are signed by a test document signer made here.
 import { deflateSync, inflateSync } from "node:zlib";

@@ -1,4 +1,4 @@
-// Signed results published by others (issue 17; tests/fixtures/public/README.md records their sources and
+// Signed results published by others (tests/fixtures/public/README.md records their sources and
 // licences): a real EU DCC test certificate verified with its published document signer at the clock it
 // was valid, and refused as expired today; a SMART Health Card lab result of the SMART specification's
 // example issuer, verified and read (its collection date has no time).

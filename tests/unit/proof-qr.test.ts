@@ -1,4 +1,4 @@
-// QR codes on a lab report (issue 17; results/worker.ts "render" with codesPages): found and decoded by
+// QR codes on a lab report (results/worker.ts "render" with codesPages): found and decoded by
 // zxing-wasm in the worker pool, on the pages drawn at the image's scale, offline. Real worker threads.
 import { PDFDocument } from "pdf-lib";
 import { pino } from "pino";

@@ -1,4 +1,4 @@
-// SMART Health Cards (issue 17; services/consumer/results/proof/shc.ts): decoding and verification, every
+// SMART Health Cards (services/consumer/results/proof/shc.ts): decoding and verification, every
 // refusal (tampered payload, wrong key, unknown issuer, revoked rid, oversized inflate, expired), and the
 // LOINC and SNOMED CT code mapping. Cards are signed with test keys made here (tests/fixtures/shc.ts).
 import { deflateRawSync } from "node:zlib";

@@ -1,4 +1,4 @@
-// The trust anchors of signed results (issue 17; services/consumer/results/proof/trust.ts): the VCI
+// The trust anchors of signed results (services/consumer/results/proof/trust.ts): the VCI
 // directory snapshot is loaded only when its pinned certificate's signature verifies; the files of
 // extra issuers and DCC signers are read and checked; a real issuer's key from the snapshot verifies
 // what the snapshot says it should.

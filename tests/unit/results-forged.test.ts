@@ -1,4 +1,4 @@
-// Issue 10, forged originals, without HTTP (services/consumer/README.md "The pipeline", step 1;
+// Forged originals, without HTTP (services/consumer/README.md "The pipeline", step 1;
 // docs/decisions/0010-forged-originals.md), written as the attack: a genuine lab report with JavaScript, an
 // action, a Launch action or an embedded file added, a ZIP appended, wrapped around it or put
 // in front of it, passes originality, issuer recognition and extraction as it did before; intake
@@ -173,7 +173,7 @@ describe("the attack: a forged report passes every other check, and intake now r
   for (const c of cases) {
     it(c.name, async () => {
       const bytes = await c.build();
-      // What was stored as a valid original before issue 10: pdf.js reads it, originality,
+      // Every check but intake's would store it as a valid original: pdf.js reads it, originality,
       // the issuer and extraction accept it, and it names the person.
       const pdf = await parseFixture(bytes);
       expect(() => checkOriginality(pdf)).not.toThrow();

@@ -33,7 +33,7 @@ function reasonOf(fn: () => unknown): string | undefined {
 }
 
 describe("intake", () => {
-  it("wants %PDF- first, after at most white space or a byte-order mark (issue 10: no 1 KiB of anything before it)", () => {
+  it("wants %PDF- first, after at most white space or a byte-order mark (no 1 KiB of anything before it)", () => {
     const pdf = new TextEncoder().encode("%PDF-1.7\n");
     expect(hasPdfMagic(pdf)).toBe(true);
     expect(hasPdfMagic(new Uint8Array([...new TextEncoder().encode(" \r\n\t\f"), ...pdf]))).toBe(true);

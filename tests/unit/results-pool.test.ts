@@ -1,6 +1,6 @@
-// The PDF worker pool's budgets (results/pool.ts, worker.ts; issue 4: "a time budget and a
-// memory limit per task, so that a malicious or huge PDF is rejected without stalling other
-// requests"): each budget stops the task with too_complex, a fresh thread takes over, and the
+// The PDF worker pool's budgets (results/pool.ts, worker.ts; docs/architecture.md §5 "The worker
+// pool": a time budget and a memory limit per task, so that a malicious or huge PDF is refused
+// without stalling other requests): each budget stops the task with too_complex, a fresh thread takes over, and the
 // queue turns work away when full. Real worker threads, small budgets.
 import { pino } from "pino";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -96,7 +96,7 @@ describe("PDF worker pool", () => {
     expect(pool.threadCount()).toBe(2);
   });
 
-  it("reads the active content of forged reports in its threads (issue 10), and refuses an object stream it cannot read", async () => {
+  it("reads the active content of forged reports in its threads, and refuses an object stream it cannot read", async () => {
     const pool = createPdfPool(logger, { threads: 2 });
     pools.push(pool);
     const forged = await Promise.all([

@@ -1,6 +1,6 @@
 // What the session middleware asks of the session store per request (app/server/session.server.ts;
-// issue 11: "no session read or write for anonymous pages"; issue 9: "no session write on a plain
-// GET unless something changed"). The store is the real database store on an in-memory PGlite,
+// docs/architecture.md §7.3): no session read or write for anonymous pages, and no session write on
+// a plain GET unless something changed. The store is the real database store on an in-memory PGlite,
 // with every call it gets written down.
 import { PGlite } from "@electric-sql/pglite";
 import { pino } from "pino";

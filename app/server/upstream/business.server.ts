@@ -16,7 +16,7 @@ import { businessCalls, type BusinessCallName } from "../../../contracts/busines
 import * as messages from "~/messages";
 import { getConfig } from "../config.server";
 import { requestContext, userContext } from "../context";
-import { callContract, explainedRefusal, loadMessages, type CallMessages, type ContractRequest } from "./http.server";
+import { callContract, explainedRefusal, screenLoadMessages, type CallMessages, type ContractRequest } from "./http.server";
 
 export type {
   Application,
@@ -52,7 +52,7 @@ function businessUrl(): string {
 export function businessApi(context: Readonly<RouterContextProvider>) {
   const user = context.get(userContext);
   const log = context.get(requestContext).log;
-  const call = <N extends BusinessCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = loadMessages, optional = false) =>
+  const call = <N extends BusinessCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = screenLoadMessages, optional = false) =>
     callContract(businessUrl(), name, businessCalls[name], { ...request, token: user.accessToken }, callMessages, {
       log,
       // A look-up a page can do without (optional) must not end the session: a business API that refuses
@@ -63,7 +63,7 @@ export function businessApi(context: Readonly<RouterContextProvider>) {
   return {
     /** GET /applicationsecurity/getuserinfo/: user name, names and mobile number (null until saved). */
     userInfo({ optional = false }: { optional?: boolean } = {}) {
-      return call("getUserInfo", {}, loadMessages, optional);
+      return call("getUserInfo", {}, screenLoadMessages, optional);
     },
     /** POST /applicationsecurity/saveuserinfopartial/: the fields given (mobile number as 10 digits); the others stay. */
     saveUserInfo(changes: SaveUserInfoPartialRequest) {
@@ -86,7 +86,7 @@ export function businessApi(context: Readonly<RouterContextProvider>) {
      * when given). `optional`: for a page that only adds a link with it, a refused token does not sign the user out.
      */
     locationAdministrator(locationId?: string, { optional = false }: { optional?: boolean } = {}) {
-      return call("isUserLocationAdministrator", locationId === undefined ? {} : { query: { locationId } }, loadMessages, optional);
+      return call("isUserLocationAdministrator", locationId === undefined ? {} : { query: { locationId } }, screenLoadMessages, optional);
     },
 
     /** GET /hospitalitygroup/?hospitalityGroupId: the group and its locations (`notFound` unless the user has a role in it). */
@@ -95,7 +95,7 @@ export function businessApi(context: Readonly<RouterContextProvider>) {
     },
     /** GET /hospitalitygroup/getadministratorhospitalitygroups/: the groups the user is a licensed administrator of. */
     administratorGroups({ optional = false }: { optional?: boolean } = {}) {
-      return call("getAdministratorHospitalityGroups", {}, loadMessages, optional);
+      return call("getAdministratorHospitalityGroups", {}, screenLoadMessages, optional);
     },
     /** GET /hospitalitygroup/getusersandroles/?hospitalityGroupId (licensed administrators; `refused` for a smaller role). */
     usersAndRoles(hospitalityGroupId: string) {

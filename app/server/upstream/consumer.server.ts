@@ -15,7 +15,7 @@ import { consumerCalls, uploadField, type ConsumerCallName } from "../../../cont
 import * as messages from "~/messages";
 import { getConfig } from "../config.server";
 import { requestContext, userContext } from "../context";
-import { callContract, explainedRefusal, loadMessages, type CallMessages, type ContractRequest } from "./http.server";
+import { callContract, explainedRefusal, screenLoadMessages, type CallMessages, type ContractRequest } from "./http.server";
 import { minutesToWait } from "../attempt-limits.server";
 import type { Result } from "./result.server";
 import { knownScreens } from "./screen-names.server";
@@ -93,7 +93,7 @@ const disputeCall = { ...consumerCalls.dispute, answer: z.unknown() } satisfies 
 export function consumerApi(context: Readonly<RouterContextProvider>) {
   const user = context.get(userContext);
   const log = context.get(requestContext).log;
-  const call = <N extends ConsumerCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = loadMessages) =>
+  const call = <N extends ConsumerCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = screenLoadMessages) =>
     callContract(consumerUrl(), name, consumerCalls[name], { ...request, token: user.accessToken }, callMessages, {
       log,
       onUnauthorized: () => user.signInAgain(),
@@ -132,7 +132,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
      * name compared ignoring case, spaces and `_`; unknown names are ignored (app/server/upstream/screen-names.server.ts).
      */
     async getPermissions(): Promise<Result<ScreenName[]>> {
-      const answer = await callContract(consumerUrl(), "getPermissions", permissionsCall, { token: user.accessToken }, loadMessages, {
+      const answer = await callContract(consumerUrl(), "getPermissions", permissionsCall, { token: user.accessToken }, screenLoadMessages, {
         log,
         onUnauthorized: () => user.signInAgain(),
       });

@@ -114,7 +114,7 @@ export interface CallMessages {
 }
 
 /** Messages of the reads a screen needs to load: a failure is its route error (docs/product.md §8.2). */
-export const loadMessages: CallMessages = { failed: appMessages.loadFailed, unavailable: appMessages.upstreamUnavailable };
+export const screenLoadMessages: CallMessages = { failed: appMessages.loadFailed, unavailable: appMessages.upstreamUnavailable };
 
 /**
  * For `CallMessages.answered`: the upstream's own sentence (`error_description`) for a refusal it explains

@@ -5,7 +5,8 @@
 // by the worker pool within its page, time and memory budgets, and free of the active content no
 // lab report carries (JavaScript, OpenAction and additional actions, Launch actions, embedded
 // files). Once the report is read (step 4), the same report already stored for this user, in
-// whatever bytes, is refused too (its identity: lab, name, date of birth, collection time, test).
+// whatever bytes, is refused too (step 5, checkNewReport; its identity: lab, name, date of birth,
+// collection time, test).
 // docs/decisions/0010-forged-originals.md says why each rule and what else was tried.
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
@@ -192,7 +193,7 @@ export async function checkNewFile(db: Kysely<ConsumerDatabase>, consumerId: str
 }
 
 /**
- * The rest of step 1 once the report is read (step 4): the same report is not already stored for
+ * Step 5, same report, once the report is read (step 4): the same report is not already stored for
  * this consumer, in whatever bytes (saved again, white space appended), by its identity
  * (schema/0004_report_identity.ts reportIdentityKey: lab, name, date of birth, collection time,
  * test). A cheap early answer before the image is drawn; store.ts's unique index on the same key

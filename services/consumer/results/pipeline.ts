@@ -1,7 +1,7 @@
-// The test-result pipeline (docs/architecture.md §5): the seven steps and step 4b (the proof a signed QR code
-// gives), each one call. Intake's duplicate check by the report's identity waits for step 4, which
-// reads the identity; page 1's image (step 7) is drawn before the proof, in the same worker task that
-// reads the QR codes. A step that refuses the upload throws UploadRejectedError (nothing is stored); a
+// The test-result pipeline (docs/architecture.md §5): its nine steps in order, each one call. The
+// duplicate check by the report's identity (step 5) waits for extraction (step 4), which reads the
+// identity; page 1's image (step 6) is drawn in the same worker task that decodes the QR codes the
+// proof (step 7) reads. A step that refuses the upload throws UploadRejectedError (nothing is stored); a
 // recognised, original PDF whose patient does not match the profile, or whose signed code disagrees
 // with its text, is stored with valid 0. The result, its property values, the original PDF, page 1's
 // image and the consumer's new window are written in one transaction. Results by link enter here too.
@@ -68,8 +68,9 @@ export async function addTestResult(ctx: ResultsContext, owner: ResultOwner, upl
 }
 
 /**
- * Steps 4b (proof) to the store for a PDF: page 1 is drawn with the QR codes of the first pages
- * decoded in the same task (step 7's image, before the proof it serves), then the proof is read.
+ * Steps 5 to 9 and the store for a PDF: the same report is not stored already (step 5), page 1 is
+ * drawn with the QR codes of the first pages decoded in the same task (step 6, image), the proof is
+ * read from those codes (step 7), then `finish`.
  */
 async function finishPdf(
   ctx: ResultsContext,
@@ -80,9 +81,9 @@ async function finishPdf(
   fallback: "document" | "link",
   now: Date,
 ): Promise<UploadOutcome> {
-  await checkNewReport(ctx.db, owner.consumerId, lab, report); // 1. intake: the same report stored already
-  const { codes, ...image } = await ctx.pool.renderWithCodes(file.pdf, QR_PAGES); // 7. image, and the codes
-  const proof = await checkProof(codes, report, trustOf(ctx), now, fallback); // 4b. proof
+  await checkNewReport(ctx.db, owner.consumerId, lab, report); // 5. same report: not stored already in other bytes
+  const { codes, ...image } = await ctx.pool.renderWithCodes(file.pdf, QR_PAGES); // 6. image, and the QR codes
+  const proof = await checkProof(codes, report, trustOf(ctx), now, fallback); // 7. proof
   return finish(ctx, owner, lab, report, { ...file, proof }, image, now);
 }
 
@@ -96,7 +97,7 @@ function trustOf(ctx: ResultsContext): ProofTrust {
 }
 
 /**
- * Steps 5 and 6 and the store, for a report read from an upload or a lab's link, with its proof and
+ * Steps 8 and 9 and the store, for a report read from an upload or a lab's link, with its proof and
  * image.
  */
 async function finish(
@@ -108,8 +109,8 @@ async function finish(
   image: NewResult["image"],
   now: Date,
 ): Promise<UploadOutcome> {
-  const match = withProof(matchProfile(report, owner), file.proof); // 5. matching
-  const window = reportWindow(report, now); // 6. windows
+  const match = withProof(matchProfile(report, owner), file.proof); // 8. matching
+  const window = reportWindow(report, now); // 9. windows
   const stored = await storeResult(ctx.db, owner, { ...file, lab, report, match, window, image }, now);
   return { sF_TestResultId: stored.id, valid: stored.match.valid, consumerMessage: outcomeMessage(report, stored.match, window, now, file.proof) };
 }
@@ -142,12 +143,13 @@ export async function addTestResultByLink(ctx: ResultsContext, owner: ResultOwne
     return finishPdf(ctx, owner, lab, report, file, "link", now);
   }
   await checkNewFile(ctx.db, owner.consumerId, sha256); // 1. intake
-  // 2. originality is the lab's own site over verified TLS; the page is read and drawn in the pool.
+  // 2. originality is the lab's own site over verified TLS. The pool reads the page into lines and
+  // draws its image (step 6) in one task.
   const read = await ctx.pool.page(fetched.bytes, [`${fetched.lab.publicName} result page`, `Fetched by SafeWindow from ${fetched.host} at ${utcText(now)}`]);
   if (!recognisesPage(read.lines, fetched.lab)) throw wrongLab(fetched); // 3. issuer
   const report = extractLines(read.lines, fetched.lab); // 4. extraction
-  await checkNewReport(ctx.db, owner.consumerId, fetched.lab, report); // 1. intake: the same report stored already
-  const proof: Proof = { kind: "link", issuer: null, unverified: null, disagreement: null };
+  await checkNewReport(ctx.db, owner.consumerId, fetched.lab, report); // 5. same report: not stored already in other bytes
+  const proof: Proof = { kind: "link", issuer: null, unverified: null, disagreement: null }; // 7. proof: fetched from the lab
   const file = { sha256, size: fetched.bytes.byteLength, pdf: null, pageCount: 1, fetchedFrom: fetched.host, proof };
   return finish(ctx, owner, fetched.lab, report, file, read.image as NonNullable<typeof read.image>, now);
 }

@@ -1,4 +1,4 @@
-// Dispute reviews (issue 13; services/consumer/README.md "Dispute reviews"): the provider's reviewers
+// Dispute reviews (services/consumer/README.md "Dispute reviews"): the provider's reviewers
 // read the open disputes, oldest first, and accept or decline each with a response. Accepting makes
 // the result valid, records a 'Manual Review' property value saying that a reviewer accepted it and
 // when (never which reviewer: the owner reads it), and recomputes the consumer's window; declining

@@ -108,9 +108,9 @@ export interface NewResult {
   size: number;
   lab: LabFormat;
   report: Extracted;
-  /** Step 5's match against the profile as the pipeline read it, with the proof's property value (proof/check.ts withProof). */
+  /** Step 8's match against the profile as the pipeline read it, with the proof's property value (proof/check.ts withProof). */
   match: ProvenMatch;
-  /** Step 6's window of the result. */
+  /** Step 9's window of the result. */
   window: ResultWindow;
   /**
    * The original PDF, exactly as uploaded or fetched: later pages are drawn from it, and it is the
@@ -218,7 +218,7 @@ export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwn
 }
 
 /**
- * The onProfileChanged hook (profiles.ts): re-runs matching (docs/architecture.md §5 step 5) for every
+ * The onProfileChanged hook (profiles.ts): re-runs matching (docs/architecture.md §5 step 8) for every
  * stored result of the consumer against the changed profile, updates validity and property
  * values, then the consumer's window. Runs inside modifycore's transaction.
  */

@@ -1,4 +1,4 @@
-// docs/architecture.md §5 step 6, windows (docs/product.md §10.7): counted from specimen
+// docs/architecture.md §5 step 9, windows (docs/product.md §10.7): counted from specimen
 // collection in UTC by the rules table (labs/rules.ts); a window is open while now < end (the
 // end is exclusive). Only a negative result opens one. The consumer's window is that of their
 // most recent valid result by collection time; a positive result ends it. Inconclusive results
@@ -50,7 +50,7 @@ export function checkCollectionTime(collectedAt: Date, now: Date): void {
 }
 
 /**
- * Step 6 for a report: refuses a future collection time, then gives the window the result opens.
+ * Step 9 for a report: refuses a future collection time, then gives the window the result opens.
  * @throws UploadRejectedError "future".
  */
 export function reportWindow(report: { method: Method; outcome: Outcome; collectedAt: Date }, now: Date): ResultWindow {

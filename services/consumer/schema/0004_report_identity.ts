@@ -1,5 +1,5 @@
 // Consumer API, the identity of a stored report (services/consumer/README.md "The pipeline",
-// step 1: a duplicate upload is found by the file's hash and by the report's identity;
+// steps 1 and 5: a duplicate upload is found by the file's hash and by the report's identity;
 // docs/decisions/0010-forged-originals.md).
 // The same report saved again, or with white space appended, is another file with another
 // SHA-256; its identity (lab, the person's name and date of birth, the specimen collection time,

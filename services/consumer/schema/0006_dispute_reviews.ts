@@ -1,4 +1,4 @@
-// Consumer API, disputes that get answered (issue 13; services/consumer/README.md "Dispute reviews"):
+// Consumer API, disputes that get answered (services/consumer/README.md "Dispute reviews"):
 // a reviewer of the provider's staff accepts a disputed result (it becomes valid, with a 'Manual
 // Review' property value saying when; it also named the reviewer until 0011_manual_review_unnamed) or declines it with a response (the
 // result's dispute_response_comment). Every decision is a row of consumer_dispute_reviews, the

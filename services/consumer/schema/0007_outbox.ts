@@ -1,4 +1,4 @@
-// Consumer API, its mail outbox (issue 13; services/consumer/README.md "Mail"): the mail that tells a
+// Consumer API, its mail outbox (services/consumer/README.md "Mail"): the mail that tells a
 // user their dispute was decided is a row of consumer_outbox, written in the decision's transaction, and
 // sent by the shared queue engine (services/shared/outbox.ts) with the same columns and rules as the
 // identity authority's outbox. The row keeps what the mail says (the decision, the response, the result's

@@ -1,4 +1,4 @@
-// Consumer API, check-in codes and visits (issue 15; docs/venues.md "Check-in", "My Fun"), and the
+// Consumer API, check-in codes and visits (docs/venues.md "Check-in", "My Fun"), and the
 // venue screens for the profiles made before them. A person
 // shows a venue a short code they asked for; a location administrator who enters it sees their
 // window at a glance, which is recorded as a check (a visit row), and checks them in. The visit keeps

@@ -1,4 +1,4 @@
-// Identity authority, sixth schema: deleted accounts (issue 13; services/identity/README.md "Deleting an
+// Identity authority, sixth schema: deleted accounts (services/identity/README.md "Deleting an
 // account"). The notice that confirms a deletion outlives the account it tells of, so its outbox row
 // names no user (like a reset request): the deletion removes the user row, whose other outbox rows go
 // with it. Only SQL that PostgreSQL 13+ and PGlite accept.

@@ -1,4 +1,4 @@
-// The proof step (docs/architecture.md §5 step 4b; docs/product.md §10.9): the QR codes found on a report's
+// The proof step (docs/architecture.md §5 step 7; docs/product.md §10.9): the QR codes found on a report's
 // first pages are read as signed results. A verified SMART Health Card or EU DCC is the strongest
 // evidence: its fields are compared with what the PDF's text says, and a disagreement (name, date of
 // birth, collection time, test, result) makes the result invalid with a property value naming it. A code
@@ -125,7 +125,7 @@ export interface ProvenMatch {
 }
 
 /**
- * Step 5 with the proof: a verified signed result adds the `Signed QR Code` property value; its
+ * Step 8 with the proof: a verified signed result adds the `Signed QR Code` property value; its
  * disagreement with the PDF makes the result invalid (docs/product.md §10.9).
  */
 export function withProof(match: MatchOutcome, proof: Proof): ProvenMatch {

@@ -1,7 +1,7 @@
 // The reviewers' clock (app/server/reviews.server.ts): how long a dispute has been open against the
 // 3-hour promise users are given (docs/product.md §6, the dispute reviewers).
 import { describe, expect, it } from "vitest";
-import { promiseState, reviewDuration, reviewerValue } from "../../app/server/reviews.server";
+import { reviewDeadlineState, reviewDuration, valueOr404ForReviewers } from "../../app/server/reviews.server";
 import { failure } from "../../app/server/upstream/result.server";
 
 const minute = 60_000;
@@ -20,25 +20,25 @@ describe("reviewDuration", () => {
   });
 });
 
-describe("promiseState", () => {
+describe("reviewDeadlineState", () => {
   it("counts down to 3 hours after the dispute, then counts the delay", () => {
-    expect(promiseState(disputedAt, at(50))).toEqual({ openFor: "50 min", overdue: false, left: "2 hr, 10 min" });
-    expect(promiseState(disputedAt, at(180))).toEqual({ openFor: "3 hr", overdue: false, left: "0 min" });
-    expect(promiseState(disputedAt, at(221))).toEqual({ openFor: "3 hr, 41 min", overdue: true, left: "41 min" });
+    expect(reviewDeadlineState(disputedAt, at(50))).toEqual({ openFor: "50 min", overdue: false, left: "2 hr, 10 min" });
+    expect(reviewDeadlineState(disputedAt, at(180))).toEqual({ openFor: "3 hr", overdue: false, left: "0 min" });
+    expect(reviewDeadlineState(disputedAt, at(221))).toEqual({ openFor: "3 hr, 41 min", overdue: true, left: "41 min" });
   });
 });
 
-describe("reviewerValue", () => {
+describe("valueOr404ForReviewers", () => {
   it("answers 404 when the upstream refuses the caller or lacks the call, and passes values through", () => {
-    expect(reviewerValue({ ok: true, value: [1] })).toEqual([1]);
+    expect(valueOr404ForReviewers({ ok: true, value: [1] })).toEqual([1]);
     for (const reason of ["refused", "notFound"] as const) {
       try {
-        reviewerValue(failure(reason, "no", reason === "refused" ? 403 : 404));
+        valueOr404ForReviewers(failure(reason, "no", reason === "refused" ? 403 : 404));
         expect.unreachable();
       } catch (thrown) {
         expect(thrown).toMatchObject({ init: { status: 404 } });
       }
     }
-    expect(() => reviewerValue(failure("unavailable", "down", 0))).toThrow();
+    expect(() => valueOr404ForReviewers(failure("unavailable", "down", 0))).toThrow();
   });
 });
