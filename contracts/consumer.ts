@@ -190,7 +190,6 @@ export const subscriptionListSchema = z.object({
   success: z.literal(true),
   subscriptions: z.array(subscriptionSchema),
 });
-export type SubscriptionList = z.infer<typeof subscriptionListSchema>;
 
 /** A search hit (docs/product.md §5 Search): names and product ID only, never an e-mail or a date of birth. */
 export const publisherHitSchema = z
@@ -208,14 +207,12 @@ export const publisherSearchSchema = z.object({
   success: z.literal(true),
   consumers: z.array(publisherHitSchema),
 });
-export type PublisherSearch = z.infer<typeof publisherSearchSchema>;
 
 /** GET requestsubscription/: the new pending relation. */
 export const subscriptionRequestedSchema = z.object({
   success: z.literal(true),
   sF_ConsumerSubscriptionId: extension(id("The new relation's id"), "ids"),
 });
-export type SubscriptionRequested = z.infer<typeof subscriptionRequestedSchema>;
 
 /** docs/product.md §3 "Subscription status: success, pending, subscribed": the caller's relation toward one person. */
 export const subscriptionStatusSchema = z.object({
@@ -227,7 +224,6 @@ export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
 
 /** The answer of a change that returns nothing else: the follow changes and the dispute. */
 export const successSchema = z.object({ success: z.literal(true) });
-export type Success = z.infer<typeof successSchema>;
 
 export const testOutcomeSchema = z.enum(testOutcomes);
 export type TestOutcome = z.infer<typeof testOutcomeSchema>;
@@ -425,7 +421,6 @@ export const exportedResultSchema = testResultSchema
     originalPdf: z.boolean().meta({ description: "True when the original PDF is kept (getPdf serves it)." }),
   })
   .meta({ description: "A test result with its checks, its dispute's decisions and whether its PDF is kept." });
-export type ExportedResult = z.infer<typeof exportedResultSchema>;
 
 /** Extension (the person's own data): GET /consumer/export, everything the consumer API keeps about the user. */
 export const dataExportSchema = z
@@ -489,7 +484,6 @@ export const createProfileRequestSchema = z.object({
   latitude: z.number().nullish().meta({ description: "Degrees, -90..90, or null." }),
   longitude: z.number().nullish().meta({ description: "Degrees, -180..180, or null." }),
 });
-export type CreateProfileRequest = z.input<typeof createProfileRequestSchema>;
 
 /** POST /consumer/modifycore/ as a URL-encoded form: each field once, as text (middleName empty: none). */
 export const modifyCoreFormSchema = z.object({
@@ -500,7 +494,6 @@ export const modifyCoreFormSchema = z.object({
   dob: z.string().optional().meta({ description: "The database date: `YYYY-MM-DD` or an ISO date-time (its date part); `MM/DD/YYYY` is taken too." }),
   postalCode: z.string().optional(),
 });
-export type ModifyCoreForm = z.input<typeof modifyCoreFormSchema>;
 
 /** A query parameter that names a person or a relation: given once, not blank; trimmed. */
 const requiredId = (description: string) => z.string().trim().min(1).meta({ description });
@@ -559,7 +552,6 @@ export const resultLinkRequestSchema = z.object({
     .max(10)
     .meta({ description: "One per field the lab prints; each must name the label the lab prints that field after (they are checked, never trusted)." }),
 });
-export type ResultLinkRequest = z.infer<typeof resultLinkRequestSchema>;
 
 /** GET /testresult/generatetestresulttextobjectsurl/: the text of the document at a lab's link, with positions. */
 export const textObjectsAnswerSchema = z
@@ -604,7 +596,6 @@ export const locationSearchSchema = z.object({
   success: z.literal(true),
   locations: z.array(locationHitSchema).max(searchLimit),
 });
-export type LocationSearch = z.infer<typeof locationSearchSchema>;
 
 /** Extension: POST /testresult/reviewdispute/: a reviewer decides an open dispute. */
 export const reviewDisputeRequestSchema = z.object({
@@ -618,7 +609,6 @@ export const disputeRequestSchema = z.object({
   sF_TestResultId: z.string().min(1, "is required"),
   disputeComment: z.string().nullish().meta({ description: "Required by the rule (400 comment_required), at most 1000 characters." }),
 });
-export type DisputeRequest = z.input<typeof disputeRequestSchema>;
 
 // ---------------------------------------------------------------- the calls
 

@@ -85,7 +85,6 @@ export const tokenAnswerSchema = z
     scope: extension(z.string().optional().meta({ description: "The granted scopes, space-separated." }), "oauth"),
   })
   .meta({ description: "An access token (docs/product.md §3 Token: access_token, expires_in)." });
-export type TokenAnswer = z.infer<typeof tokenAnswerSchema>;
 
 /**
  * RFC 6749 §5.2: a refused token request. 400 `invalid_request`, `invalid_grant` (wrong user name
@@ -147,7 +146,6 @@ export const passwordGrantSchema = z.object({
 
 /** docs/product.md §7 POST /connect/token: either grant. */
 export const tokenRequestSchema = z.discriminatedUnion("grant_type", [clientCredentialsGrantSchema, passwordGrantSchema]);
-export type TokenRequest = z.infer<typeof tokenRequestSchema>;
 
 export const registerRequestSchema = z.object({ userName: email, password });
 export const inviteRequestSchema = z.object({ userName: email });

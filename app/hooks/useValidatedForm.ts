@@ -13,7 +13,7 @@
  */
 import { useEffect, useRef } from "react";
 import { useForm, type SubmissionResult } from "@conform-to/react";
-import { parse, type Submission } from "@conform-to/dom";
+import { parse, type Constraint, type Submission } from "@conform-to/dom";
 import type { input, output } from "zod/v4/core";
 import type { FormSchema } from "~/forms/parse";
 
@@ -23,7 +23,7 @@ export type SchemaLoader<Schema extends FormSchema> = () => Promise<Schema>;
 export function useValidatedForm<Schema extends FormSchema>(
   loadSchema: SchemaLoader<Schema>,
   lastResult: SubmissionResult<string[]> | undefined,
-  options: { id?: string; defaultValue?: Partial<input<Schema>> } = {},
+  options: { id?: string; defaultValue?: Partial<input<Schema>>; constraint?: Record<string, Constraint> } = {},
 ) {
   type Checks = (formData: FormData) => Submission<input<Schema>, string[], output<Schema>>;
   const checks = useRef<Checks | undefined>(undefined);
@@ -33,6 +33,8 @@ export function useValidatedForm<Schema extends FormSchema>(
     id: options.id,
     lastResult,
     defaultValue: options.defaultValue as never,
+    // The form's HTML constraints, derived from its schema on the server (app/server/form-constraints.server.ts).
+    constraint: options.constraint,
     onValidate: ({ formData }) => (checks.current ? checks.current(formData) : unchecked(formData, waiting.current)) as never,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",

@@ -8,7 +8,7 @@ import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage } from "~/components/Field";
 import { TextSeparator } from "~/components/TextOnly";
 import { loginSchema } from "~/forms/account";
-import { authenticator, getSessionUser, safeRedirect, SignInError, withClientIp } from "~/server/auth.server";
+import { authenticate, getSessionUser, safeRedirect, SignInError } from "~/server/auth.server";
 import { rememberedUserName, rememberUserName } from "~/server/preferences.server";
 import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
 import { signInSession, takeFlash } from "~/server/session.server";
@@ -30,6 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  // The sign-in strategy reads the body itself: this reads a clone (remix-auth-form's README).
   const formData = await request.clone().formData();
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
@@ -38,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const refused = await attemptRefused(context, "signIn", submission.value.email);
   if (refused) return data({ result: submission.reply({ formErrors: [refused.message], hideFields: ["password"] }) }, refused.init);
   try {
-    const user = await authenticator.authenticate("password", withClientIp(request, context));
+    const user = await authenticate(request, context);
     await forgiveAttempt(context, "signIn", submission.value.email);
     signInSession(context, user);
     return redirect(safeRedirect(submission.value.redirectTo), { headers: { "Set-Cookie": await rememberUserName(user.userName) } });

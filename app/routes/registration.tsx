@@ -11,8 +11,7 @@ import { registrationSchema } from "~/forms/account";
 import { isValidPassword } from "~/forms/password";
 import { useHydrated } from "~/hooks/useHydrated";
 import * as messages from "~/messages";
-import { signIn } from "~/server/auth.server";
-import { requestContext } from "~/server/context";
+import { authenticate, SignInError, type SignedIn } from "~/server/auth.server";
 import { rememberUserName } from "~/server/preferences.server";
 import { attemptRefused } from "~/server/attempts.server";
 import { signInSession } from "~/server/session.server";
@@ -43,7 +42,8 @@ function registerErrors(failed: Failure): string[] {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  // The sign-in after registering reads the body itself: this reads a clone (remix-auth-form's README).
+  const formData = await request.clone().formData();
   if (formData.get("intent") === "check-email") return checkEmail(formData, context);
 
   const submission = parseWithZod(formData, { schema: registrationSchema });
@@ -63,14 +63,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const registered = await identity.register(email, password);
   if (!registered.ok) return data({ result: submission.reply({ formErrors: registerErrors(registered), hideFields: hiddenFields }) }, failureInit(registered));
 
-  const signedIn = await signIn(email, password, context.get(requestContext).clientIp, context);
-  if (!signedIn.ok) {
+  let signedIn: SignedIn;
+  try {
+    signedIn = await authenticate(request, context);
+  } catch (error) {
+    if (!(error instanceof SignInError)) throw error;
     // The account exists; only the automatic sign-in failed (docs/product.md §8).
     return data({ result: submission.reply({ formErrors: [messages.loginAfterRegistrationFailed], hideFields: hiddenFields }) }, { status: 502 });
   }
   const sent = await identity.sendConfirmationEmail(email);
-  signInSession(context, signedIn.value, sent.ok ? {} : { error: sent.message });
-  return redirect("/checkconfirmation", { headers: { "Set-Cookie": await rememberUserName(signedIn.value.userName) } });
+  signInSession(context, signedIn, sent.ok ? {} : { error: sent.message });
+  return redirect("/checkconfirmation", { headers: { "Set-Cookie": await rememberUserName(signedIn.userName) } });
 }
 
 /** What the form still lacks before Create Account can be pressed, in the form's order. */

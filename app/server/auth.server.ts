@@ -2,11 +2,13 @@
  * Sign-in, the login guard and redirect safety (docs/product.md §2 guarded routes, §4 route guard and
  * token validity, §8 login errors; docs/architecture.md §4 login state).
  *
- * Sign-in goes through remix-auth's FormStrategy, whose verify function calls the identity
- * authority's password grant. The guard middleware runs on the layout route that holds every
+ * Sign-in, and the signed-in user proving their password again, go through one remix-auth
+ * strategy (remix-auth-form's FormStrategy), whose verify function calls the identity authority's
+ * password grant. The guard middleware runs on the layout route that holds every
  * guarded screen: without an unexpired token (expiring within 5 s counts as expired) the user is
  * sent to /login?redirectTo=<path and query>.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
@@ -23,7 +25,7 @@ export function isTokenValid(expiresAt: number | undefined, now = Date.now()): b
   return typeof expiresAt === "number" && expiresAt - expirySkewMs > now;
 }
 
-/** A sign-in that failed: thrown by the sign-in strategy (remix-auth's verify must throw), carrying the failure. */
+/** A sign-in that failed: thrown by `authenticate` (remix-auth's verify must throw), carrying the failure. */
 export class SignInError extends Error {
   override name = "SignInError";
   readonly failure: Failure;
@@ -40,12 +42,12 @@ export class SignInError extends Error {
  * @returns the access token and user name, or a failure with the docs/product.md §8 login message
  *   (`tooManyAttempts` carries the authority's lockout in retryAfterSeconds)
  */
-export async function signIn(
+async function passwordGrant(
   email: string,
   password: string,
-  clientIp?: string,
-  context?: Readonly<RouterContextProvider>,
-): Promise<Result<AccessToken & { userName: string }>> {
+  clientIp: string,
+  context: Readonly<RouterContextProvider>,
+): Promise<Result<SignedIn>> {
   const identity = identityApi(context);
   const granted = await identity.passwordGrant(email, password, clientIp);
   if (!granted.ok) return granted;
@@ -53,31 +55,50 @@ export async function signIn(
   return { ok: true, value: { ...granted.value, userName: info.ok ? info.value.userName : email } };
 }
 
-/** The header through which `withClientIp` hands the browser's address to the strategy. */
-const clientIpHeader = "x-safewindow-client-ip";
+/** A signed-in account: the authority's token and the account's user name. */
+export type SignedIn = AccessToken & { userName: string };
 
 /**
- * `request` carrying the browser's address (from the load context) for the sign-in strategy;
- * whatever the browser sent under that header name is replaced.
+ * What the strategy needs besides the request, handed over the way remix-auth's README says
+ * ("Use AsyncLocalStorage to pass extra data to authenticate"): the request's context (the
+ * browser's address as the load context found it, and the request's logger) and, when the
+ * signed-in user proves their password again, their account.
  */
-export function withClientIp(request: Request, context: Readonly<RouterContextProvider>): Request {
-  const headers = new Headers(request.headers);
-  headers.set(clientIpHeader, context.get(requestContext).clientIp);
-  return new Request(request, { headers });
+interface SignInScope {
+  context: Readonly<RouterContextProvider>;
+  /** Re-authentication: the signed-in account, never one the form names; the password is the form's `currentPassword`. */
+  account?: string;
 }
+const signInScope = new AsyncLocalStorage<SignInScope>();
 
-/** remix-auth authenticator: the "password" strategy reads email and password from the form. */
-export const authenticator = new Authenticator<AccessToken & { userName: string }>();
+/** remix-auth authenticator with the one sign-in strategy, "password" (remix-auth-form's FormStrategy). */
+const authenticator = new Authenticator<SignedIn>();
 authenticator.use(
-  new FormStrategy(async ({ form, request }) => {
-    const email = String(form.get("email") ?? "").trim();
-    const password = String(form.get("password") ?? "");
-    const signedIn = await signIn(email, password, request.headers.get(clientIpHeader) ?? undefined);
+  new FormStrategy(async ({ form }) => {
+    const scope = signInScope.getStore();
+    if (!scope) throw new Error("the password strategy runs only inside authenticate()");
+    const email = scope.account ?? String(form.get("email") ?? "").trim();
+    const password = String(form.get(scope.account === undefined ? "password" : "currentPassword") ?? "");
+    const signedIn = await passwordGrant(email, password, scope.context.get(requestContext).clientIp, scope.context);
     if (!signedIn.ok) throw new SignInError(signedIn);
     return signedIn.value;
   }),
   "password",
 );
+
+/**
+ * Signs in with the form `request` posts: its `email` and `password`, or, given `account` (the
+ * signed-in user proving their password again, docs/security.md "Sessions"), that account and the
+ * form's `currentPassword`. The identity authority's password grant judges it, told the browser's
+ * address from the load context (never a header the browser sent). The request's body must be
+ * unread: read a clone (`request.clone().formData()`), as remix-auth-form's README says.
+ * @returns the token and the account's user name
+ * @throws SignInError with the docs/product.md §8 login failure (wrong credentials, too many
+ *   attempts with the authority's lockout, the authority unreachable)
+ */
+export function authenticate(request: Request, context: Readonly<RouterContextProvider>, account?: string): Promise<SignedIn> {
+  return signInScope.run({ context, account }, () => authenticator.authenticate("password", request));
+}
 
 /**
  * A redirect target from user input, honoured only when it is a local path: one leading "/",

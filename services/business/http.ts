@@ -85,6 +85,8 @@ function routes(deps: BusinessAppDeps): Router {
   router.use(authenticate(deps));
 
   // ---------------------------------------------------------- /location (extension)
+  // One route for every spelling: Express routers match without regard to case or a trailing slash
+  // (contracts/business.ts spells it /location/search/).
   router.get("/location/search", async (req, res) => {
     const { latitude, longitude, miles } = parse(businessCalls.searchLocations.query, req.query);
     reply(res, businessCalls.searchLocations, await searchLocations(db, { latitude, longitude }, miles));
@@ -125,12 +127,6 @@ function routes(deps: BusinessAppDeps): Router {
     reply(res, businessCalls.getUsersAndRoles, await usersAndRoles(db, userOf(res), groupIdOf(req)));
   });
 
-  // ---------------------------------------------------------- /location (extension)
-  router.get("/location/search", async (req, res) => {
-    const { latitude, longitude, miles } = parse(businessCalls.searchLocations.query, req.query);
-    reply(res, businessCalls.searchLocations, await searchLocations(db, { latitude, longitude }, miles));
-  });
-
   // ---------------------------------------------------------- /application
   router.get("/application/getbyname", async (req, res) => {
     const { applicationName } = parse(businessCalls.getApplicationByName.query, req.query);
@@ -139,12 +135,6 @@ function routes(deps: BusinessAppDeps): Router {
   router.get("/application/getapplicationroles", async (req, res) => {
     const { applicationId } = parse(businessCalls.getApplicationRoles.query, req.query);
     reply(res, businessCalls.getApplicationRoles, await applicationRoles(db, applicationId));
-  });
-
-  // ---------------------------------------------------------- /location (extension)
-  router.get("/location/search", async (req, res) => {
-    const { latitude, longitude, miles } = parse(businessCalls.searchLocations.query, req.query);
-    reply(res, businessCalls.searchLocations, await searchLocations(db, { latitude, longitude }, miles));
   });
 
   // ---------------------------------------------------------- /applicationuserrolelocation

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isTokenValid, requestedPath, safeRedirect } from "../../app/server/auth.server";
 import { signInErrorMessage } from "../../app/server/upstream/identity.server";
 import * as messages from "../../app/messages";
@@ -44,16 +44,47 @@ describe("signInErrorMessage (docs/product.md §8 login)", () => {
   });
 });
 
-describe("withClientIp", () => {
-  it("hands the strategy the address from the load context, never one the browser sent", async () => {
-    const { RouterContextProvider } = await import("react-router");
-    const { requestContext } = await import("../../app/server/context");
-    const { withClientIp } = await import("../../app/server/auth.server");
-    const context = new RouterContextProvider();
-    context.set(requestContext, { nonce: "n", requestId: "r", log: console as never, clientIp: "198.51.100.20", sessions: undefined as never, attemptLimits: undefined as never });
-    const spoofed = new Request("http://h/login", { method: "POST", headers: { "x-safewindow-client-ip": "203.0.113.7" }, body: "email=a" });
-    const request = withClientIp(spoofed, context);
-    expect(request.headers.get("x-safewindow-client-ip")).toBe("198.51.100.20");
-    expect(await request.text()).toBe("email=a");
+describe("authenticate (the one sign-in strategy)", () => {
+  // The authority counts failed sign-ins per browser address: a browser must not choose the address it is counted under.
+  it("tells the authority the address from the load context, never one a header of the browser names; re-authentication uses the signed-in account, not the form's", async () => {
+    const { createServer } = await import("node:http");
+    const seen: { forwardedFor: string | undefined; body: string }[] = [];
+    const authority = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        seen.push({ forwardedFor: req.headers["x-forwarded-for"] as string | undefined, body });
+        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: "invalid_grant" }));
+      });
+    });
+    await new Promise<void>((resolve) => authority.listen(0, "127.0.0.1", resolve));
+    const previous = process.env.IDENTITY_URL;
+    process.env.IDENTITY_URL = `http://127.0.0.1:${(authority.address() as { port: number }).port}`;
+    try {
+      vi.resetModules();
+      const { RouterContextProvider } = await import("react-router");
+      const { requestContext } = await import("../../app/server/context");
+      const { authenticate, SignInError } = await import("../../app/server/auth.server");
+      const context = new RouterContextProvider();
+      const log = { info() {}, warn() {}, error() {}, debug() {}, child: () => log };
+      context.set(requestContext, { nonce: "n", requestId: "r", log: log as never, clientIp: "198.51.100.20", sessions: undefined as never, attemptLimits: undefined as never });
+      const spoofed = (body: string) =>
+        new Request("http://h/login", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", "x-safewindow-client-ip": "203.0.113.7", "x-forwarded-for": "203.0.113.8" },
+          body,
+        });
+      await expect(authenticate(spoofed("email=a%40example.com&password=Wrong%231aaaa"), context)).rejects.toBeInstanceOf(SignInError);
+      await expect(authenticate(spoofed("email=b%40example.com&currentPassword=Wrong%232aaaa"), context, "owner@example.com")).rejects.toBeInstanceOf(SignInError);
+      expect(seen.map((s) => s.forwardedFor)).toEqual(["198.51.100.20", "198.51.100.20"]);
+      expect(new URLSearchParams(seen[0]!.body).get("username")).toBe("a@example.com");
+      const reauth = new URLSearchParams(seen[1]!.body);
+      expect([reauth.get("username"), reauth.get("password")]).toEqual(["owner@example.com", "Wrong#2aaaa"]);
+    } finally {
+      if (previous === undefined) delete process.env.IDENTITY_URL;
+      else process.env.IDENTITY_URL = previous;
+      vi.resetModules();
+      authority.close();
+    }
   });
 });

@@ -87,6 +87,4 @@ export interface IdentityDatabase {
 }
 
 export type UserRow = Selectable<IdentityUsersTable>;
-export type UserTokenRow = Selectable<IdentityUserTokensTable>;
-export type SigningKeyRow = Selectable<IdentitySigningKeysTable>;
 export type OutboxRow = Selectable<IdentityOutboxTable>;

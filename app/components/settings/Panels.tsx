@@ -1,0 +1,94 @@
+/**
+ * My Settings' panels (docs/product.md §2 /settings, §5 settings rules): change the password,
+ * change the username, delete the account. Each is a plain form post (it works without
+ * JavaScript); `result` is the server's last reply to it and `constraint` the form's HTML
+ * constraints, derived from its schema on the server (app/server/form-constraints.server.ts).
+ */
+import { Form, Link, useNavigation } from "react-router";
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import type { Constraint } from "@conform-to/dom";
+import { Field, FormMessage } from "~/components/Field";
+import { PasswordField } from "~/components/PasswordField";
+import { passwordMinLength } from "~/forms/password";
+import { useHydrated } from "~/hooks/useHydrated";
+import { useValidatedForm } from "~/hooks/useValidatedForm";
+import * as messages from "~/messages";
+
+interface PanelProps {
+  result: SubmissionResult<string[]> | undefined;
+  constraint: Record<string, Constraint>;
+}
+
+/** A settings panel's buttons: its submit (red for an irreversible one), and Cancel back to the closed panels. */
+function PanelActions({ label, disabled, danger = false }: { label: string; disabled: boolean; danger?: boolean }) {
+  return (
+    <div className="button-row">
+      <button type="submit" className={danger ? "button danger" : "button"} disabled={disabled}>
+        {label}
+      </button>{" "}
+      <Link className="button secondary" to="/settings">
+        Cancel
+      </Link>
+    </div>
+  );
+}
+
+/** Change password: current, new (with the rule), confirm. */
+export function PasswordPanel({ result, constraint }: PanelProps) {
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changePasswordSchema), result, { id: "change-password", constraint });
+  const current = String(fields.currentPassword.value ?? "");
+  const next = String(fields.newPassword.value ?? "");
+  const confirm = String(fields.confirmPassword.value ?? "");
+  // docs/product.md §5: new is disabled until current has 8+ characters, confirm until new has; Update needs
+  // new and confirm non-empty and equal (the product's intent). Only JavaScript can follow the typing.
+  const newDisabled = hydrated && current.length < passwordMinLength;
+  const confirmDisabled = hydrated && next.length < passwordMinLength;
+  const updateDisabled = (hydrated && (!next || next !== confirm)) || navigation.state === "submitting";
+  return (
+    <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
+      <input type="hidden" name="intent" value="password" />
+      <FormMessage id={form.errorId} errors={form.errors} />
+      <PasswordField label="Current Password" field={fields.currentPassword} autoComplete="current-password" />
+      <PasswordField label="New Password" field={fields.newPassword} autoComplete="new-password" showRule disabled={newDisabled} />
+      <PasswordField label="Confirm New Password" field={fields.confirmPassword} autoComplete="new-password" disabled={confirmDisabled} />
+      <PanelActions label="Update" disabled={updateDisabled} />
+    </Form>
+  );
+}
+
+/** Change username: the new e-mail and the current password. */
+export function UserNamePanel({ result, constraint }: PanelProps) {
+  const navigation = useNavigation();
+  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changeUserNameSchema), result, { id: "change-username", constraint });
+  return (
+    <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
+      <input type="hidden" name="intent" value="username" />
+      <FormMessage id={form.errorId} errors={form.errors} />
+      <Field
+        label="New Email"
+        inputProps={{ ...getInputProps(fields.userName, { type: "email" }), autoComplete: "email", required: false }}
+        errorId={fields.userName.errorId}
+        errors={fields.userName.errors}
+      />
+      <PasswordField label="Current Password" field={fields.currentPassword} autoComplete="current-password" />
+      <PanelActions label="Update" disabled={navigation.state === "submitting"} />
+    </Form>
+  );
+}
+
+/** Delete my account: the current password, then the irreversible button. */
+export function DeleteAccountPanel({ result, constraint }: PanelProps) {
+  const navigation = useNavigation();
+  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.deleteAccountSchema), result, { id: "delete-account", constraint });
+  return (
+    <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
+      <input type="hidden" name="intent" value="deleteAccount" />
+      <FormMessage id={form.errorId} errors={form.errors} />
+      <p>{messages.deleteAccountConfirm}</p>
+      <PasswordField label="Current Password" field={fields.currentPassword} autoComplete="current-password" />
+      <PanelActions label={messages.deleteAccountButton} danger disabled={navigation.state === "submitting"} />
+    </Form>
+  );
+}
