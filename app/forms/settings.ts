@@ -36,7 +36,7 @@ export const changeUserNameSchema = z.object({
 });
 
 /**
- * Delete my account (issue 13; docs/product.md §2.5): confirmed with the current password, checked like
+ * Delete my account (docs/product.md §2.5): confirmed with the current password, checked like
  * a sign-in, so that a session alone cannot delete the account.
  */
 export const deleteAccountSchema = z.object({

@@ -1,6 +1,6 @@
 /**
  * The helper rules of docs/product.md §5 ("Other helper rules defined") for the venue and location forms
- * (issue 15): a phone written (###) ###-#### and stored as 10 digits, a time HH:MM with hours 0 to 24 and
+ * (docs/venues.md): a phone written (###) ###-#### and stored as 10 digits, a time HH:MM with hours 0 to 24 and
  * minutes 0 to 60 (read literally: 24:00 and 00:60 are times, 24:01 is not), and the age check 21; and
  * the zod/mini fields that carry them with the product's required-field messages.
  */

@@ -11,12 +11,6 @@ const scanned = ["app", "services", "server.ts", "contracts", "bench", "docs", "
 const skippedDirectories = new Set(["node_modules", "build", ".react-router"]);
 const self = relative(root, import.meta.filename).split(sep).join("/");
 
-/**
- * Files another change is restructuring, whose "issue N" lines it rewrites. Each must still hold
- * such a line: once it does not, the entry fails the last test and is to be removed.
- */
-const restructuredElsewhere = ["app/routes/settings.tsx", "app/forms/settings.ts", "app/forms/venue.ts"];
-
 /** A citation of an issue by number; the same pattern as `grep -iE "\bissue [0-9]+"`. */
 const issueCitation = /\bissue [0-9]+/i;
 /** A URL: another project's tracker, e.g. https://github.com/owner/name/issues/40. */
@@ -67,15 +61,11 @@ describe("no comment or doc cites an issue of a tracker the repository does not 
 
   it("has no line in app/, services/, server.ts, contracts/, bench/, docs/ or tests/ that cites one", () => {
     const cited = scannedFiles()
-      .filter((path) => path !== self && !restructuredElsewhere.includes(path))
+      .filter((path) => path !== self)
       .flatMap((path) => {
         const content = text(path);
         return content === null ? [] : issueCitations(path, content);
       });
     expect(cited).toEqual([]);
-  });
-
-  it.each(restructuredElsewhere)("still needs the exception for %s (remove the entry once its citations are gone)", (path) => {
-    expect(issueCitations(path, text(path) ?? "")).not.toEqual([]);
   });
 });
