@@ -120,9 +120,13 @@ test("valid Harborview, Meridian and Cascade PDFs open the safe window", async (
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.setViewportSize(viewport);
   // Fit to screen brings it within the page's width; Full size back to 1250x1000.
+  // Each toggle is a navigation (the URL holds the state): wait for it before the next click.
   await large.getByRole("link", { name: "Fit to screen" }).click();
+  await expect(page).toHaveURL(/[?&]fit=1/);
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width)).toBeLessThan(viewport.width);
   await large.getByRole("link", { name: "Full size" }).click();
+  await expect(page).not.toHaveURL(/[?&]fit=1/);
+  await expect(large).toBeVisible();
   await expect.poll(() => boxOf(image)).toEqual({ width: 1250, height: 1000 });
   // Clicking the image closes the large view, back at the thumbnail: with JavaScript it has focus;
   // without, the fragment names it.

@@ -93,6 +93,8 @@ test("a reviewer accepts one typo dispute and declines another; each person read
   await expect(page.getByRole("listitem").filter({ hasText: "First Name" })).toContainText(`PDF: ADAX; profile: Ada`);
   const image = page.getByRole("img", { name: "Page 1 of the disputed result" });
   await expect(image).toBeVisible();
+  // Loaded (a broken image is complete too, with no width): the page of the disputed result is drawn.
+  await expect(image).toHaveJSProperty("complete", true);
   expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await page.getByRole("button", { name: "Accept: make the result valid" }).click();
   await expect(page.getByText(messages.reviewResponseRequired)).toBeVisible();
