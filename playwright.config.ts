@@ -17,6 +17,37 @@ const chromium = {
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
 };
 
+/** The environment of an identity authority run alone for the end-to-end tests. */
+function identityEnv(port: number, dataDir: string, publicUrl: string): Record<string, string> {
+  return {
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    PUBLIC_URL: publicUrl,
+    IDENTITY_CLIENT_ID: e2e.clientId,
+    IDENTITY_CLIENT_SECRET: e2e.clientSecret,
+    LOG_LEVEL: "warn",
+  };
+}
+
+/** The environment every app under test shares: production mode, the shipped heap options, and its identity authority. */
+function appEnv(port: number, dataDir: string, identityUrl: string): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    NODE_OPTIONS: e2e.nodeOptions,
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    IDENTITY_URL: identityUrl,
+    IDENTITY_CLIENT_ID: e2e.clientId,
+    IDENTITY_CLIENT_SECRET: e2e.clientSecret,
+    LOG_LEVEL: "warn",
+    // Every test's browser signs in from 127.0.0.1: over a hundred sign-ins a run, more than the
+    // per-address limit allows one address. The limits are tested in tests/integration/security.test.ts.
+    AUTH_RATE_LIMIT: "100000",
+  };
+}
+
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
@@ -48,15 +79,7 @@ export default defineConfig({
       url: `${e2e.identityUrl}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: {
-        HOST: "127.0.0.1",
-        PORT: String(e2e.identityPort),
-        DATA_DIR: e2e.identityDataDir,
-        PUBLIC_URL: e2e.appUrl,
-        IDENTITY_CLIENT_ID: e2e.clientId,
-        IDENTITY_CLIENT_SECRET: e2e.clientSecret,
-        LOG_LEVEL: "warn",
-      },
+      env: identityEnv(e2e.identityPort, e2e.identityDataDir, e2e.appUrl),
     },
     {
       // The labs' result sites (tests/lab-sites), before the app that trusts its certificate.
@@ -73,18 +96,7 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
       env: {
-        NODE_ENV: "production",
-        NODE_OPTIONS: e2e.nodeOptions,
-        HOST: "127.0.0.1",
-        PORT: String(e2e.appPort),
-        DATA_DIR: e2e.appDataDir,
-        IDENTITY_URL: e2e.identityUrl,
-        IDENTITY_CLIENT_ID: e2e.clientId,
-        IDENTITY_CLIENT_SECRET: e2e.clientSecret,
-        LOG_LEVEL: "warn",
-        // Every test's browser signs in from 127.0.0.1: over a hundred sign-ins a run, more than the
-        // per-address limit allows one address. The limits are tested in tests/integration/security.test.ts.
-        AUTH_RATE_LIMIT: "100000",
+        ...appEnv(e2e.appPort, e2e.appDataDir, e2e.identityUrl),
         REVIEWER_EMAILS: Object.values(e2e.reviewers).join(","),
         // Mail links of the embedded consumer API (a decided dispute) point here.
         PUBLIC_URL: e2e.appUrl,
@@ -101,16 +113,7 @@ export default defineConfig({
       url: `${e2e.specIdentityUrl}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: {
-        HOST: "127.0.0.1",
-        PORT: String(e2e.specIdentityPort),
-        DATA_DIR: e2e.specIdentityDataDir,
-        PUBLIC_URL: e2e.specAppUrl,
-        IDENTITY_CLIENT_ID: e2e.clientId,
-        IDENTITY_CLIENT_SECRET: e2e.clientSecret,
-        UPSTREAM_EXTENSIONS: "off",
-        LOG_LEVEL: "warn",
-      },
+      env: { ...identityEnv(e2e.specIdentityPort, e2e.specIdentityDataDir, e2e.specAppUrl), UPSTREAM_EXTENSIONS: "off" },
     },
     {
       // The app against reference services without extensions (docs/product.md §7.4): the SPEC journeys.
@@ -119,18 +122,8 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
       env: {
-        NODE_ENV: "production",
-        NODE_OPTIONS: e2e.nodeOptions,
-        HOST: "127.0.0.1",
-        PORT: String(e2e.specAppPort),
-        DATA_DIR: e2e.specAppDataDir,
-        IDENTITY_URL: e2e.specIdentityUrl,
-        IDENTITY_CLIENT_ID: e2e.clientId,
-        IDENTITY_CLIENT_SECRET: e2e.clientSecret,
+        ...appEnv(e2e.specAppPort, e2e.specAppDataDir, e2e.specIdentityUrl),
         UPSTREAM_EXTENSIONS: "off",
-        LOG_LEVEL: "warn",
-        // Every test's browser signs in from 127.0.0.1 (see the app above).
-        AUTH_RATE_LIMIT: "100000",
         PUBLIC_URL: e2e.specAppUrl,
         SHC_EXTRA_ISSUERS: "tests/fixtures/keys/shc-test-issuers.json",
       },
@@ -141,22 +134,7 @@ export default defineConfig({
       url: `${e2e.baseAppUrl}/healthz`,
       reuseExistingServer: false,
       timeout: 120_000,
-      env: {
-        NODE_ENV: "production",
-        NODE_OPTIONS: e2e.nodeOptions,
-        HOST: "127.0.0.1",
-        PORT: String(e2e.baseAppPort),
-        BASE_PATH: e2e.basePath,
-        BUILD_DIR: "build-basepath",
-        DATA_DIR: e2e.baseAppDataDir,
-        IDENTITY_URL: e2e.identityUrl,
-        IDENTITY_CLIENT_ID: e2e.clientId,
-        IDENTITY_CLIENT_SECRET: e2e.clientSecret,
-        LOG_LEVEL: "warn",
-        // Every test's browser signs in from 127.0.0.1: over a hundred sign-ins a run, more than the
-        // per-address limit allows one address. The limits are tested in tests/integration/security.test.ts.
-        AUTH_RATE_LIMIT: "100000",
-      },
+      env: { ...appEnv(e2e.baseAppPort, e2e.baseAppDataDir, e2e.identityUrl), BASE_PATH: e2e.basePath, BUILD_DIR: "build-basepath" },
     },
   ],
 });
