@@ -23,7 +23,9 @@ const logger = pino({ level: env.LOG_LEVEL });
 // Owner-only DATA_DIR (docs/security.md "DATA_DIR"): tightened before anything is written there.
 secureDataDirOrExit("business", env.DATA_DIR, logger, "nothing to replace here: a separate identity authority replaces its own key when its DATA_DIR was open");
 
-const service = await startBusinessService({
+// Signal handlers go in before the start: a SIGTERM that arrives right after the listening line
+// (before this module's await returns) still stops it gracefully, once the start has finished.
+const service = startBusinessService({
   dataDir: env.DATA_DIR,
   databaseUrl: env.DATABASE_URL,
   identityUrl: env.IDENTITY_URL,
@@ -37,4 +39,5 @@ const service = await startBusinessService({
   process.exit(1);
 });
 
-stopOnSignals(logger, () => service.close());
+stopOnSignals(logger, async () => (await service).close());
+await service;

@@ -55,7 +55,9 @@ try {
   process.exit(1);
 }
 
-const service = await startConsumerService({
+// Signal handlers go in before the start: a SIGTERM that arrives right after the listening line
+// (before this module's await returns) still stops it gracefully, once the start has finished.
+const service = startConsumerService({
   dataDir: env.DATA_DIR,
   ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
   identityUrl: env.IDENTITY_URL,
@@ -77,4 +79,5 @@ const service = await startConsumerService({
   process.exit(1);
 });
 
-stopOnSignals(logger, () => service.close());
+stopOnSignals(logger, async () => (await service).close());
+await service;

@@ -41,7 +41,9 @@ const logger = pino({ level: env.LOG_LEVEL });
 // Owner-only DATA_DIR (docs/security.md "DATA_DIR"): tightened before anything is written there.
 const dataDirWasOpen = secureDataDirOrExit("identity", env.DATA_DIR, logger, "the identity signing key is replaced at this start");
 
-const service = await startIdentityService({
+// Signal handlers go in before the start: a SIGTERM that arrives right after the listening line
+// (before this module's await returns) still stops it gracefully, once the start has finished.
+const service = startIdentityService({
   dataDir: env.DATA_DIR,
   ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
   publicUrl: env.PUBLIC_URL.replace(/\/+$/, ""),
@@ -61,4 +63,5 @@ const service = await startIdentityService({
   process.exit(1);
 });
 
-stopOnSignals(logger, () => service.close());
+stopOnSignals(logger, async () => (await service).close());
+await service;

@@ -191,7 +191,8 @@ describe("the services run alone keep their DATA_DIR owner-only", () => {
   };
   const stop = async (p: MainProcess) => {
     p.child.kill("SIGTERM");
-    expect(await p.exited).toBe(0);
+    const code = await p.exited;
+    expect(code, `ended by ${p.signal()}; stderr: ${p.err()}; stdout tail: ${p.out().slice(-2000)}`).toBe(0);
   };
 
   it("a token forged with the key read out of an open identity DATA_DIR is refused by the consumer API after the identity authority's next start", async () => {

@@ -461,6 +461,8 @@ export interface MainProcess {
   out(): string;
   /** Everything it wrote to stderr so far. */
   err(): string;
+  /** The signal that ended it (exit code null), once it has ended; else null. */
+  signal(): NodeJS.Signals | null;
 }
 
 /** Runs `script` (a path) with this Node (24), its environment only PATH and `env`. */
@@ -473,8 +475,14 @@ export function runMain(script: string, env: Record<string, string>): MainProces
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
   child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, exited, out: () => stdout, err: () => stderr };
+  let signal: NodeJS.Signals | null = null;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code, killedBy) => {
+      signal = killedBy;
+      resolve(code);
+    }),
+  );
+  return { child, exited, out: () => stdout, err: () => stderr, signal: () => signal };
 }
 
 /**
