@@ -30,6 +30,7 @@ COPY app/server ./app/server
 COPY app/messages.ts app/limits.ts app/paths.ts ./app/
 COPY app/messages ./app/messages
 COPY contracts ./contracts
+COPY lib ./lib
 COPY services ./services
 # /data is the node user's alone (docs/security.md "DATA_DIR"): a new named volume copies this mode;
 # server.ts keeps what it writes there 0700/0600 and tightens a volume an older image left open.

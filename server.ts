@@ -36,7 +36,7 @@ import { maxFormBodyBytes, uploadDiscardLimitBytes } from "./app/limits.ts";
 import { paths, routePathOf } from "./app/paths.ts";
 import * as messages from "./app/messages.ts";
 import { ConfigError, keptSecret, parseConfig, type Config } from "./app/server/config.server.ts";
-import { DataDirInUseError, lockDataDir, type DataDirLock } from "./app/server/data-dir-lock.server.ts";
+import { DataDirInUseError, lockDataDir, type DataDirLock } from "./lib/data-dir-lock.ts";
 import { createAttemptLimits, formName, minutesToWait, type AttemptLimits } from "./app/server/attempt-limits.server.ts";
 import { isCrossSite } from "./app/server/crosssite.server.ts";
 import { createLogger, endLog, httpSerializers, requestId } from "./app/server/log.server.ts";
@@ -46,10 +46,10 @@ import { APP_MIGRATION_TABLE, databaseSessionStore, migrateSessionTable, redisSe
 import { drainable } from "./app/server/shutdown.server.ts";
 import { httpMetrics, metricsEndpoint, routePaths } from "./app/server/http-metrics.server.ts";
 import { rateLimitRejections } from "./app/server/attempt-limits.server.ts";
-import { createDatabase, pgliteOf } from "./services/db/database.ts";
-import type { SchemaOwner } from "./services/db/embedded.ts";
-import { migrateToLatest } from "./services/db/migrate.ts";
-import { ForeignEntryError, ownerOnlyUmask, secureDataDir, tightenedMessage } from "./services/shared/data-dir.ts";
+import { createDatabase, pgliteOf } from "./lib/db/database.ts";
+import type { SchemaOwner } from "./lib/db/embedded.ts";
+import { migrateToLatest } from "./lib/db/migrate.ts";
+import { ForeignEntryError, ownerOnlyUmask, secureDataDir, tightenedMessage } from "./lib/data-dir.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
@@ -141,14 +141,14 @@ if (config.REDIS_URL) {
 }
 
 /**
- * The one embedded database (services/db/embedded.ts): without DATABASE_URL, the embedded
+ * The one embedded database (lib/db/embedded.ts): without DATABASE_URL, the embedded
  * services and the session store keep their tables in one PGlite under DATA_DIR/db, merged at the
  * first start from the earlier one-database-per-service layout. Closed last (closers run in
  * reverse order).
  */
 let embeddedDb: Kysely<any> | undefined;
 if (!config.DATABASE_URL && (!config.IDENTITY_URL || !config.CONSUMER_API_URL || !config.BUSINESS_API_URL || !redis)) {
-  const { openEmbeddedDatabase } = await import("./services/db/embedded.ts");
+  const { openEmbeddedDatabase } = await import("./lib/db/embedded.ts");
   const owners: SchemaOwner[] = [];
   if (!config.IDENTITY_URL) {
     const { IDENTITY_MIGRATION_TABLE, identityMigrations } = await import("./services/identity/schema/migrations.ts");
@@ -600,7 +600,7 @@ async function shutdown(signal: string) {
   await endLog(log);
   process.exit();
 }
-// `npm run backup` while this server holds DATA_DIR (services/db/backup-cli.ts): SIGUSR2 asks for a
+// `npm run backup` while this server holds DATA_DIR (lib/db/backup-cli.ts): SIGUSR2 asks for a
 // backup of the embedded database, to the file named in DATA_DIR/backup-request.json.
 process.on("SIGUSR2", () => void answerBackupRequest());
 async function answerBackupRequest(): Promise<void> {
@@ -609,7 +609,7 @@ async function answerBackupRequest(): Promise<void> {
     const { file } = JSON.parse(await readFile(request, "utf8")) as { file: string };
     const pglite = embeddedDb ? pgliteOf(embeddedDb) : undefined;
     if (!pglite) throw new Error("no embedded database here (DATABASE_URL is set): back up PostgreSQL with pg_dump");
-    const { writeBackup } = await import("./services/db/backup.ts");
+    const { writeBackup } = await import("./lib/db/backup.ts");
     const bytes = await writeBackup(pglite, config.DATA_DIR, file);
     log.info({ file, bytes }, "backup written");
   } catch (error) {

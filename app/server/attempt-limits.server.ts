@@ -17,7 +17,7 @@
  */
 import { createHash } from "node:crypto";
 import { ipKeyGenerator, MemoryStore, type Options, type Store } from "express-rate-limit";
-import { counter } from "../../services/shared/metrics.ts";
+import { counter } from "../../lib/metrics.ts";
 import { paths, routePathOf } from "../paths.ts";
 
 /** Requests refused by a limit (GET /metrics): `formsPerAddress` (server.ts), or an AttemptKind (per account and address, or per recipient). */

@@ -10,7 +10,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { ServerBuild } from "react-router";
-import { collectProcessMetrics, counter, histogram, metricsText } from "../../services/shared/metrics.ts";
+import { collectProcessMetrics, counter, histogram, metricsText } from "../../lib/metrics.ts";
 
 const requests = counter("safewindow_http_requests_total", "HTTP requests answered, by route, method and status.", ["route", "method", "status"]);
 const duration = histogram("safewindow_http_request_duration_seconds", "Time to answer an HTTP request (to the last byte), seconds.", ["route", "method", "status"]);

@@ -6,9 +6,9 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pino, type Logger } from "pino";
-import { redactUrl as redactSecrets } from "../../services/shared/redact.ts";
+import { redactUrl as redactSecrets } from "../../lib/redact.ts";
 
-export { endLog } from "../../services/shared/main.ts";
+export { endLog } from "../../lib/end-log.ts";
 
 /**
  * `url` with the values of secret query parameters replaced by [redacted], their names read the way

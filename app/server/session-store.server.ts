@@ -30,7 +30,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { sql, type Kysely } from "kysely";
-import { migrateToLatest, type Migration } from "../../services/db/migrate.ts";
+import { migrateToLatest, type Migration } from "../../lib/db/migrate.ts";
 import type { RedisClient } from "./redis.server.ts";
 
 /** Session data as React Router's session storage reads and writes it (values are JSON). */

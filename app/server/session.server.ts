@@ -24,7 +24,7 @@
  */
 import { createContext, createSession, createSessionStorage, data, type MiddlewareFunction, type RouterContextProvider, type Session, type SessionStorage } from "react-router";
 import { z } from "zod";
-import { counter } from "../../services/shared/metrics.ts";
+import { counter } from "../../lib/metrics.ts";
 import * as messages from "~/messages";
 import { getConfig } from "./config.server";
 import { appCookie } from "./cookies.server";

@@ -8,9 +8,9 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { DataDirInUseError, lockDataDir } from "../../app/server/data-dir-lock.server.ts";
-import { createDatabase } from "../db/database.ts";
-import { migrateToLatest } from "../db/migrate.ts";
+import { DataDirInUseError, lockDataDir } from "../../lib/data-dir-lock.ts";
+import { createDatabase } from "../../lib/db/database.ts";
+import { migrateToLatest } from "../../lib/db/migrate.ts";
 import { BUSINESS_MIGRATION_TABLE, businessMigrations } from "./schema/migrations.ts";
 import type { BusinessDatabase } from "./schema/tables.ts";
 import { seedVenues } from "./seed.ts";
@@ -27,7 +27,7 @@ try {
   if (!databaseUrl) await mkdir(dataDir, { recursive: true });
   const lock = databaseUrl ? undefined : await lockDataDir(dataDir, { onLost: () => {} });
   try {
-    // The embedded layout keeps every service's tables in DATA_DIR/db (services/db/embedded.ts); a
+    // The embedded layout keeps every service's tables in DATA_DIR/db (lib/db/embedded.ts); a
     // business API run alone (main.ts) keeps its own in DATA_DIR/business.
     const alone = !existsSync(path.join(dataDir, "db", "PG_VERSION")) && existsSync(path.join(dataDir, "business", "PG_VERSION"));
     const db = await createDatabase<BusinessDatabase>(databaseUrl ? { databaseUrl, name: "business" } : { dataDir, name: alone ? "business" : "db" });

@@ -3,8 +3,8 @@
 // listening socket. server.ts at the repo root embeds it; main.ts runs it alone.
 import { sql, type Kysely } from "kysely";
 import type { Logger } from "pino";
-import { createDatabase } from "../db/database.ts";
-import { migrateToLatest } from "../db/migrate.ts";
+import { createDatabase } from "../../lib/db/database.ts";
+import { migrateToLatest } from "../../lib/db/migrate.ts";
 import { BUSINESS_AUDIENCE, checkIdentityUrl, createTokenVerifier } from "../shared/auth.ts";
 import { closeHttp, listenHttp } from "../shared/listen.ts";
 import { createBusinessApp } from "./http.ts";

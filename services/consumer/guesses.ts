@@ -18,7 +18,7 @@
 // a warning, but nothing is refused, since a global refusal would let one attacker stop every venue.
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import { counter } from "../shared/metrics.ts";
+import { counter } from "../../lib/metrics.ts";
 import { VenueError } from "./errors.ts";
 import type { ConsumerDatabase, ConsumerCheckinGuessesTable } from "./schema/tables.ts";
 

@@ -4,8 +4,8 @@
 import path from "node:path";
 import { sql, type Kysely } from "kysely";
 import type { Logger } from "pino";
-import { createDatabase } from "../db/database.ts";
-import { migrateToLatest } from "../db/migrate.ts";
+import { createDatabase } from "../../lib/db/database.ts";
+import { migrateToLatest } from "../../lib/db/migrate.ts";
 import { closeHttp, listenHttp } from "../shared/listen.ts";
 import { DEFAULT_MAIL_FROM, DEFAULT_SUPPORT_EMAIL, createMailer } from "../shared/mail.ts";
 import type { Mailer } from "../shared/mail.ts";
@@ -35,7 +35,7 @@ export interface ConsumerOptions {
   databaseUrl?: string;
   /**
    * An open database to keep the consumer_ tables in, shared with the embedding process (server.ts's
-   * one embedded database, services/db/embedded.ts); the service migrates it but does not close it.
+   * one embedded database, lib/db/embedded.ts); the service migrates it but does not close it.
    * Without it the service opens its own (`databaseUrl`, or PGlite under `${dataDir}/consumer`).
    */
   db?: Kysely<any>;

@@ -4,8 +4,8 @@
 import path from "node:path";
 import { sql, type Kysely } from "kysely";
 import type { Logger } from "pino";
-import { createDatabase } from "../db/database.ts";
-import { migrateToLatest } from "../db/migrate.ts";
+import { createDatabase } from "../../lib/db/database.ts";
+import { migrateToLatest } from "../../lib/db/migrate.ts";
 import { closeHttp, listenHttp } from "../shared/listen.ts";
 import { resolvePasswordResetRequest } from "./accounts.ts";
 import type { AccountsContext } from "./accounts.ts";
@@ -15,7 +15,7 @@ import { createOutbox } from "./outbox.ts";
 import type { Outbox, OutboxTimings } from "./outbox.ts";
 import { IDENTITY_MIGRATION_TABLE, identityMigrations } from "./schema/migrations.ts";
 import type { IdentityDatabase } from "./schema/tables.ts";
-import { keptDataDirSecret } from "../shared/data-dir.ts";
+import { keptDataDirSecret } from "../../lib/data-dir.ts";
 import { SIGNING_SECRET_FILE, loadSigningKeys } from "./tokens.ts";
 
 export interface IdentityOptions {
@@ -40,7 +40,7 @@ export interface IdentityOptions {
   databaseUrl?: string;
   /**
    * An open database to keep the identity_ tables in, shared with the embedding process (server.ts's
-   * one embedded database, services/db/embedded.ts); the service migrates it but does not close it.
+   * one embedded database, lib/db/embedded.ts); the service migrates it but does not close it.
    * Without it the service opens its own (`databaseUrl`, or PGlite under `${dataDir}/identity`).
    */
   db?: Kysely<any>;

@@ -12,7 +12,7 @@ import type { CallContract, CallContracts } from "../../contracts/call.ts";
 import { findCall } from "../../contracts/call.ts";
 import { markedFields, specOnly, withoutExtensions } from "../../contracts/extension.ts";
 import { BadRequestError, InsufficientScopeError, InvalidTokenError } from "./errors.ts";
-import { redactUrl } from "./redact.ts";
+import { redactUrl } from "../../lib/redact.ts";
 
 /** Largest accepted request body (JSON or form), as body-parser reads it. */
 export const BODY_LIMIT = "64kb";

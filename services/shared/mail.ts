@@ -11,7 +11,7 @@ import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import PostalMime from "postal-mime";
 import { MailDeliveryError } from "./errors.ts";
-import { redactUrl } from "./redact.ts";
+import { redactUrl } from "../../lib/redact.ts";
 
 export const DEFAULT_MAIL_FROM = "SafeWindow <no-reply@safewindow.local>";
 /** Where mails send someone with a question, or who did not make a change (the web app's SUPPORT_EMAIL default too). */

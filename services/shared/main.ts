@@ -1,9 +1,10 @@
 // What every service's main.ts does around its start function: read the environment through a
 // zod schema (a bad value exits 1 naming the variable, never its value), and stop gracefully on
 // SIGTERM / SIGINT (a second signal exits at once).
-import { pino, type Logger } from "pino";
+import type { Logger } from "pino";
 import { z } from "zod";
-import { ForeignEntryError, ownerOnlyUmask, secureDataDir, tightenedMessage } from "./data-dir.ts";
+import { ForeignEntryError, ownerOnlyUmask, secureDataDir, tightenedMessage } from "../../lib/data-dir.ts";
+import { endLog } from "../../lib/end-log.ts";
 
 /** zod preprocess step: an empty variable (`FOO=`) counts as unset, so defaults apply. */
 export const unsetIfEmpty = (v: unknown): unknown => (v === "" ? undefined : v);
@@ -67,28 +68,6 @@ export function stopOnSignals(logger: Logger, close: () => Promise<void>): void 
       );
     });
   }
-}
-
-/**
- * Writes out every line `logger` still holds and ends its destination; resolves when the last
- * line is written or after `timeoutMs` (ms), whichever comes first. pino's default destination
- * writes asynchronously: a line still being written when the process calls `process.exit` could
- * otherwise land after a later one, or not at all (a shutdown's "in-flight requests finished"
- * after its "stopped"). Call it once, just before exiting; the logger writes nothing afterwards.
- */
-export function endLog(logger: Logger, timeoutMs = 2_000): Promise<void> {
-  const destination = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as
-    | (NodeJS.EventEmitter & { end?: () => void; destroyed?: boolean })
-    | undefined;
-  if (!destination || typeof destination.end !== "function" || destination.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, timeoutMs);
-    destination.once("close", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    destination.end!();
-  });
 }
 
 /**

@@ -31,7 +31,7 @@ import {
   userKey,
   type SessionDataStore,
 } from "../../app/server/session-store.server";
-import { createDatabase } from "../../services/db/database";
+import { createDatabase } from "../../lib/db/database";
 import { password, signUp } from "./app-journey";
 import { startPostgres, type PostgresServer } from "./postgres";
 import { freePort, startRedis, stopProcess } from "./redis-server";

@@ -1,5 +1,5 @@
 /**
- * Backup and restore of the embedded data (README "Backups"; services/db/backup.ts and
+ * Backup and restore of the embedded data (README "Backups"; lib/db/backup.ts and
  * backup-cli.ts): a backup asked of the running server, which holds DATA_DIR, and one made with no
  * server running; a restore into an empty DATA_DIR, where a new server signs the same user in (even
  * with the cookie the first server gave: the session and its secret come along) and shows the same
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 /** `npm run backup|restore -- file` with DATA_DIR=dataDir, as an operator runs it. */
 function cli(command: "backup" | "restore", file: string, dataDir: string) {
-  const result = spawnSync(node, [path.join(root, "services/db/backup-cli.ts"), command, file], { cwd: root, env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir }, encoding: "utf8", timeout: 120_000 });
+  const result = spawnSync(node, [path.join(root, "lib/db/backup-cli.ts"), command, file], { cwd: root, env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir }, encoding: "utf8", timeout: 120_000 });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -90,7 +90,7 @@ describe("backup and restore of DATA_DIR", () => {
     const refused = cli("restore", notBackup, dataDir);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain("is not a SafeWindow backup");
-    const usage = spawnSync(node, [path.join(root, "services/db/backup-cli.ts")], { encoding: "utf8" });
+    const usage = spawnSync(node, [path.join(root, "lib/db/backup-cli.ts")], { encoding: "utf8" });
     expect(usage.status).toBe(2);
     expect(usage.stderr).toContain("usage: npm run backup -- FILE");
   });

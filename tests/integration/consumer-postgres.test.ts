@@ -5,8 +5,8 @@
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase } from "../../services/db/database.ts";
-import { migrateToLatest } from "../../services/db/migrate.ts";
+import { createDatabase } from "../../lib/db/database.ts";
+import { migrateToLatest } from "../../lib/db/migrate.ts";
 import { CONSUMER_MIGRATION_TABLE, consumerMigrations } from "../../services/consumer/schema/migrations.ts";
 import type { ConsumerDatabase } from "../../services/consumer/schema/tables.ts";
 import { startPostgres } from "./postgres.ts";

@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { base32crockford } from "@scure/base";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase } from "../../services/db/database.ts";
+import { createDatabase } from "../../lib/db/database.ts";
 import type { ConsumerDatabase } from "../../services/consumer/schema/tables.ts";
 import { rememberEmail } from "../../services/consumer/subscriptions.ts";
 import { callApi, makePerson, makeUser, startPgliteServer, startServices } from "./support.ts";

@@ -15,7 +15,7 @@ import path from "node:path";
 import { importJWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { harborviewPdf } from "../fixtures/index";
-import { createDatabase } from "../../services/db/database";
+import { createDatabase } from "../../lib/db/database";
 import { issueAccessToken, SIGNING_SECRET_FILE, unsealPrivateKey } from "../../services/identity/tokens";
 import { stopProcess } from "./redis-server";
 import { get, node, root, runServerToExit, signedUpUser, startServer, upload, type Running } from "./server-process";
@@ -74,7 +74,7 @@ function openUp(dir: string): void {
 
 /** `npm run backup|restore -- file` with DATA_DIR=dataDir, as an operator runs it. */
 function cli(command: "backup" | "restore", file: string, dataDir: string) {
-  const result = spawnSync(node, [path.join(root, "services/db/backup-cli.ts"), command, file], { cwd: root, env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir }, encoding: "utf8", timeout: 120_000 });
+  const result = spawnSync(node, [path.join(root, "lib/db/backup-cli.ts"), command, file], { cwd: root, env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir }, encoding: "utf8", timeout: 120_000 });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 

@@ -1,4 +1,4 @@
-// services/db on a real PostgreSQL server: `pg` talks to a throwaway cluster of Debian's
+// lib/db on a real PostgreSQL server: `pg` talks to a throwaway cluster of Debian's
 // postgresql package (tests/integration/postgres.ts). Proves the DATABASE_URL path: the pinned
 // type parsers match the PGlite path, migrations run with per-service tables, and the identity
 // authority registers and logs a user in over `pg`.
@@ -11,8 +11,8 @@ import type { Kysely } from "kysely";
 import { pino } from "pino";
 import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase, parseTimestamp } from "../../services/db/database.ts";
-import { migrateToLatest } from "../../services/db/migrate.ts";
+import { createDatabase, parseTimestamp } from "../../lib/db/database.ts";
+import { migrateToLatest } from "../../lib/db/migrate.ts";
 import { IDENTITY_MIGRATION_TABLE, identityMigrations } from "../../services/identity/schema/migrations.ts";
 import type { IdentityDatabase } from "../../services/identity/schema/tables.ts";
 import { startIdentityService } from "../../services/identity/server.ts";

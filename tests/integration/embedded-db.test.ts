@@ -1,4 +1,4 @@
-// The one embedded database (services/db/embedded.ts; docs/architecture.md §1): server.ts keeps
+// The one embedded database (lib/db/embedded.ts; docs/architecture.md §1): server.ts keeps
 // the embedded services' tables and the sessions in one PGlite under DATA_DIR/db, and a DATA_DIR
 // of the earlier layout (DATA_DIR/identity and DATA_DIR/consumer, sessions in the first) is merged
 // into it at the first start, with nothing lost; a merge a crash interrupted is started again.
@@ -12,7 +12,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseSessionStore, migrateSessionTable } from "../../app/server/session-store.server.ts";
 import { startConsumerService } from "../../services/consumer/server.ts";
-import { openPglite } from "../../services/db/database.ts";
+import { openPglite } from "../../lib/db/database.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
 import { form, sessionCookieOf, startServer, type Running } from "./server-process.ts";
 import { makePerson, type Person, type Services } from "./support.ts";
@@ -111,7 +111,7 @@ describe("one embedded database, merged from the earlier layout", () => {
   }, 120_000);
 });
 
-describe("a new embedded database is made in a child process (services/db/database.ts initializePglite)", () => {
+describe("a new embedded database is made in a child process (lib/db/database.ts initializePglite)", () => {
   it("creates it through initdb.ts in another process, leaves no staging directory, and opens it here", async () => {
     const parent = await mkdtemp(path.join(tmpdir(), "sw-initdb-"));
     const dir = path.join(parent, "db");
@@ -131,7 +131,7 @@ describe("a new embedded database is made in a child process (services/db/databa
   it("a kill -9 of the child during initdb leaves no half-made database, and the next open makes one", async () => {
     const parent = await mkdtemp(path.join(tmpdir(), "sw-initdb-kill-"));
     const dir = path.join(parent, "db");
-    const initdb = spawn(process.execPath, [fileURLToPath(new URL("../../services/db/initdb.ts", import.meta.url)), path.join(parent, "db.initdb-2-killed")]);
+    const initdb = spawn(process.execPath, [fileURLToPath(new URL("../../lib/db/initdb.ts", import.meta.url)), path.join(parent, "db.initdb-2-killed")]);
     // Kill it once initdb has written part of the directory.
     for (let i = 0; i < 200 && !existsSync(path.join(parent, "db.initdb-2-killed", "base")); i++) await new Promise((r) => setTimeout(r, 25));
     initdb.kill("SIGKILL");

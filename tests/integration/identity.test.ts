@@ -7,7 +7,7 @@ import { SignJWT, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generate
 import { pino } from "pino";
 import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redactUrl } from "../../services/shared/redact.ts";
+import { redactUrl } from "../../lib/redact.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
 import { contractFetch, lineSink } from "./support.ts";

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, utimesSync, writeFile
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { currentProcess, lockDataDir } from "../../app/server/data-dir-lock.server";
+import { currentProcess, lockDataDir } from "../../lib/data-dir-lock";
 import { runServerToExit, startServer, type Running } from "./server-process";
 
 /** Kills what is still running of `servers` (a test that failed midway). */

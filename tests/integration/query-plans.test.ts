@@ -26,7 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseSessionStore, migrateSessionTable } from "../../app/server/session-store.server.ts";
 import { startBusinessService, type BusinessService } from "../../services/business/server.ts";
 import { startConsumerService, type ConsumerService } from "../../services/consumer/server.ts";
-import { openPglite } from "../../services/db/database.ts";
+import { openPglite } from "../../lib/db/database.ts";
 import { startIdentityService, type IdentityService } from "../../services/identity/server.ts";
 import { harborviewPdf } from "../fixtures/index.ts";
 import { accessToken, callApi, contractFetch, makePerson, makeUser, type Person, type Services } from "./support.ts";

@@ -17,7 +17,7 @@ import type { Kysely } from "kysely";
 import * as messages from "../../app/messages";
 import { maxUploadBytes } from "../../app/limits";
 import { databaseSessionStore, migrateSessionTable, type DatabaseSessionStore } from "../../app/server/session-store.server";
-import { createDatabase } from "../../services/db/database";
+import { createDatabase } from "../../lib/db/database";
 import { consent, listedResults, password, report, signUp, uploadPost } from "./app-journey";
 import { form, sessionCookieOf, startServer, type Running } from "./server-process";
 

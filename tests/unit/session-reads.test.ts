@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestContext } from "../../app/server/context.ts";
 import { sessionMiddleware, setFlash, signInSession, takeFlash } from "../../app/server/session.server.ts";
 import { databaseSessionStore, migrateSessionTable, type SessionDataStore } from "../../app/server/session-store.server.ts";
-import { databaseOn } from "../../services/db/database.ts";
+import { databaseOn } from "../../lib/db/database.ts";
 
 process.env.SESSION_SECRET ??= "a-session-secret-for-this-unit-test-0123456789";
 

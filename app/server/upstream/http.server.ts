@@ -12,7 +12,7 @@ import { minutesToWait } from "../attempt-limits.server";
 import { getConfig } from "../config.server";
 import { createLogger } from "../log.server";
 import { failure, success, type Failure, type FailureReason, type Result } from "./result.server";
-import { counter, histogram } from "../../../services/shared/metrics.ts";
+import { counter, histogram } from "../../../lib/metrics.ts";
 
 /** The upstream did not answer at all: unreachable, refused the connection, or timed out. */
 export class UpstreamError extends Error {

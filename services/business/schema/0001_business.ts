@@ -5,7 +5,7 @@
 // authority and the consumer API. Only SQL that PostgreSQL 13+ and PGlite both accept.
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 
 export const business: Migration = {
   async up(db: Kysely<any>) {

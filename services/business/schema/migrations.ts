@@ -1,5 +1,5 @@
 // The business API's migrations, in order. Names are permanent once deployed.
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 import { business } from "./0001_business.ts";
 
 /** Migration table of the business API (kept apart from identity_… and consumer_… in a shared database). */

@@ -11,7 +11,7 @@ import { UploadRejectedError, rejectionMessages } from "./errors.ts";
 import type { TextLine } from "./extract.ts";
 import type { PageAnswer, ParseAnswer, ParsedPdf, RenderAnswer, WorkerFailure, WorkerTask } from "./worker.ts";
 import { MEMORY_EXIT_CODE } from "./worker.ts";
-import { gauge } from "../../shared/metrics.ts";
+import { gauge } from "../../../lib/metrics.ts";
 
 export interface PdfPoolOptions {
   /** Most worker threads at once (default 2). */

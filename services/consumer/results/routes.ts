@@ -8,7 +8,7 @@ import type { Request, RequestHandler, Response, Router } from "express";
 import { consumerCalls, resultLinkQuerySchema, resultLinkRequestSchema, disputeQueueQuerySchema, disputeRequestSchema, imageQuerySchema, pdfQuerySchema, propertyValuesQuerySchema, reviewDisputeRequestSchema } from "../../../contracts/consumer.ts";
 import { BadRequestError } from "../../shared/errors.ts";
 import { parse, reply } from "../../shared/http.ts";
-import { counter } from "../../shared/metrics.ts";
+import { counter } from "../../../lib/metrics.ts";
 import type { AuthenticatedUser } from "../../shared/auth.ts";
 import type { ConsumerOutbox } from "../outbox.ts";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";

@@ -4,7 +4,7 @@
 // read it. Only SQL that PostgreSQL 13+ and PGlite both accept.
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 
 export const results: Migration = {
   async up(db: Kysely<any>) {

@@ -3,7 +3,7 @@
 // that PostgreSQL 13+ and PGlite both accept.
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 
 export const subscriptions: Migration = {
   async up(db: Kysely<any>) {

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 
 /** What identifies a lab report, as the pipeline reads it (results/extract.ts Extracted). */
 export interface ReportIdentity {

@@ -6,7 +6,7 @@
 // count: it serves page 1 only. Only SQL that PostgreSQL 13+ and PGlite both accept.
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 
 export const resultPages: Migration = {
   async up(db: Kysely<any>) {

@@ -6,7 +6,7 @@
 // My Fun reads the same later whatever changes. Only SQL that PostgreSQL 13+ and PGlite both accept.
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 
 export const visits: Migration = {
   async up(db: Kysely<any>) {

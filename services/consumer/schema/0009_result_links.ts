@@ -2,7 +2,7 @@
 // the host it came from; null for an upload. The link itself is never stored (a lab's result link
 // is a secret of the patient's). Only SQL that PostgreSQL 13+ and PGlite both accept.
 import type { Kysely } from "kysely";
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 
 export const resultLinks: Migration = {
   async up(db: Kysely<any>) {

@@ -7,7 +7,7 @@
 // for the window's card (null until the window is next computed: the card then says nothing of it). Only SQL that PostgreSQL 13+ and PGlite both accept.
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 
 export const resultProof: Migration = {
   async up(db: Kysely<any>) {

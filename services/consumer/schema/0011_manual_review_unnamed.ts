@@ -8,7 +8,7 @@
 // PGlite both accept.
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 
 /** utcText's "YYYY-MM-DD HH:MM UTC" at the end of a value. */
 const UTC_TIME_AT_END = "[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC$";

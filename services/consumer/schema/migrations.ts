@@ -1,6 +1,6 @@
 // The consumer API's migrations, in order. Names are permanent once deployed; later areas
 // (results/, subscriptions) add "0002_…", "0003_…" here.
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 import { profiles } from "./0001_profiles.ts";
 import { results } from "./0002_results.ts";
 import { subscriptions } from "./0003_subscriptions.ts";

@@ -16,7 +16,7 @@ export interface ConsumerProfilesTable {
   first_name: string;
   middle_name: string | null;
   last_name: string;
-  /** 'YYYY-MM-DD' (the `date` type is read as text, see services/db). */
+  /** 'YYYY-MM-DD' (the `date` type is read as text, see lib/db). */
   dob: string;
   postal_code: string;
   marketing_opt_out: boolean;

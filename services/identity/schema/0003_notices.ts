@@ -4,7 +4,7 @@
 // token row and is never cancelled by a newer link. Only SQL that PostgreSQL 13+ and PGlite accept.
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 
 export const notices: Migration = {
   async up(db: Kysely<any>) {

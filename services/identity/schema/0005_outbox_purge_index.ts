@@ -3,7 +3,7 @@
 // purge read the whole outbox every hour (tests/integration/query-plans.test.ts,
 // bench/query-plans.results.md). Only SQL that PostgreSQL 13+ and PGlite accept.
 import type { Kysely } from "kysely";
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 
 export const outboxPurgeIndex: Migration = {
   async up(db: Kysely<any>) {

@@ -4,7 +4,7 @@
 // with it. Only SQL that PostgreSQL 13+ and PGlite accept.
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 
 const KINDS_0004 = sql`kind in ('confirm_email', 'invite', 'reset_password', 'password_changed', 'password_reset', 'email_changed', 'reset_request')`;
 

@@ -4,7 +4,7 @@
 // the next start makes a new key, so tokens signed with them are refused and everyone signs in again.
 // Only SQL that PostgreSQL 13+ and PGlite accept.
 import type { Kysely } from "kysely";
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 
 export const sealedSigningKeys: Migration = {
   async up(db: Kysely<any>) {

@@ -5,7 +5,7 @@
 // PGlite accept.
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 
 export const outboxDeletionIndexes: Migration = {
   async up(db: Kysely<any>) {

@@ -1,5 +1,5 @@
 // The identity authority's migrations, in order. Names are permanent once deployed.
-import type { Migration } from "../../db/migrate.ts";
+import type { Migration } from "../../../lib/db/migrate.ts";
 import { initial } from "./0001_initial.ts";
 import { outbox } from "./0002_outbox.ts";
 import { notices } from "./0003_notices.ts";

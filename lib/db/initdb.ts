@@ -1,11 +1,11 @@
-// Child process of services/db/database.ts `initializePglite`: creates an embedded database in the
+// Child process of lib/db/database.ts `initializePglite`: creates an embedded database in the
 // directory given as the only argument, then exits, so that the memory initdb used goes with it.
-// Usage: node services/db/initdb.ts DIR (exit code 0 when the database is ready, 1 otherwise).
+// Usage: node lib/db/initdb.ts DIR (exit code 0 when the database is ready, 1 otherwise).
 import { createPgliteHere } from "./database.ts";
 
 const dir = process.argv[2];
 if (!dir) {
-  process.stderr.write("usage: node services/db/initdb.ts DIR\n");
+  process.stderr.write("usage: node lib/db/initdb.ts DIR\n");
   process.exit(2);
 }
 try {

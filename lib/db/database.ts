@@ -1,4 +1,4 @@
-// Kysely factory shared by the reference services (docs/architecture.md §2 "database", §3 services/db).
+// Kysely factory shared by the reference services (docs/architecture.md §2 "database", §3 lib/db).
 // One code path for both engines: embedded PGlite when no DATABASE_URL is given, PostgreSQL
 // through `pg` otherwise, with the same type parsers pinned on both so rows look identical.
 import { execFile } from "node:child_process";

@@ -1,5 +1,5 @@
 // `npm run backup -- FILE` and `npm run restore -- FILE` (README "Backups"): the embedded data
-// of DATA_DIR (default ./data) to one file and back (services/db/backup.ts).
+// of DATA_DIR (default ./data) to one file and back (lib/db/backup.ts).
 //
 // A DATA_DIR belongs to one process at a time (its lock, docs/decisions/0008). So a backup either asks
 // the server that holds it, when it runs on this machine: it writes the request to
@@ -10,8 +10,8 @@
 import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { DataDirInUseError, lockDataDir } from "../../app/server/data-dir-lock.server.ts";
-import { ownerOnlyUmask } from "../shared/data-dir.ts";
+import { DataDirInUseError, lockDataDir } from "../data-dir-lock.ts";
+import { ownerOnlyUmask } from "../data-dir.ts";
 import { BackupError, restoreBackup, writeBackup } from "./backup.ts";
 import { openPglite } from "./database.ts";
 

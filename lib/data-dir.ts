@@ -1,7 +1,7 @@
 // DATA_DIR is owner-only (docs/security.md "DATA_DIR"; docs/decisions/0015-owner-only-data-dir.md):
 // it holds the embedded database (password hashes, e-mail addresses, results, the sealed signing
 // key), the kept secrets, the mail outbox and the lock, so no other local user may read or write
-// any of it. Every process that writes there (server.ts, services/*/main.ts, services/db/backup-cli.ts)
+// any of it. Every process that writes there (server.ts, services/*/main.ts, lib/db/backup-cli.ts)
 // calls `ownerOnlyUmask()` first, so what it creates is 0700/0600 whatever umask it was started
 // with, then `secureDataDir()`, which tightens what an earlier version or a copy left looser.
 //

@@ -1,0 +1,51 @@
+// The layers of docs/architecture.md "Folders": app/ (the web app) and services/ (the reference
+// upstreams, replaceable by any that answer as the contracts say) never import each other; what
+// both need lives in lib/ (the shared floor) or contracts/ (the upstream contracts), which import
+// neither. Static and dynamic imports count, type-only ones too.
+import path from "node:path";
+import { parseDependencyTree } from "dpdm";
+import { describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** "from -> to" for every import of a file under `from` that resolves into one of `forbidden`. */
+async function crossings(from: string, forbidden: string[]): Promise<string[]> {
+  const tree = await parseDependencyTree([`${from}/**/*.{ts,tsx}`], {
+    cwd: root,
+    context: root,
+    tsconfig: path.join(root, "tsconfig.json"),
+    transform: false,
+    skipDynamicImports: false,
+    exclude: /node_modules/,
+  });
+  const found: string[] = [];
+  for (const [file, dependencies] of Object.entries(tree)) {
+    if (!file.startsWith(`${from}${path.sep}`)) continue;
+    for (const dependency of dependencies ?? []) {
+      if (dependency.id && forbidden.some((layer) => dependency.id!.startsWith(`${layer}${path.sep}`))) found.push(`${file} -> ${dependency.id}`);
+    }
+  }
+  return found.sort();
+}
+
+describe("layers", () => {
+  it("app/ imports nothing from services/", async () => {
+    expect(await crossings("app", ["services"])).toEqual([]);
+  });
+
+  it("services/ imports nothing from app/", async () => {
+    expect(await crossings("services", ["app"])).toEqual([]);
+  });
+
+  it("lib/ and contracts/ import nothing from app/ or services/", async () => {
+    expect(await crossings("lib", ["app", "services"])).toEqual([]);
+    expect(await crossings("contracts", ["app", "services"])).toEqual([]);
+  });
+
+  it("sees a dynamic import across the line (the check itself works)", async () => {
+    // server.ts is the process around both: it may load the services, and the test must see it.
+    const tree = await parseDependencyTree(["server.ts"], { cwd: root, context: root, tsconfig: path.join(root, "tsconfig.json"), transform: false, skipDynamicImports: false, exclude: /node_modules/ });
+    const ids = (tree["server.ts"] ?? []).map((dependency) => dependency.id);
+    expect(ids).toContain(path.join("services", "identity", "server.ts"));
+  });
+});
