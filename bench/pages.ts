@@ -2,6 +2,7 @@
 // The script itself builds nothing: it serves whatever `npm run build` last wrote to build/ (BUILD_DIR), and
 // stops with a message when there is no build.
 //
+// Memory is the whole server's: server.ts and every process it started (bench/support.ts rssOf).
 // Starts server.ts as a child process (bench/support.ts) the way operators run it (NODE_ENV=production, a fresh
 // temporary DATA_DIR, the embedded identity authority and consumer API on PGlite, LOG_LEVEL=warn,
 // AUTH_RATE_LIMIT raised so the form-post row measures the form and not the 429 page), and waits
@@ -33,7 +34,9 @@
 // rest"); then GET /login is loaded on each in turn, BENCH_ROUNDS rounds of DURATION_SECONDS with
 // BENCH_COMPARE_CONNECTIONS connections (alternating, so that both see the same machine), and the
 // report gives each round's requests/s and p99 and the SafeWindow / bare ratio, for the anonymous
-// /login (the cache's copy) and for /login rendered per request; after every row,
+// /login (the cache's copy) and for /login rendered per request; in the same rounds, the signed-in
+// /safewindow, /mytests and /people with the same connections, each as a ratio to that round's bare
+// /login, against the targets of bench/README.md; after every row,
 // the resident memory of both again ("after load"); after the run, server.ts starts once more on the
 // same DATA_DIR and its memory at rest is read again (a restart). The gates of bench/README.md are printed as met or not:
 // /login at >= 0.9x the bare app (median of the rounds), resident memory at rest < 300 MB (the larger
@@ -62,6 +65,13 @@ const COMPARE_CONNECTIONS = Number(process.env.BENCH_COMPARE_CONNECTIONS ?? 50);
 const SETTLE_SECONDS = 15;
 /** The hard gates of bench/README.md "The performance goals" (docs/architecture.md §3 bench/). */
 const GATES = { loginRatio: 0.9, restBytes: 300 * 2 ** 20, loginJsGzipBytes: 120 * 1024 };
+/**
+ * The targets of bench/README.md for signed-in pages, each against the bare app's /login in the same
+ * round (COMPARE_CONNECTIONS connections): a ratio of requests/s, and for /safewindow a p99 bound (ms).
+ */
+const SIGNED_IN_TARGETS = { "/safewindow": { ratio: 0.3, p99Ms: 400 }, "/mytests": { ratio: 0.2 }, "/people": { ratio: 0.2 } } as const;
+type SignedInPage = keyof typeof SIGNED_IN_TARGETS;
+const SIGNED_IN_PAGES = Object.keys(SIGNED_IN_TARGETS) as SignedInPage[];
 /** Two new PGlite data directories (~5 s each) and the build's import. */
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 20_000;
@@ -185,7 +195,11 @@ try {
     autocannon({ url: `${origin}/login`, method: "GET", headers: { ...headers, "accept-encoding": BROWSER_ACCEPT_ENCODING }, connections: COMPARE_CONNECTIONS, duration });
   const bareAnswer = await fetch(`${bare.base}/login`);
   expect(bareAnswer.status === 200 && (await bareAnswer.text()).includes("<h1>Sign In</h1>"), `the bare app's /login answered ${bareAnswer.status}`);
-  const rounds = [];
+  /** A signed-in page loaded like /login in the rounds: COMPARE_CONNECTIONS connections, the browser's Accept-Encoding. */
+  const pageLoad = (page: string, duration: number): Promise<AutocannonResult> =>
+    autocannon({ url: `${base}${page}`, method: "GET", headers: { cookie, "accept-encoding": BROWSER_ACCEPT_ENCODING }, connections: COMPARE_CONNECTIONS, duration });
+  const rounds: { round: number; ours: AutocannonResult; theirs: AutocannonResult; rendered: AutocannonResult; signedIn: Record<SignedInPage, AutocannonResult>; ratio: number; renderedRatio: number }[] = [];
+  const nonOk = (result: AutocannonResult) => result.non2xx + result.errors + result.timeouts;
   for (let round = 1; round <= ROUNDS; round++) {
     await loginLoad(base, WARMUP_SECONDS);
     const ours = await loginLoad(base, DURATION_SECONDS);
@@ -193,19 +207,29 @@ try {
     const theirs = await loginLoad(bare.base, DURATION_SECONDS);
     await loginLoad(base, WARMUP_SECONDS, renderedHeaders);
     const rendered = await loginLoad(base, DURATION_SECONDS, renderedHeaders);
-    const nonOk = (result: AutocannonResult) => result.non2xx + result.errors + result.timeouts;
-    expect(
-      nonOk(ours) === 0 && nonOk(theirs) === 0 && nonOk(rendered) === 0,
-      `round ${round}: answers other than 2xx, errors or timeouts (SafeWindow ${nonOk(ours)}, rendered ${nonOk(rendered)}, bare ${nonOk(theirs)})`,
-    );
-    rounds.push({ round, ours, theirs, rendered, ratio: ours.requests.average / theirs.requests.average, renderedRatio: rendered.requests.average / theirs.requests.average });
+    const signedIn: Record<SignedInPage, AutocannonResult> = {} as Record<SignedInPage, AutocannonResult>;
+    for (const page of SIGNED_IN_PAGES) {
+      await pageLoad(page, WARMUP_SECONDS);
+      signedIn[page] = await pageLoad(page, DURATION_SECONDS);
+    }
+    const failed = [ours, theirs, rendered, ...Object.values(signedIn)].map(nonOk);
+    expect(failed.every((n) => n === 0), `round ${round}: answers other than 2xx, errors or timeouts (login, bare, rendered, ${SIGNED_IN_PAGES.join(", ")}: ${failed.join(", ")})`);
+    const ratioOf = (result: AutocannonResult) => result.requests.average / theirs.requests.average;
+    rounds.push({ round, ours, theirs, rendered, signedIn, ratio: ratioOf(ours), renderedRatio: ratioOf(rendered) });
     console.error(
-      `round ${round}: /login ${ours.requests.average.toFixed(0)} (rendered ${rendered.requests.average.toFixed(0)}) vs bare ${theirs.requests.average.toFixed(0)} req/s (${(ours.requests.average / theirs.requests.average).toFixed(2)}x); p99 ${ours.latency.p99} (${rendered.latency.p99}) vs ${theirs.latency.p99} ms`,
+      `round ${round}: /login ${ours.requests.average.toFixed(0)} (rendered ${rendered.requests.average.toFixed(0)}) vs bare ${theirs.requests.average.toFixed(0)} req/s (${ratioOf(ours).toFixed(2)}x); p99 ${ours.latency.p99} (${rendered.latency.p99}) vs ${theirs.latency.p99} ms; ` +
+        SIGNED_IN_PAGES.map((page) => `${page} ${ratioOf(signedIn[page]).toFixed(2)}x p99 ${signedIn[page].latency.p99} ms`).join("; "),
     );
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const medianRatio = median(rounds.map((r) => r.ratio));
   const medianRenderedRatio = median(rounds.map((r) => r.renderedRatio));
+  /** Per signed-in page: the median ratio to the bare /login and the median p99 over the rounds. */
+  const signedInMedians = SIGNED_IN_PAGES.map((page) => ({
+    page,
+    ratio: median(rounds.map((r) => r.signedIn[page].requests.average / r.theirs.requests.average)),
+    p99: median(rounds.map((r) => r.signedIn[page].latency.p99)),
+  }));
 
   // ------------------------------------------------------------ load
   const rows = [];
@@ -279,6 +303,25 @@ try {
     `- GET /login at >= ${GATES.loginRatio}x the bare app: ${medianRatio.toFixed(2)}x (median of the rounds), ${medianRatio >= GATES.loginRatio ? "met" : "NOT met"}. Rendered for every request (not a gate): ${medianRenderedRatio.toFixed(2)}x.`,
     `- Resident memory at rest < ${mib(GATES.restBytes)}: ${mib(restWorst)} (the larger of the new and the restarted DATA_DIR), ${restWorst < GATES.restBytes ? "met" : "NOT met"}.`,
     `- /login JavaScript <= ${kib(GATES.loginJsGzipBytes)} gzip: ${kib(shipped[0]!.gzip)}, ${shipped[0]!.gzip <= GATES.loginJsGzipBytes ? "met" : "NOT met"}.`,
+    "",
+    `Signed-in pages against the bare app's /login of the same round (${COMPARE_CONNECTIONS} connections; the signed-in user's cookie, so no page cache: each is rendered with its upstream calls):`,
+    "",
+    "| round | " + SIGNED_IN_PAGES.map((page) => `${page} req/s | ratio | p99 ms`).join(" | ") + " |",
+    "|---|" + SIGNED_IN_PAGES.map(() => "---|---|---|").join(""),
+    ...rounds.map(
+      (r) =>
+        `| ${r.round} | ` +
+        SIGNED_IN_PAGES.map((page) => `${r.signedIn[page].requests.average.toFixed(0)} | ${(r.signedIn[page].requests.average / r.theirs.requests.average).toFixed(2)}x | ${r.signedIn[page].latency.p99}`).join(" | ") +
+        " |",
+    ),
+    "",
+    "Targets (medians of the rounds):",
+    ...signedInMedians.map(({ page, ratio, p99 }) => {
+      const target: { ratio: number; p99Ms?: number } = SIGNED_IN_TARGETS[page];
+      const met = ratio >= target.ratio && (target.p99Ms === undefined || p99 < target.p99Ms);
+      return `- signed-in ${page} >= ${target.ratio}x${target.p99Ms ? `, p99 < ${target.p99Ms} ms` : ""}: ${ratio.toFixed(2)}x, p99 ${p99} ms, ${met ? "met" : "NOT met"}.`;
+    }),
+    `- memory of the whole server (every process) at rest < 300 MB: ${mib(restWorst)}; after load < 400 MB: ${mib(afterLoad.safeWindow)}, ${restWorst < 300e6 && (afterLoad.safeWindow ?? Infinity) < 400e6 ? "met" : "NOT met"}.`,
     "",
     "## Pages",
     "",

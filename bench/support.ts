@@ -12,7 +12,7 @@
 // Harborview Labs report (tests/fixtures) through the /mytests form, so /safewindow shows an open
 // window and /mytests one result (no JavaScript, as the integration tests drive it).
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import net from "node:net";
@@ -90,9 +90,29 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** A process's resident memory now, bytes (Linux /proc; undefined elsewhere or once it exited). */
+/**
+ * The resident memory now of a process and every process it started, still running (the whole
+ * server, whatever runs beside it: threads count once, in their process), bytes (Linux /proc;
+ * undefined elsewhere or once it exited).
+ */
 export function rssOf(pid: number | undefined): number | undefined {
-  return statusField(pid, "VmRSS");
+  const own = statusField(pid, "VmRSS");
+  if (own === undefined) return undefined;
+  return childrenOf(pid!).reduce((sum, child) => sum + (rssOf(child) ?? 0), own);
+}
+
+/** The pids a process started that still run (/proc/<pid>/task/<tid>/children, every thread's). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+      readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8")
+        .split(" ")
+        .filter(Boolean)
+        .map(Number),
+    );
+  } catch {
+    return [];
+  }
 }
 
 /** A "kB" or count field of /proc/<pid>/status (kB fields in bytes). */
