@@ -45,6 +45,8 @@ import {
 
 const DURATION_SECONDS = Number(process.env.SOAK_DURATION_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 100);
+/** bench/README.md's target for this load: p99 below this (ms), with no error. */
+const TARGET = { p99Ms: 700 };
 const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 10);
 const DISTINCT_REPORTS = Number(process.env.SOAK_DISTINCT_REPORTS ?? 20);
 /** How long the load runs before SIGTERM when measuring the drain, s. */
@@ -197,6 +199,8 @@ try {
     `${soak.requests.total} answers, ${soak.requests.average.toFixed(0)} req/s; latency p50 ${soak.latency.p50} ms, p97.5 ${soak.latency.p97_5} ms, p99 ${soak.latency.p99} ms, max ${soak.latency.max} ms.`,
     `Socket errors: ${soak.errors}; timeouts: ${soak.timeouts}. Answers other than 2xx/3xx: ${notOk.length === 0 ? "none" : notOk.map(([status, n]) => `${status}×${n}`).join(", ")} (5xx: ${fiveHundreds}; the duplicates' 422 is their expected answer). ` +
       `Answers with another status than their request's expected one: ${unexpected.length === 0 ? "none" : unexpected.join(", ")}. Server log error lines: ${soakErrorLines}.`,
+    "",
+    `Target (bench/README.md): p99 < ${TARGET.p99Ms} ms and no error (no socket error, timeout or 5xx): p99 ${soak.latency.p99} ms, ${soak.errors + soak.timeouts + fiveHundreds} errors, ${soak.latency.p99 < TARGET.p99Ms && soak.errors + soak.timeouts + fiveHundreds === 0 ? "met" : "NOT met"}.`,
     "",
     "| request | expected | answers | by status |",
     "|---|---|---|---|",
