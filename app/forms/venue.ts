@@ -56,3 +56,23 @@ export function dob21Field(required: string, format: string) {
     z.refine((value) => parseUsDate(value) === null || isAtLeast21(value), messages.under21),
   );
 }
+
+/**
+ * Venue Check-In's code box (docs/venues.md "Check-in"): the six characters a visitor shows, typed in
+ * any case with spaces or dashes between them (at most 9 characters in all); out, the six in upper
+ * case. The consumer API reads I, L and O as 1, 1 and 0.
+ */
+export const checkinCodeSchema = z.object({
+  code: z.pipe(
+    z.string().check(
+      z.maxLength(9, messages.checkinCodeInvalid),
+      z.refine((value) => /^[0-9A-Z]{6}$/.test(typedCheckinCode(value)), messages.checkinCodeInvalid),
+    ),
+    z.transform(typedCheckinCode),
+  ),
+});
+
+/** A code as typed: upper case, spaces and dashes dropped. */
+function typedCheckinCode(value: string): string {
+  return value.toUpperCase().replace(/[\s-]/g, "");
+}

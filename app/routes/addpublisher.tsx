@@ -4,26 +4,30 @@
 import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/addpublisher";
 import { FormMessage } from "~/components/Field";
-import { hasControlCharacters } from "~/forms/text";
+import { peopleSearchMax, peopleSearchSchema } from "~/forms/search";
 import * as messages from "~/messages";
+import { htmlConstraints } from "~/server/form-constraints.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Add · SafeWindow" }];
 
-/** docs/product.md §5, §9: search starts only with at least 3 non-blank characters. */
-export const searchMinimum = 3;
-
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const query = new URL(request.url).searchParams.get("q")?.slice(0, 254) ?? "";
-  if (!query.trim()) return { query, problem: undefined, results: null };
-  if (hasControlCharacters(query)) return data({ query: "", problem: messages.searchInvalid, results: null }, { status: 400 });
-  if (query.replace(/\s/g, "").length < searchMinimum) return data({ query, problem: messages.searchTooShort, results: null }, { status: 400 });
+  const query = new URL(request.url).searchParams.get("q")?.slice(0, peopleSearchMax) ?? "";
+  // The search box's HTML constraints, from the schema the query is checked with.
+  const constraint = htmlConstraints(peopleSearchSchema).q;
+  if (!query.trim()) return { query, constraint, problem: undefined, results: null };
+  const checked = peopleSearchSchema.safeParse({ q: query });
+  if (!checked.success) {
+    const problem = checked.error.issues[0]!.message;
+    // Characters that cannot be typed are not shown back.
+    return data({ query: problem === messages.searchInvalid ? "" : query, constraint, problem, results: null }, { status: 400 });
+  }
   const api = consumerApi(context);
   const [found, following] = await Promise.all([api.searchPublishers(query), api.publishers()]);
   const [hits, publishers] = [valueOrThrow(found), valueOrThrow(following)];
   const requested = new Set(publishers.map((p) => p.sF_ConsumerId));
-  return { query, problem: undefined, results: hits.map((hit) => ({ ...hit, requested: requested.has(hit.sF_ConsumerId) })) };
+  return { query, constraint, problem: undefined, results: hits.map((hit) => ({ ...hit, requested: requested.has(hit.sF_ConsumerId) })) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -35,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AddPublisher() {
-  const { query, problem, results } = useLoaderData<typeof loader>();
+  const { query, constraint, problem, results } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   return (
@@ -51,7 +55,7 @@ export default function AddPublisher() {
           placeholder={messages.searchPlaceholder}
           aria-describedby="search-error"
           aria-invalid={problem ? true : undefined}
-          maxLength={254}
+          maxLength={constraint?.maxLength}
         />{" "}
         <button type="submit" className="button">
           Search

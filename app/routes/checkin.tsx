@@ -8,7 +8,9 @@ import { data, Form, useActionData, useLoaderData, useNavigation } from "react-r
 import type { Route } from "./+types/checkin";
 import { FormMessage } from "~/components/Field";
 import { formatInstant } from "~/dates";
+import { checkinCodeSchema } from "~/forms/venue";
 import * as messages from "~/messages";
+import { htmlConstraints } from "~/server/form-constraints.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { businessApi } from "~/server/upstream/business.server";
 import { consumerApi, type Check } from "~/server/upstream/consumer.server";
@@ -16,12 +18,6 @@ import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 import { windowStateWords } from "~/windows";
 
 export const meta = () => [{ title: "Venue Check-In · SafeWindow" }];
-
-/** A code as typed: upper case, spaces and dashes dropped (the API reads I, L and O as 1, 1 and 0). */
-function typedCode(value: FormDataEntryValue | null): string | undefined {
-  const code = String(value ?? "").toUpperCase().replace(/[\s-]/g, "");
-  return /^[0-9A-Z]{6}$/.test(code) ? code : undefined;
-}
 
 async function administeredLocations(context: Route.LoaderArgs["context"]) {
   // A business API that refuses the token (one that does not know this product's tokens) has no location for
@@ -40,7 +36,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const locations = await administeredLocations(context);
   const asked = new URL(request.url).searchParams.get("location");
   const selected = locations.find((l) => l.locationId === asked)?.locationId ?? locations[0]!.locationId;
-  return { locations, selected, timeZone: await timeZoneOf(request, context) };
+  // The code box's HTML constraints, from the schema the action checks the code with.
+  const constraint = htmlConstraints(checkinCodeSchema).code;
+  return { locations, selected, constraint, timeZone: await timeZoneOf(request, context) };
 }
 
 type ActionData = { check?: Check; code?: string; error?: string; codeError?: string; locationId?: string | undefined };
@@ -60,7 +58,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   // shown as notLocationAdministrator); asking here too would make every lookup cost one call more.
   const locationId = String(form.get("locationId") ?? "");
   if (!locationId) return data({ error: messages.notLocationAdministrator } satisfies ActionData, { status: 403 });
-  const code = typedCode(form.get("code"));
+  const checked = checkinCodeSchema.safeParse({ code: String(form.get("code") ?? "") });
+  const code = checked.success ? checked.data.code : undefined;
   if (!code) return data({ codeError: messages.checkinCodeInvalid, locationId, code: String(form.get("code") ?? "").slice(0, 20) } satisfies ActionData, { status: 400 });
   const check = await api.redeemCheckinCode(code, locationId);
   if (!check.ok) return data({ error: check.message, locationId, code } satisfies ActionData, failureInit(check));
@@ -90,7 +89,7 @@ function Glance({ check, timeZone }: { check: Check; timeZone: string }) {
 }
 
 export default function CheckinPage() {
-  const { locations, selected, timeZone } = useLoaderData<typeof loader>();
+  const { locations, selected, constraint, timeZone } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -137,7 +136,7 @@ export default function CheckinPage() {
             autoComplete="off"
             autoCapitalize="characters"
             spellCheck={false}
-            maxLength={9}
+            maxLength={constraint?.maxLength}
             required
             defaultValue={check ? "" : (actionData?.code ?? "")}
             aria-describedby="code-error"

@@ -8,6 +8,8 @@ import { useState } from "react";
 import type { Route } from "./+types/locations";
 import { formatPhone } from "~/phone";
 import * as messages from "~/messages";
+import { zipSearchSchema } from "~/forms/search";
+import { htmlConstraints } from "~/server/form-constraints.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { valueOrThrow } from "~/server/upstream/result.server";
 import { useHydrated } from "~/hooks/useHydrated";
@@ -31,22 +33,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const miles = (radiusChoices as readonly number[]).includes(asked) ? asked : defaultRadius;
   const api = consumerApi(context);
   const zip = (params.get("zip") ?? "").trim();
+  // The ZIP box's HTML constraints, from the schema the ZIP code is checked with.
+  const constraint = htmlConstraints(zipSearchSchema).zip;
   const latitude = coordinate(params.get("latitude"), 90);
   const longitude = coordinate(params.get("longitude"), 180);
   const near = latitude !== undefined && longitude !== undefined && !zip ? { latitude, longitude } : undefined;
   if (!zip && !near) {
     // Before a search: the ZIP box starts with the profile's postal code.
     const profile = valueOrThrow(await api.getProfile());
-    return { zip: profile?.postalCode ?? "", miles, searched: false as const, nearMe: false, problem: undefined, locations: [] };
+    return { zip: profile?.postalCode ?? "", constraint, miles, searched: false as const, nearMe: false, problem: undefined, locations: [] };
   }
-  if (zip && !/^\d{5}$/.test(zip)) return data({ zip: zip.slice(0, 10), miles, searched: false as const, nearMe: false, problem: messages.zipInvalid, locations: [] }, { status: 400 });
+  const checked = zip ? zipSearchSchema.safeParse({ zip }) : undefined;
+  if (checked && !checked.success) return data({ zip: zip.slice(0, 10), constraint, miles, searched: false as const, nearMe: false, problem: checked.error.issues[0]!.message, locations: [] }, { status: 400 });
   const found = await api.searchLocations(near ?? { zip }, miles);
-  if (!found.ok && found.reason === "refused") return data({ zip, miles, searched: false as const, nearMe: false, problem: found.message, locations: [] }, { status: 400 });
-  return { zip, miles, searched: true as const, nearMe: near !== undefined, problem: undefined, locations: valueOrThrow(found) };
+  if (!found.ok && found.reason === "refused") return data({ zip, constraint, miles, searched: false as const, nearMe: false, problem: found.message, locations: [] }, { status: 400 });
+  return { zip, constraint, miles, searched: true as const, nearMe: near !== undefined, problem: undefined, locations: valueOrThrow(found) };
 }
 
 export default function Locations() {
-  const { zip, miles, searched, nearMe, problem, locations } = useLoaderData<typeof loader>();
+  const { zip, constraint, miles, searched, nearMe, problem, locations } = useLoaderData<typeof loader>();
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const [radius, setRadius] = useState<number>(miles);
@@ -82,7 +87,7 @@ export default function Locations() {
           inputMode="numeric"
           autoComplete="postal-code"
           pattern="[0-9]{5}"
-          maxLength={5}
+          maxLength={constraint?.maxLength}
           defaultValue={nearMe ? "" : zip}
           aria-describedby="location-problem"
           aria-invalid={problem ? true : undefined}

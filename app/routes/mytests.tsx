@@ -8,7 +8,8 @@ import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/mytests";
 import * as z from "zod/mini";
 import { Field, FileField, FormMessage } from "~/components/Field";
-import { resultLinkMax, resultLinkSchema } from "~/forms/link";
+import { resultLinkSchema } from "~/forms/link";
+import { htmlConstraints } from "~/server/form-constraints.server";
 import { ResultBadge, resultState } from "~/components/ResultIcon";
 import { TextOnly, TextSeparator } from "~/components/TextOnly";
 import { SafeWindowCard } from "~/components/SafeWindowCard";
@@ -33,7 +34,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const timeZone = await timeZoneOf(request, context);
   // The provider's message writes its times in UTC; the page shows them on the user's clock.
   const notice = flash.notice ? localizeTimes(flash.notice, timeZone) : undefined;
-  return { results: valueOrThrow(results), card: valueOrThrow(card), showGuidelines, notice, error: flash.error, now: Date.now(), timeZone };
+  // The link form's HTML constraints, from the schema its action parses with.
+  const linkConstraint = htmlConstraints(resultLinkSchema);
+  return { results: valueOrThrow(results), card: valueOrThrow(card), showGuidelines, notice, error: flash.error, now: Date.now(), timeZone, linkConstraint };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -90,7 +93,7 @@ async function discardBody(request: Request): Promise<void> {
 }
 
 export default function MyTests() {
-  const { results, card, showGuidelines, notice, now, timeZone } = useLoaderData<typeof loader>();
+  const { results, card, showGuidelines, notice, now, timeZone, linkConstraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const uploading = navigation.state === "submitting" && navigation.formData?.has("file");
@@ -144,7 +147,7 @@ export default function MyTests() {
               inputMode: "url",
               autoComplete: "off",
               spellCheck: false,
-              maxLength: resultLinkMax,
+              maxLength: linkConstraint.url?.maxLength,
               placeholder: "https://",
               defaultValue: actionData && "link" in actionData ? actionData.link : undefined,
               "aria-invalid": linkError ? true : undefined,

@@ -11,7 +11,8 @@ import type { Route } from "./+types/reviews.dispute";
 import { FormMessage, TextareaField } from "~/components/Field";
 import { ResultPager, pageParameter } from "~/components/ResultPager";
 import { formatInstant, localizeTimes } from "~/dates";
-import { reviewResponseMax, reviewSchema } from "~/forms/review";
+import { reviewSchema } from "~/forms/review";
+import { htmlConstraints } from "~/server/form-constraints.server";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
 import * as messages from "~/messages";
 import { reviewPaths } from "~/screens";
@@ -38,6 +39,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const [dispute, timeZone] = await Promise.all([openDispute(request, context), timeZoneOf(request, context)]);
   return {
+    // The decision form's HTML constraints, from the schema its action parses with.
+    constraint: htmlConstraints(reviewSchema),
     id: dispute.sF_TestResultId,
     name: `${dispute.firstName} ${dispute.lastName}`,
     safeWindowId: dispute.safeWindowId,
@@ -70,7 +73,7 @@ export default function ReviewDispute() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/review").then((m) => m.reviewSchema), actionData?.result);
+  const [form, fields] = useValidatedForm(() => import("~/forms/review").then((m) => m.reviewSchema), actionData?.result, { constraint: d.constraint });
   const here = `${reviewPaths.dispute}?id=${encodeURIComponent(d.id)}`;
   const imageUrl = `${reviewPaths.image}?id=${encodeURIComponent(d.id)}&page=${d.page}`;
   return (
@@ -112,7 +115,7 @@ export default function ReviewDispute() {
         <TextareaField
           label="Response to the user"
           hint="They read it on the result's Dispute tab."
-          textareaProps={{ ...getTextareaProps(fields.responseComment), required: false, rows: 5, maxLength: reviewResponseMax }}
+          textareaProps={{ ...getTextareaProps(fields.responseComment), required: false, rows: 5 }}
           errorId={fields.responseComment.errorId}
           errors={fields.responseComment.errors}
         />

@@ -14,7 +14,8 @@ import { FormMessage, TextareaField } from "~/components/Field";
 import { ResultIcon, resultState, resultStateLabels } from "~/components/ResultIcon";
 import { ResultPager, pageParameter, resultImageUrl } from "~/components/ResultPager";
 import { formatInstant, localizeTimes } from "~/dates";
-import { disputeSchema, disputeCommentMax } from "~/forms/dispute";
+import { disputeSchema } from "~/forms/dispute";
+import { htmlConstraints } from "~/server/form-constraints.server";
 import { useHydrated } from "~/hooks/useHydrated";
 import * as messages from "~/messages";
 import { ProofBadge } from "~/components/ProofBadge";
@@ -41,6 +42,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const timeZone = await timeZoneOf(request, context);
   return {
     result,
+    // The dispute form's HTML constraints, from the schema its action parses with.
+    disputeConstraint: htmlConstraints(disputeSchema),
     mismatches: propertyValues.flatMap((p) => (p.matchInfo === null ? [] : [{ ...p, matchInfo: localizeTimes(p.matchInfo, timeZone) }])),
     loadError,
     tab: tab === "dispute" || tab === "details" ? tab : null,
@@ -217,7 +220,8 @@ function DisputeTab({
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useValidatedForm(() => import("~/forms/dispute").then((m) => m.disputeSchema), actionData?.result);
+  const { disputeConstraint } = useLoaderData<typeof loader>();
+  const [form, fields] = useValidatedForm(() => import("~/forms/dispute").then((m) => m.disputeSchema), actionData?.result, { constraint: disputeConstraint });
   if (disputeStatus !== 0) {
     return (
       <div className="dispute">
@@ -248,7 +252,7 @@ function DisputeTab({
       <FormMessage id={form.errorId} errors={form.errors} />
       <TextareaField
         label="Describe the difference"
-        textareaProps={{ ...getTextareaProps(fields.disputeComment), required: false, rows: 5, maxLength: disputeCommentMax }}
+        textareaProps={{ ...getTextareaProps(fields.disputeComment), required: false, rows: 5 }}
         errorId={fields.disputeComment.errorId}
         errors={fields.disputeComment.errors}
       />

@@ -15,6 +15,15 @@ import { toJSONSchema, type $ZodType } from "zod/v4/core";
  * @throws when `schema` is not an object schema
  */
 export function htmlConstraints(schema: $ZodType): Record<string, Constraint> {
+  let constraints = computed.get(schema);
+  if (!constraints) computed.set(schema, (constraints = fromJsonSchema(schema)));
+  return constraints;
+}
+
+/** Each schema's constraints, computed once: a schema is a module-level constant. */
+const computed = new WeakMap<$ZodType, Record<string, Constraint>>();
+
+function fromJsonSchema(schema: $ZodType): Record<string, Constraint> {
   const json = toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { type?: string; properties?: Record<string, { maxLength?: number }> };
   if (json.type !== "object" || !json.properties) throw new Error("htmlConstraints: the schema of a form is an object");
   const constraints: Record<string, Constraint> = {};
