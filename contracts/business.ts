@@ -37,7 +37,7 @@ import type { CallContracts } from "./call.ts";
 /** docs/venues.md: the application this product is, by the name GET /application/getbyname finds. */
 export const applicationName = "SafeWindow";
 
-/** The application roles, by name (docs/venues.md "Roles"). */
+/** The application roles, by name (docs/venues.md "The business side"). */
 export const roleNames = { licensedAdministrator: "Licensed Administrator", locationAdministrator: "Location Administrator" } as const;
 
 /** What a role covers: the whole hospitality group, or one location of it. */

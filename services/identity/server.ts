@@ -33,7 +33,7 @@ export interface IdentityOptions {
   /**
    * The secret the signing keys are sealed with, instead of `${dataDir}/identity-signing-secret`:
    * identity authorities that share one database (`databaseUrl`) must all be given the same one
-   * (IDENTITY_SIGNING_SECRET; docs/operating.md "Scale-out"). At least 32 characters.
+   * (IDENTITY_SIGNING_SECRET; docs/operating.md "Every variable"). At least 32 characters.
    */
   signingSecret?: string;
   /** PostgreSQL connection string; tables are prefixed identity_ so the database can be shared. */

@@ -1,4 +1,4 @@
-// Positions (docs/venues.md "Positions"): where a US ZIP code is, the centre of each 5-digit ZIP code
+// Positions (docs/venues.md "The business side"): where a US ZIP code is, the centre of each 5-digit ZIP code
 // from the `zipcodes` package (BSD licence; US data from federalgovernmentzipcodes.us), loaded on
 // first use (about 9 MB of heap), so a service that never needs a position never holds the table; and
 // distances between positions, by geolib (MIT; the haversine distance on the WGS 84 mean radius).

@@ -18,7 +18,7 @@ export interface TestGroup {
   addAdministrator(email: string, locationId?: string): Promise<void>;
 }
 
-/** A new group in service with `locations` locations (docs/venues.md "Hospitality groups", "Subscriptions"). */
+/** A new group in service with `locations` locations (docs/venues.md "The business side", "Subscriptions"). */
 export async function newGroup(db: Kysely<BusinessDatabase>, locations: number): Promise<TestGroup> {
   const now = new Date();
   const groupId = randomUUID();

@@ -32,7 +32,7 @@ export interface ResolvedAddress {
 export type Resolver = (host: string) => Promise<ResolvedAddress[]>;
 
 /**
- * Test only (docs/operating.md "LAB_LINKS_TEST_SERVER"): every declared lab host is served by one
+ * Test only (docs/operating.md "Every variable"): every declared lab host is served by one
  * reference lab server on loopback. Its address is then the only non-public address allowed,
  * connections go to `port` instead of 443, and `ca` (PEM) is trusted for the labs' host names.
  * Never set by default; refused-address tests run without it.
