@@ -255,8 +255,13 @@ export async function uploadPdf(page: Page, bytes: Uint8Array, name = "result.pd
   await page.waitForLoadState("domcontentloaded");
 }
 
-/** Dismisses the 'Before You Add' guidelines when they show. */
+/**
+ * On My Tests, dismisses the 'Before You Add' guidelines when they show. Waits for the page first:
+ * after a client-side navigation the URL changes before React has rendered the new page, and a
+ * dialog looked for in between would be missed.
+ */
 export async function dismissGuidelines(page: Page): Promise<void> {
+  await expect(page.getByRole("heading", { level: 1, name: "My Tests" })).toBeVisible();
   const dialog = page.getByRole("dialog", { name: "Before You Add" });
   if (await dialog.isVisible()) {
     await dialog.getByRole("button", { name: "I understand" }).click();
