@@ -197,6 +197,7 @@ const app = await createApp({
   // The embedded services' series (lib/metrics.ts as they load it from source), after the build's own.
   otherMetrics: async () => (await import("./lib/metrics.ts")).registry.metrics(),
   assets: vite ? { vite: vite.middlewares as unknown as RequestHandler } : { clientDir: path.join(buildDir, "client") },
+  routerContextProvider: vite ? (await import("react-router")).RouterContextProvider : undefined,
 });
 
 // Watched from the first request on, so a shutdown can answer every one with `Connection: close`.

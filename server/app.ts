@@ -67,6 +67,12 @@ export interface AppOptions {
    * middleware in development (then no CSP, no page cache, and the build is loaded per request).
    */
   assets: { clientDir: string } | { vite: RequestHandler };
+  /**
+   * With --dev only: React Router's context class as Node loads it for @react-router/express, whose
+   * handler checks the load context with `instanceof`; Vite loads this module's own react-router
+   * with the development condition, another copy. In the build both are the same.
+   */
+  routerContextProvider?: typeof RouterContextProvider;
 }
 
 /** The React Router build of this bundle (the template's virtual module, resolved by the React Router plugin). */
@@ -310,7 +316,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
       build: build ?? loadBuild,
       mode: dev ? "development" : "production",
       getLoadContext: (req, res) => {
-        const context = new RouterContextProvider();
+        const context = new (options.routerContextProvider ?? RouterContextProvider)();
         context.set(requestContext, {
           nonce: res.locals.cspNonce as string,
           requestId: String(req.id),
