@@ -24,11 +24,10 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY package.json server.ts ./
-# What server.ts runs from source (Node's type stripping), besides the built app in build/:
-# tests/unit/dockerfile.test.ts fails when one of its imports is not copied here.
+# What server.ts runs from source (Node's type stripping), besides the built app and its pipeline
+# (server/app.ts) in build/: tests/unit/dockerfile.test.ts fails when one of its imports is not copied here.
+COPY server ./server
 COPY app/server ./app/server
-COPY app/messages.ts app/limits.ts app/paths.ts ./app/
-COPY app/messages ./app/messages
 COPY contracts ./contracts
 COPY lib ./lib
 COPY services ./services

@@ -25,6 +25,12 @@ export default defineConfig({
     }),
   ],
   resolve: { tsconfigPaths: true },
+  // The server build's input is the Express pipeline (server/app.ts), which imports React Router's
+  // server build, as in React Router's node-custom-server template: server.ts loads it from
+  // build/server/index.js, so the pipeline and the app share one copy of every module.
+  // Named server-build, so that its CSS copy keeps the name the compression plugin leaves out; one
+  // file (no chunks), since the server loads it whole at start anyway.
+  environments: { ssr: { build: { rolldownOptions: { input: { "server-build": "./server/app.ts" }, output: { codeSplitting: false } } } } },
   build: {
     assetsInlineLimit: 0,
     rolldownOptions: {

@@ -1,27 +1,21 @@
 /**
- * Server entry: streams the HTML with the request's CSP nonce (docs/architecture.md §2 server), and
- * exports `createLoadContext`, which server.ts calls so that the context keys are this bundle's.
+ * Server entry: streams the HTML with the request's CSP nonce (docs/architecture.md §2 server). The
+ * request context comes from server/app.ts's getLoadContext, built in the same bundle, so its keys
+ * are this bundle's.
  */
 import { Transform } from "node:stream";
 import type { EntryContext } from "react-router";
-import { RouterContextProvider, ServerRouter } from "react-router";
+import { ServerRouter, type RouterContextProvider } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { NonceContext } from "./nonce";
-import { requestContext, type RequestInfo } from "./server/context";
+import { requestContext } from "./server/context";
 import type { SharedPageHandle } from "./server/page-cache.server";
 import { consentCookieName } from "./server/preferences.server";
 import { browserTimeZoneCookieName, chosenTimeZoneCookieName } from "./server/timezone.server";
 
 export const streamTimeout = 5_000;
-
-/** Builds the per-request context (nonce, request id, logger) for middleware, loaders and actions. */
-export function createLoadContext(info: RequestInfo): RouterContextProvider {
-  const context = new RouterContextProvider();
-  context.set(requestContext, info);
-  return context;
-}
 
 /**
  * The cookies whose values the shared page cache keys on (app/server/page-cache.server.ts): the

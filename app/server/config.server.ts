@@ -2,13 +2,14 @@
  * Configuration from environment variables, validated with zod (docs/architecture.md §1).
  *
  * `parseConfig(env)` is pure: it returns the typed configuration or throws a `ConfigError`
- * whose message names each wrong variable. `getConfig()` parses `process.env` once.
- * server.ts validates at start-up (so a wrong value stops the start), fills in the secrets
- * kept in DATA_DIR and the URLs of the embedded services, then loads the app, which reads
- * the same variables through `getConfig()`.
+ * whose message names each wrong variable. server.ts validates at start-up (so a wrong value
+ * stops the start) and resolves the secrets kept in DATA_DIR and the upstreams' URLs (its own
+ * embedded services' when none are set); server/app.ts hands that resolved configuration to the
+ * app once (`setAppConfig`), and the app reads it through `getConfig()`. Nothing is written into
+ * `process.env`.
  *
  * This file is imported both by server.ts (run by Node's type stripping) and by the Vite
- * bundle, so it imports nothing but zod and node built-ins.
+ * bundle, so it imports nothing but zod and node built-ins; it holds no state server.ts uses.
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -113,7 +114,19 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 
 let cached: Config | undefined;
 
-/** The configuration of this process, parsed once from process.env. @throws ConfigError */
+/**
+ * Sets the configuration `getConfig()` answers: server/app.ts calls it once, before the first
+ * request, with the upstream URLs and secrets server.ts resolved.
+ */
+export function setAppConfig(config: Config): void {
+  cached = config;
+}
+
+/**
+ * The app's configuration: the one `setAppConfig` set, else (app modules run alone, as the client
+ * tests run them) `process.env` parsed once.
+ * @throws ConfigError when process.env is parsed and a variable is wrong
+ */
 export function getConfig(): Config {
   cached ??= parseConfig(process.env);
   return cached;

@@ -1,7 +1,7 @@
 /**
  * Typed request contexts for middleware, loaders and actions (React Router `createContext`).
- * server.ts fills `requestContext` through `createLoadContext` in entry.server.tsx, so the
- * context keys are the bundle's own objects.
+ * server/app.ts fills `requestContext` in its getLoadContext; it is built into the same bundle as
+ * the routes, so the context keys are one set of objects.
  */
 import { createContext } from "react-router";
 import type { Logger } from "pino";

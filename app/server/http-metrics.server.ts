@@ -1,5 +1,5 @@
 /**
- * Request metrics of server.ts (docs/architecture.md §2 "metrics"): every answer counted and
+ * Request metrics of server/app.ts (docs/architecture.md §2 "metrics"): every answer counted and
  * timed by route, method and status, and GET /metrics for operators behind METRICS_TOKEN.
  *
  * The route label is the route table's path the request matched (`/testdetail`, `/reviews/dispute`; a
@@ -67,9 +67,10 @@ export function httpMetrics(options: { basePrefix: string; routes: () => Set<str
 
 /**
  * GET /metrics: the Prometheus text of every metric, only with `Authorization: Bearer <token>`
- * (compared in constant time); 401 otherwise. Not mounted without a token (server.ts).
+ * (compared in constant time); 401 otherwise. Not mounted without a token (server/app.ts).
+ * @param others the text of the series registered outside this build (the embedded services'), appended
  */
-export function metricsEndpoint(token: string): RequestHandler {
+export function metricsEndpoint(token: string, others?: () => Promise<string>): RequestHandler {
   const expected = Buffer.from(`Bearer ${token}`);
   return async (req, res) => {
     const given = Buffer.from(req.get("authorization") ?? "");
@@ -77,7 +78,7 @@ export function metricsEndpoint(token: string): RequestHandler {
       res.status(401).set("WWW-Authenticate", 'Bearer realm="metrics"').type("text/plain").send("A bearer token is required.\n");
       return;
     }
-    const { contentType, body } = await metricsText();
-    res.set("Cache-Control", "no-store").type(contentType).send(body);
+    const [{ contentType, body }, more] = await Promise.all([metricsText(), others?.() ?? ""]);
+    res.set("Cache-Control", "no-store").type(contentType).send(body + more);
   };
 }

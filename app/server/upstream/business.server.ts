@@ -41,7 +41,7 @@ import type { BuildAndCreateRequest, NewSubscriptionRequest, SaveUserInfoPartial
 /** Messages of a change: `failed`, or the API's sentence for a refusal it explains. */
 const changeMessages = (failed: string): CallMessages => ({ failed, answered: explainedRefusal });
 
-/** The business API's base URL: BUSINESS_API_URL, or the embedded service's (server.ts sets it before the app loads). */
+/** The business API's base URL: BUSINESS_API_URL, or the embedded service's (server/app.ts hands it over at start). */
 function businessUrl(): string {
   const url = getConfig().BUSINESS_API_URL;
   if (!url) throw new Error("BUSINESS_API_URL is not configured");

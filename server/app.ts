@@ -1,0 +1,355 @@
+/**
+ * The web app's Express pipeline (docs/architecture.md §3), the input of the Vite server build as in
+ * React Router's node-custom-server template: server.ts loads it once, from build/server/index.js in
+ * production and through Vite's `ssrLoadModule` with `--dev`, so that this module and every app
+ * module it reaches exist once in the process, with the build's own context keys and metrics.
+ *
+ * Order: request log, request metrics and GET /metrics (with METRICS_TOKEN), CSP nonce and helmet,
+ * Permissions-Policy, gzip compression, /healthz and /readyz, the cross-site refusal, body limits,
+ * the account-form rate limit, static assets (or Vite's middleware), the shared page cache, React
+ * Router's request handler, and the error page.
+ */
+import { randomBytes } from "node:crypto";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import compression from "compression";
+import expressStaticGzip from "express-static-gzip";
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import { ipKeyGenerator, rateLimit } from "express-rate-limit";
+import helmet from "helmet";
+import type { Logger } from "pino";
+import { pinoHttp } from "pino-http";
+import { RedisStore, type RedisReply } from "rate-limit-redis";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import { createRequestHandler } from "@react-router/express";
+import { maxFormBodyBytes, uploadDiscardLimitBytes } from "../app/limits.ts";
+import { paths, routePathOf } from "../app/paths.ts";
+import * as messages from "../app/messages.ts";
+import { sharedPageCookies } from "../app/entry.server.tsx";
+import { createAttemptLimits, formName, minutesToWait, rateLimitRejections } from "../app/server/attempt-limits.server.ts";
+import { setAppConfig, type Config } from "../app/server/config.server.ts";
+import { requestContext } from "../app/server/context.ts";
+import { isCrossSite } from "../app/server/crosssite.server.ts";
+import { httpMetrics, metricsEndpoint, routePaths } from "../app/server/http-metrics.server.ts";
+import { httpSerializers, requestId } from "../app/server/log.server.ts";
+import { createSharedPageCache, policyWithHashes, type PageCacheSlot } from "../app/server/page-cache.server.ts";
+import type { RedisClient } from "../app/server/redis.server.ts";
+import type { SessionDataStore } from "../app/server/session-store.server.ts";
+
+/** Where the app finds its upstreams: the URLs server.ts was given, or those of the services it started. */
+export interface Upstreams {
+  identityUrl: string;
+  consumerUrl: string;
+  businessUrl: string;
+  /** The app's client secret at the identity authority (IDENTITY_CLIENT_SECRET or the one kept in DATA_DIR). */
+  identityClientSecret: string;
+}
+
+/** What server.ts resolved before the app starts. */
+export interface AppOptions {
+  /** The parsed configuration (app/server/config.server.ts); its upstream fields are replaced by `upstreams`. */
+  config: Config;
+  /** The process logger; every request logs through a child of it. */
+  log: Logger;
+  upstreams: Upstreams;
+  /** SESSION_SECRET, or the one kept in DATA_DIR (at least 32 characters). */
+  sessionSecret: string;
+  /** Where sessions are kept (Redis, the embedded database or PostgreSQL). */
+  sessions: SessionDataStore;
+  /** With REDIS_URL: the connection the rate-limit counters use (shared by the replicas); else they stay in memory. */
+  redis?: RedisClient;
+  /** Redis reachable now (for /readyz); only with `redis`. */
+  redisReachable?: () => Promise<boolean>;
+  /** The Prometheus text of the series registered outside this build (the embedded services'), for GET /metrics. */
+  otherMetrics?: () => Promise<string>;
+  /**
+   * Static files: the production build's client folder (hashed assets served immutable), or Vite's
+   * middleware in development (then no CSP, no page cache, and the build is loaded per request).
+   */
+  assets: { clientDir: string } | { vite: RequestHandler };
+  /**
+   * With --dev only: React Router's context class as Node loads it for @react-router/express, whose
+   * handler checks the load context with `instanceof`; Vite loads this module's own react-router
+   * with the development condition, another copy. In the build both are the same.
+   */
+  routerContextProvider?: typeof RouterContextProvider;
+}
+
+/** The React Router build of this bundle (the template's virtual module, resolved by the React Router plugin). */
+const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+
+/**
+ * Hands the resolved configuration to the app once (app/server/config.server.ts `setAppConfig`) and
+ * builds the Express app; it does not listen (server.ts does).
+ * @returns the app, ready for `listen`
+ * @throws when the production build's client folder cannot be read
+ */
+export async function createApp(options: AppOptions): Promise<Express> {
+  const { config, log, upstreams, sessions, redis } = options;
+  setAppConfig({
+    ...config,
+    IDENTITY_URL: upstreams.identityUrl,
+    CONSUMER_API_URL: upstreams.consumerUrl,
+    BUSINESS_API_URL: upstreams.businessUrl,
+    IDENTITY_CLIENT_SECRET: upstreams.identityClientSecret,
+    SESSION_SECRET: options.sessionSecret,
+  });
+  const dev = "vite" in options.assets;
+  const base = config.basePrefix;
+  const build = dev ? undefined : await loadBuild();
+  const knownRoutes = build ? routePaths(build.routes) : undefined;
+
+  /** A small self-contained error page (no scripts, no stack trace). */
+  const errorPage = (message: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>SafeWindow</title></head><body><main><h1>SafeWindow</h1><p>${message}</p><p><a href="${base}/">Go to the start page</a></p></main></body></html>`;
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.TRUST_PROXY);
+
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: requestId,
+      serializers: httpSerializers,
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
+    }),
+  );
+
+  // With METRICS_TOKEN, every answer counted and timed by route, and GET /metrics for the token
+  // (app/server/http-metrics.server.ts); without it, no request pays for counts nobody can read.
+  if (config.METRICS_TOKEN) {
+    app.use(httpMetrics({ basePrefix: base, routes: () => knownRoutes }));
+    app.get("/metrics", metricsEndpoint(config.METRICS_TOKEN, options.otherMetrics));
+  }
+
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
+
+  app.use(
+    helmet({
+      contentSecurityPolicy: dev
+        ? false
+        : {
+            useDefaults: false,
+            directives: {
+              defaultSrc: ["'self'"],
+              scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+              styleSrc: ["'self'"],
+              imgSrc: ["'self'", "data:", "blob:"],
+              fontSrc: ["'self'"],
+              connectSrc: ["'self'"],
+              formAction: ["'self'"],
+              frameAncestors: ["'none'"],
+              baseUri: ["'self'"],
+              objectSrc: ["'none'"],
+              ...(config.publicUrl.startsWith("https:") ? { upgradeInsecureRequests: [] } : {}),
+            },
+          },
+      // helmet's default no-referrer makes Chromium send `Origin: null` on form posts, which
+      // React Router's CSRF check rejects (docs/architecture.md §2).
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+      strictTransportSecurity: config.publicUrl.startsWith("https:"),
+      // CSP frame-ancestors 'none' already forbids framing; the legacy header said less (SAMEORIGIN).
+      xFrameOptions: false,
+    }),
+  );
+  // No page uses the camera, microphone, payments or USB: browsers refuse them to every frame and script
+  // of the app; the position only to our own pages (Locations' "Near me"; docs/security.md "Headers").
+  app.use((_req, res, next) => {
+    res.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(self), payment=(), usb=(), browsing-topics=()");
+    next();
+  });
+  // Answers made per request (pages, data, error pages) are compressed with gzip, even for a browser
+  // that also accepts br: on our 8-11 KB pages brotli saved about 80 bytes (3%) and cost a quarter of
+  // GET /login's requests/s, its encoder state being set up for every answer (bench/pages.results.md).
+  // The middleware prefers br whenever it is accepted, so br is taken out of what it reads; the
+  // hashed assets, compressed once at build time, keep brotli (their own middleware, below, reads
+  // the header as the browser sent it).
+  const assetsPrefix = `${base}/assets/`;
+  app.use((req, _res, next) => {
+    const accepted = req.headers["accept-encoding"];
+    if (accepted && !req.path.startsWith(assetsPrefix)) {
+      req.headers["accept-encoding"] = accepted
+        .split(",")
+        .filter((coding) => coding.split(";")[0]!.trim().toLowerCase() !== "br")
+        .join(",");
+    }
+    next();
+  });
+  app.use(compression());
+
+  app.get("/healthz", (_req, res) => {
+    res.json({ ok: true });
+  });
+
+  app.get("/readyz", async (_req, res) => {
+    const [identity, consumer, business, redisUp] = await Promise.all([
+      reachable(`${upstreams.identityUrl}/healthz`),
+      reachable(`${upstreams.consumerUrl}/healthz`),
+      reachable(`${upstreams.businessUrl}/healthz`),
+      redis ? options.redisReachable?.() : undefined,
+    ]);
+    const checks = { identity, consumer, business, ...(redis ? { redis: redisUp } : {}) };
+    const ready = Object.values(checks).every(Boolean);
+    res.status(ready ? 200 : 503).json({ ready, checks });
+  });
+
+  // Cross-site state-changing requests are refused before anything acts on them, whatever the route
+  // (app/server/crosssite.server.ts: Fetch Metadata, then Origin).
+  const trustedOrigins = [new URL(config.publicUrl).origin];
+  app.use((req, res, next) => {
+    const site = { method: req.method, secFetchSite: req.get("sec-fetch-site"), origin: req.get("origin"), host: req.get("host") ?? "" };
+    if (!isCrossSite(site, trustedOrigins)) return next();
+    req.log.warn({ origin: site.origin, secFetchSite: site.secFetchSite }, "cross-site request refused");
+    res.status(403).type("html").send(errorPage(messages.crossSiteRefused));
+  });
+
+  // Bodies are bounded before anything reads them: forms are small, the upload form carries one
+  // PDF; a body without a declared length (chunked) is refused, so none is buffered unbounded.
+  app.use((req, res, next) => {
+    if (req.headers["transfer-encoding"] && !req.headers["content-length"]) {
+      res.status(411).set("Connection", "close").type("html").send(errorPage("Your browser sent the form in a way we cannot accept. Please try again."));
+      return;
+    }
+    const length = Number(req.headers["content-length"] ?? 0);
+    // An upload a little over its limit reaches the upload form's action, which answers with the
+    // form's own message (app/limits.ts); only absurd sizes are refused here, unread.
+    const upload = req.method === "POST" && routePathOf(req.path, base) === paths.mytests;
+    if (length > (upload ? uploadDiscardLimitBytes : maxFormBodyBytes)) {
+      req.log.warn({ length }, "request body too large");
+      const message = upload ? messages.uploadTooLarge : "That was more than this form accepts. Please go back and shorten what you entered.";
+      res.status(413).set("Connection", "close").type("html").send(errorPage(message));
+      return;
+    }
+    next();
+  });
+
+  // Sign-in and account forms: at most AUTH_RATE_LIMIT posts per client address and form in 10
+  // minutes, against password guessing and mail flooding, whatever the spelling of the path
+  // (formName). The route actions add limits per target account and per mail recipient
+  // (attemptLimits, in the load context). The counters are in Redis with REDIS_URL (shared by the
+  // replicas), else in this process's memory.
+  const redisStore = (prefix: string) =>
+    new RedisStore({ prefix, sendCommand: (...args: string[]) => (redis as RedisClient).sendCommand(args) as Promise<RedisReply> });
+  const attemptLimits = createAttemptLimits(redis ? redisStore : undefined);
+  app.use(
+    rateLimit({
+      windowMs: 10 * 60 * 1000,
+      limit: config.AUTH_RATE_LIMIT,
+      standardHeaders: "draft-8",
+      legacyHeaders: false,
+      skip: (req) => req.method !== "POST" || !formName(req.path, base),
+      keyGenerator: (req) => `${ipKeyGenerator(req.ip ?? "")}|${formName(req.path, base)}`,
+      store: redis ? redisStore("safewindow:ratelimit:") : undefined,
+      handler: (req, res) => {
+        req.log.warn("account form rate limit reached");
+        rateLimitRejections.inc({ limit: "formsPerAddress" });
+        const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+        const seconds = resetTime ? Math.ceil((resetTime.getTime() - Date.now()) / 1000) : 600;
+        res.status(429).set("Retry-After", String(Math.max(1, seconds))).type("html").send(errorPage(messages.tooManyAttempts(minutesToWait(seconds))));
+      },
+    }),
+  );
+
+  if ("vite" in options.assets) {
+    app.use(options.assets.vite);
+  } else {
+    const client = options.assets.clientDir;
+    // Hashed assets: immutable, and served from the brotli or gzip file the build wrote beside each
+    // (vite.config.ts), as the browser accepts; the compression middleware leaves encoded answers alone.
+    app.use(
+      `${base}/assets`,
+      expressStaticGzip(path.join(client, "assets"), {
+        enableBrotli: true,
+        orderPreference: ["br", "gzip"],
+        index: false,
+        serveStatic: { immutable: true, maxAge: "1y", index: false },
+      }),
+    );
+    // The few files at the build's top level (favicon, the service-worker remover): only their own
+    // paths reach the static middleware, so that a page request costs no file-system lookup.
+    const rootFiles = new Set(readdirSync(client, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => `/${entry.name}`));
+    const serveRootFile = express.static(client, { maxAge: "1h", index: false });
+    app.use(base || "/", (req, res, next) => (rootFiles.has(req.path) ? serveRootFile(req, res, next) : next()));
+  }
+
+  // The shared page cache (app/server/page-cache.server.ts, docs/decisions/0014-shared-page-cache.md):
+  // a GET without a session or any other personal cookie is answered from memory when its page was
+  // stored (a page every anonymous visitor gets the same); otherwise it may store what it renders.
+  // Not in development, where the code changes under it.
+  const pageCache = dev ? undefined : createSharedPageCache({ keyedCookies: sharedPageCookies() });
+  app.use((req, res, next) => {
+    const key = pageCache?.keyOf({ method: req.method, url: req.originalUrl, host: req.headers.host, cookie: req.headers.cookie });
+    if (!pageCache || key === undefined) return next();
+    const nonce = res.locals.cspNonce as string;
+    const page = pageCache.get(key);
+    const policy = res.getHeader("Content-Security-Policy");
+    const withHashes = page && typeof policy === "string" ? policyWithHashes(policy, nonce, page) : undefined;
+    if (!page || !withHashes) {
+      const slot = pageCache.slot(key, nonce);
+      res.locals.sharedPage = slot;
+      // Stored only by the headers that went out: the session middleware (or any other) may add a
+      // Set-Cookie after the page was rendered.
+      res.on("finish", () => slot.finish(res.statusCode, res.getHeaderNames()));
+      return next();
+    }
+    for (const [name, value] of page.headers) res.setHeader(name, value);
+    res.setHeader("Content-Security-Policy", withHashes);
+    res.vary("Accept-Encoding");
+    // Without an Accept-Encoding header the answer is the plain HTML, as the compression middleware would send.
+    const gzip = Boolean(req.headers["accept-encoding"]) && req.acceptsEncodings("gzip", "identity") === "gzip";
+    if (gzip) res.setHeader("Content-Encoding", "gzip");
+    const body = gzip ? page.gzip : page.html;
+    res.setHeader("Content-Length", body.length);
+    res.status(200).end(body);
+  });
+
+  // The request context (app/server/context.ts) reaches middleware, loaders and actions through
+  // getLoadContext, with this bundle's own context key.
+  app.all(
+    "/{*path}",
+    createRequestHandler({
+      build: build ?? loadBuild,
+      mode: dev ? "development" : "production",
+      getLoadContext: (req, res) => {
+        const context = new (options.routerContextProvider ?? RouterContextProvider)();
+        context.set(requestContext, {
+          nonce: res.locals.cspNonce as string,
+          requestId: String(req.id),
+          log: req.log,
+          clientIp: req.ip ?? "",
+          sessions,
+          attemptLimits,
+          sharedPage: res.locals.sharedPage as PageCacheSlot | undefined,
+        });
+        return context;
+      },
+    }),
+  );
+
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    req.log.error({ err: error }, "request failed");
+    if (res.headersSent) return res.end();
+    const status = (error as { status?: number }).status;
+    const clientError = typeof status === "number" && status >= 400 && status < 500;
+    res
+      .status(clientError ? status : 500)
+      .type("html")
+      .send(errorPage(clientError ? "We could not read that request. Please go back and try again." : "Something went wrong on our side. Please try again in a minute."));
+  });
+
+  return app;
+}
+
+/** True when `url` answers 2xx within 2 s. */
+async function reachable(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok;
+  } catch {
+    return false;
+  }
+}
