@@ -94,9 +94,11 @@ export class ConfigError extends Error {
 }
 
 /**
- * Parses and validates configuration.
+ * Parses and validates configuration. IDENTITY_URL, CONSUMER_API_URL and BUSINESS_API_URL are set
+ * all three (the upstreams run elsewhere; IDENTITY_CLIENT_SECRET is then required too) or none (the
+ * reference services are embedded): docs/architecture.md §1.
  * @param env usually process.env
- * @throws ConfigError naming each wrong variable and why
+ * @throws ConfigError naming each wrong variable and why, or each missing upstream URL when only some are set
  */
 export function parseConfig(env: Record<string, string | undefined>): Config {
   // An empty variable counts as unset (Docker and .env files often leave them empty).
@@ -107,6 +109,18 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const value = parsed.data;
+  // The reference services are embedded all together or not at all (docs/architecture.md §1): a
+  // replica with some of them elsewhere would start the others on a private database of its own.
+  const upstreams = ["IDENTITY_URL", "CONSUMER_API_URL", "BUSINESS_API_URL"] as const;
+  const missing = upstreams.filter((name) => value[name] === undefined);
+  if (missing.length > 0 && missing.length < upstreams.length) {
+    const set = upstreams.filter((name) => !missing.includes(name)).join(", ");
+    const lines = missing.map((name) => `  ${name}: required when ${set} ${set.includes(",") ? "are" : "is"} set (set all three upstream URLs, or none for the embedded services)`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  if (missing.length === 0 && value.IDENTITY_CLIENT_SECRET === undefined) {
+    throw new ConfigError("Invalid configuration:\n  IDENTITY_CLIENT_SECRET: required when IDENTITY_URL is set");
+  }
   const basePrefix = value.BASE_PATH === "/" ? "" : value.BASE_PATH;
   const publicUrl = value.PUBLIC_URL ?? `http://localhost:${value.PORT}${basePrefix}`;
   return { ...value, publicUrl, basePrefix };

@@ -1,9 +1,10 @@
 /**
  * The whole journey under a non-root BASE_PATH (/sw): routes, assets, cookies and redirects all
- * stay under it. Runs in both projects against the second app server of playwright.config.ts.
+ * stay under it. Runs in both projects against the second app server of playwright.config.ts, which
+ * embeds its own reference services.
  */
 import * as messages from "../../app/messages";
-import { e2e } from "./env";
+import { baseAppTarget, e2e } from "./env";
 import { createAccount, expect, expectAccessible, fillProfile, sampleProfile, signIn, strongPassword, test, uniqueEmail } from "./support";
 
 const base = `${e2e.baseAppUrl}${e2e.basePath}`;
@@ -11,7 +12,8 @@ test.use({ baseURL: `${base}/` });
 
 test("sign in, profile, welcome, safe window, settings and logout under /sw", async ({ page, context }, testInfo) => {
   const email = uniqueEmail(testInfo, "basepath");
-  await createAccount(email, strongPassword, { confirmed: true });
+  // The base-path app embeds its own services: the account is made through its pages.
+  await createAccount(email, strongPassword, { confirmed: true, on: baseAppTarget });
   const requested: string[] = [];
   page.on("request", (request) => requested.push(new URL(request.url()).pathname));
 

@@ -1,13 +1,18 @@
 import { readFileSync } from "node:fs";
+import path from "node:path";
 
-/** Where the end-to-end servers run and what they share with the tests. */
+/**
+ * Where the end-to-end servers run and what they share with the tests. Two deployments, each with
+ * all three upstreams or none (docs/architecture.md §1): the app (and the base-path app) with the
+ * reference services embedded, the default; the SPEC-only app with the three services as their own
+ * processes elsewhere.
+ */
 export const e2e = {
+  /** The app with every service embedded (its identity authority's and consumer API's mails in `appDataDir/outbox`). */
   appPort: 3100,
   appUrl: "http://127.0.0.1:3100",
   appDataDir: ".e2e-data/app",
-  identityPort: 3101,
-  identityUrl: "http://127.0.0.1:3101",
-  identityDataDir: ".e2e-data/identity",
+  /** The same app under a non-root BASE_PATH, its services embedded too. */
   baseAppPort: 3102,
   basePath: "/sw",
   baseAppUrl: "http://127.0.0.1:3102",
@@ -20,9 +25,9 @@ export const e2e = {
   labSitesPort: 3103,
   labSitesCa: ".e2e-data/lab-sites-ca.pem",
   /**
-   * The same app against reference services that answer exactly as the product rules say
-   * (`UPSTREAM_EXTENSIONS=off`, docs/product.md §7.4): the SPEC journeys run here, the extension
-   * journeys against the app above (playwright.config.ts).
+   * The same app against the three reference services run from their main.ts, answering exactly as
+   * the product rules say (`UPSTREAM_EXTENSIONS=off`, docs/product.md §7.4): the SPEC journeys run
+   * here, the extension journeys against the app above (playwright.config.ts).
    */
   specAppPort: 3104,
   specAppUrl: "http://127.0.0.1:3104",
@@ -30,26 +35,51 @@ export const e2e = {
   specIdentityPort: 3105,
   specIdentityUrl: "http://127.0.0.1:3105",
   specIdentityDataDir: ".e2e-data/identity-spec",
+  specConsumerPort: 3106,
+  specConsumerUrl: "http://127.0.0.1:3106",
+  specConsumerDataDir: ".e2e-data/consumer-spec",
+  specBusinessPort: 3107,
+  specBusinessUrl: "http://127.0.0.1:3107",
+  specBusinessDataDir: ".e2e-data/business-spec",
   clientId: "safewindow-web",
   clientSecret: "e2e-client-secret-not-for-production",
   /** The V8 heap options the app ships with (package.json config.nodeOptions; README "Memory"). */
   nodeOptions: (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { config: { nodeOptions: string } }).config.nodeOptions,
 } as const;
 
-/** Where one project's journeys run: its app, the identity authority it uses, and their data directories. */
+/** Where one project's journeys run: its app, its identity authority when that runs alone, and where their mails land. */
 export interface E2eTarget {
   appUrl: string;
   appDataDir: string;
-  identityUrl: string;
-  identityDataDir: string;
+  /** The identity authority's URL when it runs as its own process; undefined when the app embeds it (on a loopback port of its own choosing). */
+  identityUrl: string | undefined;
+  /** The identity authority's outbox (its DATA_DIR/outbox: the app's when embedded). */
+  identityOutbox: string;
+  /** The consumer API's outbox (a decided dispute's mail; the app's DATA_DIR/outbox when embedded). */
+  consumerOutbox: string;
 }
 
 /** The projects whose journeys run against the SPEC-only services (playwright.config.ts). */
 export const specProjects = ["spec-js", "spec-no-js"] as const;
 
-/** The servers of the project named `projectName`: the SPEC-only ones for `specProjects`, else the app with every extension. */
+/** The servers of the project named `projectName`: the SPEC-only ones for `specProjects`, else the app with every extension, embedded. */
 export function targetOf(projectName: string): E2eTarget {
   return (specProjects as readonly string[]).includes(projectName)
-    ? { appUrl: e2e.specAppUrl, appDataDir: e2e.specAppDataDir, identityUrl: e2e.specIdentityUrl, identityDataDir: e2e.specIdentityDataDir }
-    : { appUrl: e2e.appUrl, appDataDir: e2e.appDataDir, identityUrl: e2e.identityUrl, identityDataDir: e2e.identityDataDir };
+    ? {
+        appUrl: e2e.specAppUrl,
+        appDataDir: e2e.specAppDataDir,
+        identityUrl: e2e.specIdentityUrl,
+        identityOutbox: path.join(e2e.specIdentityDataDir, "outbox"),
+        consumerOutbox: path.join(e2e.specConsumerDataDir, "outbox"),
+      }
+    : { appUrl: e2e.appUrl, appDataDir: e2e.appDataDir, identityUrl: undefined, identityOutbox: path.join(e2e.appDataDir, "outbox"), consumerOutbox: path.join(e2e.appDataDir, "outbox") };
 }
+
+/** The base-path app (embedded services, under `e2e.basePath`). */
+export const baseAppTarget: E2eTarget = {
+  appUrl: `${e2e.baseAppUrl}${e2e.basePath}`,
+  appDataDir: e2e.baseAppDataDir,
+  identityUrl: undefined,
+  identityOutbox: path.join(e2e.baseAppDataDir, "outbox"),
+  consumerOutbox: path.join(e2e.baseAppDataDir, "outbox"),
+};

@@ -1,6 +1,7 @@
 /**
  * Helpers for the end-to-end journeys: unique accounts, the identity authority's outbox, acting as
- * the business side (invite), and the accessibility check.
+ * the business side (invite, where the identity authority runs as its own process), and the
+ * accessibility check.
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -49,10 +50,10 @@ export interface Mail {
 
 /**
  * Waits (up to 15 s) for a mail to `to` with a link that contains `linkPart` (null: the newest mail to `to`), in `outbox` (one raw
- * .eml file per message): by default the identity authority's (its DATA_DIR/outbox); the app's
- * embedded consumer API writes to the app's (`appOutbox`).
+ * .eml file per message): by default the identity authority's (its DATA_DIR/outbox, the app's when
+ * it embeds the authority); the consumer API's is `appOutbox()`.
  */
-export async function waitForMail(to: string, linkPart: string | null, outbox = path.join(target().identityDataDir, "outbox")): Promise<Mail> {
+export async function waitForMail(to: string, linkPart: string | null, outbox = target().identityOutbox): Promise<Mail> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith(".eml")).sort().reverse();
@@ -71,9 +72,9 @@ export async function waitForMail(to: string, linkPart: string | null, outbox = 
   throw new Error(`no mail to ${to} with a ${linkPart} link arrived`);
 }
 
-/** The outbox of the app's embedded consumer API (a decided dispute's mail), for the running test's project. */
+/** The outbox of the consumer API (a decided dispute's mail) of the running test's project: the app's DATA_DIR/outbox when embedded. */
 export function appOutbox(): string {
-  return path.join(target().appDataDir, "outbox");
+  return target().consumerOutbox;
 }
 
 /** The link of `mail` that contains `linkPart`, as a path the test's baseURL serves. */
@@ -85,9 +86,16 @@ export function linkPath(mail: Mail, linkPart: string): string {
   return url.pathname + url.search;
 }
 
-/** A client-credentials token of the identity authority (the business side's view). */
-async function clientToken(): Promise<string> {
-  const response = await fetch(`${target().identityUrl}/connect/token`, {
+/** The identity authority's URL; @throws when the project's app embeds it (no address the tests can reach). */
+function identityUrl(): string {
+  const url = target().identityUrl;
+  if (!url) throw new Error(`project ${test.info().project.name}: the identity authority is embedded in the app; act through the app's pages`);
+  return url;
+}
+
+/** A client-credentials token of the identity authority at `url` (the business side's view). */
+async function clientToken(url: string): Promise<string> {
+  const response = await fetch(`${url}/connect/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ grant_type: "client_credentials", scope: "identity.api", client_id: e2e.clientId, client_secret: e2e.clientSecret }),
@@ -96,32 +104,60 @@ async function clientToken(): Promise<string> {
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-/** Creates an account with `password` straight at the identity authority; confirms it when asked. */
-export async function createAccount(email: string, password: string, options: { confirmed: boolean }): Promise<void> {
-  const token = await clientToken();
-  const registered = await fetch(`${target().identityUrl}/api/account/register`, {
+/**
+ * Creates an account with `password`; confirms it when asked. Straight at the identity authority
+ * when it runs as its own process; else (embedded) through the app's registration form and the
+ * mailed confirmation link, as a browser without JavaScript would, on `on` (default: the project's app).
+ */
+export async function createAccount(email: string, password: string, options: { confirmed: boolean; on?: E2eTarget }): Promise<void> {
+  const on = options.on ?? target();
+  const authority = on.identityUrl;
+  if (!authority) return createAccountThroughApp(on, email, password, options.confirmed);
+  const token = await clientToken(authority);
+  const registered = await fetch(`${authority}/api/account/register`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify({ userName: email, password }),
   });
   expect(registered.status).toBe(200);
   if (!options.confirmed) return;
-  const sent = await fetch(`${target().identityUrl}/api/account/sendconfirmationemail?${new URLSearchParams({ email })}`, {
+  const sent = await fetch(`${authority}/api/account/sendconfirmationemail?${new URLSearchParams({ email })}`, {
     headers: { authorization: `Bearer ${token}` },
   });
   expect(sent.status).toBe(200);
-  const link = new URL(linkPath(await waitForMail(email, "/confirmemail"), "/confirmemail"), target().appUrl);
-  const confirmed = await fetch(`${target().identityUrl}/api/account/confirmemail?${link.searchParams}`, {
+  const link = new URL(linkPath(await waitForMail(email, "/confirmemail", on.identityOutbox), "/confirmemail"), on.appUrl);
+  const confirmed = await fetch(`${authority}/api/account/confirmemail?${link.searchParams}`, {
     headers: { authorization: `Bearer ${token}` },
   });
   expect(confirmed.status).toBe(200);
 }
 
+/**
+ * The account made through `on`'s pages: the registration form posted (both toggles on), then, when
+ * `confirmed`, the confirmation link of the mail in `on.identityOutbox` opened on the app.
+ */
+async function createAccountThroughApp(on: E2eTarget, email: string, password: string, confirmed: boolean): Promise<void> {
+  const origin = new URL(on.appUrl).origin;
+  const registered = await fetch(`${on.appUrl}/registration`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin },
+    body: new URLSearchParams({ email, password, confirmPassword: password, acceptTerms: "on", acceptPrivacy: "on" }),
+  });
+  expect(registered.status).toBe(302);
+  expect(registered.headers.get("location")).toMatch(/\/checkconfirmation$/);
+  if (!confirmed) return;
+  const mail = await waitForMail(email, "/confirmemail", on.identityOutbox);
+  const link = new URL(mail.links.find((l) => l.includes("/confirmemail"))!);
+  const confirmation = await fetch(`${on.appUrl}/confirmemail${link.search}`);
+  expect(confirmation.status).toBe(200);
+}
+
 /** Invites `email` as the business side does: an account without a password, and a mail to set it. */
 export async function inviteAccount(email: string): Promise<void> {
-  const response = await fetch(`${target().identityUrl}/api/account/invite`, {
+  const response = await fetch(`${identityUrl()}/api/account/invite`, {
     method: "POST",
-    headers: { authorization: `Bearer ${await clientToken()}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${await clientToken(identityUrl())}`, "content-type": "application/json" },
     body: JSON.stringify({ userName: email }),
   });
   expect(response.status).toBe(200);

@@ -34,8 +34,12 @@ beforeAll(async () => {
   silentUpstream = createServer(() => {});
   await new Promise<void>((resolve) => silentUpstream.listen(0, "127.0.0.1", resolve));
   silentUrl = `http://127.0.0.1:${(silentUpstream.address() as { port: number }).port}`;
-  // The app reads its configuration once, on first use: set it before the client loads.
+  // The app reads its configuration once, on first use: set it before the client loads (all three
+  // upstream URLs, as the configuration requires; this test calls only the business API).
   process.env.BUSINESS_API_URL = business.url;
+  process.env.IDENTITY_URL = services.identityUrl;
+  process.env.CONSUMER_API_URL = services.consumer.url;
+  process.env.IDENTITY_CLIENT_SECRET = CLIENT.clientSecret;
   process.env.UPSTREAM_TIMEOUT_MS = "3000";
   ({ businessApi } = await import("../../app/server/upstream/business.server"));
 }, 60_000);

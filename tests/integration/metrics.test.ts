@@ -1,22 +1,20 @@
 /**
  * GET /metrics (README "Operating", app/server/http-metrics.server.ts): Prometheus text behind
  * METRICS_TOKEN, never public. server.ts runs as operators run it (the production build), with the
- * embedded consumer API and an identity authority of the test's own, which the test stops to make an
- * upstream fail; the counters are read back after a page request, an upload and that failure.
+ * embedded services; the counters are read back after page requests and uploads. An upstream
+ * failure is counted by a second server.ts whose three upstreams are elsewhere and do not answer
+ * (the upstreams are embedded all together or not at all, docs/architecture.md §1).
  * Needs `npm run build`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startIdentityService, type IdentityService } from "../../services/identity/server";
 import { harborviewPdf } from "../fixtures/index";
 import { stopProcess } from "./redis-server";
 import { form, signedUpUser, startServer, upload, type Running } from "./server-process";
 
 const TOKEN = "metrics-token-for-the-test-0123";
-const clientSecret = "metrics-client-secret-0123456";
 const dirs: string[] = [];
 const temp = (name: string) => {
   const dir = mkdtempSync(path.join(tmpdir(), `sw-metrics-${name}-`));
@@ -35,24 +33,34 @@ function valueOf(text: string, name: string, labels: Record<string, string>): nu
 }
 
 describe("GET /metrics", () => {
-  let identity: IdentityService | undefined;
-  let identityDir: string;
+  let appDir: string;
   let server: Running;
+  /** The upstreams elsewhere, none answering. */
+  let stranded: Running;
 
   beforeAll(async () => {
-    identityDir = temp("identity");
-    identity = await startIdentityService({ dataDir: identityDir, publicUrl: "http://127.0.0.1", clients: [{ clientId: "safewindow-web", clientSecret }], logger: pino({ level: "silent" }) });
-    server = await startServer({ DATA_DIR: temp("app"), IDENTITY_URL: identity.url, IDENTITY_CLIENT_SECRET: clientSecret, METRICS_TOKEN: TOKEN });
+    appDir = temp("app");
+    const nowhere = "http://127.0.0.1:9";
+    [server, stranded] = await Promise.all([
+      startServer({ DATA_DIR: appDir, METRICS_TOKEN: TOKEN }),
+      startServer({
+        DATA_DIR: temp("stranded"),
+        IDENTITY_URL: nowhere,
+        IDENTITY_CLIENT_SECRET: "metrics-client-secret-0123456",
+        CONSUMER_API_URL: nowhere,
+        BUSINESS_API_URL: nowhere,
+        METRICS_TOKEN: TOKEN,
+      }),
+    ]);
   }, 90_000);
 
   afterAll(async () => {
-    if (server) await stopProcess(server.child);
-    await identity?.close();
+    await Promise.all([server, stranded].map((running) => running && stopProcess(running.child)));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
-  const metrics = async () => {
-    const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const metrics = async (of = server) => {
+    const res = await fetch(`${of.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/plain");
     return res.text();
@@ -70,15 +78,17 @@ describe("GET /metrics", () => {
     const before = await metrics();
     for (let i = 0; i < 3; i += 1) expect((await fetch(`${server.url}/login`)).status).toBe(200);
     expect((await fetch(`${server.url}/no/such/page`)).status).toBe(404);
-    const cookie = await signedUpUser(server, path.join(identityDir, "outbox"), `metrics-${Date.now()}@example.com`);
+    // The embedded identity authority writes its mails to the app's DATA_DIR/outbox.
+    const cookie = await signedUpUser(server, path.join(appDir, "outbox"), `metrics-${Date.now()}@example.com`);
     const pdf = await harborviewPdf({ firstName: "Grace", lastName: "Hopper", dob: "1986-12-09", collectedAt: new Date(Date.now() - 3 * 3600_000) });
     expect((await upload(server, cookie, pdf)).headers.get("location")).toBe("/mytests");
     expect((await upload(server, cookie, new TextEncoder().encode("not a pdf at all"))).status).toBeLessThan(500);
 
-    // The identity authority goes away: a sign-in is an upstream failure of the token call.
-    await identity!.close();
-    identity = undefined;
-    expect((await fetch(`${server.url}/login`, form({ email: "someone@example.com", password: "Window#2026a" }, server.url))).status).toBe(503);
+    // No identity authority answers the other server: a sign-in there is an upstream failure of the token call.
+    const strandedBefore = await metrics(stranded);
+    expect((await fetch(`${stranded.url}/login`, form({ email: "someone@example.com", password: "Window#2026a" }, stranded.url))).status).toBe(503);
+    const strandedAfter = await metrics(stranded);
+    expect(valueOf(strandedAfter, "safewindow_upstream_failures_total", { call: "token", reason: "unavailable" }) - valueOf(strandedBefore, "safewindow_upstream_failures_total", { call: "token", reason: "unavailable" })).toBeGreaterThanOrEqual(1);
 
     const after = await metrics();
     const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
@@ -89,7 +99,6 @@ describe("GET /metrics", () => {
     expect(delta("safewindow_pdf_uploads_total", { outcome: "valid" })).toBe(1);
     expect(delta("safewindow_pdf_uploads_total", { outcome: "not_pdf" })).toBe(1);
     expect(delta("safewindow_upstream_request_duration_seconds_count", { call: "addTestResultMultipart", outcome: "ok" })).toBe(1);
-    expect(valueOf(after, "safewindow_upstream_failures_total", { call: "token", reason: "unavailable" })).toBeGreaterThanOrEqual(1);
     expect(after).toMatch(/^safewindow_process_resident_memory_bytes \d+/m);
     expect(after).toMatch(/^safewindow_nodejs_eventloop_lag_p99_seconds [\d.e-]+/m);
     expect(after).toMatch(/^safewindow_pdf_queue_length 0$/m);

@@ -12,6 +12,7 @@ import path from "node:path";
 import { createClient } from "@redis/client";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBusinessService, type BusinessService } from "../../services/business/server";
 import { startConsumerService, type ConsumerService } from "../../services/consumer/server";
 import { startIdentityService, type IdentityService } from "../../services/identity/server";
 import { freePort, startRedis, stopProcess as stop } from "./redis-server";
@@ -34,6 +35,7 @@ describe("two replicas sharing Redis", () => {
   let redis: ChildProcess;
   let identity: IdentityService;
   let consumer: ConsumerService;
+  let business: BusinessService;
   let a: Running;
   let b: Running;
   let dataDirA: string;
@@ -48,13 +50,15 @@ describe("two replicas sharing Redis", () => {
       clients: [{ clientId: "safewindow-web", clientSecret }],
       logger,
     });
-    consumer = await startConsumerService({ dataDir: mkdtempSync(path.join(tmpdir(), "sw-redis-consumer-")), identityUrl: identity.url, logger });
+    business = await startBusinessService({ dataDir: mkdtempSync(path.join(tmpdir(), "sw-redis-business-")), identityUrl: identity.url, logger });
+    consumer = await startConsumerService({ dataDir: mkdtempSync(path.join(tmpdir(), "sw-redis-consumer-")), identityUrl: identity.url, businessUrl: business.url, logger });
     const shared = {
       REDIS_URL: `redis://127.0.0.1:${redisPort}`,
       SESSION_SECRET: "one-secret-for-every-replica-0123456789",
       IDENTITY_URL: identity.url,
       IDENTITY_CLIENT_SECRET: clientSecret,
       CONSUMER_API_URL: consumer.url,
+      BUSINESS_API_URL: business.url,
       AUTH_RATE_LIMIT: "4",
     };
     dataDirA = mkdtempSync(path.join(tmpdir(), "sw-redis-a-"));
@@ -67,6 +71,7 @@ describe("two replicas sharing Redis", () => {
   afterAll(async () => {
     for (const replica of [a, b]) if (replica?.child.exitCode === null) replica.child.kill("SIGKILL");
     await consumer?.close();
+    await business?.close();
     await identity?.close();
     if (redis) await stop(redis);
   });
@@ -153,6 +158,7 @@ describe("REDIS_URL unreachable at start", () => {
       IDENTITY_URL: "http://127.0.0.1:9",
       IDENTITY_CLIENT_SECRET: "a-secret-of-sixteen-chars",
       CONSUMER_API_URL: "http://127.0.0.1:9",
+      BUSINESS_API_URL: "http://127.0.0.1:9",
     });
     expect(code).toBe(1);
     expect(stderr).toContain("REDIS_URL");

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import PostalMime from "postal-mime";
 import * as messages from "../../app/messages";
+import { startBusinessService, type BusinessService } from "../../services/business/server";
 import { startConsumerService, type ConsumerService } from "../../services/consumer/server";
 import { startIdentityService, type IdentityService } from "../../services/identity/server";
 import { form, rawGet, root, runServerToExit, scriptAssets, sessionCookieOf, startServer, type Running } from "./server-process";
@@ -198,6 +199,22 @@ describe("server.ts configuration", () => {
     expect(code).toBe(1);
     expect(stderr).toContain("BASE_PATH");
   });
+
+  it("some but not all of the upstream URLs stop the start naming the missing ones, before DATA_DIR is touched", async () => {
+    // The scale-out recipe's old mistake: two upstreams elsewhere, the business API left out.
+    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), "sw-partial-")), "data");
+    const { code, stderr, stdout } = await runServerToExit({
+      DATA_DIR: dataDir,
+      IDENTITY_URL: "http://127.0.0.1:9",
+      IDENTITY_CLIENT_SECRET: "a-secret-of-sixteen-chars",
+      CONSUMER_API_URL: "http://127.0.0.1:9",
+    });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^Invalid configuration:\n {2}BUSINESS_API_URL: required when IDENTITY_URL, CONSUMER_API_URL are set/);
+    expect(stderr).not.toMatch(/^ {2}(IDENTITY_URL|CONSUMER_API_URL):/m);
+    expect(stdout).not.toContain("embedded");
+    expect(existsSync(dataDir)).toBe(false);
+  }, 30_000);
 });
 
 describe("server.ts with the V8 options npm start gives it", () => {
@@ -238,10 +255,13 @@ describe("server.ts with the identity authority down", () => {
   let server: Running;
 
   beforeAll(async () => {
+    // All three upstreams elsewhere, none answering (the account forms ask only the identity authority).
     server = await startServer({
       DATA_DIR: mkdtempSync(path.join(tmpdir(), "sw-down-")),
       IDENTITY_URL: "http://127.0.0.1:9",
       IDENTITY_CLIENT_SECRET: "a-secret-of-sixteen-chars",
+      CONSUMER_API_URL: "http://127.0.0.1:9",
+      BUSINESS_API_URL: "http://127.0.0.1:9",
       AUTH_RATE_LIMIT: "4",
     });
   }, 60_000);
@@ -289,21 +309,28 @@ describe("server.ts with the identity authority down", () => {
 describe("the identity authority goes away during a session", () => {
   let server: Running;
   let identity: IdentityService;
+  let consumer: ConsumerService;
+  let business: BusinessService;
   let cookie: string;
   const email = `midway-${Date.now()}@example.com`;
 
   beforeAll(async () => {
     const clientSecret = "midway-client-secret-0123";
+    const logger = pino({ level: "silent" });
     identity = await startIdentityService({
       dataDir: mkdtempSync(path.join(tmpdir(), "sw-midway-id-")),
       publicUrl: "http://127.0.0.1",
       clients: [{ clientId: "safewindow-web", clientSecret }],
-      logger: pino({ level: "silent" }),
+      logger,
     });
+    business = await startBusinessService({ dataDir: mkdtempSync(path.join(tmpdir(), "sw-midway-business-")), identityUrl: identity.url, logger });
+    consumer = await startConsumerService({ dataDir: mkdtempSync(path.join(tmpdir(), "sw-midway-consumer-")), identityUrl: identity.url, businessUrl: business.url, logger });
     server = await startServer({
       DATA_DIR: mkdtempSync(path.join(tmpdir(), "sw-midway-")),
       IDENTITY_URL: identity.url,
       IDENTITY_CLIENT_SECRET: clientSecret,
+      CONSUMER_API_URL: consumer.url,
+      BUSINESS_API_URL: business.url,
     });
     const password = "Window#2026a";
     const registered = await fetch(
@@ -322,8 +349,10 @@ describe("the identity authority goes away during a session", () => {
     await identity.close();
   }, 90_000);
 
-  afterAll(() => {
+  afterAll(async () => {
     server.child.kill("SIGKILL");
+    await consumer?.close();
+    await business?.close();
   });
 
   it("shows the product's messages on every account screen", async () => {
@@ -365,6 +394,7 @@ describe("a main screen whose upstream fails while loading", () => {
   let server: Running;
   let identity: IdentityService;
   let consumer: ConsumerService;
+  let business: BusinessService;
   let cookie: string;
 
   beforeAll(async () => {
@@ -372,12 +402,14 @@ describe("a main screen whose upstream fails while loading", () => {
     const identityDir = mkdtempSync(path.join(tmpdir(), "sw-loaderr-id-"));
     const logger = pino({ level: "silent" });
     identity = await startIdentityService({ dataDir: identityDir, publicUrl: "http://127.0.0.1", clients: [{ clientId: "safewindow-web", clientSecret }], logger });
-    consumer = await startConsumerService({ dataDir: mkdtempSync(path.join(tmpdir(), "sw-loaderr-consumer-")), identityUrl: identity.url, logger });
+    business = await startBusinessService({ dataDir: mkdtempSync(path.join(tmpdir(), "sw-loaderr-business-")), identityUrl: identity.url, logger });
+    consumer = await startConsumerService({ dataDir: mkdtempSync(path.join(tmpdir(), "sw-loaderr-consumer-")), identityUrl: identity.url, businessUrl: business.url, logger });
     server = await startServer({
       DATA_DIR: mkdtempSync(path.join(tmpdir(), "sw-loaderr-")),
       IDENTITY_URL: identity.url,
       IDENTITY_CLIENT_SECRET: clientSecret,
       CONSUMER_API_URL: consumer.url,
+      BUSINESS_API_URL: business.url,
     });
     const email = `load-error-${Date.now()}@example.com`;
     const password = "Window#2026a";
@@ -401,6 +433,7 @@ describe("a main screen whose upstream fails while loading", () => {
 
   afterAll(async () => {
     server.child.kill("SIGKILL");
+    await business?.close();
     await identity.close();
   });
 

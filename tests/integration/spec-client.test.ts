@@ -155,8 +155,11 @@ class SignInAgain extends Error {}
  * module graph per upstream, since the app reads its configuration once per process.
  */
 async function clientsAt(url: string) {
+  // All three upstream URLs (the configuration allows all or none) and the client secret they require.
   process.env.CONSUMER_API_URL = url;
   process.env.IDENTITY_URL = url;
+  process.env.BUSINESS_API_URL = url;
+  process.env.IDENTITY_CLIENT_SECRET ??= "a-client-secret-for-the-test";
   vi.resetModules();
   const { consumerApi } = await import("../../app/server/upstream/consumer.server");
   const { identityApi } = await import("../../app/server/upstream/identity.server");

@@ -488,12 +488,12 @@ export function runMain(script: string, env: Record<string, string>): MainProces
 /**
  * Waits for the process's JSON log line `message` with its `"port"`, and answers
  * http://127.0.0.1:<port>.
- * @throws after 30 s without that line, with what the process printed
+ * @throws after `timeoutMs` (default 30 s) without that line, with what the process printed
  */
-export function listeningUrl(p: MainProcess, message: string): Promise<string> {
+export function listeningUrl(p: MainProcess, message: string, timeoutMs = 30_000): Promise<string> {
   const line = new RegExp(`"port":(\\d+),.*"${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"`);
   return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${p.out()} ${p.err()}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${p.out()} ${p.err()}`)), timeoutMs);
     p.child.stdout.on("data", () => {
       const m = line.exec(p.out());
       if (m?.[1]) {

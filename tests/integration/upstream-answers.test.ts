@@ -1,5 +1,5 @@
 // What the app does with upstream answers that do not fit their contract (docs/architecture.md
-// §6.1, §6.3): server.ts runs against a stand-in identity authority and consumer API whose
+// §6.1, §6.3): server.ts runs against a stand-in identity authority, consumer API and business API whose
 // answers each test sets. A wrong answer is a logged upstream error that the screen shows with
 // its docs/product.md §8 message or the 502 page, never a 500; a refused token sends the user to
 // sign in again; an upstream that does not answer in time is a 503 page.
@@ -76,6 +76,7 @@ describe("upstream answers that do not fit their contract", () => {
       IDENTITY_URL: upstreamUrl,
       IDENTITY_CLIENT_SECRET: "a-client-secret-for-the-test",
       CONSUMER_API_URL: upstreamUrl,
+      BUSINESS_API_URL: upstreamUrl,
       UPSTREAM_TIMEOUT_MS: "1000",
     });
     const signedIn = await fetch(`${server.url}/login`, form({ email: "ada@example.com", password: "Window#2026a" }, server.url));

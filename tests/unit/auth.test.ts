@@ -58,8 +58,11 @@ describe("authenticate (the one sign-in strategy)", () => {
       });
     });
     await new Promise<void>((resolve) => authority.listen(0, "127.0.0.1", resolve));
-    const previous = process.env.IDENTITY_URL;
-    process.env.IDENTITY_URL = `http://127.0.0.1:${(authority.address() as { port: number }).port}`;
+    // The upstreams elsewhere: all three URLs (the configuration allows all or none) and the client secret.
+    const authorityUrl = `http://127.0.0.1:${(authority.address() as { port: number }).port}`;
+    const upstreams = { IDENTITY_URL: authorityUrl, CONSUMER_API_URL: authorityUrl, BUSINESS_API_URL: authorityUrl, IDENTITY_CLIENT_SECRET: "a-client-secret-for-the-test" };
+    const previous = Object.fromEntries(Object.keys(upstreams).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, upstreams);
     try {
       vi.resetModules();
       const { RouterContextProvider } = await import("react-router");
@@ -81,8 +84,10 @@ describe("authenticate (the one sign-in strategy)", () => {
       const reauth = new URLSearchParams(seen[1]!.body);
       expect([reauth.get("username"), reauth.get("password")]).toEqual(["owner@example.com", "Wrong#2aaaa"]);
     } finally {
-      if (previous === undefined) delete process.env.IDENTITY_URL;
-      else process.env.IDENTITY_URL = previous;
+      for (const [name, value] of Object.entries(previous)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
       vi.resetModules();
       authority.close();
     }

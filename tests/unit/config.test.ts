@@ -12,11 +12,52 @@ describe("parseConfig", () => {
     expect(config.UPSTREAM_TIMEOUT_MS).toBe(30_000);
   });
 
+  /** The three upstream URLs and the client secret, as a replica whose upstreams run elsewhere has them. */
+  const upstreams = {
+    IDENTITY_URL: "http://id.example/",
+    CONSUMER_API_URL: "http://consumer.example:5002",
+    BUSINESS_API_URL: "http://business.example:5003//",
+    IDENTITY_CLIENT_SECRET: "a-client-secret-of-some-length",
+  };
+
   it("derives the public URL from the port and base path and trims slashes", () => {
-    const config = parseConfig({ PORT: "8080", BASE_PATH: "/sw/", IDENTITY_URL: "http://id.example/" });
+    const config = parseConfig({ PORT: "8080", BASE_PATH: "/sw/", ...upstreams });
     expect(config.basePrefix).toBe("/sw");
     expect(config.publicUrl).toBe("http://localhost:8080/sw");
     expect(config.IDENTITY_URL).toBe("http://id.example");
+    expect(config.CONSUMER_API_URL).toBe("http://consumer.example:5002");
+    expect(config.BUSINESS_API_URL).toBe("http://business.example:5003");
+  });
+
+  it.each([
+    [["IDENTITY_URL"], ["CONSUMER_API_URL", "BUSINESS_API_URL"]],
+    [["IDENTITY_URL", "CONSUMER_API_URL"], ["BUSINESS_API_URL"]],
+    [["CONSUMER_API_URL", "BUSINESS_API_URL"], ["IDENTITY_URL"]],
+    [["BUSINESS_API_URL"], ["IDENTITY_URL", "CONSUMER_API_URL"]],
+  ] as const)("with only %j of the upstream URLs set, stops the start naming the missing %j", (set, missing) => {
+    const env: Record<string, string> = { IDENTITY_CLIENT_SECRET: upstreams.IDENTITY_CLIENT_SECRET };
+    for (const name of set) env[name] = upstreams[name];
+    let message = "";
+    try {
+      parseConfig(env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    const named = [...message.matchAll(/^ {2}(\w+):/gm)].map((m) => m[1]);
+    expect(named).toEqual(missing);
+    for (const name of missing) expect(message).toMatch(new RegExp(`${name}: required when ${set.join(", ")} (is|are) set`));
+  });
+
+  it("counts an empty upstream URL as missing", () => {
+    expect(() => parseConfig({ ...upstreams, BUSINESS_API_URL: "" })).toThrow(/^ {2}BUSINESS_API_URL: required when IDENTITY_URL, CONSUMER_API_URL are set/m);
+  });
+
+  it("requires IDENTITY_CLIENT_SECRET with the three upstream URLs, and nothing else without them", () => {
+    const { IDENTITY_CLIENT_SECRET: _secret, ...urls } = upstreams;
+    expect(() => parseConfig(urls)).toThrow(new ConfigError("Invalid configuration:\n  IDENTITY_CLIENT_SECRET: required when IDENTITY_URL is set"));
+    expect(parseConfig(upstreams).IDENTITY_CLIENT_SECRET).toBe(upstreams.IDENTITY_CLIENT_SECRET);
+    expect(parseConfig({}).CONSUMER_API_URL).toBeUndefined();
   });
 
   it("reads the dispute reviewers as a list of addresses, none by default", () => {
@@ -33,6 +74,7 @@ describe("parseConfig", () => {
     ["PORT", "70000"],
     ["BASE_PATH", "no-slash"],
     ["IDENTITY_URL", "ftp://example.com"],
+    ["BUSINESS_API_URL", "business:5003"],
     ["DATABASE_URL", "mysql://x"],
     ["SMTP_URL", "http://mail"],
     ["REDIS_URL", "http://cache:6379"],
