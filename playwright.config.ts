@@ -53,7 +53,7 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   // Each journey runs once, in both modes: the journeys of the product rules' own screens against
-  // the app whose services answer exactly as the rules say (UPSTREAM_EXTENSIONS=off, docs/product.md
+  // the app whose services answer exactly as the rules say (UPSTREAM_EXTENSIONS=off, docs/product/calls.md
   // §7.4), everything else (the extensions' journeys, and what every page does) against the app with
   // every extension.
   projects: [
@@ -86,13 +86,13 @@ export default defineConfig({
         // Test only: result links are served by the reference lab sites on loopback.
         LAB_LINKS_TEST_SERVER: `127.0.0.1:${e2e.labSitesPort}`,
         LAB_LINKS_TEST_CA: e2e.labSitesCa,
-        // Test only: SMART Health Cards signed with the committed test key are trusted (docs/product.md §10.9).
+        // Test only: SMART Health Cards signed with the committed test key are trusted (docs/product/labs.md §10.9).
         SHC_EXTRA_ISSUERS: "tests/fixtures/keys/shc-test-issuers.json",
       },
     },
     // The SPEC deployment: the three reference services as their own processes (each service's
     // main.ts, a DATA_DIR of its own), answering as the product rules say and no more
-    // (docs/product.md §7.4), started in order (the consumer API asks the business API, both the
+    // (docs/product/calls.md §7.4), started in order (the consumer API asks the business API, both the
     // identity authority). The identity authority alone also lets tests act as the business side
     // (invite an account) with the client credentials.
     {
@@ -120,7 +120,7 @@ export default defineConfig({
         BUSINESS_API_URL: e2e.specBusinessUrl,
         // Mail links (a decided dispute) point at the SPEC-only app.
         PUBLIC_URL: e2e.specAppUrl,
-        // Test only: SMART Health Cards signed with the committed test key are trusted (docs/product.md §10.9).
+        // Test only: SMART Health Cards signed with the committed test key are trusted (docs/product/labs.md §10.9).
         SHC_EXTRA_ISSUERS: "tests/fixtures/keys/shc-test-issuers.json",
       },
     },

@@ -42,7 +42,7 @@ export function localizeTimes(text: string, timeZone: string): string {
   });
 }
 
-/** YYYY-MM-DD (or an ISO datetime) → MM/DD/YYYY for display and inputs (docs/product.md §5 mm/dd/yyyy). */
+/** YYYY-MM-DD (or an ISO datetime) → MM/DD/YYYY for display and inputs (docs/product/data.md §5 mm/dd/yyyy). */
 export function toUsDate(isoDate: string): string {
   const [year, month, day] = isoDate.slice(0, 10).split("-");
   return `${month}/${day}/${year}`;

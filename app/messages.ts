@@ -1,7 +1,7 @@
 /**
- * Every user-facing string of docs/product.md, verbatim (typos included), named for what it says.
- * Strings docs/product.md does not give are marked "ours" and follow the same tone.
- * Source: docs/product.md §2, §5, §8; {product} is SafeWindow.
+ * Every user-facing string of the product rules (docs/product/), verbatim (typos included), named for what it says.
+ * Strings the product rules do not give are marked "ours" and follow the same tone.
+ * Source: docs/product/screens.md §2, §5, §8; {product} is SafeWindow.
  *
  * One export per string, in one module per area (app/messages/), all re-exported here and imported
  * as a namespace (`import * as messages from "~/messages"`): the bundler then keeps in each page's

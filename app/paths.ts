@@ -16,7 +16,7 @@ export const paths = {
   mytests: "mytests",
 } as const;
 
-/** The `/consumer/` alias of an open route's path (docs/product.md §2): `/consumer/confirmemail`, ... */
+/** The `/consumer/` alias of an open route's path (docs/product/screens.md §2): `/consumer/confirmemail`, ... */
 export const consumerAliasPath = (path: string) => `consumer/${path}`;
 
 /**

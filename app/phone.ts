@@ -1,5 +1,5 @@
 /**
- * US phone numbers as docs/product.md §5 keeps them: written (###) ###-####, stored as 10 digits. Apart
+ * US phone numbers as docs/product/data.md §5 keeps them: written (###) ###-####, stored as 10 digits. Apart
  * from the venue forms (app/forms/venue.ts) so that a page that only shows a phone ships no zod.
  */
 
@@ -10,7 +10,7 @@ export function phoneDigits(value: string): string | null {
   return digits.length === 10 ? digits : null;
 }
 
-/** 10 digits as docs/product.md §5 writes a phone: (###) ###-####. */
+/** 10 digits as docs/product/data.md §5 writes a phone: (###) ###-####. */
 export function formatPhone(digits: string): string {
   return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
 }

@@ -1,6 +1,6 @@
 /**
  * The document shell: head, header with the logo, pending state, CSP-nonced scripts, and the
- * error boundary (docs/product.md §2 unknown paths; friendly 5xx page without a stack trace).
+ * error boundary (docs/product/screens.md §2 unknown paths; friendly 5xx page without a stack trace).
  */
 import {
   Form,
@@ -43,7 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /**
  * Runs before the app: sends the browser's time zone to the server (dates are shown in the user's
  * zone, docs/architecture.md §4) and removes any service worker an earlier version left
- * (docs/product.md §2). The zone is posted to /timezone, which answers with the `tz` cookie, only
+ * (docs/product/screens.md §2). The zone is posted to /timezone, which answers with the `tz` cookie, only
  * when it differs from the one the server knew (the script's `data-tz`; absent on a page without
  * the root's data, which posts nothing).
  */

@@ -1,5 +1,5 @@
 /**
- * The route table: docs/product.md §2 path for path, exact matches, catch-all last.
+ * The route table: docs/product/screens.md §2 path for path, exact matches, catch-all last.
  * Both paths of the open routes are served (/confirmemail and /consumer/confirmemail, ...).
  * Guarded screens sit under one layout route whose middleware enforces the login; the tabbed main
  * screens sit under a second layout with the tab bar and the enabledScreens check.

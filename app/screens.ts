@@ -1,5 +1,5 @@
 /**
- * The main screens (docs/product.md §2 bottom navigation; §6 screens enabled by name): which consumer-API
+ * The main screens (docs/product/screens.md §2 bottom navigation; §6 screens enabled by name): which consumer-API
  * screen name each path belongs to, and the tabs. One table for the tab bar and the permission
  * check; paths match exactly.
  */
@@ -15,8 +15,8 @@ export interface Tab {
 }
 
 /**
- * The bottom tabs in docs/product.md §2's order (safe window, my tests, people, settings), with the venue
- * screens of docs/venues.md after my tests, as docs/product.md §6 names them (my fun, locations).
+ * The bottom tabs in docs/product/screens.md §2's order (safe window, my tests, people, settings), with the venue
+ * screens of docs/venues.md after my tests, as docs/product/data.md §6 names them (my fun, locations).
  */
 export const tabs: Tab[] = [
   { screen: "SafeWindow", to: "/safewindow", label: "Safe Window", paths: ["/safewindow"] },

@@ -1,5 +1,5 @@
 /**
- * Which safe window is open (docs/product.md §4 "safe window"): the rule the screens share, so that
+ * Which safe window is open (docs/product/data.md §4 "safe window"): the rule the screens share, so that
  * the card, the result icons and the people list can never disagree.
  */
 
@@ -13,7 +13,7 @@ export interface WindowDates {
 
 /**
  * 'Strong' while strongSafetyDate is after `now`, else 'Weak' while weakSafetyDate is, else null
- * (strong takes precedence; docs/product.md §4).
+ * (strong takes precedence; docs/product/data.md §4).
  * @param now epoch ms
  */
 export function windowStrength(dates: WindowDates, now: number): "Strong" | "Weak" | null {

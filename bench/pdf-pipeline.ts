@@ -2,7 +2,7 @@
 // Starts the identity authority and the consumer API in this process (fresh PGlite data in a
 // temporary directory, as embedded), then through the consumer API's HTTP contract:
 //   1. time per 1-page upload, one client at a time (median, p95; target median < 150 ms), every upload's
-//      QR codes looked for (docs/product.md §10.9); then the same with a signed SMART Health Card printed on
+//      QR codes looked for (docs/product/labs.md §10.9); then the same with a signed SMART Health Card printed on
 //      each report, and the QR step's own cost: page 1 drawn without and with the QR pass, in the pool;
 //   2. uploads per second with 4 concurrent clients;
 //   3. latency of other requests (GET /consumer/getsafewindow, /testresult/getcurrentusertestresults)

@@ -1,7 +1,7 @@
 /**
- * The business API's contract (docs/product.md §7.3; docs/venues.md): every call's request, as the
+ * The business API's contract (docs/product/calls.md §7.3; docs/venues.md): every call's request, as the
  * reference service (services/business/) reads it, and its answers, as the service sends them and
- * the app's client (app/server/upstream/business.server.ts) reads them. docs/product.md §7 gives the
+ * the app's client (app/server/upstream/business.server.ts) reads them. docs/product/calls.md §7 gives the
  * business calls' names and no payload shapes; the shapes here are ours, in the consumer API's
  * .NET camelCase. docs/openapi/business.json is generated from this module (`npm run openapi`).
  *
@@ -23,7 +23,7 @@
  * `not_found`, as for a group that does not exist, so that ids cannot be probed; a caller with
  * a role too small for the call gets 403 `forbidden`.
  *
- * docs/product.md §7.3 names every call here but two, marked as extensions (contracts/extension.ts):
+ * docs/product/calls.md §7.3 names every call here but two, marked as extensions (contracts/extension.ts):
  * deleteuserinfo (the person's own data) and /location/search/ (venues; kept in SPEC-only mode,
  * because the consumer API's GET /search/ asks it). Their shapes being ours, no field is marked.
  *
@@ -81,8 +81,8 @@ const line = (what: string, max = 200) =>
     .max(max)
     .regex(/^[^\p{Cc}]*$/u, "must not contain control characters")
     .meta({ description: `${what} (1-${max} characters, one line).` });
-/** docs/product.md §5: a phone is stored as 10 digits. */
-const phone = z.string().regex(/^\d{10}$/, "must be 10 digits").meta({ description: "A US phone number as 10 digits (docs/product.md §5)." });
+/** docs/product/data.md §5: a phone is stored as 10 digits. */
+const phone = z.string().regex(/^\d{10}$/, "must be 10 digits").meta({ description: "A US phone number as 10 digits (docs/product/data.md §5)." });
 const postalCode = z.string().regex(/^\d{5}$/, "must be a 5-digit US ZIP code").meta({ description: "A 5-digit US ZIP code." });
 const state = z.enum(usStates).meta({ description: "A USPS two-letter state code." });
 const latitude = z.number().min(-90).max(90);
@@ -110,7 +110,7 @@ export const successSchema = z.object({ success: z.literal(true) });
 export const userInfoSchema = z
   .object({
     identityUserId: z.string().meta({ description: "The identity authority's user id (the token's `sub`)." }),
-    userName: z.string().nullable().meta({ description: "The e-mail address the token carries (docs/product.md §7: get user info returns userName)." }),
+    userName: z.string().nullable().meta({ description: "The e-mail address the token carries (docs/product/calls.md §7: get user info returns userName)." }),
     firstName: z.string().nullable(),
     lastName: z.string().nullable(),
     mobileNumber: z.string().nullable().meta({ description: "10 digits, or null." }),
@@ -520,7 +520,7 @@ export const businessCalls = {
     summary: `Extension (venues): every location within \`miles\` of a point, nearest first, at most ${searchLimit}; for any signed-in person (the consumer API's GET /search/ asks it).`,
     auth: "userToken",
     extension: "venues",
-    keptWhenOff: "The consumer API's GET /search/ (docs/product.md §7.2) asks it for the venues.",
+    keptWhenOff: "The consumer API's GET /search/ (docs/product/calls.md §7.2) asks it for the venues.",
     query: locationSearchQuerySchema,
     answer: z.array(locationHitSchema).max(searchLimit),
     errorAnswers: { 400: badRequest },

@@ -2,7 +2,7 @@
  * The shape every upstream call's contract takes (docs/architecture.md §6.1), shared by
  * contracts/identity.ts and contracts/consumer.ts, and the look-up of a call by method and path.
  *
- * A call names its method and path (as docs/product.md §7 writes them), who may make it, the
+ * A call names its method and path (as docs/product/calls.md §7 writes them), who may make it, the
  * request as the reference service reads it (query parameters, a URL-encoded form, a JSON body or
  * a multipart body: at most one body kind), the schema of its 2xx answer, and the error answers a
  * client reads, by status. The app's clients (app/server/upstream/) validate answers with these
@@ -39,7 +39,7 @@ export interface ErrorAnswer {
 /** One upstream call. */
 export interface CallContract {
   method: "GET" | "POST";
-  /** The path as docs/product.md §7 writes it (the services also answer it without the trailing slash). */
+  /** The path as docs/product/calls.md §7 writes it (the services also answer it without the trailing slash). */
   path: string;
   /** What the call does, in a sentence (the OpenAPI summary). */
   summary: string;
@@ -57,7 +57,7 @@ export interface CallContract {
   /** The JSON bodies of the error answers a client reads, by HTTP status. */
   errorAnswers?: Readonly<Record<number, ErrorAnswer>>;
   /**
-   * The extension group of a call beyond docs/product.md §7's tables (contracts/extension.ts);
+   * The extension group of a call beyond docs/product/calls.md §7's tables (contracts/extension.ts);
    * absent for SPEC's calls. Such a call answers 404 in the reference services' SPEC-only mode.
    */
   extension?: ExtensionGroup;

@@ -1,14 +1,14 @@
 /**
- * The consumer API's contract (docs/product.md §7.2): every call's request, as the
+ * The consumer API's contract (docs/product/calls.md §7.2): every call's request, as the
  * reference service (services/consumer/) reads it, and its answers, as the service sends them and
  * the app's client (app/server/upstream/consumer.server.ts) reads them. Field names are those of
- * docs/product.md §3 in .NET camelCase; the product ID (`{product}Id`) is `safeWindowId`.
+ * docs/product/data.md §3 in .NET camelCase; the product ID (`{product}Id`) is `safeWindowId`.
  * docs/openapi/consumer.json is generated from this module (`npm run openapi`).
  *
  * Every call needs a user's bearer token: 401 `invalid_token`, 403 `insufficient_scope`, 503
  * `temporarily_unavailable` (the identity authority could not be asked) answer `ApiError`.
  * Refusals of the test-result calls answer `ResultRefusal` (`{success:false, consumerMessage,
- * reason}`, docs/product.md §8 "Upload fails: the server's consumerMessage is shown"); of the
+ * reason}`, docs/product/messages.md §8 "Upload fails: the server's consumerMessage is shown"); of the
  * profile writes, `ProfileRefusal` (`{success:false, errors:[{field, message}]}`); of everything
  * else, `ApiError`.
  *
@@ -16,10 +16,10 @@
  * searchLocations) with the caller's token. /locationvisit/ lists a person's visits and rates one;
  * the check-in calls (/checkin/, extensions) issue and redeem the codes that make visits
  * (docs/venues.md "Check-in"). The test-result URL and link calls add a result by the lab's own
- * link (docs/product.md §10.8).
+ * link (docs/product/labs.md §10.8).
  *
- * Calls, fields and the screen name beyond docs/product.md §7 / §3 are marked with their extension
- * group (contracts/extension.ts; the list in docs/product.md §7 "Extensions"): the person's own
+ * Calls, fields and the screen name beyond docs/product/calls.md §7 / §3 are marked with their extension
+ * group (contracts/extension.ts; the list in docs/product/calls.md §7 "Extensions"): the person's own
  * data, check-in codes and dispute reviews (calls); a result's outcome, pages, lab link and proof,
  * the window's proof, the ids in write answers, the product ID of follow relations and search hits,
  * the refusals' reason, getImage's `page` (fields); `DisputeReviews` (a screen name).
@@ -38,7 +38,7 @@ import { maxUploadBytes, uploadField } from "./limits.ts";
 // imports nothing, so that app/limits.ts can share them without zod.
 export { maxUploadBytes, uploadField } from "./limits.ts";
 
-/** docs/product.md §6 screens, as identifiers, in tab order: the ones a consumer's profile stores. */
+/** docs/product/data.md §6 screens, as identifiers, in tab order: the ones a consumer's profile stores. */
 export const profileScreenNames = ["SafeWindow", "MyTests", "MyFun", "Locations", "Friends", "Settings"] as const;
 
 /**
@@ -47,10 +47,10 @@ export const profileScreenNames = ["SafeWindow", "MyTests", "MyFun", "Locations"
  */
 export const reviewScreenName = "DisputeReviews";
 
-/** Every screen name enabledScreens may carry: docs/product.md §6's, then the extension. */
+/** Every screen name enabledScreens may carry: docs/product/data.md §6's, then the extension. */
 export const screenNames = [...profileScreenNames, reviewScreenName] as const;
 
-/** docs/product.md §3 test result outcomes (a lab's Void or Invalid is answered as Inconclusive). */
+/** docs/product/data.md §3 test result outcomes (a lab's Void or Invalid is answered as Inconclusive). */
 export const testOutcomes = ["Negative", "Positive", "Inconclusive"] as const;
 
 // ---------------------------------------------------------------- fields
@@ -58,28 +58,28 @@ export const testOutcomes = ["Negative", "Positive", "Inconclusive"] as const;
 const id = (what: string) => z.string().min(1).meta({ description: `${what} (a uuid; opaque to clients).` });
 /** An instant as ISO 8601 with its zone (the reference service answers UTC, `…Z`). */
 const instant = z.iso.datetime({ offset: true });
-/** A safety date: the window lasts until then; null without a valid result (docs/product.md §4 Safe window). */
+/** A safety date: the window lasts until then; null without a valid result (docs/product/data.md §4 Safe window). */
 const safetyDate = (strength: string) => instant.nullable().meta({ description: `ISO 8601 instant: the ${strength} window lasts until then; null without one.` });
 const calendarDate = z.iso.date().meta({ description: "Date of birth, `YYYY-MM-DD`." });
-const productId = z.string().min(1).meta({ description: "The product ID (docs/product.md §3 `{product}Id`): 8 characters of Crockford base32." });
+const productId = z.string().min(1).meta({ description: "The product ID (docs/product/data.md §3 `{product}Id`): 8 characters of Crockford base32." });
 const zeroOrOne = (meaning: string) => z.literal([0, 1]).meta({ description: meaning });
 
 // ---------------------------------------------------------------- answers
 
-/** Extension (docs/product.md §10.9): the proof of the result a window comes from, on the window and on each follow relation. */
+/** Extension (docs/product/labs.md §10.9): the proof of the result a window comes from, on the window and on each follow relation. */
 const safeWindowProofField = extension(
   z
     .string()
     .nullable()
     .optional()
-    .meta({ description: "Extension (docs/product.md §10.9): the proof of the result the window comes from, e.g. `signed (SMART Health Card, Harborview Labs)`, `fetched from the lab`, `document checks`; null without a window." }),
+    .meta({ description: "Extension (docs/product/labs.md §10.9): the proof of the result the window comes from, e.g. `signed (SMART Health Card, Harborview Labs)`, `fetched from the lab`, `document checks`; null without a window." }),
   "proof",
 );
 
 export const screenNameSchema = extensionValues(z.enum(screenNames), { [reviewScreenName]: "reviews" });
 export type ScreenName = z.infer<typeof screenNameSchema>;
 
-/** docs/product.md §3 Consumer (profile), as GET /consumer and the profile writes answer it. */
+/** docs/product/data.md §3 Consumer (profile), as GET /consumer and the profile writes answer it. */
 export const consumerSchema = z
   .object({
     sF_ConsumerId: id("The profile's id"),
@@ -99,11 +99,11 @@ export const consumerSchema = z
   .meta({ description: "A consumer profile." });
 export type Consumer = z.infer<typeof consumerSchema>;
 
-/** The fields a person enters on the profile screens (docs/product.md §2 /yourinfo, /personalinfo). */
+/** The fields a person enters on the profile screens (docs/product/screens.md §2 /yourinfo, /personalinfo). */
 export const profileFieldsSchema = consumerSchema.pick({ firstName: true, middleName: true, lastName: true, dob: true, postalCode: true });
 export type ProfileFields = z.infer<typeof profileFieldsSchema>;
 
-/** GET /consumer/getsafewindow: the owner's card (docs/product.md §2 /safewindow; the owner's own card shows the date of birth, §6). */
+/** GET /consumer/getsafewindow: the owner's card (docs/product/screens.md §2 /safewindow; the owner's own card shows the date of birth, §6). */
 export const safeWindowSchema = z
   .object({
     firstName: z.string(),
@@ -119,7 +119,7 @@ export const safeWindowSchema = z
   .meta({ description: "The signed-in user's safe window card." });
 export type SafeWindowCard = z.infer<typeof safeWindowSchema>;
 
-/** docs/product.md §3 "Permissions: enabledScreens (list)". */
+/** docs/product/data.md §3 "Permissions: enabledScreens (list)". */
 export const permissionsSchema = z.object({
   enabledScreens: z.array(screenNameSchema).meta({ description: "The screens the user may use, in tab order." }),
 });
@@ -135,7 +135,7 @@ export type FieldError = z.infer<typeof fieldErrorSchema>;
 /** The 200 answer of the profile writes (createprofile, modifycore): the profile as stored. */
 export const writeAnswerSchema = z
   .object({
-    success: z.literal(true).meta({ description: "docs/product.md §7: the success flag the client reads." }),
+    success: z.literal(true).meta({ description: "docs/product/calls.md §7: the success flag the client reads." }),
     consumer: extension(consumerSchema, "ids"),
   })
   .meta({ description: "A profile written." });
@@ -165,7 +165,7 @@ export const apiErrorSchema = z
   .meta({ description: "An error: a code and a sentence." });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 
-/** docs/product.md §3 Consumer subscription (follow relation), from the other person's side. */
+/** docs/product/data.md §3 Consumer subscription (follow relation), from the other person's side. */
 export const subscriptionSchema = z
   .object({
     sF_ConsumerSubscriptionId: id("The relation's id"),
@@ -191,7 +191,7 @@ export const subscriptionListSchema = z.object({
   subscriptions: z.array(subscriptionSchema),
 });
 
-/** A search hit (docs/product.md §5 Search): names and product ID only, never an e-mail or a date of birth. */
+/** A search hit (docs/product/data.md §5 Search): names and product ID only, never an e-mail or a date of birth. */
 export const publisherHitSchema = z
   .object({
     sF_ConsumerId: id("The person's profile id"),
@@ -214,7 +214,7 @@ export const subscriptionRequestedSchema = z.object({
   sF_ConsumerSubscriptionId: extension(id("The new relation's id"), "ids"),
 });
 
-/** docs/product.md §3 "Subscription status: success, pending, subscribed": the caller's relation toward one person. */
+/** docs/product/data.md §3 "Subscription status: success, pending, subscribed": the caller's relation toward one person. */
 export const subscriptionStatusSchema = z.object({
   success: z.literal(true),
   pending: z.boolean().meta({ description: "The caller asked to follow and the person has not answered." }),
@@ -228,11 +228,11 @@ export const successSchema = z.object({ success: z.literal(true) });
 export const testOutcomeSchema = z.enum(testOutcomes);
 export type TestOutcome = z.infer<typeof testOutcomeSchema>;
 
-/** docs/product.md §3 Test result, as GET /testresult/getcurrentusertestresults/ lists it. */
+/** docs/product/data.md §3 Test result, as GET /testresult/getcurrentusertestresults/ lists it. */
 export const testResultSchema = z
   .object({
     sF_TestResultId: id("The result's id"),
-    valid: zeroOrOne("1 when the report matched the profile (docs/product.md §10)."),
+    valid: zeroOrOne("1 when the report matched the profile (docs/product/labs.md §10)."),
     disputeStatus: zeroOrOne("0 none, 1 submitted or disputed."),
     diseaseName: z.string(),
     testDate: instant.meta({ description: "When the specimen was collected, ISO 8601 instant." }),
@@ -252,7 +252,7 @@ export const testResultSchema = z
         .optional()
         .meta({
           description:
-            "Extension of docs/product.md §3: the pages of the result's PDF, each served by getImage's `page` parameter. Absent where the upstream serves page 1 only (SPEC's call, or a result stored before its PDF was kept).",
+            "Extension of docs/product/data.md §3: the pages of the result's PDF, each served by getImage's `page` parameter. Absent where the upstream serves page 1 only (SPEC's call, or a result stored before its PDF was kept).",
         }),
       "pages",
     ),
@@ -261,7 +261,7 @@ export const testResultSchema = z
         .string()
         .nullable()
         .optional()
-        .meta({ description: "Extension (results by link, docs/product.md §10.8): the lab's host the result was fetched from; null or absent for an upload." }),
+        .meta({ description: "Extension (results by link, docs/product/labs.md §10.8): the lab's host the result was fetched from; null or absent for an upload." }),
       "links",
     ),
     proof: extension(
@@ -280,14 +280,14 @@ export const testResultSchema = z
             .meta({ description: "Where a verified signed code disagrees with the PDF's text (the result is then invalid), e.g. `Result (QR: Positive; PDF: Negative)`; null otherwise." }),
         })
         .optional()
-        .meta({ description: "Extension (docs/product.md §10.9): the strongest evidence the result carries." }),
+        .meta({ description: "Extension (docs/product/labs.md §10.9): the strongest evidence the result carries." }),
       "proof",
     ),
   })
   .meta({ description: "A test result." });
 export type TestResult = z.infer<typeof testResultSchema>;
 
-/** docs/product.md §3 Test result property value: one checked field and what differed. */
+/** docs/product/data.md §3 Test result property value: one checked field and what differed. */
 export const propertyValueSchema = z
   .object({
     sF_TestResultPropertyValueId: id("The property value's id"),
@@ -436,7 +436,7 @@ export const dataExportSchema = z
   .meta({ description: "The user's data: profile, results, disputes, follow relations and visits. The images and PDFs are served by getImage and getPdf." });
 export type DataExport = z.infer<typeof dataExportSchema>;
 
-/** docs/product.md §3 "Upload: success, consumerMessage": a result stored, valid or not. */
+/** docs/product/data.md §3 "Upload: success, consumerMessage": a result stored, valid or not. */
 export const uploadAnswerSchema = z
   .object({
     success: z.literal(true),
@@ -459,7 +459,7 @@ export type UploadAnswer = z.infer<typeof uploadAnswerSchema>;
 export const resultRefusalSchema = z
   .object({
     success: z.literal(false),
-    consumerMessage: z.string().meta({ description: "A sentence for the user: what went wrong and what to do (docs/product.md §8 Upload fails). Instants in it are written `YYYY-MM-DD HH:MM UTC`." }),
+    consumerMessage: z.string().meta({ description: "A sentence for the user: what went wrong and what to do (docs/product/messages.md §8 Upload fails). Instants in it are written `YYYY-MM-DD HH:MM UTC`." }),
     reason: extension(z.string().meta({ description: "A stable code for programs (see the list above)." }), "reasons"),
   })
   .meta({ description: "A refused test-result call." });
@@ -512,7 +512,7 @@ export const imageQuerySchema = z.object({
       .regex(/^[1-9][0-9]{0,3}$/, "is a page number from 1")
       .transform(Number)
       .optional()
-      .meta({ description: "Extension of docs/product.md §7: the page to show, 1-based (default 1); up to the result's pageCount." }),
+      .meta({ description: "Extension of docs/product/calls.md §7: the page to show, 1-based (default 1); up to the result's pageCount." }),
     "pages",
   ),
 });
@@ -525,12 +525,12 @@ export const uploadRequestSchema = z.object({
   [uploadField]: z.file().max(maxUploadBytes).meta({ description: "The test result PDF, exactly as the testing company issued it; at most 10 MiB." }),
 });
 
-/** Longest result link accepted, characters (docs/product.md §10.8). */
+/** Longest result link accepted, characters (docs/product/labs.md §10.8). */
 export const maxResultLinkLength = 2048;
 
 /** GET /testresult/addtestresulturl/ and /generatetestresulttextobjectsurl/ query: the lab's result link. */
 export const resultLinkQuerySchema = z.object({
-  url: z.string().meta({ description: `The result's link as the lab sent it: https, on a host an accepted lab declares (docs/product.md §10.8); at most ${maxResultLinkLength} characters.` }),
+  url: z.string().meta({ description: `The result's link as the lab sent it: https, on a host an accepted lab declares (docs/product/labs.md §10.8); at most ${maxResultLinkLength} characters.` }),
 });
 
 /** What a criterion of addtestresultlink says where to read. */
@@ -581,7 +581,7 @@ export const disputeQueueQuerySchema = z.object({
 });
 
 /**
- * GET /search/ query (docs/product.md §7.2): venues within `miles` of a US ZIP code's centre (`zip`) or
+ * GET /search/ query (docs/product/calls.md §7.2): venues within `miles` of a US ZIP code's centre (`zip`) or
  * of a point (`latitude` and `longitude`); `zip` wins when both are given. Each parameter at most once.
  */
 export const locationSearchQuerySchema = z.object({
@@ -604,7 +604,7 @@ export const reviewDisputeRequestSchema = z.object({
   responseComment: z.string().meta({ description: "What the user reads (disputeResponseComment): required, at most 1000 characters." }),
 });
 
-/** POST /testresult/dispute/: docs/product.md §7 "the test result detail including disputeComment"; other keys are ignored. */
+/** POST /testresult/dispute/: docs/product/calls.md §7 "the test result detail including disputeComment"; other keys are ignored. */
 export const disputeRequestSchema = z.object({
   sF_TestResultId: z.string().min(1, "is required"),
   disputeComment: z.string().nullish().meta({ description: "Required by the rule (400 comment_required), at most 1000 characters." }),
@@ -631,7 +631,7 @@ const notReviewer = { description: "forbidden: the caller is not one of the prov
 const notReviewerOrOwn = { description: "forbidden: the caller is not one of the provider's dispute reviewers, or the result is the caller's own (a reviewer never decides a dispute of their own results).", schema: apiErrorSchema };
 
 /**
- * Every call of the consumer API, by the name the client uses: method, path (docs/product.md §7),
+ * Every call of the consumer API, by the name the client uses: method, path (docs/product/calls.md §7),
  * request schema, answer schema and the error answers a client reads. All need a user's token.
  */
 export const consumerCalls = {
@@ -645,7 +645,7 @@ export const consumerCalls = {
   createProfile: {
     method: "POST",
     path: "/consumer/createprofile",
-    summary: "Creates the signed-in user's profile with a new product ID (docs/product.md §5 profile rules, §6 minimum age).",
+    summary: "Creates the signed-in user's profile with a new product ID (docs/product/data.md §5 profile rules, §6 minimum age).",
     auth: "userToken",
     json: createProfileRequestSchema,
     answer: writeAnswerSchema,
@@ -670,14 +670,14 @@ export const consumerCalls = {
   getPermissions: {
     method: "GET",
     path: "/consumer/getpermissions",
-    summary: "The screens the signed-in user may use (docs/product.md §6).",
+    summary: "The screens the signed-in user may use (docs/product/data.md §6).",
     auth: "userToken",
     answer: permissionsSchema,
   },
   getSafeWindow: {
     method: "GET",
     path: "/consumer/getsafewindow",
-    summary: "The signed-in user's safe window card (docs/product.md §4 Safe window).",
+    summary: "The signed-in user's safe window card (docs/product/data.md §4 Safe window).",
     auth: "userToken",
     answer: safeWindowSchema,
     errorAnswers: { 404: noProfile },
@@ -718,7 +718,7 @@ export const consumerCalls = {
   searchPublishers: {
     method: "GET",
     path: "/consumersubscription/searchpublishers/",
-    summary: "Finds people to follow by name prefix, product ID or exact e-mail address (docs/product.md §5 Search).",
+    summary: "Finds people to follow by name prefix, product ID or exact e-mail address (docs/product/data.md §5 Search).",
     auth: "userToken",
     query: searchPublishersQuerySchema,
     answer: publisherSearchSchema,
@@ -730,7 +730,7 @@ export const consumerCalls = {
   requestSubscription: {
     method: "GET",
     path: "/consumersubscription/requestsubscription/",
-    summary: "Asks to follow a person: a pending relation (docs/product.md §4 Follow relation).",
+    summary: "Asks to follow a person: a pending relation (docs/product/data.md §4 Follow relation).",
     auth: "userToken",
     query: consumerIdQuerySchema,
     answer: subscriptionRequestedSchema,
@@ -921,7 +921,7 @@ export const consumerCalls = {
   addTestResultUrl: {
     method: "GET",
     path: "/testresult/addtestresulturl/",
-    summary: "Adds a test result by the lab's own link: fetched on the server from the lab's declared host, then checked like an upload (docs/product.md §10.8).",
+    summary: "Adds a test result by the lab's own link: fetched on the server from the lab's declared host, then checked like an upload (docs/product/labs.md §10.8).",
     auth: "userToken",
     query: resultLinkQuerySchema,
     answer: uploadAnswerSchema,
@@ -948,7 +948,7 @@ export const consumerCalls = {
   dispute: {
     method: "POST",
     path: "/testresult/dispute/",
-    summary: "Disputes a result that did not validate (docs/product.md §4 Dispute status, §5 Dispute comment).",
+    summary: "Disputes a result that did not validate (docs/product/data.md §4 Dispute status, §5 Dispute comment).",
     auth: "userToken",
     json: disputeRequestSchema,
     answer: successSchema,

@@ -1,7 +1,7 @@
 /**
  * Every extension of the three upstream contracts, as one list (contracts/extension.ts explains
  * the marks): the calls marked `extension`, and the fields and enum values marked in SPEC's calls.
- * docs/product.md §7 "Extensions" writes the same list as a table (tests/unit/extension-marks.test.ts
+ * docs/product/calls.md §7 "Extensions" writes the same list as a table (tests/unit/extension-marks.test.ts
  * holds them together); the reference services' SPEC-only mode and its tests read it.
  *
  * Imported by Node's type stripping too (server.ts): explicit `.ts` extensions only.

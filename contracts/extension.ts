@@ -1,13 +1,13 @@
 /**
- * The marks that tell the product's own calls and fields from SPEC's (docs/product.md §7,
+ * The marks that tell the product's own calls and fields from SPEC's (docs/product/calls.md §7,
  * "Extensions"), machine-readably, so that documents, tests and the reference services' SPEC-only
  * mode (`UPSTREAM_EXTENSIONS=off`) all read one list.
  *
- * - A **call** beyond docs/product.md §7's tables carries `extension: <group>` in its CallContract
+ * - A **call** beyond docs/product/calls.md §7's tables carries `extension: <group>` in its CallContract
  *   (contracts/call.ts); one that another reference service calls (the business API's location
  *   search behind the consumer API's GET /search/) also carries `keptWhenOff`, a sentence saying
  *   why it stays in SPEC-only mode.
- * - A **field** (of an answer or a request) beyond docs/product.md §3 / §7 is wrapped in
+ * - A **field** (of an answer or a request) beyond docs/product/data.md §3 / §7 is wrapped in
  *   `extension(schema, group)`, which records the group as the schema's `x-extension` metadata
  *   (drawn as `x-extension` in docs/openapi/). The field keeps its type: marking it changes no
  *   TypeScript type.
@@ -15,14 +15,14 @@
  *   `extensionValues(enumSchema, {value: group})` (metadata `x-extension-values`).
  *
  * Where SPEC gives no shape (list wrappers, date formats, error bodies), today's shape is the SPEC
- * part ("ours" in docs/product.md §7) and is not marked. `specOnly(schema)` derives the schema of
+ * part ("ours" in docs/product/calls.md §7) and is not marked. `specOnly(schema)` derives the schema of
  * the SPEC part: parsing an answer through it drops every marked field and value.
  *
  * Imported by Node's type stripping too (server.ts, `npm run openapi`): explicit `.ts` extensions only.
  */
 import { z } from "zod";
 
-/** The extension groups, each with what it adds (docs/product.md §7 "Extensions"). */
+/** The extension groups, each with what it adds (docs/product/calls.md §7 "Extensions"). */
 export const extensionGroups = {
   reviews: "the provider's dispute reviewers: their screen name and the review calls",
   venues: "venue check-in codes",
@@ -51,7 +51,7 @@ export const extensionValuesKey = "x-extension-values";
  * Marks `schema` (a field of an answer or a request) as an extension of group `group`: the schema
  * made optional, with `x-extension: group` metadata (earlier metadata, such as the description,
  * stays on the inner schema). Optional because an upstream that answers as SPEC says leaves the
- * field out (docs/product.md §7 "Extensions"): the app's clients accept the answer, and every screen
+ * field out (docs/product/calls.md §7 "Extensions"): the app's clients accept the answer, and every screen
  * works without the field.
  */
 export function extension<T extends z.ZodType>(schema: T, group: ExtensionGroup): z.ZodOptional<T> {

@@ -1,15 +1,15 @@
 /**
- * The identity authority's contract (docs/product.md §7.1): every call's request, as
+ * The identity authority's contract (docs/product/calls.md §7.1): every call's request, as
  * the reference service (services/identity/) reads it, and its answers, as the service sends them
  * and the app's client (app/server/upstream/identity.server.ts) reads them. docs/openapi/identity.json
  * is generated from this module (`npm run openapi`).
  *
  * Answers follow ASP.NET Identity and OAuth 2.0: account changes answer `IdentityResult`
- * (`{succeeded, errors:[{code, description}]}`, docs/product.md §3 "Register"), refused with 400
+ * (`{succeeded, errors:[{code, description}]}`, docs/product/data.md §3 "Register"), refused with 400
  * and the same shape; the token endpoint answers RFC 6749 §5.1 / §5.2; a refused bearer token
  * answers 401 `invalid_token` or 403 `insufficient_scope` (RFC 6750 §3.1) as `ApiError`.
  *
- * Calls and fields beyond docs/product.md §7 are marked with their extension group
+ * Calls and fields beyond docs/product/calls.md §7 are marked with their extension group
  * (contracts/extension.ts): the account deletion and the invitation, the token answer's
  * `token_type` and `scope`, the user info's `id` and `emailConfirmed`, changeusername's
  * `requestedUri`.
@@ -26,7 +26,7 @@ import { extension } from "./extension.ts";
 const text = (max: number) => z.string().max(max);
 /** An e-mail address as a request carries it: the service normalises and checks it (400 `InvalidEmail` when wrong). */
 const email = text(1024).meta({ description: "E-mail address (the user name); trimmed and lower-cased by the service." });
-const password = text(1024).meta({ description: "A password; new ones must meet docs/product.md §5 (checked by the service)." });
+const password = text(1024).meta({ description: "A password; new ones must meet docs/product/data.md §5 (checked by the service)." });
 const mailToken = text(512).meta({ description: "The token from the link in the e-mail." });
 const applicationContext = text(256).optional().meta({ description: "The calling application's name (the web app sends `SafeWindow`); not used." });
 const requestedUri = text(2048)
@@ -43,7 +43,7 @@ export const identityErrorSchema = z.object({
 export type IdentityError = z.infer<typeof identityErrorSchema>;
 
 /**
- * docs/product.md §3 "Register: succeeded, errors": the answer of every account change. 200 with
+ * docs/product/data.md §3 "Register: succeeded, errors": the answer of every account change. 200 with
  * `succeeded: true` and no errors; 400 with `succeeded: false` and the rules that failed.
  */
 export const identityResultSchema = z
@@ -84,7 +84,7 @@ export const tokenAnswerSchema = z
     expires_in: z.number().int().positive().meta({ description: "Seconds until the token expires (3600)." }),
     scope: extension(z.string().optional().meta({ description: "The granted scopes, space-separated." }), "oauth"),
   })
-  .meta({ description: "An access token (docs/product.md §3 Token: access_token, expires_in)." });
+  .meta({ description: "An access token (docs/product/data.md §3 Token: access_token, expires_in)." });
 
 /**
  * RFC 6749 §5.2: a refused token request. 400 `invalid_request`, `invalid_grant` (wrong user name
@@ -99,14 +99,14 @@ export const tokenErrorSchema = z
   .meta({ description: "A refused token request (RFC 6749 §5.2)." });
 export type TokenError = z.infer<typeof tokenErrorSchema>;
 
-/** docs/product.md §3 "E-mail validation: available, valid". */
+/** docs/product/data.md §3 "E-mail validation: available, valid". */
 export const emailValidationSchema = z.object({
   available: z.boolean().meta({ description: "No account uses the address." }),
   valid: z.boolean().meta({ description: "The address is well formed." }),
 });
 export type EmailValidation = z.infer<typeof emailValidationSchema>;
 
-/** docs/product.md §3 "User info from the identity service: userName (which is the e-mail)". */
+/** docs/product/data.md §3 "User info from the identity service: userName (which is the e-mail)". */
 export const userInfoSchema = z.object({
   id: extension(z.string().meta({ description: "The identity user id (the tokens' `sub`)." }), "account"),
   userName: z.string().meta({ description: "The e-mail address." }),
@@ -144,7 +144,7 @@ export const passwordGrantSchema = z.object({
   ...clientFields,
 });
 
-/** docs/product.md §7 POST /connect/token: either grant. */
+/** docs/product/calls.md §7 POST /connect/token: either grant. */
 export const tokenRequestSchema = z.discriminatedUnion("grant_type", [clientCredentialsGrantSchema, passwordGrantSchema]);
 
 export const registerRequestSchema = z.object({ userName: email, password });
@@ -172,7 +172,7 @@ const accountRefused = {
 };
 
 /**
- * Every call of the identity authority, by the name the client uses: method, path (docs/product.md
+ * Every call of the identity authority, by the name the client uses: method, path (docs/product/calls.md
  * §7), who may call, request schema, answer schema and the error answers a client reads.
  * Not listed: discovery (/.well-known/openid-configuration), JWKS and /healthz, which only the
  * consumer API and operators read.
@@ -194,7 +194,7 @@ export const identityCalls = {
   register: {
     method: "POST",
     path: "/api/account/register",
-    summary: "Registers a user with a password (docs/product.md §4 Registration).",
+    summary: "Registers a user with a password (docs/product/data.md §4 Registration).",
     auth: "clientToken",
     json: registerRequestSchema,
     answer: identityResultSchema,
@@ -230,7 +230,7 @@ export const identityCalls = {
   changePasswordUsingToken: {
     method: "GET",
     path: "/api/account/changepasswordusingtoken",
-    summary: "Sets a new password with the reset mail's token (docs/product.md §4 Password reset).",
+    summary: "Sets a new password with the reset mail's token (docs/product/data.md §4 Password reset).",
     auth: "clientToken",
     query: changePasswordUsingTokenQuerySchema,
     answer: identityResultSchema,
@@ -239,7 +239,7 @@ export const identityCalls = {
   confirmAccount: {
     method: "GET",
     path: "/api/account/confirmaccount",
-    summary: "Sets the password of an invited account with the invitation's token (docs/product.md §4 Account confirmation).",
+    summary: "Sets the password of an invited account with the invitation's token (docs/product/data.md §4 Account confirmation).",
     auth: "clientToken",
     query: confirmAccountQuerySchema,
     answer: identityResultSchema,
@@ -257,7 +257,7 @@ export const identityCalls = {
   validateRequestedEmail: {
     method: "GET",
     path: "/api/account/validaterequestedemail",
-    summary: "Whether an address is free and well formed (docs/product.md §5 New username).",
+    summary: "Whether an address is free and well formed (docs/product/data.md §5 New username).",
     auth: "clientToken",
     query: emailQuerySchema,
     answer: emailValidationSchema,
@@ -269,7 +269,7 @@ export const identityCalls = {
     summary: "Extension (invite): creates an account without a password and mails the invitation (not called by the web app).",
     auth: "clientToken",
     extension: "invite",
-    keptWhenOff: "The business side's way to make the account that /confirmaccount completes (docs/product.md §4 Account confirmation); the end-to-end tests use it.",
+    keptWhenOff: "The business side's way to make the account that /confirmaccount completes (docs/product/data.md §4 Account confirmation); the end-to-end tests use it.",
     json: inviteRequestSchema,
     answer: identityResultSchema,
     errorAnswers: { 400: accountRefused },
@@ -277,7 +277,7 @@ export const identityCalls = {
   isEmailConfirmed: {
     method: "GET",
     path: "/api/account/isemailconfirmed",
-    summary: "Whether the signed-in user's address is confirmed (docs/product.md §4 Registration, the confirmation poll).",
+    summary: "Whether the signed-in user's address is confirmed (docs/product/data.md §4 Registration, the confirmation poll).",
     auth: "userToken",
     answer: z.boolean(),
   },

@@ -7,7 +7,7 @@
  * docs/openapi/consumer.json and docs/openapi/business.json; tests/unit/openapi.test.ts fails when
  * the committed files differ from freshly built ones.
  *
- * Extensions (contracts/extension.ts): an operation beyond docs/product.md §7 carries
+ * Extensions (contracts/extension.ts): an operation beyond docs/product/calls.md §7 carries
  * `x-extension: <group>` (and `x-extension-kept`, why it answers in SPEC-only mode, where it does);
  * a property beyond SPEC carries `x-extension: <group>`; an enum with values beyond SPEC carries
  * `x-extension-values: {value: group}`.
@@ -136,7 +136,7 @@ export function sortKeys(value: unknown, parentKey = ""): unknown {
 
 const generated = "Generated from contracts/%s.ts by `npm run openapi`; do not edit.";
 
-/** The identity authority's document (docs/product.md §7, identity table). */
+/** The identity authority's document (docs/product/calls.md §7, identity table). */
 export function identityDocument(): OpenApiDocument {
   return build({
     title: "SafeWindow identity authority",
@@ -159,7 +159,7 @@ export function identityDocument(): OpenApiDocument {
   });
 }
 
-/** The consumer API's document (docs/product.md §7, consumer table). */
+/** The consumer API's document (docs/product/calls.md §7, consumer table). */
 export function consumerDocument(): OpenApiDocument {
   return build({
     title: "SafeWindow consumer API",
@@ -191,7 +191,7 @@ export function consumerDocument(): OpenApiDocument {
   });
 }
 
-/** The business API's document (docs/product.md §7.3; the shapes are ours, docs/venues.md). */
+/** The business API's document (docs/product/calls.md §7.3; the shapes are ours, docs/venues.md). */
 export function businessDocument(): OpenApiDocument {
   return build({
     title: "SafeWindow business API",

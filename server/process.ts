@@ -16,7 +16,7 @@ import { drainable, type Drainable } from "../app/server/shutdown.server.ts";
 export interface ProcessStart {
   config: Config;
   log: Logger;
-  /** UPSTREAM_EXTENSIONS: the embedded reference services' setting alone (docs/product.md §7 "Extensions"). */
+  /** UPSTREAM_EXTENSIONS: the embedded reference services' setting alone (docs/product/calls.md §7 "Extensions"). */
   upstreamExtensions: "on" | "off";
   /** DATA_DIR had entries open to other local users, now tightened: the embedded identity authority replaces its signing key. */
   dataDirWasOpen: boolean;

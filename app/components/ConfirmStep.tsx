@@ -1,5 +1,5 @@
 /**
- * The Confirm/Cancel step of docs/product.md §2's Remove and Unfollow actions: a form that posts `intent`,
+ * The Confirm/Cancel step of docs/product/screens.md §2's Remove and Unfollow actions: a form that posts `intent`,
  * and a Cancel link back to the page without the step (so it works without JavaScript).
  */
 import type { ReactNode } from "react";

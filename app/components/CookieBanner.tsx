@@ -1,5 +1,5 @@
 /**
- * The cookie-consent banner (docs/product.md §1): on every page until answered. Without JavaScript a plain
+ * The cookie-consent banner (docs/product/README.md §1): on every page until answered. Without JavaScript a plain
  * form post that returns to the page it came from; with it a fetcher posts the answer and the
  * banner hides at once, staying on the page.
  */

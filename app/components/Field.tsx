@@ -111,7 +111,7 @@ export interface ToggleProps {
   errors?: string[] | undefined;
 }
 
-/** A checkbox shown as a switch (docs/product.md §2 registration toggles); still a real checkbox without JS. */
+/** A checkbox shown as a switch (docs/product/screens.md §2 registration toggles); still a real checkbox without JS. */
 export function Toggle({ label, inputProps, errorId, errors }: ToggleProps) {
   const { key, ...props } = inputProps;
   return (

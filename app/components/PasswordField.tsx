@@ -1,5 +1,5 @@
 /**
- * A password input wired to a conform field, optionally with docs/product.md §5's rule as its hint
+ * A password input wired to a conform field, optionally with docs/product/data.md §5's rule as its hint
  * (for every form that sets a new password).
  */
 import { getInputProps, type FieldMetadata } from "@conform-to/react";

@@ -1,5 +1,5 @@
 /**
- * The four profile inputs of docs/product.md §2 /yourinfo and /personalinfo: first name, last name,
+ * The four profile inputs of docs/product/screens.md §2 /yourinfo and /personalinfo: first name, last name,
  * date of birth (MM/DD/YYYY) and postal code, wired to a conform form.
  */
 import { getInputProps, type FieldMetadata } from "@conform-to/react";

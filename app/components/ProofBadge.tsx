@@ -1,5 +1,5 @@
 /**
- * The proof a result carries (docs/product.md §10.9), in words with an icon that has a text
+ * The proof a result carries (docs/product/labs.md §10.9), in words with an icon that has a text
  * alternative: a signed code verified (SMART Health Card or EU DCC), fetched from the lab's own site,
  * or the document checks alone. Test Detail shows a result's; the window's card shows the proof of
  * the result the window comes from.

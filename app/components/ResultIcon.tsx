@@ -1,5 +1,5 @@
 /**
- * The safety icon of a test result (docs/product.md §2 Test Detail, §4): for a valid result, strong if its
+ * The safety icon of a test result (docs/product/screens.md §2 Test Detail, §4): for a valid result, strong if its
  * strong date is in the future, else weak if its weak date is, else expired; for an invalid one
  * (valid 0) in the list, a red exclamation when disputed (disputeStatus 1), else a ban icon.
  */
@@ -8,7 +8,7 @@ import { windowStrength } from "~/windows";
 
 export type ResultState = "strong" | "weak" | "expired" | "disputed" | "invalid";
 
-/** docs/product.md §2: the state an icon shows for `result` at `now` (epoch ms). */
+/** docs/product/screens.md §2: the state an icon shows for `result` at `now` (epoch ms). */
 export function resultState(result: Pick<TestResult, "valid" | "disputeStatus" | "strongSafetyDate" | "weakSafetyDate">, now: number): ResultState {
   if (result.valid !== 1) return result.disputeStatus === 1 ? "disputed" : "invalid";
   const strength = windowStrength(result, now);

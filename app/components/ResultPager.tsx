@@ -1,5 +1,5 @@
 /**
- * Paging through a result's pages (docs/product.md §2 /testresultviewer and the test detail's large
+ * Paging through a result's pages (docs/product/screens.md §2 /testresultviewer and the test detail's large
  * view; the `page` extension of GET /testresult/getimage/, docs/architecture.md §6.1). Plain links,
  * so it works without JavaScript; the page shown is in the URL (`page`, 1-based).
  *

@@ -1,8 +1,8 @@
 /**
- * The safe window card (docs/product.md §2 /safewindow; §4 safe window): full name, date of birth (own card
- * only; docs/product.md §6), and the window's state: 'Strong' while strongSafetyDate is in the future, else
- * 'Weak' while weakSafetyDate is, with the strong or weak icon (strong takes precedence, docs/product.md §4),
- * the end of each window still open, and safeWindowDescription (docs/product.md §3) when the upstream gives
+ * The safe window card (docs/product/screens.md §2 /safewindow; §4 safe window): full name, date of birth (own card
+ * only; docs/product/data.md §6), and the window's state: 'Strong' while strongSafetyDate is in the future, else
+ * 'Weak' while weakSafetyDate is, with the strong or weak icon (strong takes precedence, docs/product/data.md §4),
+ * the end of each window still open, and safeWindowDescription (docs/product/data.md §3) when the upstream gives
  * one; else the empty card with 'Submit Test' for the user's own card, which leads to the file picker.
  */
 import { ProofBadge } from "~/components/ProofBadge";
@@ -22,15 +22,15 @@ export interface CardPerson {
   weakSafetyDate: string | null;
   /** The product ID (other people's cards show it, so the person can be told apart from a namesake). */
   safeWindowId?: string;
-  /** docs/product.md §3: what the window rests on, e.g. "PCR (NAAT), collected 2026-11-20 16:15 UTC" */
+  /** docs/product/data.md §3: what the window rests on, e.g. "PCR (NAAT), collected 2026-11-20 16:15 UTC" */
   safeWindowDescription?: string | null;
-  /** docs/product.md §10.9: the proof of the result the window comes from, e.g. "signed (EU DCC, DE)" */
+  /** docs/product/labs.md §10.9: the proof of the result the window comes from, e.g. "signed (EU DCC, DE)" */
   safeWindowProof?: string | null;
 }
 
 /**
  * `showWindow` false leaves the window out: a follower's card shows their window only to people
- * who follow them (docs/product.md §1: confirmed followers see the followed person's window).
+ * who follow them (docs/product/README.md §1: confirmed followers see the followed person's window).
  */
 export function SafeWindowCard({
   person,

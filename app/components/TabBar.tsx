@@ -1,5 +1,5 @@
 /**
- * docs/product.md §2 bottom navigation on main screens: only the tabs of enabled screens (docs/product.md §6).
+ * docs/product/screens.md §2 bottom navigation on main screens: only the tabs of enabled screens (docs/product/data.md §6).
  * A tab is current on its own path and on the sub-screens that belong to it (app/screens.ts: test
  * detail and the viewer under My Tests, a person and Add under People, Personal Info under Settings):
  * `aria-current="page"` on its own path, `"true"` on a sub-screen, and "(current)" for text browsers.

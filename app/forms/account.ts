@@ -1,5 +1,5 @@
 /**
- * One zod schema per account form (docs/product.md §5), used by conform on the client (validation on blur)
+ * One zod schema per account form (docs/product/data.md §5), used by conform on the client (validation on blur)
  * and by the route actions on the server.
  */
 import * as z from "zod/mini";
@@ -7,7 +7,7 @@ import * as messages from "../messages";
 import { bothPresent, currentPassword, emailAddress, newPassword } from "./password";
 import { singleLine } from "./text";
 
-/** docs/product.md §5 Login. */
+/** docs/product/data.md §5 Login. */
 export const loginSchema = z.object({
   email: z
     .string({ error: messages.loginEmailRequired })
@@ -16,7 +16,7 @@ export const loginSchema = z.object({
   redirectTo: z.optional(z.string().check(z.maxLength(2048, messages.linkTooLong))),
 });
 
-/** docs/product.md §5 Registration; the toggles must both be on. */
+/** docs/product/data.md §5 Registration; the toggles must both be on. */
 export const registrationSchema = z
   .object({
     email: emailAddress(messages.registerEmailRequired),
@@ -33,17 +33,17 @@ export const registrationSchema = z
     }),
   );
 
-/** docs/product.md §5 Confirm account: the password to set. */
+/** docs/product/data.md §5 Confirm account: the password to set. */
 export const confirmAccountSchema = z.object({
   password: newPassword(messages.confirmAccountPasswordRequired),
 });
 
-/** docs/product.md §5 Reset request. */
+/** docs/product/data.md §5 Reset request. */
 export const requestPasswordChangeSchema = z.object({
   email: emailAddress(messages.resetEmailRequired),
 });
 
-/** docs/product.md §5 Reset password: new password must match confirm. */
+/** docs/product/data.md §5 Reset password: new password must match confirm. */
 export const resetPasswordSchema = z
   .object({
     newPassword: newPassword(messages.newPasswordRequired),
@@ -58,8 +58,8 @@ export const resetPasswordSchema = z
   );
 
 /**
- * The email and token a link carries (docs/product.md §2 /confirmemail, /confirmaccount, /resetpassword).
- * @returns the values, or the docs/product.md §5 message for the first one missing
+ * The email and token a link carries (docs/product/screens.md §2 /confirmemail, /confirmaccount, /resetpassword).
+ * @returns the values, or the docs/product/data.md §5 message for the first one missing
  */
 export function linkParameters(url: URL): { email: string; token: string; problem?: undefined } | { problem: string } {
   const email = url.searchParams.get("email")?.trim() ?? "";

@@ -1,4 +1,4 @@
-/** docs/product.md §5 Dispute comment: required (Submit is disabled when empty), at most 1000 characters. */
+/** docs/product/data.md §5 Dispute comment: required (Submit is disabled when empty), at most 1000 characters. */
 import * as z from "zod/mini";
 import * as messages from "../messages";
 import { multiLine } from "./text";

@@ -1,5 +1,5 @@
 /**
- * docs/product.md §10.8 Add by link: the result link from the lab's message, required, at most 2048
+ * docs/product/labs.md §10.8 Add by link: the result link from the lab's message, required, at most 2048
  * characters. The consumer API judges the rest (https, the lab's host, what the site answers) and
  * says why a link is refused.
  */

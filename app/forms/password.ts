@@ -1,5 +1,5 @@
 /**
- * docs/product.md §5 password rule: at least 8 characters, with at least one lower case letter, one upper
+ * docs/product/data.md §5 password rule: at least 8 characters, with at least one lower case letter, one upper
  * case letter, one digit and one special character from !@#$%^&*. Shared by every form that
  * sets a password; the identity authority enforces the same rule.
  */
@@ -11,12 +11,12 @@ export const passwordMinLength = 8;
 /** Upper bound against abuse (argon2 input); not a product rule. */
 export const passwordMaxLength = 128;
 
-/** True when `password` satisfies every part of the docs/product.md §5 rule except the length. */
+/** True when `password` satisfies every part of the docs/product/data.md §5 rule except the length. */
 export function hasPasswordCharacterClasses(password: string): boolean {
   return /[a-z]/.test(password) && /[A-Z]/.test(password) && /[0-9]/.test(password) && /[!@#$%^&*]/.test(password);
 }
 
-/** True when `password` satisfies the whole docs/product.md §5 rule. */
+/** True when `password` satisfies the whole docs/product/data.md §5 rule. */
 export function isValidPassword(password: string): boolean {
   return password.length >= passwordMinLength && password.length <= passwordMaxLength && hasPasswordCharacterClasses(password);
 }
@@ -24,9 +24,9 @@ export function isValidPassword(password: string): boolean {
 /**
  * A new password field: required (with the form's own message), then the length message, then
  * the product's character-class message; only the first that fails is reported. Registration and resets name the length ('Passwords must be at
- * least 8 characters long.', docs/product.md §5 Registration); the settings change passes
+ * least 8 characters long.', docs/product/data.md §5 Registration); the settings change passes
  * `messages.passwordFormat`, since there any failed format check shows the shared password message
- * (docs/product.md §5 Settings password change).
+ * (docs/product/data.md §5 Settings password change).
  */
 export function newPassword(requiredMessage: string, tooShortMessage: string = messages.passwordTooShort) {
   // The first failed check is the one message shown (`abort`): a short password without a digit

@@ -1,5 +1,5 @@
 /**
- * Profile forms (docs/product.md §2 /yourinfo and /personalinfo, §5 profile screens, §6 age 18):
+ * Profile forms (docs/product/screens.md §2 /yourinfo and /personalinfo, §5 profile screens, §6 age 18):
  * first name, last name, date of birth as MM/DD/YYYY, postal code. One schema per screen,
  * differing only in the product's date message. Dates travel to the consumer API as YYYY-MM-DD.
  */
@@ -8,9 +8,9 @@ import * as z from "zod/mini";
 import * as messages from "../messages";
 import { singleLine } from "./text";
 
-/** docs/product.md §9: date format MM/DD/YYYY. */
+/** docs/product/messages.md §9: date format MM/DD/YYYY. */
 export const usDatePattern = /^(0[1-9]|1[0-2])\/(0[1-9]|[12]\d|3[01])\/(19|20)\d{2}$/;
-/** docs/product.md §6, §9: minimum age for a profile. */
+/** docs/product/data.md §6, §9: minimum age for a profile. */
 export const minimumAge = 18;
 const postalCodePattern = /^[A-Za-z0-9][A-Za-z0-9 -]{1,10}[A-Za-z0-9]$/;
 
@@ -22,7 +22,7 @@ export function parseUsDate(value: string): Date | null {
 }
 
 /**
- * True when someone born on `dob` (MM/DD/YYYY) is at least `years` old (default 18, docs/product.md §6) on
+ * True when someone born on `dob` (MM/DD/YYYY) is at least `years` old (default 18, docs/product/data.md §6) on
  * `now`'s calendar date: from the birthday itself, not the day after.
  */
 export function isAtLeastMinimumAge(dob: string, now: Date = new Date(), years: number = minimumAge): boolean {
@@ -57,7 +57,7 @@ function profileSchema(dobFormatMessage: string) {
   });
 }
 
-/** docs/product.md §2 /yourinfo (first-time profile): 'DOB must be in mm/dd/yyyy format'. */
+/** docs/product/screens.md §2 /yourinfo (first-time profile): 'DOB must be in mm/dd/yyyy format'. */
 export const yourInfoSchema = profileSchema(messages.dobFormatFirstTime);
-/** docs/product.md §2 /personalinfo: 'Date of Birth must be in mm/dd/yyyy format'. */
+/** docs/product/screens.md §2 /personalinfo: 'Date of Birth must be in mm/dd/yyyy format'. */
 export const personalInfoSchema = profileSchema(messages.dobFormat);

@@ -1,5 +1,5 @@
 /**
- * A reviewer's decision on a dispute (docs/product.md §7 extensions "Dispute reviews"): accept or decline,
+ * A reviewer's decision on a dispute (docs/product/calls.md §7 extensions "Dispute reviews"): accept or decline,
  * with the response the user reads as disputeResponseComment: required, at most 1000 characters, like
  * the dispute comment.
  */

@@ -1,12 +1,12 @@
 /**
- * Settings forms (docs/product.md §2 Settings screen, §5 settings password change and new username).
+ * Settings forms (docs/product/screens.md §2 Settings screen, §5 settings password change and new username).
  */
 import * as z from "zod/mini";
 import * as messages from "../messages";
 import { bothPresent, currentPassword, newPassword } from "./password";
 import { singleLine } from "./text";
 
-/** docs/product.md §5: current password, then a new one passing the rule, confirmed. */
+/** docs/product/data.md §5: current password, then a new one passing the rule, confirmed. */
 export const changePasswordSchema = z
   .object({
     intent: z.literal("password"),
@@ -23,7 +23,7 @@ export const changePasswordSchema = z
   );
 
 /**
- * docs/product.md §5 new username: required here; validity and availability are the identity authority's
+ * docs/product/data.md §5 new username: required here; validity and availability are the identity authority's
  * answer. The current password is asked too (docs/security.md "Sessions"): a session alone must not
  * be enough to take the account.
  */
@@ -36,7 +36,7 @@ export const changeUserNameSchema = z.object({
 });
 
 /**
- * Delete my account (docs/product.md §2.5): confirmed with the current password, checked like
+ * Delete my account (docs/product/screens.md §2.5): confirmed with the current password, checked like
  * a sign-in, so that a session alone cannot delete the account.
  */
 export const deleteAccountSchema = z.object({

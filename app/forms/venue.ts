@@ -1,5 +1,5 @@
 /**
- * The helper rules of docs/product.md §5 ("Other helper rules defined") for the venue and location forms
+ * The helper rules of docs/product/data.md §5 ("Other helper rules defined") for the venue and location forms
  * (docs/venues.md): a phone written (###) ###-#### and stored as 10 digits, a time HH:MM with hours 0 to 24 and
  * minutes 0 to 60 (read literally: 24:00 and 00:60 are times, 24:01 is not), and the age check 21; and
  * the zod/mini fields that carry them with the product's required-field messages.
@@ -12,7 +12,7 @@ import { formatPhone, phoneDigits } from "../phone";
 
 export { formatPhone, phoneDigits };
 
-/** docs/product.md §5: the age check of the venue side. */
+/** docs/product/data.md §5: the age check of the venue side. */
 export const venueMinimumAge = 21;
 
 /** True for a time written HH:MM (two digits each), hours 0 to 24 and minutes 0 to 60, 24 only as 24:00. */

@@ -1,5 +1,5 @@
 /**
- * conform's useForm with the app's validation habits (docs/product.md §5 "Validation runs on blur"): the
+ * conform's useForm with the app's validation habits (docs/product/data.md §5 "Validation runs on blur"): the
  * route's schema validates on blur and again on input once a field showed an error, and the
  * server's last reply (conform's SubmissionResult) fills in what it found.
  *

@@ -1,35 +1,35 @@
 /**
- * Registration, Sign In, account confirmation and password reset: docs/product.md §5 password rule,
+ * Registration, Sign In, account confirmation and password reset: docs/product/data.md §5 password rule,
  * registration, login, confirm account, reset request; §8 error catalogue.
- * Verbatim strings of docs/product.md; "ours" marks a string it does not give (app/messages.ts).
+ * Verbatim strings of the product rules (docs/product/); "ours" marks a string it does not give (app/messages.ts).
  */
 import { productName } from "./shell.ts";
 
-// docs/product.md §5 password rule
+// docs/product/data.md §5 password rule
 export const passwordFormat = "Password must contain at least one upper case, lower case, number, and special character.";
 export const passwordsDoNotMatch = "Passwords do not match.";
 export const passwordTooShort = "Passwords must be at least 8 characters long.";
-// docs/product.md §5 registration
+// docs/product/data.md §5 registration
 export const registerEmailRequired = "You must enter your email to register";
 export const registerPasswordRequired = "You must enter a password to register";
 export const emailInvalid = "Please enter a valid email address.";
 export const emailUnavailable = "That email address is not available. To login with your existing account, please hit 'Back' then 'Sign In'.";
 export const acceptTermsRequired = "Please accept the Terms of Service to create an account."; // ours
 export const acceptPrivacyRequired = "Please accept the Privacy Policy to create an account."; // ours
-// docs/product.md §5 login
+// docs/product/data.md §5 login
 export const loginEmailRequired = "You must enter your email to login";
 export const loginPasswordRequired = "You must enter a password to login";
-// docs/product.md §5 confirm account
+// docs/product/data.md §5 confirm account
 export const confirmAccountPasswordRequired = "You must enter a password to confirm your account";
 export const missingEmailParameter = "Missing email parameter";
 export const missingTokenParameter = "Missing token parameter";
 // ours: the way on under a link that lost its parameters
 export const resetLinkIncomplete = "This page needs the whole link from your password reset email. Open the link again, or ask for a new one.";
 export const inviteLinkIncomplete = "This page needs the whole link from your invitation email. Open the link in that email again.";
-// docs/product.md §5 reset request
+// docs/product/data.md §5 reset request
 export const resetEmailRequired = "You must enter your email to send a password reminder";
 export const newPasswordRequired = "You must enter a new password"; // ours
-// docs/product.md §8 error catalogue
+// docs/product/messages.md §8 error catalogue
 export const loginFailed = "Failed to login. Please check your username and password.";
 export const registerServerError = "Unexpected server error while registering user";
 export const registerUnknownError = "Unknown error while registering user";
@@ -51,6 +51,6 @@ export const emailConfirming = "Confirming Your Email…";
 export const confirmationEmailSent = "We sent you a new confirmation email.";
 export const checkYourEmail = "Please check your email and click the link we sent you to confirm your address.";
 
-/** Beside a disabled Create Account: what is still missing (docs/product.md §5 registration enables it only when complete). */
+/** Beside a disabled Create Account: what is still missing (docs/product/data.md §5 registration enables it only when complete). */
 export const createAccountMissing = (missing: string[]) =>
   missing.length === 0 ? "" : `Still needed: ${missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")} and ${missing.at(-1)}`}.`; // ours

@@ -1,6 +1,6 @@
 /**
- * The dispute reviewers' screens (docs/product.md §7 extensions "Dispute reviews"): the queue,
- * a dispute and its decision, the audit trail. All "ours": docs/product.md shows no reviewer screen.
+ * The dispute reviewers' screens (docs/product/calls.md §7 extensions "Dispute reviews"): the queue,
+ * a dispute and its decision, the audit trail. All "ours": the product rules show no reviewer screen.
  */
 export const reviewsTitle = "Dispute Reviews";
 export const reviewsEmpty = "No disputes are waiting for review.";

@@ -1,9 +1,9 @@
 /**
- * My Settings: docs/product.md §8 settings, and signing out everywhere.
- * Verbatim strings of docs/product.md; "ours" marks a string it does not give (app/messages.ts).
+ * My Settings: docs/product/messages.md §8 settings, and signing out everywhere.
+ * Verbatim strings of the product rules (docs/product/); "ours" marks a string it does not give (app/messages.ts).
  */
 
-// docs/product.md §8 settings
+// docs/product/messages.md §8 settings
 export const userNameTaken = "That user name/email is not available.";
 export const userNameInvalid = "User name must be a valid address.";
 export const userNameValidationFailed = "There was an error validating the email address.";

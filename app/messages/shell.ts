@@ -1,20 +1,20 @@
 /**
  * The frame every page shows (header, pending text, error pages) and the messages any screen can
  * show: server and upstream errors, limits, the password hint.
- * Verbatim strings of docs/product.md; "ours" marks a string it does not give (app/messages.ts).
+ * Verbatim strings of the product rules (docs/product/); "ours" marks a string it does not give (app/messages.ts).
  */
 
 export const productName = "SafeWindow";
 // ours: what the intro says the app does
 export const introTagline = "Upload your COVID-19 test result from your lab, see how long your safe window lasts, and share it with the people you choose.";
-// docs/product.md §8 error catalogue
+// docs/product/messages.md §8 error catalogue
 export const unexpectedError = "Unexpected Error";
 export const unknownError = (detail: string) => `Unknown Error: ${detail}`;
-// docs/product.md §2
+// docs/product/screens.md §2
 export const notFound = "Sorry, that page doesn't exist.";
 export const checkingAccount = "Making sure everything is looking good...";
 export const accountLookupFailed = "There was an error looking up your account information";
-// docs/product.md §2, §5 profile screens
+// docs/product/screens.md §2, §5 profile screens
 export const nameTooLong = "Please use at most 100 characters."; // ours
 export const passwordTooLong = "Please use at most 1024 characters."; // ours: a typed current password's bound against abuse
 export const linkTooLong = "This link is too long. Please go back and try again."; // ours: the hidden redirectTo field
@@ -26,4 +26,4 @@ export const serverError = "Something went wrong on our side. Please try again i
 export const tooManyAttempts = (minutes: number) => `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`; // ours
 export const controlCharacters = "This contains characters that cannot be typed. Please type it again."; // ours
 export const crossSiteRefused = "That form was sent from another site, so we did nothing. Please use SafeWindow's own pages.";
-export const loadFailed = "This page could not be loaded"; // ours (docs/product.md §8 load errors)
+export const loadFailed = "This page could not be loaded"; // ours (docs/product/messages.md §8 load errors)

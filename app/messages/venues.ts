@@ -1,5 +1,5 @@
 /**
- * Venues and their forms (docs/product.md §5 "Other helper rules"): SPEC says messages exist
+ * Venues and their forms (docs/product/data.md §5 "Other helper rules"): SPEC says messages exist
  * for these required fields without giving their wording, so all are "ours", in the tone of the
  * profile's ("First name is required").
  */
@@ -12,8 +12,8 @@ export const phoneRequired = "Phone is required";
 export const locationNameRequired = "Location name is required";
 export const phoneInvalid = "Please enter a 10-digit phone number, like (206) 555-0123."; // ours
 export const timeInvalid = "Please enter a time as HH:MM, from 00:00 to 24:00."; // ours
-export const under21 = "You must be at least 21 years of age."; // ours (docs/product.md §5: age check 21)
-// docs/product.md §8: "Further defined messages exist for ... business info save errors, ... location
+export const under21 = "You must be at least 21 years of age."; // ours (docs/product/data.md §5: age check 21)
+// docs/product/messages.md §8: "Further defined messages exist for ... business info save errors, ... location
 // create and save failures, and billing load failure. Their exact wording is not shown." All ours.
 export const businessInfoSaveFailed = "We could not save your business information. Please try again.";
 export const locationCreateFailed = "We could not create the location. Please try again.";

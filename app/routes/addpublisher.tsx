@@ -1,5 +1,5 @@
-// app/routes/addpublisher.tsx: docs/product.md §2 /addpublisher 'Add': the search box ('Name, product ID or
-// email', at least 3 non-blank characters, docs/product.md §5), results with Add, which becomes a check icon
+// app/routes/addpublisher.tsx: docs/product/screens.md §2 /addpublisher 'Add': the search box ('Name, product ID or
+// email', at least 3 non-blank characters, docs/product/data.md §5), results with Add, which becomes a check icon
 // after the request. The search is a GET form (?q=), the request a post; both work without JavaScript.
 import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/addpublisher";

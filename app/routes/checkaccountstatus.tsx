@@ -1,6 +1,6 @@
-// app/routes/checkaccountstatus.tsx: docs/product.md §2 /checkaccountstatus, the routing gate after sign-in:
+// app/routes/checkaccountstatus.tsx: docs/product/screens.md §2 /checkaccountstatus, the routing gate after sign-in:
 // not confirmed → /checkconfirmation; no consumer profile → /yourinfo; otherwise load permissions
-// (kept in the session, docs/product.md §6) and test results: /safewindow with at least one, else /welcome
+// (kept in the session, docs/product/data.md §6) and test results: /safewindow with at least one, else /welcome
 // ('Making sure everything is looking good...' shows while it works: on a full load as the page first
 // answered (app/server/interstitial.server.ts), in the pending bar on a client-side navigation; on
 // error the page says 'There was an error looking up your account information' and offers 'Try again').
@@ -17,7 +17,7 @@ import { failureInit, type Failure } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "SafeWindow" }];
 
-/** The gate's one message, whichever call failed (docs/product.md §2 /checkaccountstatus). */
+/** The gate's one message, whichever call failed (docs/product/screens.md §2 /checkaccountstatus). */
 const lookupFailed = (failed: Failure) => data({ error: messages.accountLookupFailed }, failureInit(failed));
 
 export async function loader({ request, context }: Route.LoaderArgs) {

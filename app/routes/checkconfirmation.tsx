@@ -1,4 +1,4 @@
-// app/routes/checkconfirmation.tsx: docs/product.md §2 /checkconfirmation: asks the user to check their
+// app/routes/checkconfirmation.tsx: docs/product/screens.md §2 /checkconfirmation: asks the user to check their
 // e-mail, 'Resend Email', polls every 5 s (§9) and moves on once the address is confirmed
 import { useEffect } from "react";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation, useRevalidator } from "react-router";
@@ -13,7 +13,7 @@ import { failureInit } from "~/server/upstream/result.server";
 
 export const meta = () => [{ title: "Check Your Email · SafeWindow" }];
 
-/** docs/product.md §9: the e-mail confirmation poll interval. */
+/** docs/product/messages.md §9: the e-mail confirmation poll interval. */
 export const pollIntervalMs = 5_000;
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,4 +1,4 @@
-// app/routes/confirmaccount.tsx: docs/product.md §2 /confirmaccount: 'Set Password' from the e-mail link
+// app/routes/confirmaccount.tsx: docs/product/screens.md §2 /confirmaccount: 'Set Password' from the e-mail link
 // (email, token); §5 Confirm account; §8 'There was a problem confirming your account.'
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import { getFormProps } from "@conform-to/react";

@@ -1,4 +1,4 @@
-// app/routes/confirmemail.tsx: docs/product.md §2 /confirmemail and /consumer/confirmemail: confirms the
+// app/routes/confirmemail.tsx: docs/product/screens.md §2 /confirmemail and /consumer/confirmemail: confirms the
 // address from the e-mail link (email, token); on failure offers 'Resend Confirmation' (§8)
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/confirmemail";

@@ -1,4 +1,4 @@
-// app/routes/cookies.tsx: the cookie-consent banner's form (docs/product.md §1): records the answer for 150
+// app/routes/cookies.tsx: the cookie-consent banner's form (docs/product/README.md §1): records the answer for 150
 // days; a plain post returns to the page it came from, the banner's fetcher stays where it is
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/cookies";

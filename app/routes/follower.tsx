@@ -1,4 +1,4 @@
-// app/routes/follower.tsx: docs/product.md §2 /follower and "Follow screens, in detail": a follower's card
+// app/routes/follower.tsx: docs/product/screens.md §2 /follower and "Follow screens, in detail": a follower's card
 // (no date of birth); the subscription status fetched on load: 'Pending' or 'Following' as a
 // disabled button, else 'Follow Back'; Confirm and Decline for a pending request; Remove with
 // Confirm/Cancel (?step=remove). §8 follow messages.

@@ -1,4 +1,4 @@
-// app/routes/following.tsx: docs/product.md §2 /following: the followed person's card (window, no date of
+// app/routes/following.tsx: docs/product/screens.md §2 /following: the followed person's card (window, no date of
 // birth) with Unfollow, then Confirm or Cancel (?step=unfollow); a pending request can be
 // cancelled. §8 follow messages.
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";

@@ -1,4 +1,4 @@
-// app/routes/guarded.tsx: the layout route of docs/product.md §2's guarded routes; its middleware enforces the login
+// app/routes/guarded.tsx: the layout route of docs/product/screens.md §2's guarded routes; its middleware enforces the login
 import { Outlet } from "react-router";
 import type { Route } from "./+types/guarded";
 import { createGuard } from "~/server/auth.server";

@@ -1,4 +1,4 @@
-// app/routes/intro.tsx: docs/product.md §2 "/": the intro screen with the logo, one sentence on what the app
+// app/routes/intro.tsx: docs/product/screens.md §2 "/": the intro screen with the logo, one sentence on what the app
 // does, and the two ways in (Sign In, Create Account) a web visitor needs. A signed-in user goes on to the gate instead.
 import { Link, redirect } from "react-router";
 import type { Route } from "./+types/intro";

@@ -1,4 +1,4 @@
-// app/routes/locations.tsx: 'Locations' (docs/product.md §6 screen `Locations`; docs/venues.md "Finding
+// app/routes/locations.tsx: 'Locations' (docs/product/data.md §6 screen `Locations`; docs/venues.md "Finding
 // venues"): venues near a ZIP code, or near the browser's position when the person asks for it with
 // JavaScript on; a choice of distance; each venue with its address, phone and distance. The search is
 // a GET form (?zip=&miles=, or ?latitude=&longitude=&miles=), so it works without JavaScript and the

@@ -1,4 +1,4 @@
-// app/routes/login.tsx: docs/product.md §2 /login 'Sign In'; §5 Login; §8 login errors
+// app/routes/login.tsx: docs/product/screens.md §2 /login 'Sign In'; §5 Login; §8 login errors
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";

@@ -1,4 +1,4 @@
-// app/routes/logout.tsx: docs/product.md §4 Logout: clears the tokens (the server session) and the flags
+// app/routes/logout.tsx: docs/product/data.md §4 Logout: clears the tokens (the server session) and the flags
 // (the guidelines-read flag), keeps the remembered username, then goes to login. With
 // `everywhere=1` (settings' 'Sign out everywhere') every other browser of the user is signed out too.
 import { redirect } from "react-router";

@@ -1,6 +1,6 @@
-// app/routes/main.tsx: the layout of docs/product.md §2's main screens: bottom tab bar (safe window, my tests,
-// people, settings) showing only enabled screens; a disabled screen's route answers 404 (docs/product.md §6).
-// A screen that fails to load keeps the tab bar and offers 'Try again' (docs/product.md §8 load errors; the
+// app/routes/main.tsx: the layout of docs/product/screens.md §2's main screens: bottom tab bar (safe window, my tests,
+// people, settings) showing only enabled screens; a disabled screen's route answers 404 (docs/product/data.md §6).
+// A screen that fails to load keeps the tab bar and offers 'Try again' (docs/product/messages.md §8 load errors; the
 // exception's own text is logged, not shown, since it can name upstream addresses).
 import { isRouteErrorResponse, Link, Outlet, useLoaderData, useLocation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/main";

@@ -1,4 +1,4 @@
-// app/routes/myfun.tsx: 'My Fun' (docs/product.md §6 screen `MyFun`; docs/venues.md "My Fun"): every check a
+// app/routes/myfun.tsx: 'My Fun' (docs/product/data.md §6 screen `MyFun`; docs/venues.md "My Fun"): every check a
 // venue made of the person's window, newest first: the venue, when, what the venue saw, whether they
 // were checked in; and 1 to 5 stars for a visit they were checked in at. Each rating is a small form
 // (five radio buttons and Save) posted to the action, so it works without JavaScript.

@@ -1,6 +1,6 @@
-// app/routes/mytests.tsx: docs/product.md §2 /mytests 'My Tests': the 'Before You Add' guidelines modal (shown
+// app/routes/mytests.tsx: docs/product/screens.md §2 /mytests 'My Tests': the 'Before You Add' guidelines modal (shown
 // until read, remembered in a cookie, reopened with `?guidelines`), the PDF picker and Upload (a multipart form post that works
-// without JavaScript), Add by link (docs/product.md §10.8: a plain form post of the lab's link), the server's consumerMessage, the scrollable result list with its icons;
+// without JavaScript), Add by link (docs/product/labs.md §10.8: a plain form post of the lab's link), the server's consumerMessage, the scrollable result list with its icons;
 // a result opens /testdetail. After an upload the outcome shows here with the updated card.
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "react-router";
@@ -40,7 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  // Over the limit: the body is read and dropped, never parsed, and the form says why (docs/product.md §5).
+  // Over the limit: the body is read and dropped, never parsed, and the form says why (docs/product/data.md §5).
   if (Number(request.headers.get("content-length") ?? 0) > maxUploadBodyBytes) {
     await discardBody(request);
     return data({ error: messages.uploadTooLarge }, { status: 413, headers: { Connection: "close" } });
@@ -191,7 +191,7 @@ export default function MyTests() {
 }
 
 /**
- * docs/product.md §2 'Before You Add': the guidelines, dismissed by a form post that remembers them as
+ * docs/product/screens.md §2 'Before You Add': the guidelines, dismissed by a form post that remembers them as
  * read (docs/architecture.md §4 modals). Two forms of the same dialog:
  * - **modal** once JavaScript runs and the cookie banner is answered: `showModal()` (the page behind
  *   is inert, focus stays inside; Escape closes it for this visit without remembering it as read,

@@ -1,4 +1,4 @@
-// app/routes/not-found.tsx: docs/product.md §2 catch-all: 'Sorry, that page doesn't exist.' with status 404
+// app/routes/not-found.tsx: docs/product/screens.md §2 catch-all: 'Sorry, that page doesn't exist.' with status 404
 import { data, Link } from "react-router";
 import * as messages from "~/messages";
 

@@ -1,4 +1,4 @@
-// app/routes/people.tsx: docs/product.md §2 /people: tabs 'Following' and 'Followers' (the pending count in
+// app/routes/people.tsx: docs/product/screens.md §2 /people: tabs 'Following' and 'Followers' (the pending count in
 // brackets), the 'Add' button; each entry opens its card. The tab lives in the URL (?tab=followers).
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/people";
@@ -44,7 +44,7 @@ export default function People() {
           {tab === "followers" ? <TextOnly> (current)</TextOnly> : null}
         </Link>
       </nav>
-      {/* The Followers count (docs/product.md §2) is of requests waiting, not of followers: say so. */}
+      {/* The Followers count (docs/product/screens.md §2) is of requests waiting, not of followers: say so. */}
       {pendingCount > 0 ? (
         <p className="pending-summary">
           {messages.followRequestsWaiting(pendingCount)}{" "}

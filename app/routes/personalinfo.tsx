@@ -1,4 +1,4 @@
-// app/routes/personalinfo.tsx: docs/product.md §2 /personalinfo: first name, last name, date of birth
+// app/routes/personalinfo.tsx: docs/product/screens.md §2 /personalinfo: first name, last name, date of birth
 // (MM/DD/YYYY), postal code; read-only until 'Change Your Info' (?edit=1, so it works without
 // JavaScript), which becomes Cancel and restores the original data; Save enabled only when valid
 // and 18+; the invalidation warning; success → /settings; §8 'There was a problem saving your profile information.'

@@ -1,4 +1,4 @@
-// app/routes/privacy.tsx: the Privacy Policy that registration asks the user to accept (docs/product.md §2 /registration)
+// app/routes/privacy.tsx: the Privacy Policy that registration asks the user to accept (docs/product/screens.md §2 /registration)
 import { Link } from "react-router";
 import type { SharedPageHandle } from "~/server/page-cache.server";
 

@@ -1,4 +1,4 @@
-// app/routes/registration.tsx: docs/product.md §2 /registration; §4 Registration (register, automatic login,
+// app/routes/registration.tsx: docs/product/screens.md §2 /registration; §4 Registration (register, automatic login,
 // confirmation e-mail, /checkconfirmation); §5 Registration rules; §8 register errors
 import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
@@ -35,7 +35,7 @@ async function checkEmail(formData: FormData, context: Route.ActionArgs["context
   return { emailCheck: { email, available: available.ok ? available.value : true } };
 }
 
-/** docs/product.md §8: a refused registration lists the authority's reasons as "code: description"; any other failure its one message. */
+/** docs/product/messages.md §8: a refused registration lists the authority's reasons as "code: description"; any other failure its one message. */
 function registerErrors(failed: Failure): string[] {
   if (failed.reason === "refused" && failed.errors?.length) return failed.errors.map((e) => `${e.code || "Error"}: ${e.description}`.trim());
   return [failed.message];
@@ -68,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     signedIn = await authenticate(request, context);
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;
-    // The account exists; only the automatic sign-in failed (docs/product.md §8).
+    // The account exists; only the automatic sign-in failed (docs/product/messages.md §8).
     return data({ result: submission.reply({ formErrors: [messages.loginAfterRegistrationFailed], hideFields: hiddenFields }) }, { status: 502 });
   }
   const sent = await identity.sendConfirmationEmail(email);
@@ -166,7 +166,7 @@ export default function Registration() {
           </p>
         ) : null}
       </Form>
-      {/* docs/product.md §5's 'not available' message tells the user to hit 'Back' then 'Sign In'. */}
+      {/* docs/product/data.md §5's 'not available' message tells the user to hit 'Back' then 'Sign In'. */}
       <p className="form-links">
         <Link to="/">Back</Link>
         <TextSeparator />

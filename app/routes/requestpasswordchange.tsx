@@ -1,4 +1,4 @@
-// app/routes/requestpasswordchange.tsx: docs/product.md §2 /requestpasswordchange (and /consumer/...):
+// app/routes/requestpasswordchange.tsx: docs/product/screens.md §2 /requestpasswordchange (and /consumer/...):
 // e-mail, 'Send Reset Email', 'Login'; §5 reset request; §8: the answer never tells whether the account exists
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Counted per recipient, whether or not the account exists, so the limit discloses nothing either.
   const refused = await attemptRefused(context, "mail", submission.value.email);
   if (refused) return data({ sent: false, result: submission.reply({ formErrors: [refused.message] }) }, refused.init);
-  // docs/product.md §8: always the same message, whatever the authority answered (a failure is
+  // docs/product/messages.md §8: always the same message, whatever the authority answered (a failure is
   // logged by the client), so the page does not disclose whether the account exists.
   await identityApi(context).requestPasswordChange(submission.value.email);
   return { sent: true, result: submission.reply() };

@@ -1,4 +1,4 @@
-// app/routes/resetpassword.tsx: docs/product.md §2 /resetpassword (and /consumer/...): new password and
+// app/routes/resetpassword.tsx: docs/product/screens.md §2 /resetpassword (and /consumer/...): new password and
 // confirm from the e-mail link (email, token), 'Change Password'; §8 password change errors
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import { getFormProps } from "@conform-to/react";

@@ -1,4 +1,4 @@
-// app/routes/safewindow.tsx: docs/product.md §2 /safewindow 'My Safe Window': the user's own card and a link
+// app/routes/safewindow.tsx: docs/product/screens.md §2 /safewindow 'My Safe Window': the user's own card and a link
 // to the testing philosophy page; and 'Check in at a venue' (docs/venues.md "Check-in"): a post asks for a
 // check-in code, shown as text and as a QR code with its time limit. The section shows only for a person
 // with My Fun, where the consumer API serves the check-in extension.

@@ -1,4 +1,4 @@
-// app/routes/settings.tsx: docs/product.md §2 /settings 'My Settings': personal info summary (Change →
+// app/routes/settings.tsx: docs/product/screens.md §2 /settings 'My Settings': personal info summary (Change →
 // /personalinfo), the password panel, the username/e-mail panel (never both open; the URL's
 // ?panel= holds which, so it works without JavaScript), the Time Zone card (docs/architecture.md §4
 // "One clock"), product ID, Logout, 'Local Data' Wipe.
@@ -36,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The business API says whether this person checks visitors in somewhere (docs/venues.md); when it
   // cannot be asked, the card is left out rather than the page failing.
   // The extensions the cards below need are learnt from the upstreams (app/server/upstream/extensions.server.ts):
-  // an upstream that answers only as docs/product.md §7 says gets My Settings without them.
+  // an upstream that answers only as docs/product/calls.md §7 says gets My Settings without them.
   const consumer = consumerApi(context);
   const [profileAnswer, administrator, checkins, ownData, accountDeletion] = await Promise.all([
     consumer.getProfile(),

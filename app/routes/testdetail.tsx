@@ -1,4 +1,4 @@
-// app/routes/testdetail.tsx: docs/product.md §2 Test Detail: company and public name, test date, the safety
+// app/routes/testdetail.tsx: docs/product/screens.md §2 Test Detail: company and public name, test date, the safety
 // icon (none when valid is 0), the 250x200 thumbnail (blue border when valid, red otherwise) that
 // opens the 1250x1000 view, which its image, Close and Escape close (?view=large, so it works
 // without JavaScript), the errors
@@ -35,9 +35,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Another user's result, or none: 404.
   const result = valueOrThrow(found);
   const propertyValues = checks?.ok ? checks.value : [];
-  // docs/product.md §8: test detail errors are shown in the error list with the error's text.
+  // docs/product/messages.md §8: test detail errors are shown in the error list with the error's text.
   const loadError = checks && !checks.ok ? `Could not load the checks of this result: ${checks.message}` : undefined;
-  // docs/product.md §2, §6: the tabs exist only for a result that can be or has been disputed.
+  // docs/product/screens.md §2, §6: the tabs exist only for a result that can be or has been disputed.
   const tab = disputable(result) ? url.searchParams.get("tab") : null;
   const timeZone = await timeZoneOf(request, context);
   return {
@@ -64,14 +64,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = valueOrThrow(await api.testResult(id));
   const submission = parseWithZod(await request.formData(), { schema: disputeSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  // A stale or hand-made post: docs/product.md §6 offers a dispute only for valid 0, and only once.
+  // A stale or hand-made post: docs/product/data.md §6 offers a dispute only for valid 0, and only once.
   if (result.valid !== 0 || result.disputeStatus !== 0) return data({ result: submission.reply({ formErrors: [messages.disputeNotOffered] }) }, { status: 409 });
   const sent = await api.dispute(result, submission.value.disputeComment);
   if (!sent.ok) return data({ result: submission.reply({ formErrors: [sent.message] }) }, failureInit(sent));
   return { result: submission.reply({ resetForm: true }) };
 }
 
-/** docs/product.md §2, §6: a result with the Details/Dispute tabs: not validated (valid 0), or already disputed. */
+/** docs/product/screens.md §2, §6: a result with the Details/Dispute tabs: not validated (valid 0), or already disputed. */
 function disputable(result: { valid: number; disputeStatus: number }): boolean {
   return result.valid === 0 || result.disputeStatus !== 0;
 }
@@ -202,7 +202,7 @@ export default function TestDetail() {
 }
 
 /**
- * The Dispute tab (docs/product.md §2 Test Detail): the form, or 'Your Submission' with the 3-hour text or
+ * The Dispute tab (docs/product/screens.md §2 Test Detail): the form, or 'Your Submission' with the 3-hour text or
  * the provider's response. the product's Contact button "does nothing"; here it opens a mail to
  * SUPPORT_EMAIL about this result, which is what the text above it promises.
  */
@@ -267,7 +267,7 @@ function DisputeTab({
 const thumbnailId = "result-thumbnail";
 
 /**
- * The large view of a result (docs/product.md §2.4, docs/architecture.md §4 modals): a page of its
+ * The large view of a result (docs/product/screens.md §2.4, docs/architecture.md §4 modals): a page of its
  * own, not an overlay, so nothing is hidden behind it and Tab reaches only what is shown. The page
  * is drawn 1250x1000 in a frame that scrolls both ways where the screen is smaller, or fitted to the
  * screen (`fit=1`). The image itself, Close and (once JavaScript runs) Escape close it: all return

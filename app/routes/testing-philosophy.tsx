@@ -1,5 +1,5 @@
 // app/routes/testing-philosophy.tsx: the testing philosophy page linked from /welcome and
-// /safewindow (docs/product.md §2): what a safe window is and how it is counted (docs/product.md §10.7)
+// /safewindow (docs/product/screens.md §2): what a safe window is and how it is counted (docs/product/labs.md §10.7)
 import { Link } from "react-router";
 import type { SharedPageHandle } from "~/server/page-cache.server";
 

@@ -1,4 +1,4 @@
-// app/routes/testresultimage.tsx: one page's JPEG of one of the user's results (docs/product.md §3: the
+// app/routes/testresultimage.tsx: one page's JPEG of one of the user's results (docs/product/data.md §3: the
 // consumer API answers base64; here it is served as an image, only to its owner, never cached). `page`
 // (1-based, default 1) asks for a later page: the getimage extension (docs/architecture.md §6.1).
 import type { Route } from "./+types/testresultimage";

@@ -1,4 +1,4 @@
-// app/routes/testresultviewer.tsx: docs/product.md §2 /testresultviewer: a result's full-size image
+// app/routes/testresultviewer.tsx: docs/product/screens.md §2 /testresultviewer: a result's full-size image
 // (1250x1000), one page at a time (`page=`, components/ResultPager.tsx)
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/testresultviewer";

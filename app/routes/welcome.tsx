@@ -1,4 +1,4 @@
-// app/routes/welcome.tsx: docs/product.md §2 /welcome: greets the user with their product ID, explains the
+// app/routes/welcome.tsx: docs/product/screens.md §2 /welcome: greets the user with their product ID, explains the
 // flow and sharing, links the testing philosophy page; Continue → /safewindow
 import { Link, redirect, useLoaderData } from "react-router";
 import type { Route } from "./+types/welcome";

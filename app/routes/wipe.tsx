@@ -1,4 +1,4 @@
-// app/routes/wipe.tsx: docs/product.md §4 Wipe ('Local Data' in settings): clears the session, the remembered
+// app/routes/wipe.tsx: docs/product/data.md §4 Wipe ('Local Data' in settings): clears the session, the remembered
 // username and the flags, then goes to the intro screen
 import { redirect } from "react-router";
 import type { Route } from "./+types/wipe";

@@ -1,4 +1,4 @@
-// app/routes/yourinfo.tsx: docs/product.md §2 /yourinfo, first-time profile: first name, last name, date of
+// app/routes/yourinfo.tsx: docs/product/screens.md §2 /yourinfo, first-time profile: first name, last name, date of
 // birth, postal code; Finish enabled only when valid and 18+; the always-shown warning; §8 creation errors
 import { data, Form, redirect, useActionData, useNavigation } from "react-router";
 import { getFormProps } from "@conform-to/react";
@@ -28,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { firstName, lastName, dob, postalCode } = submission.value;
   const api = consumerApi(context);
-  // docs/product.md §2: a middle name exists in state but has no input here; latitude/longitude are not collected.
+  // docs/product/screens.md §2: a middle name exists in state but has no input here; latitude/longitude are not collected.
   const created = await api.createProfile({ firstName, middleName: null, lastName, dob: toIsoDate(dob), postalCode });
   if (!created.ok) return data({ result: submission.reply({ formErrors: [created.message] }) }, failureInit(created));
   // The profile exists now; without the screen list the gate fetches it on the next page.

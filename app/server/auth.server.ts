@@ -1,5 +1,5 @@
 /**
- * Sign-in, the login guard and redirect safety (docs/product.md §2 guarded routes, §4 route guard and
+ * Sign-in, the login guard and redirect safety (docs/product/screens.md §2 guarded routes, §4 route guard and
  * token validity, §8 login errors; docs/architecture.md §4 login state).
  *
  * Sign-in, and the signed-in user proving their password again, go through one remix-auth
@@ -17,7 +17,7 @@ import { forgetAccessToken, sessionOf } from "./session.server";
 import { identityApi, type AccessToken } from "./upstream/identity.server";
 import type { Failure, Result } from "./upstream/result.server";
 
-/** docs/product.md §9: a token is treated as expired 5 s before its expiration. */
+/** docs/product/messages.md §9: a token is treated as expired 5 s before its expiration. */
 export const expirySkewMs = 5_000;
 
 /** True while the token is still usable at `now` (epoch ms). */
@@ -37,9 +37,9 @@ export class SignInError extends Error {
 
 /**
  * Calls the password grant for (email, password) from the browser at `clientIp`, then asks the
- * authority for the account's user name (docs/product.md §7 "Get user info returns userName": the
+ * authority for the account's user name (docs/product/calls.md §7 "Get user info returns userName": the
  * account's own spelling, not what was typed; what was typed when that call fails).
- * @returns the access token and user name, or a failure with the docs/product.md §8 login message
+ * @returns the access token and user name, or a failure with the docs/product/messages.md §8 login message
  *   (`tooManyAttempts` carries the authority's lockout in retryAfterSeconds)
  */
 async function passwordGrant(
@@ -93,7 +93,7 @@ authenticator.use(
  * address from the load context (never a header the browser sent). The request's body must be
  * unread: read a clone (`request.clone().formData()`), as remix-auth-form's README says.
  * @returns the token and the account's user name
- * @throws SignInError with the docs/product.md §8 login failure (wrong credentials, too many
+ * @throws SignInError with the docs/product/messages.md §8 login failure (wrong credentials, too many
  *   attempts with the authority's lockout, the authority unreachable)
  */
 export function authenticate(request: Request, context: Readonly<RouterContextProvider>, account?: string): Promise<SignedIn> {
@@ -128,7 +128,7 @@ export function getSessionUser(context: Readonly<RouterContextProvider>, now = D
 }
 
 /**
- * Guard middleware for every guarded route (docs/product.md §2): puts the user in `userContext`, or
+ * Guard middleware for every guarded route (docs/product/screens.md §2): puts the user in `userContext`, or
  * redirects to /login carrying the requested path and query. The user's `signInAgain` (called when
  * an upstream refuses the token, e.g. after the signing key changed) drops the token from the
  * session and sends the user to /login the same way, with a one-time message.

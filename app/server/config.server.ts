@@ -60,7 +60,7 @@ const envSchema = z.object({
   LAB_LINKS_TEST_SERVER: z.string().optional(),
   LAB_LINKS_TEST_CA: z.string().optional(),
   /**
-   * The embedded consumer API's signed-result trust (docs/product.md §10.9): a JSON file of SMART Health
+   * The embedded consumer API's signed-result trust (docs/product/labs.md §10.9): a JSON file of SMART Health
    * Card issuers trusted besides the VCI directory snapshot, and one of EU DCC document signers.
    */
   SHC_EXTRA_ISSUERS: z.string().optional(),

@@ -38,7 +38,7 @@ export interface SessionUser {
   expiresAt: number;
   /** The e-mail the user signed in with (identity userName). */
   userName: string;
-  /** docs/product.md §6 enabledScreens, once /checkaccountstatus has fetched them. */
+  /** docs/product/data.md §6 enabledScreens, once /checkaccountstatus has fetched them. */
   enabledScreens?: ScreenName[];
   /**
    * Called when an upstream refuses the access token (401): drops it from the session and

@@ -1,5 +1,5 @@
 /**
- * 'Download my data' (docs/product.md §2.5, the person's own data): a zip of everything SafeWindow
+ * 'Download my data' (docs/product/screens.md §2.5, the person's own data): a zip of everything SafeWindow
  * keeps about the signed-in user, streamed as it is made (fflate), each result's files fetched only when the
  * download reaches them, so a slow connection holds at most one PDF (10 MiB) in memory.
  *

@@ -1,7 +1,7 @@
 /**
- * The follow screens' shared server work (docs/product.md §2 /follower, /following): finding the relation a
+ * The follow screens' shared server work (docs/product/screens.md §2 /follower, /following): finding the relation a
  * screen was given by id among the user's own relations (so nobody opens another's relation), and
- * running a follow change with its docs/product.md §8 message.
+ * running a follow change with its docs/product/messages.md §8 message.
  */
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { consumerApi, type FollowChange, type Subscription } from "./upstream/consumer.server";
@@ -19,7 +19,7 @@ export async function relationOf(context: Readonly<RouterContextProvider>, side:
 }
 
 /**
- * Runs `change` on `id`; on success redirects to `then`, else answers the change's docs/product.md §8
+ * Runs `change` on `id`; on success redirects to `then`, else answers the change's docs/product/messages.md §8
  * message (400 when refused, 502/503 when the consumer API failed).
  */
 export async function followChange(context: Readonly<RouterContextProvider>, change: FollowChange, id: string, then: string) {

@@ -11,7 +11,7 @@ import { toJSONSchema, type $ZodType } from "zod/v4/core";
  * in conform's constraint shape for useForm's `constraint` option; fields without a length bound
  * are left out. `required` and `minLength` are deliberately not carried: a browser without
  * JavaScript would stop the post with its own wording, where the server answers with
- * docs/product.md §8's messages.
+ * docs/product/messages.md §8's messages.
  * @throws when `schema` is not an object schema
  */
 export function htmlConstraints(schema: $ZodType): Record<string, Constraint> {

@@ -1,5 +1,5 @@
 /**
- * docs/product.md §6 permissions: the enabledScreens list, fetched after login and kept in the session;
+ * docs/product/data.md §6 permissions: the enabledScreens list, fetched after login and kept in the session;
  * a screen that is not enabled is not reachable (404), and its tab is not shown.
  */
 import { data, type MiddlewareFunction } from "react-router";

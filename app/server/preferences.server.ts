@@ -1,15 +1,15 @@
 /**
  * Small remembered values kept in cookies (docs/architecture.md §4 "Local storage becomes server
- * state"): the username last signed in with (docs/product.md §3 "the username"), the cookie-consent answer
- * (docs/product.md §1: 150 days). Logout keeps them (it forgets only the flags, see routes/logout.tsx); Wipe
- * forgets the username and the flags (docs/product.md §4).
+ * state"): the username last signed in with (docs/product/data.md §3 "the username"), the cookie-consent answer
+ * (docs/product/README.md §1: 150 days). Logout keeps them (it forgets only the flags, see routes/logout.tsx); Wipe
+ * forgets the username and the flags (docs/product/data.md §4).
  */
 import { appCookie } from "./cookies.server";
 import { forgetGuidelinesRead } from "./guidelines.server";
 import { rememberTimeZone } from "./timezone.server";
 
 const dayS = 24 * 60 * 60;
-/** docs/product.md §1, §9: the consent cookie lasts 150 days. */
+/** docs/product/README.md §1, §9: the consent cookie lasts 150 days. */
 export const consentMaxAgeSeconds = 150 * dayS;
 
 /**

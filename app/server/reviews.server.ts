@@ -11,7 +11,7 @@ import { valueOrThrow } from "./upstream/result.server";
 /** The most disputes one queue answer lists (the contract's limit). */
 export { disputeQueueMax } from "../../contracts/consumer.ts";
 
-/** The review deadline users are told of (docs/product.md §2 test detail, disputeThanks): a review within 3 hours, in ms. */
+/** The review deadline users are told of (docs/product/screens.md §2 test detail, disputeThanks): a review within 3 hours, in ms. */
 export const REVIEW_DEADLINE_MS = 3 * 3600_000;
 
 const duration = new Intl.DurationFormat("en-US", { style: "short" });

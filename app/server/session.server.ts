@@ -37,7 +37,7 @@ export interface SessionData {
   /** epoch ms */
   expiresAt: number;
   userName: string;
-  /** docs/product.md §6: the enabledScreens list, fetched after login and kept for the session. */
+  /** docs/product/data.md §6: the enabledScreens list, fetched after login and kept for the session. */
   enabledScreens?: ScreenName[];
   /** The user's session generation when this session began or last changed the account. */
   generation?: number;
@@ -215,7 +215,7 @@ export function takeFlash(context: Readonly<RouterContextProvider>): { notice?: 
   return { notice: session.get("notice"), error: session.get("error") };
 }
 
-/** Keeps `screens` as the session's enabledScreens (docs/product.md §6). */
+/** Keeps `screens` as the session's enabledScreens (docs/product/data.md §6). */
 export function saveEnabledScreens(context: Readonly<RouterContextProvider>, screens: ScreenName[]): void {
   sessionOf(context).set("enabledScreens", screens);
 }

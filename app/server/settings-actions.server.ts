@@ -1,5 +1,5 @@
 /**
- * The four posts of My Settings (docs/product.md §2 /settings, §5 settings rules, §8 username and
+ * The four posts of My Settings (docs/product/screens.md §2 /settings, §5 settings rules, §8 username and
  * settings-password messages): change the password, change the username (e-mail), choose the time
  * zone, delete the account. Each takes the posted form and answers as the route's action does: a
  * redirect to the page on success, else data with the intent and conform's reply (the time zone:
@@ -26,7 +26,7 @@ const passwordFields = ["currentPassword", "newPassword", "confirmPassword"];
 
 /**
  * Changes the password with the current one (intent "password"). Success closes the panel and
- * clears its fields (docs/product.md §4 settings panels); every other browser signed in to the
+ * clears its fields (docs/product/data.md §4 settings panels); every other browser signed in to the
  * account is signed out, this one stays.
  */
 export async function changePassword(formData: FormData, context: Context) {
@@ -61,7 +61,7 @@ async function passwordRefusal(
     if (!(error instanceof SignInError)) throw error;
     const checked = error.failure;
     if (checked.reason === "tooManyAttempts") return { message: checked.message, init: failureInit(checked), field: "currentPassword" };
-    // The authority could not judge the password: the change cannot be made now (docs/product.md §8 wording).
+    // The authority could not judge the password: the change cannot be made now (docs/product/messages.md §8 wording).
     if (checked.reason !== "refused") return { message: unavailableMessage, init: failureInit(checked) };
     return { message: messages.currentPasswordWrong, init: 400, field: "currentPassword" };
   }
@@ -100,7 +100,7 @@ export async function changeUserName(request: Request, formData: FormData, conte
 }
 
 /**
- * Deletes the account (intent "deleteAccount"; docs/product.md §2.5): the password is checked
+ * Deletes the account (intent "deleteAccount"; docs/product/screens.md §2.5): the password is checked
  * first, like a sign-in and counted like one, so nothing is deleted on a wrong one; then the
  * consumer API forgets the profile and everything hanging from it (visits included), the business
  * API the person's business user info, then the identity authority the account (it mails the

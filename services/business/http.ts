@@ -1,4 +1,4 @@
-// The business API's HTTP contract (docs/product.md §7.3; contracts/business.ts businessCalls), by
+// The business API's HTTP contract (docs/product/calls.md §7.3; contracts/business.ts businessCalls), by
 // path prefix: /applicationsecurity (the person and their checks), /hospitalitygroup, /location (the
 // search, an extension), /application, /applicationuserrolelocation, /subscription. Routes stay thin:
 // parse with the contract's request schema, call the domain module for the token's user, answer

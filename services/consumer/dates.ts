@@ -1,4 +1,4 @@
-// Calendar dates (no time, no zone) for dates of birth: parsing the forms docs/product.md §5 and §7 send,
+// Calendar dates (no time, no zone) for dates of birth: parsing the forms docs/product/data.md §5 and §7 send,
 // and whole-year ages computed on calendar fields, never on milliseconds or float years.
 
 /** A calendar date; month 1-12, day 1-31. */
@@ -11,10 +11,10 @@ export interface CalendarDate {
 /** Why a date text was refused: not one of the accepted forms, or not a real calendar date. */
 export type DateProblem = "format" | "calendar";
 
-// 'YYYY-MM-DD', optionally followed by an ISO time and zone ("database date" of docs/product.md §7, e.g.
+// 'YYYY-MM-DD', optionally followed by an ISO time and zone ("database date" of docs/product/calls.md §7, e.g.
 // '1990-05-01T00:00:00' or '1990-05-01T00:00:00.000Z'): the date part is taken as written.
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
-// docs/product.md §5 / §9: MM/DD/YYYY, two digits for month and day.
+// docs/product/data.md §5 / §9: MM/DD/YYYY, two digits for month and day.
 const US_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 
 function isLeapYear(year: number): boolean {

@@ -3,10 +3,10 @@
 // errors are the shared ones (services/shared/errors.ts).
 import type { FieldError } from "../../contracts/consumer.ts";
 
-/** One failed profile rule, for API users (the web app shows its own docs/product.md §5 messages): the contract's FieldError. */
+/** One failed profile rule, for API users (the web app shows its own docs/product/data.md §5 messages): the contract's FieldError. */
 export type { FieldError };
 
-/** Profile input broke a docs/product.md §5 / §6 rule: 400 {success:false, errors}. */
+/** Profile input broke a docs/product/data.md §5 / §6 rule: 400 {success:false, errors}. */
 export class ProfileRuleError extends Error {
   readonly errors: FieldError[];
   constructor(errors: FieldError[]) {

@@ -1,5 +1,5 @@
 // The person's own data (services/consumer/README.md "The person's own data"): everything the
-// consumer API keeps about the signed-in user, for the app's 'Download my data' (docs/product.md §2.5).
+// consumer API keeps about the signed-in user, for the app's 'Download my data' (docs/product/screens.md §2.5).
 // The JSON here; the images and the original PDFs are served one by one by getimage and getpdf, so that
 // no answer holds them all at once.
 import type { Kysely } from "kysely";

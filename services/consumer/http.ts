@@ -1,4 +1,4 @@
-// The consumer API's HTTP contract (docs/product.md §7.2; contracts/consumer.ts consumerCalls). One
+// The consumer API's HTTP contract (docs/product/calls.md §7.2; contracts/consumer.ts consumerCalls). One
 // router per area, mounted at its path prefix: /consumer (profiles, permissions, safe window),
 // /consumersubscription (follows, subscriptions/routes.ts), /testresult (the PDF pipeline,
 // results/routes.ts), /search (venues, asked of the business API: venues.ts), /checkin (the
@@ -93,7 +93,7 @@ function requireContentType(req: Request, type: "json" | "application/x-www-form
 
 // ---------------------------------------------------------------- /consumer
 
-/** docs/product.md §7.2: GET /consumer, POST createprofile, POST modifycore/, GET getpermissions, GET getsafewindow. */
+/** docs/product/calls.md §7.2: GET /consumer, POST createprofile, POST modifycore/, GET getpermissions, GET getsafewindow. */
 function profileRoutes(deps: ConsumerAppDeps): Router {
   const router = express.Router();
   router.use(authenticate(deps));
@@ -200,7 +200,7 @@ function checkinRoutes(deps: ConsumerAppDeps): Router {
   return router;
 }
 
-/** docs/product.md §7.2: GET getcurrentuservisits/, POST setrating/. */
+/** docs/product/calls.md §7.2: GET getcurrentuservisits/, POST setrating/. */
 function visitRoutes(deps: ConsumerAppDeps): Router {
   const router = express.Router();
   router.use(authenticate(deps));

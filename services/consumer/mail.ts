@@ -22,7 +22,7 @@ export interface DisputeDecidedMail {
 export type ConsumerMail = DisputeDecidedMail;
 
 /**
- * The renderer of the consumer API's mails. A decided dispute (docs/product.md §2 test detail, the
+ * The renderer of the consumer API's mails. A decided dispute (docs/product/screens.md §2 test detail, the
  * promise of `disputeThanks`: "We will email you … when we have reviewed your dispute") says whether
  * it was accepted (the result is now valid) or not, quotes the response, and links to the result's
  * Dispute tab (`${publicUrl}/testdetail?id=…&tab=dispute`), where the response and Contact are.

@@ -1,4 +1,4 @@
-// docs/product.md §6 "Permissions are fetched after login … Screens are enabled by name": which screens a
+// docs/product/data.md §6 "Permissions are fetched after login … Screens are enabled by name": which screens a
 // user may use. Stored per consumer (one row per screen) so an operator can change them in the
 // database; a new profile gets DEFAULT_SCREENS.
 import type { Kysely } from "kysely";
@@ -11,16 +11,16 @@ export { SCREENS };
 export type { Screen };
 
 /**
- * Screens a new profile gets: the bottom tabs of docs/product.md §2 (safe window, my tests, people,
+ * Screens a new profile gets: the bottom tabs of docs/product/screens.md §2 (safe window, my tests, people,
  * settings) and the venue screens of docs/venues.md (my fun, locations); migration 0008 granted the
  * venue screens to the profiles made before them.
  */
 export const DEFAULT_SCREENS: readonly Screen[] = ["SafeWindow", "MyTests", "MyFun", "Locations", "Friends", "Settings"];
 
-/** Screens of a user without a profile: only settings (docs/product.md §2 sends them to /yourinfo first). */
+/** Screens of a user without a profile: only settings (docs/product/screens.md §2 sends them to /yourinfo first). */
 export const NO_PROFILE_SCREENS: readonly Screen[] = ["Settings"];
 
-/** docs/product.md §3 "Permissions: enabledScreens (list)": the contract's Permissions. */
+/** docs/product/data.md §3 "Permissions: enabledScreens (list)": the contract's Permissions. */
 export type { Permissions };
 
 /**

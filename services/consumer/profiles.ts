@@ -1,4 +1,4 @@
-// Consumer profiles (docs/product.md §3 Consumer; §5 "Profile screens"; §6 "Only users at least 18 may
+// Consumer profiles (docs/product/data.md §3 Consumer; §5 "Profile screens"; §6 "Only users at least 18 may
 // register or edit the profile"): the rules, createProfile (which issues the product ID),
 // modifyCore and the profile as the API answers it. Plain values in, plain values out.
 import { randomBytes, randomUUID } from "node:crypto";
@@ -11,7 +11,7 @@ import type { FieldError } from "./errors.ts";
 import { grantDefaultScreens } from "./permissions.ts";
 import type { ConsumerDatabase, ProfileRow } from "./schema/tables.ts";
 
-/** docs/product.md §1, §9: minimum age for a profile, in whole years. */
+/** docs/product/README.md §1, §9: minimum age for a profile, in whole years. */
 export const MINIMUM_AGE = 18;
 /** Dates of birth before this year are refused as typing mistakes. */
 export const EARLIEST_BIRTH_YEAR = 1900;
@@ -19,7 +19,7 @@ export const NAME_MAX_LENGTH = 100;
 export const POSTAL_CODE_MAX_LENGTH = 12;
 
 /**
- * The profile as the API answers it: the contract's Consumer (contracts/consumer.ts; docs/product.md
+ * The profile as the API answers it: the contract's Consumer (contracts/consumer.ts; docs/product/data.md
  * §3 names in .NET camelCase, {product}Id is safeWindowId; dob 'YYYY-MM-DD'; safety dates ISO
  * 8601 UTC or null).
  */
@@ -128,7 +128,7 @@ function checkDob(value: string | null | undefined, now: Date, errors: FieldErro
 }
 
 /**
- * Checks and normalises the core fields (docs/product.md §5 profile rules, §6 minimum age): first name,
+ * Checks and normalises the core fields (docs/product/data.md §5 profile rules, §6 minimum age): first name,
  * last name and postal code required, trimmed, at most 100 / 100 / 12 characters, no control
  * characters, postal code only letters, digits, spaces and hyphens; middle name optional (blank
  * becomes null); date of birth a real calendar date from 1900 on, not after today, and the user
@@ -188,7 +188,7 @@ export function toConsumerProfile(row: ProfileRow): ConsumerProfile {
 }
 
 /**
- * The user's profile (docs/product.md §7 GET /consumer), or null when they have none.
+ * The user's profile (docs/product/calls.md §7 GET /consumer), or null when they have none.
  * @param identityUserId the identity authority's user id (token `sub`).
  */
 export async function findProfile(ctx: ProfilesContext, identityUserId: string): Promise<ConsumerProfile | null> {
@@ -208,7 +208,7 @@ function uniqueViolation(err: unknown): string | undefined {
 }
 
 /**
- * Creates the user's profile (docs/product.md §7 POST /consumer/createprofile) with a new product ID and
+ * Creates the user's profile (docs/product/calls.md §7 POST /consumer/createprofile) with a new product ID and
  * the default screens, in one transaction.
  * @param identityUserId the token's `sub`: the profile belongs to this user.
  * @param now the clock for the age rule and the creation time.
@@ -263,7 +263,7 @@ export async function createProfile(ctx: ProfilesContext, identityUserId: string
 }
 
 /**
- * Changes the core fields of the user's profile (docs/product.md §7 POST /consumer/modifycore/, §2
+ * Changes the core fields of the user's profile (docs/product/calls.md §7 POST /consumer/modifycore/, §2
  * Personal Info). The product ID, opt-outs and safe window stay; onProfileChanged runs in the
  * same transaction.
  * @param identityUserId the token's `sub` (the caller has checked the form's identityUserId).
@@ -304,7 +304,7 @@ export async function modifyCore(ctx: ProfilesContext, identityUserId: string, i
 }
 
 /**
- * Deletes everything the consumer API keeps about `identityUserId` (an extension of docs/product.md §7; README "The
+ * Deletes everything the consumer API keeps about `identityUserId` (an extension of docs/product/calls.md §7; README "The
  * person's own data"): the profile, and with it, by the schema's cascades, its results, their images,
  * original PDFs, checks, dispute decisions and pending mails, its follow relations on both sides (the
  * other people's lists no longer show it) and its screen permissions; then the e-mail address kept for

@@ -1,4 +1,4 @@
-// The safe window card's data (docs/product.md §2 /safewindow, §4 "Safe window", §7 GET
+// The safe window card's data (docs/product/screens.md §2 /safewindow, §4 "Safe window", §7 GET
 // /consumer/getsafewindow). The dates are stored on the profile by the test-result pipeline
 // (docs/architecture.md §5 step 9, results/store.ts#refreshConsumerWindow) whenever a result is stored or
 // re-matched: those of the most recent valid result by collection time, null without one.

@@ -57,7 +57,7 @@ export interface ConsumerOptions {
   /** E-mail addresses of the provider's dispute reviewers (results/reviews.ts); default none. */
   reviewers?: readonly string[];
   /**
-   * False: the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product.md §7 "Extensions"): extension
+   * False: the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7 "Extensions"): extension
    * calls answer 404 and answers carry SPEC's fields only (shared/http.ts specOnlyMode). Default true.
    */
   extensions?: boolean;

@@ -1,4 +1,4 @@
-// Follow relations (docs/product.md §1 Sharing, §3 Consumer subscription, §4 Follow relation, §5 Search,
+// Follow relations (docs/product/README.md §1 Sharing, docs/product/data.md §3 Consumer subscription, §4 Follow relation, §5 Search,
 // §6 "Only the followed person can confirm or decline requests"): search, request, cancel,
 // confirm, decline, delete, the two lists and the status. Plain values in, plain values out;
 // every call acts for the caller's profile (the token's `sub`) and every state change is one
@@ -12,7 +12,7 @@ import { NoProfileError } from "./errors.ts";
 import { getSafeWindow } from "./safewindow.ts";
 import type { ConsumerDatabase } from "./schema/tables.ts";
 
-/** docs/product.md §5, §9: search starts with at least this many non-blank characters. */
+/** docs/product/data.md §5, §9: search starts with at least this many non-blank characters. */
 export const SEARCH_MIN_CHARACTERS = 3;
 /** Longest search string accepted (a name, a product ID or an e-mail address). */
 export const SEARCH_MAX_LENGTH = 320;
@@ -45,7 +45,7 @@ const forbidden = (description: string) => new SubscriptionError(403, "forbidden
 // ---------------------------------------------------------------- answers
 
 /**
- * One relation as the lists answer it (docs/product.md §3): the contract's Subscription
+ * One relation as the lists answer it (docs/product/data.md §3): the contract's Subscription
  * (contracts/consumer.ts). The other person's names and product ID; their window (ISO 8601 UTC)
  * only when the relation is confirmed and the caller is a confirmed follower of the other person,
  * else null.
@@ -55,7 +55,7 @@ export type SubscriptionRow = Subscription;
 /** One search result: the contract's PublisherHit (names and product ID only, never an e-mail or a date of birth). */
 export type PublisherMatch = PublisherHit;
 
-/** docs/product.md §3 "Subscription status": the caller's relation toward one consumer, the caller following (the contract's, without its success flag). */
+/** docs/product/data.md §3 "Subscription status": the caller's relation toward one consumer, the caller following (the contract's, without its success flag). */
 export type SubscriptionStatus = Omit<ContractSubscriptionStatus, "success">;
 
 // ---------------------------------------------------------------- helpers
@@ -80,7 +80,7 @@ const fullNameKey = (first: string, last: string) => sql<string>`lower(normalize
 
 /**
  * Keeps the latest `email` claim of an identity user's token, for search by exact e-mail
- * (docs/product.md §1 "find other users by ... e-mail"); the identity authority offers no look-up by
+ * (docs/product/README.md §1 "find other users by ... e-mail"); the identity authority offers no look-up by
  * e-mail. One statement, a no-op when the address is unchanged. Addresses without "@" or
  * longer than 320 characters are ignored.
  * @param identityUserId the token's `sub`.
@@ -126,7 +126,7 @@ export function productIdOf(text: string): string | null {
 }
 
 /**
- * Finds people to follow (docs/product.md §2 /addpublisher, §5 Search). A consumer matches when the
+ * Finds people to follow (docs/product/screens.md §2 /addpublisher, §5 Search). A consumer matches when the
  * search string (NFC, trimmed, white space collapsed) is, ignoring case, a prefix of their
  * first name, last name or "first last"; or is their product ID (case, dashes and spaces
  * ignored); or is exactly the e-mail address of their latest token (case ignored). Accents
@@ -182,7 +182,7 @@ export async function searchPublishers(db: Kysely<ConsumerDatabase>, identityUse
  * The caller's relations on one side, pending first, then confirmed, each by the other
  * person's last name, first name. The other person's window is read through getSafeWindow
  * (the same source as GET /consumer/getsafewindow) only when they share it with the caller:
- * the row is confirmed and the caller is a confirmed follower of theirs (docs/product.md §1 "Confirmed
+ * the row is confirmed and the caller is a confirmed follower of theirs (docs/product/README.md §1 "Confirmed
  * followers see the followed person's safe window card"; a followed person does not see the
  * follower's window unless they follow back and are confirmed).
  */
@@ -236,8 +236,8 @@ async function listRelations(db: Kysely<ConsumerDatabase>, identityUserId: strin
 }
 
 /**
- * docs/product.md §7 GET /consumersubscription/subscribers/: people who follow the caller or asked to
- * (docs/product.md §2 /people "Followers"), pending first. See listRelations for the window.
+ * docs/product/calls.md §7 GET /consumersubscription/subscribers/: people who follow the caller or asked to
+ * (docs/product/screens.md §2 /people "Followers"), pending first. See listRelations for the window.
  * @throws NoProfileError when the caller has no profile.
  */
 export function listSubscribers(db: Kysely<ConsumerDatabase>, identityUserId: string): Promise<SubscriptionRow[]> {
@@ -245,8 +245,8 @@ export function listSubscribers(db: Kysely<ConsumerDatabase>, identityUserId: st
 }
 
 /**
- * docs/product.md §7 GET /consumersubscription/publishers/: people the caller follows or asked to follow
- * (docs/product.md §2 /people "Following"), pending first; confirmed rows carry the followed person's window.
+ * docs/product/calls.md §7 GET /consumersubscription/publishers/: people the caller follows or asked to follow
+ * (docs/product/screens.md §2 /people "Following"), pending first; confirmed rows carry the followed person's window.
  * @throws NoProfileError when the caller has no profile.
  */
 export function listPublishers(db: Kysely<ConsumerDatabase>, identityUserId: string): Promise<SubscriptionRow[]> {
@@ -256,7 +256,7 @@ export function listPublishers(db: Kysely<ConsumerDatabase>, identityUserId: str
 // ---------------------------------------------------------------- changes
 
 /**
- * docs/product.md §4: the caller asks to follow consumer `sfConsumerId`; the relation starts pending.
+ * docs/product/data.md §4: the caller asks to follow consumer `sfConsumerId`; the relation starts pending.
  * @returns the new relation's id.
  * @throws NoProfileError (caller without profile); SubscriptionError 404 (unknown consumer),
  *   400 self_follow, 400 duplicate (any relation caller → them exists, pending or confirmed).
@@ -285,7 +285,7 @@ async function refusal(db: Kysely<ConsumerDatabase>, subscriptionId: string, why
 }
 
 /**
- * docs/product.md §4 "The requester may cancel a pending request": deletes the caller's own pending request.
+ * docs/product/data.md §4 "The requester may cancel a pending request": deletes the caller's own pending request.
  * @throws NoProfileError; SubscriptionError 404 (unknown relation), 403 (not the requester, or
  *   already confirmed).
  */
@@ -305,7 +305,7 @@ export async function cancelSubscriptionRequest(db: Kysely<ConsumerDatabase>, id
 }
 
 /**
- * docs/product.md §4, §6: the followed person confirms a pending request (confirmed becomes 1).
+ * docs/product/data.md §4, §6: the followed person confirms a pending request (confirmed becomes 1).
  * @param now when it was confirmed.
  * @throws NoProfileError; SubscriptionError 404 (unknown relation), 403 (not the followed
  *   person, or not pending).
@@ -327,7 +327,7 @@ export async function confirmSubscriptionRequest(db: Kysely<ConsumerDatabase>, i
 }
 
 /**
- * docs/product.md §4, §6: the followed person declines a pending request; it leaves no relation.
+ * docs/product/data.md §4, §6: the followed person declines a pending request; it leaves no relation.
  * @throws NoProfileError; SubscriptionError 404 (unknown relation), 403 (not the followed
  *   person, or not pending).
  */
@@ -347,7 +347,7 @@ export async function declineSubscriptionRequest(db: Kysely<ConsumerDatabase>, i
 }
 
 /**
- * docs/product.md §4 "Either side may delete a confirmed relation".
+ * docs/product/data.md §4 "Either side may delete a confirmed relation".
  * @throws NoProfileError; SubscriptionError 404 (unknown relation), 403 (not a side of it, or
  *   still pending: cancel or decline it instead).
  */
@@ -369,8 +369,8 @@ export async function deleteSubscription(db: Kysely<ConsumerDatabase>, identityU
 }
 
 /**
- * docs/product.md §7 subscriptionstatus: the caller's relation toward `sfConsumerId`, the caller
- * following (docs/product.md §2 /follower: 'Pending', 'Following' or 'Follow Back').
+ * docs/product/calls.md §7 subscriptionstatus: the caller's relation toward `sfConsumerId`, the caller
+ * following (docs/product/screens.md §2 /follower: 'Pending', 'Following' or 'Follow Back').
  * @throws NoProfileError; SubscriptionError 404 (unknown consumer).
  */
 export async function subscriptionStatus(db: Kysely<ConsumerDatabase>, identityUserId: string, sfConsumerId: string): Promise<SubscriptionStatus> {

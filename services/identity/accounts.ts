@@ -1,4 +1,4 @@
-// Accounts of the identity authority (docs/product.md §7 identity table, §5 password rule): users,
+// Accounts of the identity authority (docs/product/calls.md §7 identity table, §5 password rule): users,
 // passwords, e-mail confirmation, resets and invitations. Plain values in, plain values out;
 // http.ts does the HTTP. Rule failures throw AccountError, which http.ts maps to 400.
 // Every mail is queued in the outbox in the transaction of the change that causes it
@@ -15,10 +15,10 @@ import type { IdentityErrorItem } from "./errors.ts";
 import type { ClaimedMail, Outbox, QueuedNotice } from "./outbox.ts";
 import type { IdentityDatabase, TokenPurpose, UserRow } from "./schema/tables.ts";
 
-/** docs/product.md §5 / §9: at least 8 characters; we also cap at 128 (argon2 input stays bounded). */
+/** docs/product/data.md §5 / §9: at least 8 characters; we also cap at 128 (argon2 input stays bounded). */
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
-/** docs/product.md §5: the special characters that satisfy the rule. */
+/** docs/product/data.md §5: the special characters that satisfy the rule. */
 export const PASSWORD_SPECIALS = "!@#$%^&*";
 /** Longest accepted e-mail address (RFC 5321 path limit). */
 export const EMAIL_MAX_LENGTH = 254;
@@ -33,7 +33,7 @@ export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
 /** A user as other code sees it; never carries the password hash. */
 export interface PublicUser {
   id: string;
-  /** The normalised e-mail address (docs/product.md §3: userName is the e-mail). */
+  /** The normalised e-mail address (docs/product/data.md §3: userName is the e-mail). */
   userName: string;
   emailConfirmed: boolean;
 }
@@ -62,7 +62,7 @@ export function isValidEmail(email: string): boolean {
 }
 
 /**
- * docs/product.md §5 password rule, as ASP.NET Identity error items (empty when the password passes):
+ * docs/product/data.md §5 password rule, as ASP.NET Identity error items (empty when the password passes):
  * PasswordTooShort (< 8), PasswordTooLong (> 128), PasswordRequiresLower / Upper / Digit
  * (ASCII, like ASP.NET Identity), PasswordRequiresNonAlphanumeric (one of !@#$%^&*).
  */
@@ -241,12 +241,12 @@ export async function findUserById(ctx: AccountsContext, id: string): Promise<Pu
   return user ? toPublic(user) : null;
 }
 
-/** docs/product.md §7 isavailable: true when no account uses `email` (compared normalised). */
+/** docs/product/calls.md §7 isavailable: true when no account uses `email` (compared normalised). */
 export async function isUserNameAvailable(ctx: AccountsContext, email: string): Promise<boolean> {
   return (await findUserByName(ctx.db, normalizeEmail(email))) === undefined;
 }
 
-/** docs/product.md §7 validaterequestedemail: `valid` is the address's syntax, `available` as isavailable. */
+/** docs/product/calls.md §7 validaterequestedemail: `valid` is the address's syntax, `available` as isavailable. */
 export async function validateRequestedEmail(ctx: AccountsContext, email: string): Promise<{ available: boolean; valid: boolean }> {
   const normalized = normalizeEmail(email);
   return { available: await isUserNameAvailable(ctx, normalized), valid: isValidEmail(normalized) };
@@ -255,7 +255,7 @@ export async function validateRequestedEmail(ctx: AccountsContext, email: string
 // ---------------------------------------------------------------- flows
 
 /**
- * docs/product.md §7 register: creates an account with e-mail unconfirmed and, in the same transaction,
+ * docs/product/calls.md §7 register: creates an account with e-mail unconfirmed and, in the same transaction,
  * its confirmation mail (24 h link), held in the outbox for `registrationHoldMs` (2 min): the
  * client's sendconfirmationemail call right after registering (README "Mail outbox") sends it at once
  * instead of a second one; without the call (the client crashed) it goes out when the hold ends.
@@ -295,7 +295,7 @@ export async function registerUser(ctx: AccountsContext, input: { userName: stri
 /**
  * The password grant's check. Null for an unknown user, an account without a password yet,
  * or a wrong password (the caller answers invalid_grant for all three alike). An unconfirmed
- * e-mail may still log in: the app then shows /checkconfirmation (docs/product.md §2).
+ * e-mail may still log in: the app then shows /checkconfirmation (docs/product/screens.md §2).
  */
 export async function authenticateUser(ctx: AccountsContext, userName: string, password: string): Promise<PublicUser | null> {
   const user = await findUserByName(ctx.db, normalizeEmail(userName));
@@ -307,7 +307,7 @@ export async function authenticateUser(ctx: AccountsContext, userName: string, p
 }
 
 /**
- * docs/product.md §7 sendconfirmationemail: mails a confirmation link (24 h) to an existing account whose
+ * docs/product/calls.md §7 sendconfirmationemail: mails a confirmation link (24 h) to an existing account whose
  * e-mail is not confirmed yet; does nothing for unknown or confirmed addresses, so the answer
  * discloses nothing. A confirmation mail still waiting in the outbox with a working link (the
  * one registration holds, or one waiting for a retry) is sent now instead of a second mail, so
@@ -327,7 +327,7 @@ export async function sendEmailConfirmation(ctx: AccountsContext, email: string,
 }
 
 /**
- * docs/product.md §7 confirmemail: marks the e-mail confirmed.
+ * docs/product/calls.md §7 confirmemail: marks the e-mail confirmed.
  * @throws AccountError InvalidToken for a wrong, expired (24 h), superseded or reused token.
  */
 export async function confirmEmail(ctx: AccountsContext, email: string, token: string): Promise<void> {
@@ -415,7 +415,7 @@ async function setPasswordWithToken(
 }
 
 /**
- * docs/product.md §7 changepasswordusingtoken (the reset link's form). The account's address is told of
+ * docs/product/calls.md §7 changepasswordusingtoken (the reset link's form). The account's address is told of
  * the reset, with its time (README "Mails"); a failure to send that notice does not undo the
  * reset (it is retried).
  * @throws AccountError InvalidToken (wrong, expired after 1 h, reused) or the password rule's codes.
@@ -425,7 +425,7 @@ export async function resetPasswordWithToken(ctx: AccountsContext, input: { emai
 }
 
 /**
- * Invitation (not in the table of docs/product.md §7; how the business side creates an account without a
+ * Invitation (not in the table of docs/product/calls.md §7; how the business side creates an account without a
  * password): creates the account if missing, password unset and e-mail unconfirmed, and mails
  * a /confirmaccount link (24 h). Inviting an existing account that has no password yet sends a
  * new link (the old one stops working). The account, the token and the mail are written in one
@@ -453,7 +453,7 @@ export async function inviteUser(ctx: AccountsContext, rawUserName: string): Pro
 }
 
 /**
- * docs/product.md §7 confirmaccount: sets the invited account's password and confirms its e-mail.
+ * docs/product/calls.md §7 confirmaccount: sets the invited account's password and confirms its e-mail.
  * @throws AccountError InvalidToken (wrong, expired after 24 h, reused) or the password rule's codes.
  */
 export async function confirmAccount(ctx: AccountsContext, input: { email: string; token: string; password: string }): Promise<void> {
@@ -461,7 +461,7 @@ export async function confirmAccount(ctx: AccountsContext, input: { email: strin
 }
 
 /**
- * docs/product.md §7 changeusername for the signed-in user. Returns false (docs/product.md §7: falsy means failure) when
+ * docs/product/calls.md §7 changeusername for the signed-in user. Returns false (docs/product/calls.md §7: falsy means failure) when
  * the new name is not a valid address or is taken (including by this user). On success the
  * new address is unconfirmed until its link is followed, outstanding mail links die (their
  * queued mails are cancelled), and two mails are queued in the same transaction as the change
@@ -498,8 +498,8 @@ export async function changeUserName(ctx: AccountsContext, userId: string, rawUs
 }
 
 /**
- * docs/product.md §7 changepasswordusingcurrent for the signed-in user: true when changed; false for a
- * wrong current password or a new password failing the docs/product.md §5 rule. A change ends outstanding
+ * docs/product/calls.md §7 changepasswordusingcurrent for the signed-in user: true when changed; false for a
+ * wrong current password or a new password failing the docs/product/data.md §5 rule. A change ends outstanding
  * reset links and tells the account's address of the change, with its time (README "Mails"):
  * the notice is queued in the change's transaction and sent at once; a failure to send it does
  * not undo the change (it is retried).
@@ -531,7 +531,7 @@ export async function changePasswordWithCurrent(
 }
 
 /**
- * Deletes the signed-in user's account (an extension of docs/product.md §7; README "Deleting an
+ * Deletes the signed-in user's account (an extension of docs/product/calls.md §7; README "Deleting an
  * account"): checks the current password, then in one transaction deletes the user row (its link tokens
  * and every outbox row of it, sent or not, go with it, by the schema's cascades) and the reset requests
  * naming its addresses, and queues the notice that confirms the deletion to the account's address. Then

@@ -1,4 +1,4 @@
-// Bearer-token checks of the identity authority's own API calls (docs/product.md §7.1): client
+// Bearer-token checks of the identity authority's own API calls (docs/product/calls.md §7.1): client
 // calls need the app's client-credentials token, user calls a user's password-grant token. The
 // routers (accounts/routes.ts, users/routes.ts) call these before anything else.
 import type { Request } from "express";

@@ -2,7 +2,7 @@
 // status codes and JSON bodies in one place (docs/architecture.md §9.6).
 import type { IdentityError } from "../../contracts/identity.ts";
 
-/** One ASP.NET Identity-style error, as docs/product.md §3 "Register: succeeded, errors (code, description)": the contract's IdentityError. */
+/** One ASP.NET Identity-style error, as docs/product/data.md §3 "Register: succeeded, errors (code, description)": the contract's IdentityError. */
 export type IdentityErrorItem = IdentityError;
 
 /** A rule failed (password rule, invalid e-mail, duplicate, bad token): 400 {succeeded:false, errors}. */
@@ -33,7 +33,7 @@ export { BadRequestError, InsufficientScopeError, InvalidTokenError } from "../s
 /** The mail transport refused or failed: 502, so the caller can say the mail was not sent. */
 export { MailDeliveryError } from "../shared/errors.ts";
 
-/** ASP.NET Identity's codes and descriptions, plus the docs/product.md §5 special-character rule. */
+/** ASP.NET Identity's codes and descriptions, plus the docs/product/data.md §5 special-character rule. */
 export const describe = {
   invalidEmail: (email: string): IdentityErrorItem => ({
     code: "InvalidEmail",

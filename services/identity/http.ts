@@ -1,4 +1,4 @@
-// The identity authority's HTTP contract (docs/product.md §7.1; contracts/identity.ts): one router
+// The identity authority's HTTP contract (docs/product/calls.md §7.1; contracts/identity.ts): one router
 // per area, mounted at its path prefix like the consumer API's: /.well-known (discovery, JWKS) and
 // /connect (the token endpoint) in tokens/routes.ts, /api/account (account calls) in
 // accounts/routes.ts, /api/users in users/routes.ts; the bearer-token checks in bearer.ts. Routes

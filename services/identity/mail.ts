@@ -68,7 +68,7 @@ export type NoticeMail =
 export type AccountMail = LinkMail | NoticeMail;
 
 /**
- * The renderer of every account mail. Link mails (docs/product.md §4: confirm e-mail, reset password,
+ * The renderer of every account mail. Link mails (docs/product/data.md §4: confirm e-mail, reset password,
  * account confirmation for invitations) link to the app's pages /confirmemail, /resetpassword,
  * /confirmaccount with `?email=…&token=…`. Notices (services/identity/README.md "Mails") tell
  * an address of a password change or reset, or that the account moved to another address, with

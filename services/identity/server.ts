@@ -79,7 +79,7 @@ export interface IdentityOptions {
    */
   mailQueue?: Partial<OutboxTimings>;
   /**
-   * False: the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product.md §7 "Extensions"): extension
+   * False: the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7 "Extensions"): extension
    * calls answer 404 and answers carry SPEC's fields only (shared/http.ts specOnlyMode). Default true.
    */
   extensions?: boolean;

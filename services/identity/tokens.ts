@@ -1,4 +1,4 @@
-// Access tokens of the identity authority (docs/product.md §7 POST /connect/token): RS256 JWTs signed
+// Access tokens of the identity authority (docs/product/calls.md §7 POST /connect/token): RS256 JWTs signed
 // with a key pair generated once and kept in the database, so restarts and replicas share it. The
 // private key is stored sealed (AES-256-GCM) with a secret kept outside the database, in
 // DATA_DIR/identity-signing-secret (0600): a reader of the database's files, a dump or a backup of
@@ -11,7 +11,7 @@ import { InvalidTokenError } from "./errors.ts";
 import type { IdentityDatabase } from "./schema/tables.ts";
 
 export const ACCESS_TOKEN_ALG = "RS256";
-/** docs/product.md §3 "Token: access_token, expires_in": seconds. */
+/** docs/product/data.md §3 "Token: access_token, expires_in": seconds. */
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 /** RFC 9068 media type: our verifier accepts nothing else signed with the same key. */
 const ACCESS_TOKEN_TYP = "at+jwt";

@@ -1,4 +1,4 @@
-// Bearer tokens on the consumer API and the business API (docs/product.md §6 "each action re-checks
+// Bearer tokens on the consumer API and the business API (docs/product/data.md §6 "each action re-checks
 // the login", §7 "A bearer user token is added"): RS256 JWTs of the identity authority, checked
 // against its published keys and for the API's audience. Every call then acts only for the token's `sub`.
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify } from "jose";

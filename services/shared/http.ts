@@ -195,7 +195,7 @@ export const notFound: RequestHandler = (_req, res) => {
 };
 
 /**
- * The SPEC-only mode of a reference service (docs/product.md §7 "Extensions"), as one middleware
+ * The SPEC-only mode of a reference service (docs/product/calls.md §7 "Extensions"), as one middleware
  * placed before the routes of `calls` (the service's contract):
  * - an extension call (contracts/extension.ts) answers 404 as an unknown path does, unless it is
  *   `keptWhenOff` (another reference service calls it);

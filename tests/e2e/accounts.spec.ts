@@ -1,5 +1,5 @@
 /**
- * Account journeys (docs/product.md §2), run in both projects (JavaScript enabled and disabled):
+ * Account journeys (docs/product/screens.md §2), run in both projects (JavaScript enabled and disabled):
  * registration → confirmation mail → confirm → /checkconfirmation moves on; sign in; the guard's
  * redirectTo; forgotten password; confirm account; logout; the 404 screen.
  */
@@ -58,7 +58,7 @@ test("sign in with a confirmed account, then log out", async ({ page }, testInfo
 
   await page.getByRole("button", { name: "Logout" }).click();
   await expect(page).toHaveURL(/\/login$/);
-  // The e-mail is remembered for the next sign-in (docs/product.md §3 local storage "the username").
+  // The e-mail is remembered for the next sign-in (docs/product/data.md §3 local storage "the username").
   await expect(page.getByLabel("Email", { exact: true })).toHaveValue(email);
   await page.goto("/checkconfirmation");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcheckconfirmation$/);

@@ -26,7 +26,7 @@ export const e2e = {
   labSitesCa: ".e2e-data/lab-sites-ca.pem",
   /**
    * The same app against the three reference services run from their main.ts, answering exactly as
-   * the product rules say (`UPSTREAM_EXTENSIONS=off`, docs/product.md §7.4): the SPEC journeys run
+   * the product rules say (`UPSTREAM_EXTENSIONS=off`, docs/product/calls.md §7.4): the SPEC journeys run
    * here, the extension journeys against the app above (playwright.config.ts).
    */
   specAppPort: 3104,

@@ -67,7 +67,7 @@ test("find, request, confirm, see the card, follow back, unfollow", async ({ pag
   // The follower's card says who it is (the product ID tells namesakes apart) and what it takes to see their window.
   const followerCard = b.page.getByRole("article", { name: `Safe window of ${aProfile.firstName} ${aProfile.lastName}` });
   // The journey runs against an upstream of the product rules, whose relations carry no product ID
-  // (an extension, docs/product.md §7.5): the card names the person without one.
+  // (an extension, docs/product/calls.md §7.5): the card names the person without one.
   await expect(followerCard.locator(".product-id")).toHaveCount(0);
   await expect(followerCard).toContainText(messages.followerWindowHidden(aProfile.firstName));
 

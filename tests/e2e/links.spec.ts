@@ -1,5 +1,5 @@
 /**
- * Results by link (docs/product.md §10.8), in both projects: on My Tests, 'Add by link' takes
+ * Results by link (docs/product/labs.md §10.8), in both projects: on My Tests, 'Add by link' takes
  * the link a lab sent; the app's server asks the consumer API, which fetches it from the reference
  * lab sites (tests/lab-sites, the app's test-only lab server) and checks it as an upload. The window
  * opens, and Test Detail says where the result came from. A refused link shows its message and keeps

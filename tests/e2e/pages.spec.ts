@@ -1,5 +1,5 @@
 /**
- * The pages of a result (an extension, docs/product.md §7.4 `pageCount` and getImage's `page`), in the
+ * The pages of a result (an extension, docs/product/calls.md §7.4 `pageCount` and getImage's `page`), in the
  * projects with every extension: a two-page report is paged through in Test Detail's large view and
  * in the viewer, and a page the result does not have is not found.
  */

@@ -1,5 +1,5 @@
 /**
- * Profile and settings journeys (docs/product.md §2), in both projects: the gate, first-time profile,
+ * Profile and settings journeys (docs/product/screens.md §2), in both projects: the gate, first-time profile,
  * welcome, the empty safe-window card, settings panels, personal info, logout, wipe, the
  * cookie banner, and the enabledScreens check.
  */

@@ -1,5 +1,5 @@
 /**
- * Signed results (docs/product.md §10.9), in both projects: a Harborview PDF that carries a SMART
+ * Signed results (docs/product/labs.md §10.9), in both projects: a Harborview PDF that carries a SMART
  * Health Card signed with the committed test key (trusted by the e2e app through SHC_EXTRA_ISSUERS) is
  * uploaded; Test Detail and the safe window's card say the result is signed, in words and with an
  * icon that has a text alternative. A PDF whose code is signed by an unknown issuer is checked as a

@@ -92,7 +92,7 @@ test("valid Harborview, Meridian and Cascade PDFs open the safe window", async (
   await expect(thumbnail).toHaveClass(/valid/);
   await expect(thumbnail.getByRole("img")).toHaveJSProperty("complete", true);
   expect(await thumbnail.getByRole("img").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-  // docs/product.md §2.4: the thumbnail is drawn 250x200.
+  // docs/product/screens.md §2.4: the thumbnail is drawn 250x200.
   expect(await boxOf(thumbnail.getByRole("img"))).toEqual({ width: 250, height: 200 });
   await expectAccessible(page);
   await thumbnail.click();
@@ -103,10 +103,10 @@ test("valid Harborview, Meridian and Cascade PDFs open the safe window", async (
   await expect(large.getByRole("link", { name: "Close" })).toBeFocused();
   await expectAccessible(page);
   // The product rules' upstream serves page 1 only (a result's page count is an extension,
-  // docs/product.md §7.5): no pager, and the large view says so. The pages journey is pages.spec.ts.
+  // docs/product/calls.md §7.5): no pager, and the large view says so. The pages journey is pages.spec.ts.
   await expect(large.getByRole("navigation", { name: "Pages of the result" })).toHaveCount(0);
   await expect(large).toContainText(messages.onlyFirstPage);
-  // docs/product.md §2.4: the large view draws the page 1250x1000, whole on a screen large enough...
+  // docs/product/screens.md §2.4: the large view draws the page 1250x1000, whole on a screen large enough...
   const image = large.getByRole("img", { name: /large/ });
   const frame = large.getByRole("link", { name: /^Back to the test detail/ });
   const viewport = page.viewportSize()!;
@@ -204,7 +204,7 @@ test("the 'Before You Add' modal: reopened from the upload form, and shown again
   await expect(page.getByRole("heading", { name: "My Tests" })).toBeVisible();
   await expect(guidelines).toHaveCount(0);
 
-  // docs/product.md §4: Logout clears the flags, so the next sign-in sees the guidelines again.
+  // docs/product/data.md §4: Logout clears the flags, so the next sign-in sees the guidelines again.
   await page.goto("/settings");
   await page.getByRole("main").getByRole("button", { name: "Logout" }).click();
   await expect(page).toHaveURL(/\/login$/);

@@ -1,5 +1,5 @@
 /**
- * Each validation and error message of the account screens (docs/product.md §5, §8) appears when its input is
+ * Each validation and error message of the account screens (docs/product/data.md §5, §8) appears when its input is
  * given: on blur with JavaScript, after submitting without it. Both projects run every test.
  */
 import type { Page } from "@playwright/test";

@@ -1,4 +1,4 @@
-// The reference business API over real HTTP (docs/product.md §7.3; docs/venues.md; contracts/business.ts),
+// The reference business API over real HTTP (docs/product/calls.md §7.3; docs/venues.md; contracts/business.ts),
 // with a real identity authority issuing the tokens: every call, and who may make it. A role is given
 // to an e-mail address and held only once that address is confirmed; a group is invisible (404) to
 // anyone without a role in it, and a smaller role gets 403. Every answer goes through contractFetch,

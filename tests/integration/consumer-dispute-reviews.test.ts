@@ -1,5 +1,5 @@
 // Disputes that get answered (contracts/consumer.ts disputeQueue, disputeImage, reviewDispute,
-// disputeReviews, extensions of docs/product.md §7; services/consumer/results/reviews.ts): a configured
+// disputeReviews, extensions of docs/product/calls.md §7; services/consumer/results/reviews.ts): a configured
 // reviewer reads the open disputes and accepts or declines each with a response; every decision is in
 // the audit trail. Real identity authority, consumer API, worker pool and PGlite; generated lab PDFs.
 import { randomUUID } from "node:crypto";

@@ -1,5 +1,5 @@
 // The person's own data (contracts/consumer.ts exportData and getPdf, extensions of
-// docs/product.md §7; services/consumer/export.ts): the export holds everything the consumer API keeps
+// docs/product/calls.md §7; services/consumer/export.ts): the export holds everything the consumer API keeps
 // about the signed-in user and nothing of anyone else's; the original PDF comes back byte for byte.
 // Deleting an account (deleteProfile, deleteAccount) removes all of it, on both sides of every follow
 // relation. Real identity authority, consumer API, worker pool and PGlite; generated lab PDFs.

@@ -235,7 +235,7 @@ describe("permissions", () => {
 
     await db.deleteFrom("consumer_screen_permissions").where("consumer_id", "=", profile.sF_ConsumerId).execute();
     expect(await getPermissions(db, user)).toEqual({ enabledScreens: [] });
-    // The database refuses screen names docs/product.md §6 does not have.
+    // The database refuses screen names docs/product/data.md §6 does not have.
     await expect(db.insertInto("consumer_screen_permissions").values({ consumer_id: profile.sF_ConsumerId, screen: "Admin" as never }).execute()).rejects.toThrow(/check constraint/);
   });
 });

@@ -1,5 +1,5 @@
-// Encrypted lab reports over real HTTP (docs/product.md §7 addtestresultmultipart; docs/architecture.md §5 steps 1-2;
-// docs/product.md §10.5): a real identity authority issues the tokens, the consumer API
+// Encrypted lab reports over real HTTP (docs/product/calls.md §7 addtestresultmultipart; docs/architecture.md §5 steps 1-2;
+// docs/product/labs.md §10.5): a real identity authority issues the tokens, the consumer API
 // runs with its PDF worker pool and PGlite. Each lab's genuine report for the profile, encrypted
 // with a password to open or with an owner password only, is refused as "encrypted" with the
 // consumerMessage of its case, and nothing is stored; the same report unencrypted is validated.

@@ -1,5 +1,5 @@
 // Every page of a result (contracts/consumer.ts getImage `page` and TestResult `pageCount`,
-// extensions of docs/product.md §7; services/consumer/schema/0005_result_pages.ts): the original
+// extensions of docs/product/calls.md §7; services/consumer/schema/0005_result_pages.ts): the original
 // PDF is kept, page 1 is drawn at upload, a later page on its first request and then kept. Real
 // identity authority, consumer API, worker pool and PGlite; generated lab PDFs.
 import { randomUUID } from "node:crypto";

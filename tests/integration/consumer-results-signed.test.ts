@@ -1,4 +1,4 @@
-// Signed results over real HTTP (docs/product.md §10.9): lab PDFs that carry a signed QR code
+// Signed results over real HTTP (docs/product/labs.md §10.9): lab PDFs that carry a signed QR code
 // (SMART Health Card or EU DCC, signed with test keys this file makes and the consumer API is told to
 // trust) are uploaded to the real consumer API; the QR codes are decoded in its worker pool and verified.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

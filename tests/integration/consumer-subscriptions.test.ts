@@ -1,4 +1,4 @@
-// Follow relations on the reference consumer API over real HTTP (docs/product.md §1 Sharing, §3 Consumer
+// Follow relations on the reference consumer API over real HTTP (docs/product/README.md §1 Sharing, §3 Consumer
 // subscription, §4 Follow relation, §5 Search, §6 "Only the followed person can confirm or
 // decline", §7 /consumersubscription/ calls), with a real identity authority issuing the tokens.
 // Both services share one in-memory PGlite through a socket server (one database to create),

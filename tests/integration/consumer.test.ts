@@ -1,4 +1,4 @@
-// The reference consumer API over real HTTP (docs/product.md §7 consumer table: profile, permissions, safe
+// The reference consumer API over real HTTP (docs/product/calls.md §7 consumer table: profile, permissions, safe
 // window; §5 profile rules; §6 one user, acting for itself only), with a real identity
 // authority issuing the tokens. Both services on ephemeral ports with fresh PGlite data dirs.
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from "jose";
@@ -213,7 +213,7 @@ describe("profile: GET /consumer and POST /consumer/createprofile", () => {
       safeWindowDescription: null,
     });
     expect(await json(await api("/consumer", user.token))).toEqual(body.consumer);
-    // Trailing slash and case as docs/product.md §7 writes paths are the same route.
+    // Trailing slash and case as docs/product/calls.md §7 writes paths are the same route.
     expect(await json(await api("/consumer/", user.token))).toEqual(body.consumer);
   });
 

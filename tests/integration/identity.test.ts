@@ -1,4 +1,4 @@
-// The reference identity authority over real HTTP (docs/product.md §7 identity table, §5 password rule):
+// The reference identity authority over real HTTP (docs/product/calls.md §7 identity table, §5 password rule):
 // one service on an ephemeral port with a fresh PGlite data dir, mails read from its outbox.
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -370,7 +370,7 @@ describe("register, isavailable, validaterequestedemail", () => {
     ["abcdefg1!", "PasswordRequiresUpper"],
     ["Abcdefgh!", "PasswordRequiresDigit"],
     ["Abcdefg12", "PasswordRequiresNonAlphanumeric"],
-    ["Abcdefg1~", "PasswordRequiresNonAlphanumeric"], // '~' is not one of docs/product.md §5's !@#$%^&*
+    ["Abcdefg1~", "PasswordRequiresNonAlphanumeric"], // '~' is not one of docs/product/data.md §5's !@#$%^&*
     [`Aa1!${"x".repeat(125)}`, "PasswordTooLong"],
   ])("rejects %j with %s", async (password, code) => {
     const email = newEmail("rule");

@@ -1,9 +1,9 @@
-// The app's clients against an upstream that answers only as SPEC says (docs/product.md §7 "Without the
+// The app's clients against an upstream that answers only as SPEC says (docs/product/calls.md §7 "Without the
 // extensions"): a fake of a third party's consumer API and identity authority (node:http, this test only)
 // answers every call twice, once with our extensions (the reference services' shape) and once with
 // SPEC's fields alone, every extension call a 404. Each client method gets the same value from both,
 // minus the extension's data; an extension call is `notFound` and learnt absent, never a wrong failure.
-// Also: a 200 `success: false` is the upstream's refusal with the right sentence (docs/product.md §8),
+// Also: a 200 `success: false` is the upstream's refusal with the right sentence (docs/product/messages.md §8),
 // and `enabledScreens` written as SPEC §6 writes it, with a name the app does not know, enables SPEC's tabs.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -303,7 +303,7 @@ describe("every client method against a SPEC-minimal upstream", () => {
   });
 });
 
-describe("a 200 answer with success: false (docs/product.md §8)", () => {
+describe("a 200 answer with success: false (docs/product/messages.md §8)", () => {
   it("createprofile says 'There was a problem creating your profile.', not the registration error", async () => {
     overrides.set("/consumer/createprofile", { body: { success: false } });
     try {
@@ -326,7 +326,7 @@ describe("a 200 answer with success: false (docs/product.md §8)", () => {
     }
   });
 
-  it("an upload without a consumerMessage, and a follow change, give their own docs/product.md §8 messages", async () => {
+  it("an upload without a consumerMessage, and a follow change, give their own docs/product/messages.md §8 messages", async () => {
     overrides.set("/testresult/addtestresultmultipart", { body: { success: false } });
     overrides.set("/consumersubscription/confirmsubscriptionrequest", { body: { success: false } });
     try {

@@ -1,4 +1,4 @@
-// server.ts and UPSTREAM_EXTENSIONS (docs/product.md §7.4, docs/operating.md): it passes the
+// server.ts and UPSTREAM_EXTENSIONS (docs/product/calls.md §7.4, docs/operating.md): it passes the
 // setting to the reference services it embeds and reads it for nothing else; a value that is
 // neither on nor off stops the start (an operator who meant "off" and typed "no" must not get a
 // server that quietly answers with every extension). Needs `npm run build`.

@@ -1,4 +1,4 @@
-// The reference services' SPEC-only mode (UPSTREAM_EXTENSIONS=off; docs/product.md §7
+// The reference services' SPEC-only mode (UPSTREAM_EXTENSIONS=off; docs/product/calls.md §7
 // "Extensions"; services/shared/http.ts specOnlyMode): the way to check the app against an upstream
 // that answers exactly as SPEC says. The attacks it stops are of the quiet kind: an app (or a
 // contract) that depends on an extension passes every test against the stand-ins and breaks against

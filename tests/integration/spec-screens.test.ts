@@ -1,4 +1,4 @@
-// The app against upstreams that answer only as SPEC says (docs/product.md §7 "Without the extensions"):
+// The app against upstreams that answer only as SPEC says (docs/product/calls.md §7 "Without the extensions"):
 // server.ts with its embedded reference services in SPEC-only mode (UPSTREAM_EXTENSIONS=off). SPEC's
 // screens all work, none answers 5xx, and none offers an extension the upstreams lack: no check-in code,
 // no Venue Check-In, Dispute Reviews, Download my data or Delete my account, no page pager or proof line;

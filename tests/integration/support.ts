@@ -1,7 +1,7 @@
 // What the integration tests of the reference services share: the identity authority and the
 // consumer API started together on ephemeral ports, users registered and logged in over HTTP
-// (docs/product.md §7 identity table), profiles made and consumer calls sent with a bearer token
-// (docs/product.md §7 consumer table), PGlite served over the PostgreSQL wire protocol, and a
+// (docs/product/calls.md §7 identity table), profiles made and consumer calls sent with a bearer token
+// (docs/product/calls.md §7 consumer table), PGlite served over the PostgreSQL wire protocol, and a
 // service's main.ts run as a child process. Each helper asserts what a test may take for granted
 // (a 200 where setup must succeed); what a test is about stays in the test.
 //
@@ -156,7 +156,7 @@ export interface ServicesOptions {
   links?: LinkFetchOptions;
   /** Signed-result issuers and signers the consumer API trusts besides the VCI snapshot (test keys). */
   proof?: ConsumerOptions["proof"];
-  /** False: every service in the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product.md §7 "Extensions"). Default true. */
+  /** False: every service in the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7 "Extensions"). Default true. */
   extensions?: boolean;
 }
 
@@ -274,7 +274,7 @@ let userCounter = 0;
 /**
  * Registers a user (POST /api/account/register with a client-credentials token, asserting a 200)
  * and logs them in with the password grant. Without `email`, a fresh `<tag>-<n>-<random>@example.com`
- * (tag default "user"); without `password`, a random one that meets docs/product.md §5.
+ * (tag default "user"); without `password`, a random one that meets docs/product/data.md §5.
  */
 export async function makeUser(authority: Authority, account: NewAccount = {}): Promise<TestUser> {
   userCounter += 1;
@@ -370,21 +370,21 @@ export async function json<T = any>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** GET /testresult/getcurrentusertestresults/ as `who` (docs/product.md §7); asserts 200 and returns the list. */
+/** GET /testresult/getcurrentusertestresults/ as `who` (docs/product/calls.md §7); asserts 200 and returns the list. */
 export async function currentResults(services: Pick<Services, "consumer">, who: Bearer): Promise<any[]> {
   const res = await callApi(services, "/testresult/getcurrentusertestresults/", who);
   expect(res.status).toBe(200);
   return json(res);
 }
 
-/** GET /consumer/getsafewindow as `who` (docs/product.md §7); asserts 200 and returns the window. */
+/** GET /consumer/getsafewindow as `who` (docs/product/calls.md §7); asserts 200 and returns the window. */
 export async function safeWindowOf(services: Pick<Services, "consumer">, who: Bearer): Promise<any> {
   const res = await callApi(services, "/consumer/getsafewindow", who);
   expect(res.status).toBe(200);
   return json(res);
 }
 
-/** A profile as the consumer API answers it (docs/product.md §7 GET /consumer): the contract's type. */
+/** A profile as the consumer API answers it (docs/product/calls.md §7 GET /consumer): the contract's type. */
 export type Profile = Consumer;
 
 /** POST /consumer/createprofile `{ consumer, ...extra }` as JSON (extra: no coordinates unless given); the raw answer. */

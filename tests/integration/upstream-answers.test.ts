@@ -1,7 +1,7 @@
 // What the app does with upstream answers that do not fit their contract (docs/architecture.md
 // §6.1, §6.3): server.ts runs against a stand-in identity authority, consumer API and business API whose
 // answers each test sets. A wrong answer is a logged upstream error that the screen shows with
-// its docs/product.md §8 message or the 502 page, never a 500; a refused token sends the user to
+// its docs/product/messages.md §8 message or the 502 page, never a 500; a refused token sends the user to
 // sign in again; an upstream that does not answer in time is a 503 page.
 import { mkdtempSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -157,7 +157,7 @@ describe("upstream answers that do not fit their contract", () => {
     expect(await response.text()).toContain(messages.uploadFailed);
   });
 
-  it("a follow change answered with success false is its docs/product.md §8 message", async () => {
+  it("a follow change answered with success false is its docs/product/messages.md §8 message", async () => {
     answers = defaultAnswers();
     answers.set("/consumersubscription/requestsubscription", { body: { success: false } });
     const response = await post("/addpublisher", new URLSearchParams({ sfConsumerId: "person-2" }), "application/x-www-form-urlencoded");

@@ -15,7 +15,7 @@ describe("safeRedirect (docs/architecture.md §4)", () => {
   );
 });
 
-describe("isTokenValid (docs/product.md §4, §9: expired 5 s before expiry)", () => {
+describe("isTokenValid (docs/product/data.md §4, §9: expired 5 s before expiry)", () => {
   const now = 1_000_000;
   it("is valid more than 5 s before expiry", () => expect(isTokenValid(now + 5_001, now)).toBe(true));
   it("counts 5 s before expiry as expired", () => expect(isTokenValid(now + 5_000, now)).toBe(false));
@@ -32,7 +32,7 @@ describe("requestedPath", () => {
   });
 });
 
-describe("signInErrorMessage (docs/product.md §8 login)", () => {
+describe("signInErrorMessage (docs/product/messages.md §8 login)", () => {
   it("maps statuses to the product's messages", () => {
     expect(signInErrorMessage(400)).toBe(messages.loginFailed);
     expect(signInErrorMessage(500)).toBe(messages.unexpectedError);

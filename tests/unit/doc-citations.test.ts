@@ -67,4 +67,34 @@ describe("citations of docs/", () => {
       .map((c) => `${c.where}: ${c.file} "${c.heading}"`);
     expect(missing).toEqual([]);
   });
+
+  it("Markdown links between the documents reach a file, and an anchor or heading it has", () => {
+    const broken: string[] = [];
+    for (const file of tracked.filter((name) => name.endsWith(".md"))) {
+      const text = readFileSync(path.join(root, file), "utf8");
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const link = m[1]!;
+        if (/^(https?:|mailto:)/.test(link)) continue;
+        const [target, anchor] = link.split("#") as [string, string | undefined];
+        const resolved = target ? path.normalize(path.join(path.dirname(file), target)) : file;
+        if (!existsSync(path.join(root, resolved))) {
+          broken.push(`${file}: ${link} (no ${resolved})`);
+          continue;
+        }
+        if (anchor && resolved.endsWith(".md")) {
+          const { anchors, headings } = doc(resolved);
+          if (!anchors.has(anchor) && !headings.some((heading) => slug(heading) === anchor)) broken.push(`${file}: ${link} (no anchor)`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
 });
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as dashes. */
+function slug(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replace(/ /g, "-");
+}

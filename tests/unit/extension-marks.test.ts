@@ -1,4 +1,4 @@
-// docs/product.md §7.4 "Extensions" and the contracts' marks (contracts/extension-marks.ts) are one
+// docs/product/calls.md §7.4 "Extensions" and the contracts' marks (contracts/extension-marks.ts) are one
 // list: the attack it stops is a quiet extension, a field the app comes to need that no document
 // names as beyond the product rules, which then breaks against a plain upstream.
 import { readdirSync, readFileSync } from "node:fs";
@@ -11,8 +11,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 /** The rows of §7.4's table as `upstream kind name group` (a call's name is `METHOD path`), plus `kept` for a row that says it stays. */
 function tableRows(): string[] {
-  const doc = readFileSync(path.join(root, "docs/product.md"), "utf8");
-  const section = doc.slice(doc.indexOf('<a id="s7-4"></a>'), doc.indexOf('<a id="s8"></a>'));
+  const doc = readFileSync(path.join(root, "docs/product/calls.md"), "utf8");
+  const section = doc.slice(doc.indexOf('<a id="s7-4"></a>'), doc.indexOf('<a id="s7-5"></a>'));
   expect(section.length).toBeGreaterThan(100);
   return section
     .split("\n")
@@ -33,7 +33,7 @@ function markRows(): string[] {
   return [...new Set(rows)];
 }
 
-describe("docs/product.md §7.4 and the contracts' extension marks", () => {
+describe("docs/product/calls.md §7.4 and the contracts' extension marks", () => {
   it("list the same calls, fields and values, with the same groups and the same kept calls", () => {
     const table = tableRows();
     expect(new Set(table).size, "a row twice").toBe(table.length);
@@ -51,7 +51,7 @@ describe("docs/product.md §7.4 and the contracts' extension marks", () => {
 });
 
 describe("UPSTREAM_EXTENSIONS", () => {
-  it("is read by no module of the app: the app learns each extension from the upstream's answers (docs/product.md §7.4)", () => {
+  it("is read by no module of the app: the app learns each extension from the upstream's answers (docs/product/calls.md §7.4)", () => {
     const files = readdirSync(path.join(root, "app"), { recursive: true, encoding: "utf8" }).filter((f) => /\.(ts|tsx)$/.test(f));
     expect(files.length).toBeGreaterThan(50);
     expect(files.filter((f) => readFileSync(path.join(root, "app", f), "utf8").includes("UPSTREAM_EXTENSIONS"))).toEqual([]);

@@ -31,7 +31,7 @@ function errors(values: Record<string, string>) {
   return submission.status === "success" ? {} : (submission.reply().error ?? {});
 }
 
-describe("docs/product.md §5 password rule", () => {
+describe("docs/product/data.md §5 password rule", () => {
   it.each(["Window#2026a", "aB3$efgh", "ZZzz11!!"])("accepts %s", (p) => expect(isValidPassword(p)).toBe(true));
   it.each(["Ab1!", "abcdefg1!", "ABCDEFG1!", "Abcdefgh!", "Abcdefgh1", "Abcdefg1(", "A".repeat(130) + "a1!"])(
     "rejects %s",
@@ -39,7 +39,7 @@ describe("docs/product.md §5 password rule", () => {
   );
 });
 
-describe("registration schema (docs/product.md §5)", () => {
+describe("registration schema (docs/product/data.md §5)", () => {
   const valid = { email: "a@example.com", password: "Window#2026a", confirmPassword: "Window#2026a", acceptTerms: "on", acceptPrivacy: "on" };
 
   it("accepts a complete form", () => {
@@ -74,7 +74,7 @@ describe("reset password schema", () => {
   });
 });
 
-describe("settings password change schema (docs/product.md §5)", () => {
+describe("settings password change schema (docs/product/data.md §5)", () => {
   const valid = { intent: "password", currentPassword: "Window#2026a", newPassword: "Better!Pass77", confirmPassword: "Better!Pass77" };
   const errorsOf = (change: Record<string, string>) => {
     const submission = parseWithZod(form({ ...valid, ...change }), { schema: changePasswordSchema });
@@ -92,7 +92,7 @@ describe("settings password change schema (docs/product.md §5)", () => {
   });
 });
 
-describe("linkParameters (docs/product.md §5 confirm account)", () => {
+describe("linkParameters (docs/product/data.md §5 confirm account)", () => {
   it("names the first missing parameter", () => {
     expect(linkParameters(new URL("http://h/x"))).toEqual({ problem: messages.missingEmailParameter });
     expect(linkParameters(new URL("http://h/x?email=a%40b.c"))).toEqual({ problem: messages.missingTokenParameter });

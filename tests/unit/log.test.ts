@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createLogger, redactUrl } from "../../app/server/log.server";
 
 describe("redactUrl", () => {
-  it("hides docs/product.md §7's secret query parameters and keeps the rest", () => {
+  it("hides docs/product/calls.md §7's secret query parameters and keeps the rest", () => {
     expect(redactUrl("/api/account/confirmaccount?email=a%40b.c&password=Secret1!&token=abc")).toBe(
       "/api/account/confirmaccount?email=a%40b.c&password=[redacted]&token=[redacted]",
     );

@@ -1,4 +1,4 @@
-// Results by link, the pure parts (docs/product.md §10.8): which links are refused before any
+// Results by link, the pure parts (docs/product/labs.md §10.8): which links are refused before any
 // connection (results/link.ts checkLink), which addresses may be connected to (isPublicAddress,
 // ipaddr.js), the test-only lab server setting, an HTML result page read into lines (page.ts), and
 // the criteria checked against a lab's layout (criteria.ts).

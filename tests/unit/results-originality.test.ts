@@ -1,6 +1,6 @@
 // docs/architecture.md §5 steps 1-2 without HTTP: the PDF magic, what the worker reads (revisions, page
 // limit, corrupt and truncated files, declared image sizes) and the originality rules
-// (docs/product.md §10.5), on generated fixtures.
+// (docs/product/labs.md §10.5), on generated fixtures.
 import { describe, expect, it } from "vitest";
 import { hasPdfMagic } from "../../services/consumer/results/intake.ts";
 import { checkOriginality, printOrSaveProgram, readPdfDate } from "../../services/consumer/results/originality.ts";

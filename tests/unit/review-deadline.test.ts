@@ -1,5 +1,5 @@
 // The reviewers' clock (app/server/reviews.server.ts): how long a dispute has been open against the
-// 3-hour promise users are given (docs/product.md §6, the dispute reviewers).
+// 3-hour promise users are given (docs/product/data.md §6, the dispute reviewers).
 import { describe, expect, it } from "vitest";
 import { reviewDeadlineState, reviewDuration, valueOr404ForReviewers } from "../../app/server/reviews.server";
 import { failure } from "../../app/server/upstream/result.server";

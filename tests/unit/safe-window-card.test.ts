@@ -1,5 +1,5 @@
 /**
- * The safe window card (docs/product.md §2 /safewindow, §3 safeWindowDescription, §4 safe window), rendered
+ * The safe window card (docs/product/screens.md §2 /safewindow, §3 safeWindowDescription, §4 safe window), rendered
  * to HTML as the server sends it: which window is open, its icon (strong takes precedence), the
  * ends of the windows still open, the description, and the empty card.
  */

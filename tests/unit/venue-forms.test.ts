@@ -1,4 +1,4 @@
-// docs/product.md §5 "Other helper rules" (app/forms/venue.ts), read literally: phone (###) ###-####
+// docs/product/data.md §5 "Other helper rules" (app/forms/venue.ts), read literally: phone (###) ###-####
 // stored as 10 digits; time HH:MM with hours 0 to 24 and minutes 0 to 60; age check 21.
 import { describe, expect, it } from "vitest";
 import { dob21Field, formatPhone, isAtLeast21, isTime, phoneDigits, phoneField, requiredField, timeField } from "../../app/forms/venue";

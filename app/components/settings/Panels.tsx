@@ -1,5 +1,5 @@
 /**
- * My Settings' panels (docs/product.md §2 /settings, §5 settings rules): change the password,
+ * My Settings' panels (docs/product/screens.md §2 /settings, §5 settings rules): change the password,
  * change the username, delete the account. Each is a plain form post (it works without
  * JavaScript); `result` is the server's last reply to it and `constraint` the form's HTML
  * constraints, derived from its schema on the server (app/server/form-constraints.server.ts).
@@ -41,7 +41,7 @@ export function PasswordPanel({ result, constraint }: PanelProps) {
   const current = String(fields.currentPassword.value ?? "");
   const next = String(fields.newPassword.value ?? "");
   const confirm = String(fields.confirmPassword.value ?? "");
-  // docs/product.md §5: new is disabled until current has 8+ characters, confirm until new has; Update needs
+  // docs/product/data.md §5: new is disabled until current has 8+ characters, confirm until new has; Update needs
   // new and confirm non-empty and equal (the product's intent). Only JavaScript can follow the typing.
   const newDisabled = hydrated && current.length < passwordMinLength;
   const confirmDisabled = hydrated && next.length < passwordMinLength;

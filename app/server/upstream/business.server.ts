@@ -1,5 +1,5 @@
 /**
- * Client of the business API (docs/product.md §7.3; docs/venues.md; contract: contracts/business.ts):
+ * Client of the business API (docs/product/calls.md §7.3; docs/venues.md; contract: contracts/business.ts):
  * the person's business user info, the administrator checks, hospitality groups and their
  * locations, the application and its roles, roles given at locations, subscriptions, invoices and
  * billing details. Server-only.

@@ -1,10 +1,10 @@
 /**
- * Client of the consumer API (docs/product.md §7.2; contract: contracts/consumer.ts): profile,
+ * Client of the consumer API (docs/product/calls.md §7.2; contract: contracts/consumer.ts): profile,
  * permissions, safe window, test results, follow relations, venues (search, check-in, visits). Server-only.
  *
  * Every call carries the signed-in user's access token; the API acts only for that user. Every
  * method answers `Result<T>` (docs/architecture.md §6.3): the answer, validated with the
- * contract's schema, or a failure with the docs/product.md §8 message of that call. A 401 (the
+ * contract's schema, or a failure with the docs/product/messages.md §8 message of that call. A 401 (the
  * token was refused) sends the user to sign in again (`SessionUser.signInAgain`). Loaders that
  * can do nothing with a failure use `valueOrThrow`, whose 502/503 the error boundaries show as
  * "briefly unavailable".
@@ -57,7 +57,7 @@ const followChanges = {
 } as const;
 export type FollowChange = keyof typeof followChanges;
 
-/** The messages of the follow changes (docs/product.md §8). */
+/** The messages of the follow changes (docs/product/messages.md §8). */
 const followMessages: Record<FollowChange, string> = {
   request: messages.followRequestFailed,
   cancel: messages.followCancelFailed,
@@ -68,7 +68,7 @@ const followMessages: Record<FollowChange, string> = {
 };
 
 
-/** An upload refusal's own sentence (docs/product.md §8.3), when the answer carries one. */
+/** An upload refusal's own sentence (docs/product/messages.md §8.3), when the answer carries one. */
 function consumerMessageOf(_status: number, body: unknown): string | undefined {
   const message = (body as { consumerMessage?: unknown } | null)?.consumerMessage;
   return typeof message === "string" && message.trim() ? message : undefined;
@@ -81,7 +81,7 @@ function consumerUrl(): string {
 }
 
 /**
- * getpermissions as the app reads it: any list of names (docs/product.md §6 "Screen names"), sorted out by
+ * getpermissions as the app reads it: any list of names (docs/product/data.md §6 "Screen names"), sorted out by
  * knownScreens; the contract's closed list is what our reference service answers.
  */
 const permissionsCall = { ...consumerCalls.getPermissions, answer: z.object({ enabledScreens: z.array(z.unknown()) }) } satisfies CallContract;
@@ -106,7 +106,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     },
     /**
      * POST /consumer/createprofile (latitude and longitude are not collected: null). A refusal
-     * says profileCreateFailed, anything else profileCreateError (docs/product.md §8).
+     * says profileCreateFailed, anything else profileCreateError (docs/product/messages.md §8).
      */
     createProfile(profile: ProfileFields) {
       return call("createProfile", { json: { consumer: profile, latitude: null, longitude: null } }, {
@@ -128,7 +128,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
       }, { failed: messages.profileSaveFailed });
     },
     /**
-     * GET /consumer/getpermissions → enabledScreens (docs/product.md §6): the screens the app knows, each
+     * GET /consumer/getpermissions → enabledScreens (docs/product/data.md §6): the screens the app knows, each
      * name compared ignoring case, spaces and `_`; unknown names are ignored (app/server/upstream/screen-names.server.ts).
      */
     async getPermissions(): Promise<Result<ScreenName[]>> {
@@ -200,7 +200,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     },
     /**
      * POST /testresult/addtestresultmultipart/ with the PDF in the contract's field (multipartData). A refusal
-     * carries the provider's consumerMessage (docs/product.md §8.3); a failure without one says
+     * carries the provider's consumerMessage (docs/product/messages.md §8.3); a failure without one says
      * uploadFailed.
      */
     upload(file: File) {
@@ -209,7 +209,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
       return call("addTestResultMultipart", { multipart }, { failed: messages.uploadFailed, answered: consumerMessageOf });
     },
     /**
-     * GET /testresult/addtestresulturl/?url (docs/product.md §10.8): the consumer API fetches the result from
+     * GET /testresult/addtestresulturl/?url (docs/product/labs.md §10.8): the consumer API fetches the result from
      * the lab's site and checks it as an upload. A refusal carries its consumerMessage; a failure
      * without one says linkFailed.
      */
@@ -217,7 +217,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
       return call("addTestResultUrl", { query: { url } }, { failed: messages.resultLinkFailed, answered: consumerMessageOf });
     },
     /**
-     * POST /testresult/dispute/ with the result and the comment. SPEC does not read the answer (docs/product.md §7):
+     * POST /testresult/dispute/ with the result and the comment. SPEC does not read the answer (docs/product/calls.md §7):
      * any 2xx is success, except one that says `success: false` (a refusal, with its consumerMessage if any).
      */
     async dispute(result: TestResult, disputeComment: string): Promise<Result<true>> {
@@ -311,7 +311,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
       const answer = await call("publishers");
       return answer.ok ? { ok: true as const, value: answer.value.subscriptions } : answer;
     },
-    /** GET /consumersubscription/searchpublishers/?searchString (docs/product.md §5: 3+ non-blank characters). */
+    /** GET /consumersubscription/searchpublishers/?searchString (docs/product/data.md §5: 3+ non-blank characters). */
     async searchPublishers(searchString: string) {
       const answer = await call("searchPublishers", { query: { searchString } });
       return answer.ok ? { ok: true as const, value: answer.value.consumers } : answer;
@@ -320,7 +320,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     subscriptionStatus(sfConsumerId: string) {
       return call("subscriptionStatus", { query: { sfConsumerId } });
     },
-    /** A follow change of docs/product.md §7 on relation (or, for `request`, person) `id`, with its §8 message. */
+    /** A follow change of docs/product/calls.md §7 on relation (or, for `request`, person) `id`, with its §8 message. */
     async follow(change: FollowChange, id: string): Promise<Result<true>> {
       const { name, parameter } = followChanges[change];
       const answer = await call(name, { query: { [parameter]: id } }, { failed: followMessages[change] });

@@ -44,9 +44,9 @@ export interface UpstreamResponse<T = unknown> {
 
 /**
  * Calls `${baseUrl}${path}` and parses the JSON answer (null when empty, the text when not JSON).
- * Non-2xx answers are returned, not thrown, because docs/product.md §8 maps statuses to messages.
+ * Non-2xx answers are returned, not thrown, because docs/product/messages.md §8 maps statuses to messages.
  * @throws UpstreamError when the upstream cannot be reached or times out
- *   (UPSTREAM_TIMEOUT_MS, 30 000 ms by default per docs/product.md §9)
+ *   (UPSTREAM_TIMEOUT_MS, 30 000 ms by default per docs/product/messages.md §9)
  */
 export async function callUpstream<T = unknown>(
   baseUrl: string,
@@ -75,7 +75,7 @@ export async function callUpstream<T = unknown>(
   try {
     response = await fetch(url, { method: request.method ?? (body ? "POST" : "GET"), headers, body, signal });
   } catch (error) {
-    // The URL may carry secrets (docs/product.md §7 puts passwords in query strings): name only the path.
+    // The URL may carry secrets (docs/product/calls.md §7 puts passwords in query strings): name only the path.
     throw new UpstreamError(`upstream ${path} unreachable: ${(error as Error).name}`);
   }
   const text = await response.text();
@@ -92,7 +92,7 @@ export async function callUpstream<T = unknown>(
 }
 
 /**
- * The messages of one call's failures (docs/product.md §8), chosen once per call in its client.
+ * The messages of one call's failures (docs/product/messages.md §8), chosen once per call in its client.
  * `failed` is shown for every failure that no other entry names.
  */
 export interface CallMessages {
@@ -113,7 +113,7 @@ export interface CallMessages {
   answered?: (status: number, body: unknown) => string | undefined;
 }
 
-/** Messages of the reads a screen needs to load: a failure is its route error (docs/product.md §8.2). */
+/** Messages of the reads a screen needs to load: a failure is its route error (docs/product/messages.md §8.2). */
 export const screenLoadMessages: CallMessages = { failed: appMessages.loadFailed, unavailable: appMessages.upstreamUnavailable };
 
 /**
@@ -165,7 +165,7 @@ function reasonsOf(body: unknown): Failure["errors"] {
 }
 
 /**
- * A 2xx answer whose body says `success: false` (docs/product.md §8 "success: false"): a `refused` failure
+ * A 2xx answer whose body says `success: false` (docs/product/messages.md §8 "success: false"): a `refused` failure
  * with the upstream's own `consumerMessage` when it sends a non-blank one, else the call's message
  * (`answered` for this status and body, else `failed`); undefined for any other body.
  */
@@ -190,14 +190,14 @@ function reasonOfStatus(status: number): FailureReason {
  * - a 2xx whose body fits the answer schema: `{ok: true, value}` (the parsed body; keys the
  *   contract does not name are dropped);
  * - a 2xx whose body says `success: false`: `refused`, with the upstream's consumerMessage when it
- *   sends one, else the call's message (docs/product.md §8);
+ *   sends one, else the call's message (docs/product/messages.md §8);
  * - any other 2xx that does not fit: `invalidAnswer`, logged as an upstream error with the schema's
  *   issues (paths and codes; never the values, which may be personal data);
  * - no answer (unreachable, timed out): `unavailable` with status 0, logged;
  * - a 401 with `onUnauthorized`: calls it (it throws the sign-in redirect);
  * - 404 `notFound`, 429 `tooManyAttempts` (with Retry-After), 5xx `unavailable`, any other 4xx
  *   `refused`, with the reasons the body lists in `errors`.
- * The failure's message comes from `messages` (docs/product.md §8).
+ * The failure's message comes from `messages` (docs/product/messages.md §8).
  * @throws only programming errors (a missing configuration, a bug), and the redirect of `onUnauthorized`
  */
 export async function callContract<C extends CallContract>(
@@ -258,7 +258,7 @@ async function answerOf<C extends CallContract>(
   }
   const { status } = answer;
   if (answer.ok) {
-    // docs/product.md §8: a 2xx that says `success: false` is the upstream's refusal, not a broken answer.
+    // docs/product/messages.md §8: a 2xx that says `success: false` is the upstream's refusal, not a broken answer.
     const refusal = refusalOf(status, answer.body, messages);
     if (refusal) {
       log.info({ upstreamCall: name, status }, "upstream answered success: false");

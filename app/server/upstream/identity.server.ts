@@ -1,9 +1,9 @@
 /**
- * Client of the identity authority (docs/product.md §7.1; contract: contracts/identity.ts).
+ * Client of the identity authority (docs/product/calls.md §7.1; contract: contracts/identity.ts).
  * Server-only.
  *
  * Every method answers `Result<T>` (docs/architecture.md §6.3): the answer, validated with the
- * contract's schema, or a failure carrying the docs/product.md §8 message of that call.
+ * contract's schema, or a failure carrying the docs/product/messages.md §8 message of that call.
  * Client-token calls use an OAuth 2.0 client-credentials access token (scope `identity.api`),
  * cached here and renewed a minute before it expires; a 401 drops it and tries once more. User
  * calls take the signed-in user's access token; a 401 sends the user to sign in again.
@@ -20,7 +20,7 @@ import { failure, type Result } from "./result.server";
 
 export type { EmailValidation, IdentityResult, UserInfo } from "../../../contracts/identity.ts";
 
-/** docs/product.md §3: "The application name for the consumer app and the scope names are fixed settings." */
+/** docs/product/data.md §3: "The application name for the consumer app and the scope names are fixed settings." */
 export const applicationContext = "SafeWindow";
 export const clientScope = "identity.api";
 export const userScopes = "openid profile consumer.api business.api identity.user";
@@ -36,7 +36,7 @@ export interface AccessToken {
 }
 
 /**
- * docs/product.md §8 message for a refused token request, by the authority's status: 400 → wrong
+ * docs/product/messages.md §8 message for a refused token request, by the authority's status: 400 → wrong
  * credentials, 500 → unexpected, 429 → when to try again (ours; `retryAfterSeconds` from the
  * authority's Retry-After, 15 minutes when it gave none), 0 (no answer) → 'Unknown Error: the
  * service did not answer', anything else → 'Unknown Error: ' and the authority's description.
@@ -49,7 +49,7 @@ export function signInErrorMessage(status: number, detail?: string, retryAfterSe
   return messages.unknownError(detail ?? `status ${status}`);
 }
 
-/** The messages of the token endpoint's password grant (docs/product.md §8 login). */
+/** The messages of the token endpoint's password grant (docs/product/messages.md §8 login). */
 const signInMessages: CallMessages = {
   failed: messages.loginFailed,
   unavailable: signInErrorMessage(0),
@@ -152,7 +152,7 @@ export function identityApi(context?: Readonly<RouterContextProvider>) {
   return {
     /**
      * OAuth 2.0 password grant (POST /connect/token) for the browser at `clientIp`: the user's
-     * access token. Failures carry the docs/product.md §8 login messages; 429 (the authority's
+     * access token. Failures carry the docs/product/messages.md §8 login messages; 429 (the authority's
      * lockout) carries its Retry-After.
      */
     async passwordGrant(username: string, password: string, clientIp?: string, now = Date.now()): Promise<Result<AccessToken>> {
@@ -171,7 +171,7 @@ export function identityApi(context?: Readonly<RouterContextProvider>) {
 
     /**
      * POST /api/account/register {userName, password} → IdentityResult. A refusal lists the
-     * authority's reasons in `errors` (docs/product.md §8: each shown as "code: description").
+     * authority's reasons in `errors` (docs/product/messages.md §8: each shown as "code: description").
      */
     register(userName: string, password: string) {
       return accountChange("register", { json: { userName, password } }, {
@@ -193,7 +193,7 @@ export function identityApi(context?: Readonly<RouterContextProvider>) {
     /**
      * GET /api/account/sendconfirmationemail: mails a new confirmation link to `email`.
      * `failedMessage`: registration and /confirmemail say confirmationEmailSendFailed,
-     * /checkconfirmation sendEmailConfirmationFailed (docs/product.md §8).
+     * /checkconfirmation sendEmailConfirmationFailed (docs/product/messages.md §8).
      */
     async sendConfirmationEmail(email: string, failedMessage: string = messages.confirmationEmailSendFailed): Promise<Result<true>> {
       const answer = await withClientToken("sendConfirmationEmail", {
@@ -203,7 +203,7 @@ export function identityApi(context?: Readonly<RouterContextProvider>) {
       return answer.value ? { ok: true, value: true } : failure("refused", failedMessage, 200);
     },
 
-    /** GET /api/account/confirmemail?email&token → IdentityResult (docs/product.md §8: a bad link, or the authority down). */
+    /** GET /api/account/confirmemail?email&token → IdentityResult (docs/product/messages.md §8: a bad link, or the authority down). */
     confirmEmail(email: string, token: string) {
       return accountChange("confirmEmail", { query: { email, token } }, {
         failed: messages.emailConfirmFailed,
@@ -236,7 +236,7 @@ export function identityApi(context?: Readonly<RouterContextProvider>) {
       return asUser("isEmailConfirmed", signedInUser(), {}, { failed: messages.checkConfirmationFailed });
     },
 
-    /** GET /api/account/changeusername for the signed-in user; docs/product.md §7: a falsy result means failure. */
+    /** GET /api/account/changeusername for the signed-in user; docs/product/calls.md §7: a falsy result means failure. */
     async changeUserName(userName: string): Promise<Result<true>> {
       const answer = await asUser("changeUserName", signedInUser(), { query: { userName, applicationContext } }, { failed: messages.userNameChangeFailed });
       if (!answer.ok) return answer;

@@ -2,7 +2,7 @@
  * The one result shape of every upstream client method (docs/architecture.md "Upstream calls").
  *
  * A client method returns `Result<T>`: either `{ ok: true, value }` or a `Failure` that carries the
- * message to show (docs/product.md "Messages") and, for the logs only, the upstream's status.
+ * message to show (docs/product/messages.md §8) and, for the logs only, the upstream's status.
  * Routes branch on `ok` and, where a screen needs it, on `reason`; they never read HTTP statuses
  * and never catch-all. Programming errors (a bug, a missing configuration) still throw.
  *
@@ -22,7 +22,7 @@ export type FailureReason = "refused" | "notFound" | "tooManyAttempts" | "unavai
 export interface Failure {
   ok: false;
   reason: FailureReason;
-  /** What the screen shows: the call's message from docs/product.md "Messages". */
+  /** What the screen shows: the call's message from docs/product/messages.md §8. */
   message: string;
   /** The upstream's HTTP status, 0 when it did not answer. For logs, never for branching. */
   status: number;

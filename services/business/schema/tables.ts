@@ -24,7 +24,7 @@ export interface BusinessUsersTable {
   email_verified: boolean;
   first_name: string | null;
   last_name: string | null;
-  /** 10 digits (docs/product.md §5). */
+  /** 10 digits (docs/product/data.md §5). */
   mobile_number: string | null;
   updated_at: Date;
 }

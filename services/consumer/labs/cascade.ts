@@ -1,4 +1,4 @@
-// Cascade Rapid Testing (docs/product.md §10.4): `Label:` then the value further right on the same
+// Cascade Rapid Testing (docs/product/labs.md §10.4): `Label:` then the value further right on the same
 // line, names in mixed case (the first name may carry a middle name), dates with English month
 // names, collection time in ISO 8601 with its offset.
 import type { LabFormat } from "./types.ts";

@@ -1,4 +1,4 @@
-// Harborview Labs (docs/product.md §10.2): `Label: value` on one line, names in upper case as
+// Harborview Labs (docs/product/labs.md §10.2): `Label: value` on one line, names in upper case as
 // `LAST, GIVEN NAMES`, US dates, collection time in a US zone with daylight saving.
 import type { LabFormat } from "./types.ts";
 

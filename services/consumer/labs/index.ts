@@ -1,4 +1,4 @@
-// Every testing company the consumer API accepts (docs/product.md §10). A new lab is a new data
+// Every testing company the consumer API accepts (docs/product/labs.md §10). A new lab is a new data
 // file added to LABS; nothing else changes.
 import { cascade } from "./cascade.ts";
 import { harborview } from "./harborview.ts";

@@ -1,4 +1,4 @@
-// Meridian Diagnostics (docs/product.md §10.3): a two-column table (label left, value right on the
+// Meridian Diagnostics (docs/product/labs.md §10.3): a two-column table (label left, value right on the
 // same baseline), names in mixed case, day-first dates, sample time with its UTC offset.
 import type { LabFormat } from "./types.ts";
 

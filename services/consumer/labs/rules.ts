@@ -1,4 +1,4 @@
-// The safe-window rules table (docs/product.md §10.7), as data: hours counted
+// The safe-window rules table (docs/product/labs.md §10.7), as data: hours counted
 // from specimen collection, in UTC; a window is open while now < collection + hours.
 import type { Method } from "./types.ts";
 
@@ -13,5 +13,5 @@ export const WINDOW_RULES: Record<Method, { strongHours: number; weakHours: numb
 /** A collection time later than the server's clock by more than this is refused. */
 export const COLLECTION_CLOCK_SKEW_MS = 5 * 60 * 1000;
 
-/** The disease every accepted test detects (docs/product.md §3 diseaseName). */
+/** The disease every accepted test detects (docs/product/data.md §3 diseaseName). */
 export const DISEASE_NAME = "COVID-19";

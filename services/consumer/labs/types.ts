@@ -1,9 +1,9 @@
-// The shape of a lab definition (docs/product.md §10): what the pipeline knows about one testing
+// The shape of a lab definition (docs/product/labs.md §10): what the pipeline knows about one testing
 // company, as data. Adding a lab is adding one file of this shape to labs/index.ts; the
 // formats named here are read by results/extract.ts.
 import type { TestOutcome } from "../../../contracts/consumer.ts";
 
-/** Test method families of the rules table of docs/product.md §10.7. */
+/** Test method families of the rules table of docs/product/labs.md §10.7. */
 export type Method = "NAAT" | "antigen";
 
 /** A result as the API answers it, the contract's TestOutcome (Void and Invalid are answered as Inconclusive). */
@@ -49,9 +49,9 @@ export interface TestKind {
 export interface LabFormat {
   /** Stable id stored with each result. */
   id: string;
-  /** docs/product.md §3 testingCompanyName. */
+  /** docs/product/data.md §3 testingCompanyName. */
   testingCompanyName: string;
-  /** docs/product.md §3 publicName. */
+  /** docs/product/data.md §3 publicName. */
   publicName: string;
   /** Texts that all appear on page 1 of this lab's reports (case and white space ignored). */
   recognisedBy: string[];
@@ -71,12 +71,12 @@ export interface LabFormat {
   test: { label: string; kinds: Record<string, TestKind> };
   /** Printed results (compared case-insensitively, white space collapsed). */
   result: { label: string; values: Record<string, Outcome> };
-  /** Where the lab serves results by link (docs/product.md §10.8); absent: uploads only. */
+  /** Where the lab serves results by link (docs/product/labs.md §10.8); absent: uploads only. */
   links?: ResultLinks;
 }
 
 /**
- * A lab's result links (docs/product.md §10.8): the hosts its links point to and what a link serves.
+ * A lab's result links (docs/product/labs.md §10.8): the hosts its links point to and what a link serves.
  * Links are fetched over https on port 443 only (results/link.ts).
  */
 export interface ResultLinks {

@@ -1,4 +1,4 @@
-// The criteria of POST /testresult/addtestresultlink/ (docs/product.md §10.8): per field, the text that
+// The criteria of POST /testresult/addtestresultlink/ (docs/product/labs.md §10.8): per field, the text that
 // labels it on the lab's document. They are checked against the lab's own layout (labs/*.ts), never
 // trusted: a caller who could point the date of birth at "Reported", or the name at an ordering
 // physician's, would choose what the result says. A link without criteria is read by the lab's labels.

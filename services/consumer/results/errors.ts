@@ -1,4 +1,4 @@
-// Typed errors of the test-result calls and the consumerMessage each one answers (docs/product.md §8
+// Typed errors of the test-result calls and the consumerMessage each one answers (docs/product/messages.md §8
 // "Upload fails: the server's consumerMessage is shown"; docs/architecture.md §5: every rejection tells
 // the user what went wrong and what to do). Domain code throws them; http.ts maps them to
 // status and JSON through testResultErrorAnswer, its one boundary.
@@ -208,7 +208,7 @@ export class ResultsNeedProfileError extends Error {
   }
 }
 
-/** A dispute breaks a rule (docs/product.md §5 comment, §6 only valid 0, once): 400. */
+/** A dispute breaks a rule (docs/product/data.md §5 comment, §6 only valid 0, once): 400. */
 export class DisputeRuleError extends Error {
   readonly reason: "comment_required" | "comment_too_long" | "result_valid" | "already_disputed" | "response_required" | "response_too_long" | "already_reviewed";
   constructor(reason: DisputeRuleError["reason"], message: string) {

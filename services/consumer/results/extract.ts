@@ -1,6 +1,6 @@
 // docs/architecture.md §5 step 4, extraction: the patient's name, date of birth, specimen collection time
 // (with its zone), test method and result, read from page 1 by position so that every
-// variation docs/product.md §10 lists reads the same: labels and values split into several items or
+// variation docs/product/labs.md §10 lists reads the same: labels and values split into several items or
 // kerned, items in any content-stream order, extra text anywhere, any font and size.
 //
 // Page 1's items are grouped into lines (same baseline), each line into runs (text separated

@@ -1,5 +1,5 @@
 // docs/architecture.md §5 step 1, intake: the upload is read as a stream (multipart/form-data, field
-// multipartData, docs/product.md §7.2) and never buffered past the 10 MB limit; it must be a PDF and nothing
+// multipartData, docs/product/calls.md §7.2) and never buffered past the 10 MB limit; it must be a PDF and nothing
 // else (its `%PDF-` header first, after at most white space or a byte-order mark; nothing but
 // white space after its end), not a file this user already stored (SHA-256 of the file), readable
 // by the worker pool within its page, time and memory budgets, and free of the active content no
@@ -23,7 +23,7 @@ import { hasDataAfterEnd, headerPlacement } from "./structure.ts";
 import type { ActiveContent } from "./structure.ts";
 import type { ParsedPdf } from "./worker.ts";
 
-/** docs/product.md §7.2 POST /testresult/addtestresultmultipart/: the file's form field (the contract's). */
+/** docs/product/calls.md §7.2 POST /testresult/addtestresultmultipart/: the file's form field (the contract's). */
 export const UPLOAD_FIELD = uploadField;
 /** Largest accepted file: 10 MiB, the contract's maxUploadBytes (contracts/consumer.ts). Lab reports are tens of KB. */
 export const MAX_UPLOAD_BYTES = maxUploadBytes;

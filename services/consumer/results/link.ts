@@ -1,4 +1,4 @@
-// Results by link (docs/product.md §7.2 addtestresulturl, addtestresultlink, generatetestresulttextobjectsurl;
+// Results by link (docs/product/calls.md §7.2 addtestresulturl, addtestresultlink, generatetestresulttextobjectsurl;
 // docs/architecture.md §5 "Results by link"): the consumer API fetches, on its own server, a URL a
 // user typed. Everything here is about fetching it safely (server-side request forgery):
 // - before any connection: the URL must be `https:` on port 443, without user or password, on a

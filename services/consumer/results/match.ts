@@ -1,10 +1,10 @@
-// docs/architecture.md §5 step 8, matching against the profile (docs/product.md §10.6):
+// docs/architecture.md §5 step 8, matching against the profile (docs/product/labs.md §10.6):
 // compare after Unicode NFC, trimming, collapsing inner white space and ignoring case; nothing
 // else is folded (`Jose` is not `José`). One property value per checked field, with matchInfo
 // null when it matches, else what the PDF says against what the profile says.
 import { collapse } from "./extract.ts";
 
-/** docs/product.md §3 test result property value names, in the order they are answered. */
+/** docs/product/data.md §3 test result property value names, in the order they are answered. */
 export const PROPERTY_NAMES = ["First Name", "Last Name", "Date of Birth"] as const;
 export type PropertyName = (typeof PROPERTY_NAMES)[number];
 
@@ -22,7 +22,7 @@ export interface ReportPatient {
   dob: string;
 }
 
-/** The profile fields matching uses (docs/product.md §3 Consumer). */
+/** The profile fields matching uses (docs/product/data.md §3 Consumer). */
 export interface ProfilePerson {
   firstName: string;
   lastName: string;
@@ -31,7 +31,7 @@ export interface ProfilePerson {
 }
 
 export interface MatchOutcome {
-  /** docs/product.md §3 valid: every property matches. */
+  /** docs/product/data.md §3 valid: every property matches. */
   valid: boolean;
   properties: PropertyValue[];
 }
@@ -67,7 +67,7 @@ export function lastNameMatches(reported: string, lastName: string): boolean {
   return a !== "" && sameIgnoringCase(a, collapse(lastName));
 }
 
-/** 'YYYY-MM-DD' as docs/product.md §9's MM/DD/YYYY. */
+/** 'YYYY-MM-DD' as docs/product/messages.md §9's MM/DD/YYYY. */
 function usDate(iso: string): string {
   const [y, m, d] = iso.split("-");
   return `${m}/${d}/${y}`;

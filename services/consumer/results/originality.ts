@@ -1,4 +1,4 @@
-// docs/architecture.md §5 step 2, originality (docs/product.md §10.5): a result counts only from
+// docs/architecture.md §5 step 2, originality (docs/product/labs.md §10.5): a result counts only from
 // the PDF the lab issued. Refused here: an encrypted file that opens without a password (an
 // owner password restricting printing, copying or editing: no accepted lab encrypts its
 // reports, and encrypting rewrites every string and stream, so the file is not the one the lab

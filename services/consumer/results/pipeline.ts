@@ -44,7 +44,7 @@ export interface ResultsContext {
   proofTrust?: ProofTrust;
 }
 
-/** What the upload call answers when a result was stored (docs/product.md §3 Upload response). */
+/** What the upload call answers when a result was stored (docs/product/data.md §3 Upload response). */
 export interface UploadOutcome {
   sF_TestResultId: string;
   valid: boolean;
@@ -87,7 +87,7 @@ async function finishPdf(
   return finish(ctx, owner, lab, report, { ...file, proof }, image, now);
 }
 
-/** Pages whose QR codes are read (docs/product.md §10.9): a signed code is printed on page 1, or on the next two. */
+/** Pages whose QR codes are read (docs/product/labs.md §10.9): a signed code is printed on page 1, or on the next two. */
 export const QR_PAGES = 3;
 
 /** The trust anchors of the context, loaded (and verified) once when it names none. */
@@ -116,7 +116,7 @@ async function finish(
 }
 
 /**
- * Adds a result by the lab's own link (docs/product.md §10.8, docs/architecture.md §5 "Results by
+ * Adds a result by the lab's own link (docs/product/labs.md §10.8, docs/architecture.md §5 "Results by
  * link"): the document is fetched from the lab's declared host (link.ts), then a PDF goes through
  * every step of an upload, and must be a report of the lab whose host served it; an HTML result
  * page is read into lines in the worker pool (page.ts), must carry the lab's recognition texts,

@@ -53,7 +53,7 @@ export interface PdfPool {
   render(bytes: Uint8Array, page?: number): Promise<{ jpeg: Uint8Array; width: number; height: number }>;
   /**
    * Page 1 as render draws it, and the texts of the QR codes on the first `codesPages` pages
-   * (docs/product.md §10.9), decoded in the same task and budget.
+   * (docs/product/labs.md §10.9), decoded in the same task and budget.
    * @throws UploadRejectedError as render.
    */
   renderWithCodes(bytes: Uint8Array, codesPages: number): Promise<{ jpeg: Uint8Array; width: number; height: number; codes: string[] }>;
@@ -71,7 +71,7 @@ export interface PdfPool {
   close(): Promise<void>;
 }
 
-/** docs/product.md §9: the large view is 1250x1000. */
+/** docs/product/messages.md §9: the large view is 1250x1000. */
 export const IMAGE_BOX = { width: 1250, height: 1000 } as const;
 const JPEG_QUALITY = 82;
 /** How long a fresh thread may take to load pdfjs before its task counts as stuck. */

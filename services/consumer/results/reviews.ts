@@ -2,7 +2,7 @@
 // read the open disputes, oldest first, and accept or decline each with a response. Accepting makes
 // the result valid, records a 'Manual Review' property value saying that a reviewer accepted it and
 // when (never which reviewer: the owner reads it), and recomputes the consumer's window; declining
-// keeps it invalid. Either way the response is the result's disputeResponseComment (docs/product.md
+// keeps it invalid. Either way the response is the result's disputeResponseComment (docs/product/screens.md
 // §2 test detail's response branch) and the decision is a row of the audit trail, which names the
 // reviewer. A reviewer reads only results under dispute (open, or decided); every other result stays
 // its owner's alone. A reviewer never decides a dispute of their own results (docs/security.md

@@ -1,4 +1,4 @@
-// The test result calls (docs/product.md §7.2; contracts/consumer.ts consumerCalls), mounted at
+// The test result calls (docs/product/calls.md §7.2; contracts/consumer.ts consumerCalls), mounted at
 // /testresult by http.ts: upload (multipart, streamed), the user's results, a result's property
 // values, its page images, and disputes. Thin: parse with the contract's request schema, authorise,
 // call, answer what the contract says. Every call acts for the token's user only; another user's result
@@ -83,7 +83,7 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
     reply(res, consumerCalls.addTestResultMultipart, { success: true, consumerMessage: outcome.consumerMessage, sF_TestResultId: outcome.sF_TestResultId });
   });
 
-  // Results by link (docs/product.md §10.8): the document is fetched here, on the server (link.ts).
+  // Results by link (docs/product/labs.md §10.8): the document is fetched here, on the server (link.ts).
   router.get("/addtestresulturl", async (req, res) => {
     const { url } = parse(resultLinkQuerySchema, req.query);
     const owner = await resultOwner(db, deps.userOf(res).identityUserId);

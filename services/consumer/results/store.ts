@@ -1,4 +1,4 @@
-// Stored test results (docs/product.md §3 test result, property value; §7 test result calls): writing a
+// Stored test results (docs/product/data.md §3 test result, property value; §7 test result calls): writing a
 // result with its property values, image and the consumer's new window in one transaction;
 // reading them for their owner only; disputes; re-matching after a profile change. Every read
 // is scoped by the token's user, so another user's id reads as "not found".
@@ -22,17 +22,17 @@ import { renderResultImage } from "./render.ts";
 import { consumerWindow, windowDescription } from "./windows.ts";
 import type { ResultWindow } from "./windows.ts";
 
-/** docs/product.md §5 / §9: dispute comment maximum, in characters. */
+/** docs/product/data.md §5 / §9: dispute comment maximum, in characters. */
 export const DISPUTE_COMMENT_MAX = 1000;
 
 /**
  * A test result as the API answers it: the contract's TestResult (contracts/consumer.ts;
- * docs/product.md §3 names, .NET camelCase). testDate is the specimen collection, ISO 8601 UTC;
+ * docs/product/data.md §3 names, .NET camelCase). testDate is the specimen collection, ISO 8601 UTC;
  * the safety dates are the result's own window, null when it opens none or is not valid.
  */
 export type TestResult = ContractTestResult;
 
-/** docs/product.md §3 test result property value: the contract's PropertyValue. */
+/** docs/product/data.md §3 test result property value: the contract's PropertyValue. */
 export type TestResultPropertyValue = PropertyValue;
 
 /** The profile fields the pipeline needs. */
@@ -271,7 +271,7 @@ async function ownedResult(db: Kysely<ConsumerDatabase>, identityUserId: string,
 }
 
 /**
- * The user's results, newest collection first (docs/product.md §7 GET /testresult/getcurrentusertestresults/).
+ * The user's results, newest collection first (docs/product/calls.md §7 GET /testresult/getcurrentusertestresults/).
  * A user without a profile has none.
  */
 export async function listResults(db: Kysely<ConsumerDatabase>, identityUserId: string): Promise<TestResult[]> {
@@ -304,7 +304,7 @@ export async function listResults(db: Kysely<ConsumerDatabase>, identityUserId: 
 }
 
 /**
- * A result's property values in order (docs/product.md §7 GET /testresult/testresultpropertyvalues/).
+ * A result's property values in order (docs/product/calls.md §7 GET /testresult/testresultpropertyvalues/).
  * @throws ResultNotFoundError when the result is not the user's.
  */
 export async function listPropertyValues(db: Kysely<ConsumerDatabase>, identityUserId: string, resultId: string): Promise<TestResultPropertyValue[]> {
@@ -320,7 +320,7 @@ export async function listPropertyValues(db: Kysely<ConsumerDatabase>, identityU
 
 /**
  * One page (1-based) of the result's PDF as a base64 JPEG that fits 1250x1000, no `data:` prefix
- * (docs/product.md §7 GET /testresult/getimage/; pages after the first are an extension, the
+ * (docs/product/calls.md §7 GET /testresult/getimage/; pages after the first are an extension, the
  * `page` parameter). Page 1 was drawn at upload. A later page is drawn from the kept PDF on its
  * first request, in the worker pool with the upload's budgets, and stored, so that each page is
  * drawn at most once per result (two first requests at once may both draw it; one row is kept).
@@ -375,7 +375,7 @@ export async function imageOfResult(db: Kysely<ConsumerDatabase>, pool: PdfPool,
 }
 
 /**
- * Submits a dispute (docs/product.md §7 POST /testresult/dispute/, §4 disputeStatus 0 → 1, §5 comment
+ * Submits a dispute (docs/product/calls.md §7 POST /testresult/dispute/, §4 disputeStatus 0 → 1, §5 comment
  * required and at most 1000 characters, §6 only for results with valid 0).
  * @throws ResultNotFoundError when the result is not the user's; DisputeRuleError when the
  *   comment is empty or too long, the result is valid, or it was already disputed.

@@ -1,4 +1,4 @@
-// docs/architecture.md §5 step 9, windows (docs/product.md §10.7): counted from specimen
+// docs/architecture.md §5 step 9, windows (docs/product/labs.md §10.7): counted from specimen
 // collection in UTC by the rules table (labs/rules.ts); a window is open while now < end (the
 // end is exclusive). Only a negative result opens one. The consumer's window is that of their
 // most recent valid result by collection time; a positive result ends it. Inconclusive results
@@ -29,7 +29,7 @@ export function resultWindow(method: Method, outcome: Outcome, collectedAt: Date
   };
 }
 
-/** docs/product.md §4: a window is valid while its end is in the future; the end itself is outside. */
+/** docs/product/data.md §4: a window is valid while its end is in the future; the end itself is outside. */
 export function isOpen(end: Date | null, now: Date): boolean {
   return end !== null && now.getTime() < end.getTime();
 }
@@ -71,7 +71,7 @@ export interface WindowCandidate {
   proof?: string;
 }
 
-/** The consumer's window (docs/product.md §3 strongSafetyDate, weakSafetyDate, safeWindowDescription). */
+/** The consumer's window (docs/product/data.md §3 strongSafetyDate, weakSafetyDate, safeWindowDescription). */
 export interface ConsumerWindow {
   strongSafetyDate: Date | null;
   weakSafetyDate: Date | null;

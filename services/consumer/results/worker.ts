@@ -95,7 +95,7 @@ export type WorkerTask =
       bytes: Uint8Array;
       /** The page to draw, 1-based; a page the PDF does not have answers corrupt. */
       page: number;
-      /** The JPEG fits this box (docs/product.md §9: large view 1250x1000), keeping the page's proportions. */
+      /** The JPEG fits this box (docs/product/messages.md §9: large view 1250x1000), keeping the page's proportions. */
       box: { width: number; height: number };
       /** JPEG quality 0-100. */
       quality: number;
@@ -103,7 +103,7 @@ export type WorkerTask =
       maxImagePixels: number;
       memoryLimitBytes: number;
       /**
-       * Also find and decode the QR codes on the first `codesPages` pages (docs/product.md §10.9 signed
+       * Also find and decode the QR codes on the first `codesPages` pages (docs/product/labs.md §10.9 signed
        * results), each drawn at QR_SCALE within MAX_QR_PIXELS; page 1's image is its drawing scaled down.
        */
       codesPages?: number;

@@ -1,5 +1,5 @@
-// Consumer API, first schema: profiles (docs/product.md §3 Consumer) and the screens each consumer may
-// use (docs/product.md §6). Only SQL that PostgreSQL 13+ and PGlite both accept.
+// Consumer API, first schema: profiles (docs/product/data.md §3 Consumer) and the screens each consumer may
+// use (docs/product/data.md §6). Only SQL that PostgreSQL 13+ and PGlite both accept.
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
 import type { Migration } from "../../../lib/db/migrate.ts";

@@ -1,5 +1,5 @@
-// Consumer API, follow relations (docs/product.md §3 Consumer subscription, §4 Follow relation) and what
-// search needs (docs/product.md §5 Search, §1 "find other users by name, product ID or e-mail"). Only SQL
+// Consumer API, follow relations (docs/product/data.md §3 Consumer subscription, §4 Follow relation) and what
+// search needs (docs/product/data.md §5 Search, §1 "find other users by name, product ID or e-mail"). Only SQL
 // that PostgreSQL 13+ and PGlite both accept.
 import { sql } from "kysely";
 import type { Kysely } from "kysely";

@@ -1,4 +1,4 @@
-// Consumer API, results by link (docs/product.md §10.8): a result fetched from its lab's own site records
+// Consumer API, results by link (docs/product/labs.md §10.8): a result fetched from its lab's own site records
 // the host it came from; null for an upload. The link itself is never stored (a lab's result link
 // is a secret of the patient's). Only SQL that PostgreSQL 13+ and PGlite both accept.
 import type { Kysely } from "kysely";

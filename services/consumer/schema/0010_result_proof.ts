@@ -1,4 +1,4 @@
-// Consumer API, signed results (docs/product.md §10.9): each result records its proof, the strongest
+// Consumer API, signed results (docs/product/labs.md §10.9): each result records its proof, the strongest
 // evidence the pipeline found: a verified SMART Health Card (with its issuer's name) or EU DCC (with the
 // signer's country), the lab's own site (a result by link), or the document checks alone; a signature
 // that could not be tied to a known issuer (its scheme); and where a verified signed code disagreed with

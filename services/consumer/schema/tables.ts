@@ -4,12 +4,12 @@ import type { ColumnType, Selectable } from "kysely";
 import { profileScreenNames } from "../../../contracts/consumer.ts";
 import type { QueueTableColumns } from "../../shared/outbox.ts";
 
-/** docs/product.md §6 screens, as identifiers, in tab order: the contract's screenNames. */
+/** docs/product/data.md §6 screens, as identifiers, in tab order: the contract's screenNames. */
 export const SCREENS = profileScreenNames;
 export type Screen = (typeof SCREENS)[number];
 
 export interface ConsumerProfilesTable {
-  /** uuid; docs/product.md §3 SF_ConsumerId. */
+  /** uuid; docs/product/data.md §3 SF_ConsumerId. */
   id: string;
   /** The identity authority's user id (JWT `sub`); one profile per user. */
   identity_user_id: ColumnType<string, string, never>;
@@ -23,10 +23,10 @@ export interface ConsumerProfilesTable {
   health_updates_opt_out: boolean;
   /** The product ID: 8 Crockford base32 characters; unique, never changed. */
   safe_window_id: ColumnType<string, string, never>;
-  /** Where the profile was created from (docs/product.md §3: sent along at creation), degrees; null when not sent. */
+  /** Where the profile was created from (docs/product/data.md §3: sent along at creation), degrees; null when not sent. */
   latitude: ColumnType<number | null, number | null, never>;
   longitude: ColumnType<number | null, number | null, never>;
-  /** The safe window (docs/product.md §4), set from test results; null until a valid result exists. */
+  /** The safe window (docs/product/data.md §4), set from test results; null until a valid result exists. */
   strong_safety_date: Date | null;
   weak_safety_date: Date | null;
   safe_window_description: string | null;
@@ -36,21 +36,21 @@ export interface ConsumerProfilesTable {
   updated_at: Date;
 }
 
-/** One row per screen a consumer may use (docs/product.md §6); operators add or delete rows. */
+/** One row per screen a consumer may use (docs/product/data.md §6); operators add or delete rows. */
 export interface ConsumerScreenPermissionsTable {
   consumer_id: string;
   screen: Screen;
 }
 
-/** A follow relation follower → followed (docs/product.md §3 Consumer subscription, §4): pending or confirmed. */
+/** A follow relation follower → followed (docs/product/data.md §3 Consumer subscription, §4): pending or confirmed. */
 export interface ConsumerSubscriptionsTable {
-  /** uuid; docs/product.md §3 sF_ConsumerSubscriptionId. */
+  /** uuid; docs/product/data.md §3 sF_ConsumerSubscriptionId. */
   id: string;
   /** consumer_profiles.id of the person who follows (asked to follow). */
   follower_id: ColumnType<string, string, never>;
   /** consumer_profiles.id of the person followed; only they confirm or decline. */
   followed_id: ColumnType<string, string, never>;
-  /** false while pending (docs/product.md §3: confirmed 0), true once the followed person confirmed (1). */
+  /** false while pending (docs/product/data.md §3: confirmed 0), true once the followed person confirmed (1). */
   confirmed: boolean;
   requested_at: ColumnType<Date, Date, never>;
   /** Set with confirmed = true, null while pending. */
@@ -65,9 +65,9 @@ export interface ConsumerIdentityEmailsTable {
   updated_at: Date;
 }
 
-/** A stored test result (docs/product.md §3 test result; docs/architecture.md §5): what the PDF said and whether it matched. */
+/** A stored test result (docs/product/data.md §3 test result; docs/architecture.md §5): what the PDF said and whether it matched. */
 export interface ConsumerTestResultsTable {
-  /** uuid; docs/product.md §3 sF_TestResultId. */
+  /** uuid; docs/product/data.md §3 sF_TestResultId. */
   id: string;
   consumer_id: ColumnType<string, string, never>;
   /** SHA-256 of the uploaded file, lower-case hex; unique per consumer (duplicate uploads). */
@@ -96,13 +96,13 @@ export interface ConsumerTestResultsTable {
   patient_last_name: ColumnType<string, string, never>;
   /** 'YYYY-MM-DD'. */
   patient_dob: ColumnType<string, string, never>;
-  /** docs/product.md §3 valid (answered 0 / 1): the PDF matched the profile. */
+  /** docs/product/data.md §3 valid (answered 0 / 1): the PDF matched the profile. */
   valid: boolean;
   /** The window the result opens by the rules (negative results only); counts while valid. */
   strong_safety_date: ColumnType<Date | null, Date | null, never>;
   weak_safety_date: ColumnType<Date | null, Date | null, never>;
   window_description: ColumnType<string, string, never>;
-  /** docs/product.md §3 disputeStatus: 0 none, 1 submitted. */
+  /** docs/product/data.md §3 disputeStatus: 0 none, 1 submitted. */
   dispute_status: 0 | 1;
   dispute_comment: string | null;
   dispute_response_comment: string | null;
@@ -125,9 +125,9 @@ export interface ConsumerTestResultsTable {
   review_profile: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-/** docs/product.md §3 test result property value: one per checked field of a result. */
+/** docs/product/data.md §3 test result property value: one per checked field of a result. */
 export interface ConsumerTestResultPropertyValuesTable {
-  /** uuid; docs/product.md §3 sF_TestResultPropertyValueId. */
+  /** uuid; docs/product/data.md §3 sF_TestResultPropertyValueId. */
   id: string;
   result_id: ColumnType<string, string, never>;
   /** 'Manual Review' records an accepted dispute (0006_dispute_reviews.ts). */
@@ -138,7 +138,7 @@ export interface ConsumerTestResultPropertyValuesTable {
   position: ColumnType<number, number, never>;
 }
 
-/** One page of a result's PDF as a JPEG that fits 1250x1000 (docs/product.md §9 image sizes). */
+/** One page of a result's PDF as a JPEG that fits 1250x1000 (docs/product/messages.md §9 image sizes). */
 export interface ConsumerTestResultImagesTable {
   result_id: ColumnType<string, string, never>;
   /** 1-based; page 1 is drawn at upload, a later page on its first request (0005_result_pages.ts). */

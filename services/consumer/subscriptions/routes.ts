@@ -1,4 +1,4 @@
-// The /consumersubscription/ calls (docs/product.md §7.2; contracts/consumer.ts consumerCalls): all
+// The /consumersubscription/ calls (docs/product/calls.md §7.2; contracts/consumer.ts consumerCalls): all
 // GET, query parameters, answers with a success flag. Thin: read the parameter with the contract's
 // query schema, call subscriptions.ts for the token's user, answer what the contract says. Refusals
 // are thrown (SubscriptionError, NoProfileError) and answered by http.ts's one error handler.
@@ -60,7 +60,7 @@ export function subscriptionRoutes(deps: SubscriptionRoutesDeps): Router {
 
   router.get("/searchpublishers", async (req, res) => {
     const query = searchPublishersQuerySchema.safeParse(req.query);
-    // A blank string is "too short" (docs/product.md §5), not missing; searchPublishers says so.
+    // A blank string is "too short" (docs/product/data.md §5), not missing; searchPublishers says so.
     if (!query.success) throw new SubscriptionError(400, "invalid_request", "searchString is required once.");
     reply(res, consumerCalls.searchPublishers, { success: true, consumers: await searchPublishers(deps.db, me(res), query.data.searchString) });
   });

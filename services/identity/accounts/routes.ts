@@ -1,4 +1,4 @@
-// The account calls (docs/product.md §7.1 /api/account/..., contracts/identity.ts identityCalls),
+// The account calls (docs/product/calls.md §7.1 /api/account/..., contracts/identity.ts identityCalls),
 // mounted at /api/account by http.ts: registration, availability, confirmation and reset mails,
 // token links, invitations (client token), and the signed-in user's own changes (user token).
 // Thin: authorise, parse with the contract's request schema, call accounts.ts, answer what the

@@ -17,7 +17,7 @@ export type OutboxKind = TokenPurpose | NoticeKind | "reset_request";
 
 export interface IdentityUsersTable {
   id: string; // uuid
-  /** The e-mail address, normalised (trimmed, lower-case); unique. docs/product.md §3: userName is the e-mail. */
+  /** The e-mail address, normalised (trimmed, lower-case); unique. docs/product/data.md §3: userName is the e-mail. */
   user_name: string;
   /** argon2id PHC string; null for an invited account that has not set a password yet. */
   password_hash: string | null;

@@ -1,4 +1,4 @@
-// The token endpoint and discovery (docs/product.md §7.1 POST /connect/token; contracts/identity.ts
+// The token endpoint and discovery (docs/product/calls.md §7.1 POST /connect/token; contracts/identity.ts
 // `identityCalls.token`): the client-credentials and password grants of OAuth 2.0 (RFC 6749 §4.3,
 // §4.4), failed attempts limited per end user's address and user name, and the discovery document
 // and JWKS the consumer API verifies tokens with. Refusals are thrown as OAuthError and answered

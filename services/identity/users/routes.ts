@@ -1,4 +1,4 @@
-// GET /api/users/ (docs/product.md §7.1 "returns userName"; contracts/identity.ts
+// GET /api/users/ (docs/product/calls.md §7.1 "returns userName"; contracts/identity.ts
 // identityCalls.getUserInfo), mounted at /api/users by http.ts: the signed-in user as the
 // authority knows them. Needs a user token.
 import express from "express";

@@ -1,4 +1,4 @@
-// The proof step (docs/architecture.md §5 step 7; docs/product.md §10.9): the QR codes found on a report's
+// The proof step (docs/architecture.md §5 step 7; docs/product/labs.md §10.9): the QR codes found on a report's
 // first pages are read as signed results. A verified SMART Health Card or EU DCC is the strongest
 // evidence: its fields are compared with what the PDF's text says, and a disagreement (name, date of
 // birth, collection time, test, result) makes the result invalid with a property value naming it. A code
@@ -18,7 +18,7 @@ import type { ProofTrust } from "./trust.ts";
 /** The schemes of a signed result, as Test Detail names them. */
 export type SignedScheme = "SMART Health Card" | "EU DCC";
 
-/** What a stored result's proof is (docs/product.md §10.9). */
+/** What a stored result's proof is (docs/product/labs.md §10.9). */
 export type ProofKind = "shc" | "dcc" | "link" | "document";
 
 /** The proof step's outcome for one report. */
@@ -53,7 +53,7 @@ function minute(at: Date): string {
 
 /**
  * Where a verified signed result and the PDF's text disagree, in words; null when they agree.
- * Names compare as matching does (docs/product.md §10.6), either side's given names may carry middle
+ * Names compare as matching does (docs/product/labs.md §10.6), either side's given names may carry middle
  * names the other lacks; the collection time agrees within the minute the report prints.
  */
 export function disagreementOf(signed: SignedLabResult, report: Extracted): string | null {
@@ -126,7 +126,7 @@ export interface ProvenMatch {
 
 /**
  * Step 8 with the proof: a verified signed result adds the `Signed QR Code` property value; its
- * disagreement with the PDF makes the result invalid (docs/product.md §10.9).
+ * disagreement with the PDF makes the result invalid (docs/product/labs.md §10.9).
  */
 export function withProof(match: MatchOutcome, proof: Proof): ProvenMatch {
   if (proof.kind !== "shc" && proof.kind !== "dcc") return match;

@@ -1,4 +1,4 @@
-// EU Digital COVID Certificates printed on a lab report as a QR code (docs/product.md §10.9 "Signed results"):
+// EU Digital COVID Certificates printed on a lab report as a QR code (docs/product/labs.md §10.9 "Signed results"):
 // `HC1:` then base45 (base45), zlib (node:zlib, output capped), CBOR (cborg), a COSE_Sign1 message whose
 // signature is checked with the document signer's key found by its `kid` in the configured trust list
 // (node:crypto: ES256 with an IEEE P1363 signature, or PS256), and the certificate's test entry: its type
@@ -32,7 +32,7 @@ export interface DccTrust {
   signers: readonly DccSigner[];
 }
 
-/** Why a certificate was refused: docs/product.md §10.9. */
+/** Why a certificate was refused: docs/product/labs.md §10.9. */
 export type DccRefusal =
   | "malformed"
   | "bad_signature"
@@ -178,7 +178,7 @@ function checkSignerCertificate(signer: DccSigner, now: Date): boolean {
  * @param text the QR code's text (`HC1:…`).
  * @param trust the trusted document signers.
  * @param now the clock, for the CWT `exp` (tests pass their own).
- * @returns UntrustedCertificate when no trusted signer has its `kid` (docs/product.md §10.9: the
+ * @returns UntrustedCertificate when no trusted signer has its `kid` (docs/product/labs.md §10.9: the
  *   document checks apply, and the detail says the signature could not be tied to a known issuer);
  *   else the verified certificate.
  * @throws DccRefusedError with its reason: malformed (also an `exp` that is not a number), payload,

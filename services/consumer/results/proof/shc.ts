@@ -1,4 +1,4 @@
-// SMART Health Cards printed on a lab report as a QR code (docs/product.md §10.9 "Signed results"): the
+// SMART Health Cards printed on a lab report as a QR code (docs/product/labs.md §10.9 "Signed results"): the
 // `shc:/` numeric text, its JWS (ES256, payload raw-DEFLATE compressed), the issuer's key by `kid` from
 // a trusted directory, the issuer's revocation lists (`rid`), and the lab result the FHIR bundle
 // carries: patient name and birth date, the test by its LOINC code, the result by its SNOMED CT code,
@@ -44,7 +44,7 @@ export interface SignedLabResult {
   collectedDate: string;
 }
 
-/** Why a SMART Health Card was refused: docs/product.md §10.9. */
+/** Why a SMART Health Card was refused: docs/product/labs.md §10.9. */
 export type ShcRefusal =
   /** Not `shc:/` followed by pairs of digits, or chunked, or no JWS inside. */
   | "malformed"
@@ -133,7 +133,7 @@ function unverifiedPayload(jws: string): Record<string, unknown> {
  * @param text the QR code's text (`shc:/…`).
  * @param trust the trusted issuers.
  * @param now the clock, for `exp` and `nbf` (tests pass their own).
- * @returns UntrustedCard when `iss` is not in `trust` (nothing is verified: docs/product.md §10.9 falls
+ * @returns UntrustedCard when `iss` is not in `trust` (nothing is verified: docs/product/labs.md §10.9 falls
  *   back to the document checks), else the verified card and its lab result.
  * @throws ShcRefusedError with its reason: malformed, payload (also an `exp` or `nbf` that is not a
  *   number of seconds), bad_signature (also an unknown `kid` of a trusted issuer, or an algorithm other
@@ -201,7 +201,7 @@ function isRevoked(issuer: ShcIssuer, kid: string, rid: string | undefined, nbf:
 
 // ---------------------------------------------------------------- the FHIR bundle
 
-/** LOINC codes of SARS-CoV-2 tests (docs/product.md §10.9): nucleic acid amplification, antigen. */
+/** LOINC codes of SARS-CoV-2 tests (docs/product/labs.md §10.9): nucleic acid amplification, antigen. */
 export const LOINC_METHODS: Readonly<Record<string, Method>> = {
   "94500-6": "NAAT",
   "94309-2": "NAAT",
@@ -243,7 +243,7 @@ function codingOf(value: unknown, system: string): string | undefined {
 /**
  * The lab result of a SMART Health Card's FHIR bundle: its Patient and its one COVID-19 Observation.
  * A result code outside SNOMED_OUTCOMES, or a collection date without a time, is kept as it is: the
- * proof step treats what it cannot read as a disagreement, never as no proof (docs/product.md §10.9).
+ * proof step treats what it cannot read as a disagreement, never as no proof (docs/product/labs.md §10.9).
  * @throws ShcRefusedError not_lab_result without a patient name and birth date, or without exactly one
  *   COVID-19 test Observation (a vaccination card), or without a collection date.
  */

@@ -1,4 +1,4 @@
-// The trust anchors of signed results (docs/product.md §10.9): who may sign a SMART Health Card or an EU
+// The trust anchors of signed results (docs/product/labs.md §10.9): who may sign a SMART Health Card or an EU
 // DCC that SafeWindow accepts as proof. Data, not code:
 // - the VCI directory snapshot (services/consumer/trust/vci/, CC BY 4.0, source and refresh in its
 //   SOURCE.md), pinned: its signing certificate's SHA-256 fingerprint is fixed here, and the snapshot's
