@@ -3,12 +3,17 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
     // Two files at once: the integration tests mostly wait on the servers they start (Vitest's
     // default, one worker less than the cores, runs them one by one on a 2-core machine).
     maxWorkers: 2,
+    // `npm run test:unit`: the unit tests alone, in seconds, with no build and no server;
+    // `npm run test:integration`: the tests that start servers, databases and Redis.
+    projects: [
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      { extends: true, test: { name: "integration", include: ["tests/integration/**/*.test.ts"] } },
+    ],
   },
 });

@@ -1,7 +1,8 @@
 // server.ts is the process only (docs/architecture.md §3): at most 250 lines, nothing written into
 // process.env, and the Express pipeline (server/app.ts) loaded once, from the server build, together
 // with the app modules it reaches; server.ts itself loads from source no app module the build holds,
-// except the configuration parser (stateless: it validates before the build loads).
+// except the configuration parser (stateless: it validates before the build loads). That the build
+// holds the pipeline is checked on the build itself (tests/integration/server-build.test.ts).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseDependencyTree } from "dpdm";
@@ -39,14 +40,6 @@ describe("server.ts, the process", () => {
     expect(envWrite.test('process.env.IDENTITY_URL = "x"')).toBe(true);
     expect(envWrite.test("process.env.SESSION_SECRET ??= secret")).toBe(true);
     expect(envWrite.test('process.env.X === "y"')).toBe(false);
-  });
-
-  it("loads the pipeline from the server build, whose input it is", () => {
-    // The build's input (vite.config.ts) is server/app.ts, and the built bundle exports its factory.
-    expect(read("vite.config.ts")).toMatch(/input:\s*\{\s*"server-build":\s*"\.\/server\/app\.ts"\s*\}/);
-    const bundle = read(path.join(process.env.BUILD_DIR || "build", "server", "index.js"));
-    expect(bundle).toMatch(/export \{[^}]*\bcreateApp\b[^}]*\}/);
-    expect(read("server.ts")).toContain('ssrLoadModule("./server/app.ts")');
   });
 
   it("imports from source no app module the build holds, except the configuration parser", async () => {
