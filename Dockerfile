@@ -24,6 +24,7 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY package.json server.ts ./
+COPY server ./server
 # What server.ts runs from source (Node's type stripping), besides the built app in build/:
 # tests/unit/dockerfile.test.ts fails when one of its imports is not copied here.
 COPY app/server ./app/server

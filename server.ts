@@ -29,7 +29,6 @@ import { ipKeyGenerator, rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import { RedisStore, type RedisReply } from "rate-limit-redis";
 import { pinoHttp } from "pino-http";
-import type { Kysely } from "kysely";
 import type { ServerBuild } from "react-router";
 import { createRequestHandler } from "@react-router/express";
 import { maxFormBodyBytes, uploadDiscardLimitBytes } from "./app/limits.ts";
@@ -42,19 +41,16 @@ import { isCrossSite } from "./app/server/crosssite.server.ts";
 import { createLogger, endLog, httpSerializers, requestId } from "./app/server/log.server.ts";
 import { createSharedPageCache, policyWithHashes, type PageCacheSlot } from "./app/server/page-cache.server.ts";
 import { connectRedis, redisReachable, RedisUnavailableError, type RedisClient } from "./app/server/redis.server.ts";
-import { APP_MIGRATION_TABLE, databaseSessionStore, migrateSessionTable, redisSessionStore, type SessionDataStore } from "./app/server/session-store.server.ts";
+import { redisSessionStore, type SessionDataStore } from "./app/server/session-store.server.ts";
 import { drainable } from "./app/server/shutdown.server.ts";
 import { httpMetrics, metricsEndpoint, routePaths } from "./app/server/http-metrics.server.ts";
 import { rateLimitRejections } from "./app/server/attempt-limits.server.ts";
-import { createDatabase, pgliteOf } from "./lib/db/database.ts";
-import type { SchemaOwner } from "./lib/db/embedded.ts";
-import { migrateToLatest } from "./lib/db/migrate.ts";
+import { addMetricsSource } from "./lib/metrics.ts";
+import { startUpstreams } from "./server/upstreams.ts";
 import { ForeignEntryError, ownerOnlyUmask, secureDataDir, tightenedMessage } from "./lib/data-dir.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
-/** How often expired sessions are deleted from the database, ms. */
-const sessionPurgeIntervalMs = 15 * 60 * 1000;
 /** How long in-flight requests may take to finish after SIGTERM. */
 const shutdownGraceMs = 10_000;
 
@@ -140,142 +136,40 @@ if (config.REDIS_URL) {
   log.info("sessions and rate limits in Redis");
 }
 
-/**
- * The one embedded database (lib/db/embedded.ts): without DATABASE_URL, the embedded
- * services and the session store keep their tables in one PGlite under DATA_DIR/db, merged at the
- * first start from the earlier one-database-per-service layout. Closed last (closers run in
- * reverse order).
- */
-let embeddedDb: Kysely<any> | undefined;
-if (!config.DATABASE_URL && (!config.IDENTITY_URL || !config.CONSUMER_API_URL || !config.BUSINESS_API_URL || !redis)) {
-  const { openEmbeddedDatabase } = await import("./lib/db/embedded.ts");
-  const owners: SchemaOwner[] = [];
-  if (!config.IDENTITY_URL) {
-    const { IDENTITY_MIGRATION_TABLE, identityMigrations } = await import("./services/identity/schema/migrations.ts");
-    owners.push({ name: "identity", migrationTable: IDENTITY_MIGRATION_TABLE, migrate: (db) => migrateToLatest(db, identityMigrations, IDENTITY_MIGRATION_TABLE) });
-  }
-  if (!config.CONSUMER_API_URL) {
-    const { CONSUMER_MIGRATION_TABLE, consumerMigrations } = await import("./services/consumer/schema/migrations.ts");
-    owners.push({ name: "consumer", migrationTable: CONSUMER_MIGRATION_TABLE, migrate: (db) => migrateToLatest(db, consumerMigrations, CONSUMER_MIGRATION_TABLE) });
-  }
-  if (!config.BUSINESS_API_URL) {
-    const { BUSINESS_MIGRATION_TABLE, businessMigrations } = await import("./services/business/schema/migrations.ts");
-    owners.push({ name: "business", migrationTable: BUSINESS_MIGRATION_TABLE, migrate: (db) => migrateToLatest(db, businessMigrations, BUSINESS_MIGRATION_TABLE) });
-  }
-  if (!redis) owners.push({ name: "app", migrationTable: APP_MIGRATION_TABLE, migrate: migrateSessionTable });
-  const opened = await openEmbeddedDatabase(config.DATA_DIR, owners, log);
-  closers.push(() => opened.destroy());
-  embeddedDb = opened;
-}
-/** Where the session table lives without Redis: the embedded database, or an embedded service's PostgreSQL pool. */
-let sessionDb: Kysely<any> | undefined = embeddedDb;
-
-// The reference services (with their databases, mail sender and PDF workers) are loaded only when
-// they run here: with IDENTITY_URL, CONSUMER_API_URL and BUSINESS_API_URL set, none of their code is imported.
-if (!config.IDENTITY_URL) {
-  const { startIdentityService } = await import("./services/identity/server.ts");
-  const clientSecret = config.IDENTITY_CLIENT_SECRET ?? keptSecret(config.DATA_DIR, "identity-client-secret");
-  const identity = await startIdentityService({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    publicUrl: config.publicUrl,
-    smtpUrl: config.SMTP_URL,
-    mailFrom: config.MAIL_FROM,
-    // Notices of account changes tell whoever did not make them to write here.
-    supportEmail: config.SUPPORT_EMAIL,
-    clients: [{ clientId: config.IDENTITY_CLIENT_ID, clientSecret }],
-    logger: log.child({ service: "identity" }),
-    db: embeddedDb,
-    rotateSigningKey: dataDirWasOpen,
-    extensions: upstreamExtensions === "on",
-  });
-  closers.push(identity.close);
-  sessionDb ??= identity.db;
-  process.env.IDENTITY_URL = identity.url;
-  process.env.IDENTITY_CLIENT_SECRET = clientSecret;
-  log.info({ url: "loopback", extensions: upstreamExtensions }, "embedded identity authority started");
-} else if (!config.IDENTITY_CLIENT_SECRET) {
+// The embedded reference services, the one embedded database and the database session store run in
+// the data thread (server/upstreams.ts, docs/decisions/0016-services-in-a-data-thread.md), ready
+// before the app listens: this thread runs no database query and loads neither PGlite nor pdf.js.
+if (config.IDENTITY_URL && !config.IDENTITY_CLIENT_SECRET) {
   console.error("Invalid configuration:\n  IDENTITY_CLIENT_SECRET: required when IDENTITY_URL is set");
   process.exit(1);
 }
-
-// Before the consumer API, which asks it for venues.
-if (!config.BUSINESS_API_URL) {
-  const { startBusinessService } = await import("./services/business/server.ts");
-  const business = await startBusinessService({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    identityUrl: process.env.IDENTITY_URL as string,
-    logger: log.child({ service: "business" }),
-    db: embeddedDb,
-    extensions: upstreamExtensions === "on",
-  });
-  closers.push(business.close);
-  process.env.BUSINESS_API_URL = business.url;
-  log.info({ url: "loopback", extensions: upstreamExtensions }, "embedded business API started");
-}
-
-if (!config.CONSUMER_API_URL) {
-  const { startConsumerService } = await import("./services/consumer/server.ts");
-  const { labTestServerFromEnv } = await import("./services/consumer/results/link.ts");
-  const { readDccTrustList, readExtraIssuers } = await import("./services/consumer/results/proof/trust.ts");
-  // Test only: the reference lab server that serves the labs' result links.
-  const labTestServer = labTestServerFromEnv(config.LAB_LINKS_TEST_SERVER, config.LAB_LINKS_TEST_CA);
-  const consumer = await startConsumerService({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    identityUrl: process.env.IDENTITY_URL as string,
-    logger: log.child({ service: "consumer" }),
-    // Threads start with the first upload and stop when idle: an idle server holds no pdf.js.
-    pdf: { threads: config.MAX_PDF_WORKERS, idleStopMs: config.PDF_WORKER_IDLE_SECONDS * 1000 },
-    db: embeddedDb,
-    extensions: upstreamExtensions === "on",
-    reviewers: config.REVIEWER_EMAILS,
-    publicUrl: config.publicUrl,
-    smtpUrl: config.SMTP_URL,
-    mailFrom: config.MAIL_FROM,
-    supportEmail: config.SUPPORT_EMAIL,
-    businessUrl: process.env.BUSINESS_API_URL,
-    ...(labTestServer ? { links: { testServer: labTestServer } } : {}),
-    proof: {
-      ...(config.SHC_EXTRA_ISSUERS ? { shcIssuers: readExtraIssuers(config.SHC_EXTRA_ISSUERS) } : {}),
-      ...(config.DCC_TRUST_LIST ? { dccSigners: readDccTrustList(config.DCC_TRUST_LIST) } : {}),
-    },
-  });
-  closers.push(consumer.close);
-  sessionDb ??= consumer.db;
-  process.env.CONSUMER_API_URL = consumer.url;
-  log.info({ url: "loopback", extensions: upstreamExtensions }, "embedded consumer API started");
-}
+const identityClientSecret = config.IDENTITY_URL ? config.IDENTITY_CLIENT_SECRET : (config.IDENTITY_CLIENT_SECRET ?? keptSecret(config.DATA_DIR, "identity-client-secret"));
+const upstreams = await startUpstreams({
+  config,
+  identityClientSecret,
+  rotateSigningKey: dataDirWasOpen,
+  extensions: upstreamExtensions === "on",
+  redisSessions: Boolean(redis),
+  // A dead data thread takes the services and the sessions with it: the server stops (exit 1).
+  onCrash: (error) => {
+    log.fatal({ err: error }, "the data thread (embedded services and database) stopped unexpectedly: stopping the server");
+    process.exitCode = 1;
+    void shutdown("data thread crash");
+  },
+}).catch(async (error: unknown) => {
+  await dataDirLock.release();
+  throw error;
+});
+closers.push(() => upstreams.close());
+addMetricsSource(() => upstreams.metrics());
+process.env.IDENTITY_URL = upstreams.identityUrl;
+process.env.CONSUMER_API_URL = upstreams.consumerUrl;
+process.env.BUSINESS_API_URL = upstreams.businessUrl;
+if (identityClientSecret) process.env.IDENTITY_CLIENT_SECRET = identityClientSecret;
 
 // Sessions (docs/decisions/0009-sessions-in-the-database.md): Redis with REDIS_URL; else the
-// app_session table of the one embedded database, or of the PostgreSQL database an embedded
-// service already has open; else (DATABASE_URL with both upstreams elsewhere) a pool of the app's own.
-let sessions: SessionDataStore;
-if (redis) {
-  sessions = redisSessionStore(redis);
-} else {
-  let db = sessionDb;
-  if (!db) {
-    const own = await createDatabase({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, name: "app" });
-    closers.push(() => own.destroy());
-    db = own;
-  }
-  const applied = await migrateSessionTable(db);
-  if (applied.length > 0) log.info({ migrations: applied }, "session table migrated");
-  const store = databaseSessionStore(db);
-  const purge = () =>
-    store.purgeExpired().then(
-      (purged) => purged > 0 && log.info({ purged }, "expired sessions deleted"),
-      (error: unknown) => log.warn({ err: error }, "purging expired sessions failed"),
-    );
-  await purge();
-  const purgeTimer = setInterval(purge, sessionPurgeIntervalMs);
-  purgeTimer.unref();
-  // Closers run in reverse order: the timer stops before the database closes.
-  closers.push(async () => clearInterval(purgeTimer));
-  sessions = store;
-}
+// app_session table the data thread keeps (the one embedded database, or PostgreSQL with DATABASE_URL).
+const sessions: SessionDataStore = redis ? redisSessionStore(redis) : (upstreams.sessions as SessionDataStore);
 
 const app = express();
 app.disable("x-powered-by");
@@ -589,9 +483,16 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, "shutting down: finishing in-flight requests");
-  const drained = await connections.drain();
-  if (drained.cut > 0) log.warn({ cut: drained.cut }, `in-flight requests did not finish within ${shutdownGraceMs} ms; their connections were cut`);
-  else log.info({ inFlight: drained.inFlightAtStart }, "in-flight requests finished");
+  let drained: Awaited<ReturnType<typeof connections.drain>> | undefined;
+  try {
+    drained = await connections.drain();
+  } catch (error) {
+    // A data thread that died before the app listened: there is nothing to drain yet.
+    if (!(error instanceof ReferenceError)) throw error;
+  }
+  if (drained && drained.cut > 0) log.warn({ cut: drained.cut }, `in-flight requests did not finish within ${shutdownGraceMs} ms; their connections were cut`);
+  else if (drained) log.info({ inFlight: drained.inFlightAtStart }, "in-flight requests finished");
+  // Then the data thread (its services, outboxes and databases), Redis, and the rest, in reverse order of opening.
   for (const close of closers.reverse()) {
     await close().catch((error: unknown) => log.error({ err: error }, "close failed"));
   }
@@ -601,16 +502,14 @@ async function shutdown(signal: string) {
   process.exit();
 }
 // `npm run backup` while this server holds DATA_DIR (lib/db/backup-cli.ts): SIGUSR2 asks for a
-// backup of the embedded database, to the file named in DATA_DIR/backup-request.json.
+// backup of the embedded database, to the file named in DATA_DIR/backup-request.json; the data
+// thread, which holds the database, writes it.
 process.on("SIGUSR2", () => void answerBackupRequest());
 async function answerBackupRequest(): Promise<void> {
   const request = path.join(config.DATA_DIR, "backup-request.json");
   try {
     const { file } = JSON.parse(await readFile(request, "utf8")) as { file: string };
-    const pglite = embeddedDb ? pgliteOf(embeddedDb) : undefined;
-    if (!pglite) throw new Error("no embedded database here (DATABASE_URL is set): back up PostgreSQL with pg_dump");
-    const { writeBackup } = await import("./lib/db/backup.ts");
-    const bytes = await writeBackup(pglite, config.DATA_DIR, file);
+    const bytes = await upstreams.backup(file);
     log.info({ file, bytes }, "backup written");
   } catch (error) {
     log.error({ err: error }, "backup failed");

@@ -1,9 +1,10 @@
-// Prometheus metrics of one process (docs/architecture.md §2 "metrics"): the web app and the
-// reference services it embeds all count into prom-client's default registry, which server.ts serves at
-// GET /metrics (behind METRICS_TOKEN). A metric is made on first use and found by its name afterwards,
+// Prometheus metrics of one process (docs/architecture.md §2 "metrics"): each thread counts into its
+// own prom-client default registry (the web app's thread; the data thread of the embedded reference
+// services, server/data-thread.ts), and server.ts serves them merged at GET /metrics (behind
+// METRICS_TOKEN): the web app's registry plus every source added with addMetricsSource. A metric is made on first use and found by its name afterwards,
 // so a module loaded twice (from source by server.ts and inside the app's build) shares one series.
 import client from "prom-client";
-import type { Counter, Gauge, Histogram } from "prom-client";
+import type { Counter, Gauge, Histogram, MetricObjectWithValues, MetricValue } from "prom-client";
 
 /** The registry /metrics serves. */
 export const registry = client.register;
@@ -38,7 +39,26 @@ export function collectProcessMetrics(): void {
   client.collectDefaultMetrics({ prefix: "safewindow_", eventLoopMonitoringPrecision: 20 });
 }
 
-/** The text of GET /metrics (Prometheus exposition format) and its content type. */
+/** Metrics of another registry (another thread's) as prom-client's `getMetricsAsJSON()` gives them. */
+export type MetricsSource = () => Promise<MetricObjectWithValues<MetricValue<string>>[]>;
+
+const sources: MetricsSource[] = [];
+
+/**
+ * Adds `source` to what GET /metrics serves (server.ts adds the data thread's registry). Series of
+ * the same name and labels in several registries are summed (prom-client's AggregatorRegistry.aggregate).
+ */
+export function addMetricsSource(source: MetricsSource): void {
+  sources.push(source);
+}
+
+/**
+ * The text of GET /metrics (Prometheus exposition format) and its content type: this registry's
+ * metrics merged with every added source's.
+ * @throws whatever a source throws (a data thread that has stopped)
+ */
 export async function metricsText(): Promise<{ contentType: string; body: string }> {
-  return { contentType: registry.contentType, body: await registry.metrics() };
+  if (sources.length === 0) return { contentType: registry.contentType, body: await registry.metrics() };
+  const all = await Promise.all([registry.getMetricsAsJSON(), ...sources.map((source) => source())]);
+  return { contentType: registry.contentType, body: await client.AggregatorRegistry.aggregate(all).metrics() };
 }
