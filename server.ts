@@ -7,22 +7,17 @@
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Kysely } from "kysely";
 import { keptSecret } from "./app/server/config.server.ts";
 import { connectRedis, redisReachable, RedisUnavailableError, type RedisClient } from "./app/server/redis.server.ts";
-import { APP_MIGRATION_TABLE, databaseSessionStore, migrateSessionTable, redisSessionStore, type SessionDataStore } from "./app/server/session-store.server.ts";
-import { createDatabase, pgliteOf } from "./lib/db/database.ts";
-import type { SchemaOwner } from "./lib/db/embedded.ts";
-import { migrateToLatest } from "./lib/db/migrate.ts";
+import { redisSessionStore, type SessionDataStore } from "./app/server/session-store.server.ts";
 import { endLog } from "./lib/end-log.ts";
 import type { RequestHandler } from "express";
 import type * as AppModule from "./server/app.ts";
 import { listen, startProcess } from "./server/process.ts";
+import { startUpstreams } from "./server/upstreams.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
-/** How often expired sessions are deleted from the database, ms. */
-const sessionPurgeIntervalMs = 15 * 60 * 1000;
 /** How long in-flight requests may take to finish after SIGTERM. */
 const shutdownGraceMs = 10_000;
 
@@ -32,6 +27,9 @@ const sessionSecret = config.SESSION_SECRET ?? keptSecret(config.DATA_DIR, "sess
 const upstreams: AppModule.Upstreams = { identityUrl: config.IDENTITY_URL ?? "", consumerUrl: config.CONSUMER_API_URL ?? "", businessUrl: config.BUSINESS_API_URL ?? "", identityClientSecret: config.IDENTITY_CLIENT_SECRET ?? "" };
 
 const closers: (() => Promise<void>)[] = [];
+/** The listening server's connections; undefined until it listens (a data thread dead before then leaves nothing to drain). */
+let connections: ReturnType<typeof listen> | undefined;
+let stopping = false;
 
 let redis: RedisClient | undefined;
 if (config.REDIS_URL) {
@@ -49,142 +47,32 @@ if (config.REDIS_URL) {
   log.info("sessions and rate limits in Redis");
 }
 
-/**
- * The one embedded database (lib/db/embedded.ts): without DATABASE_URL, the embedded
- * services and the session store keep their tables in one PGlite under DATA_DIR/db, merged at the
- * first start from the earlier one-database-per-service layout. Closed last (closers run in
- * reverse order).
- */
-let embeddedDb: Kysely<any> | undefined;
-if (!config.DATABASE_URL && (!config.IDENTITY_URL || !config.CONSUMER_API_URL || !config.BUSINESS_API_URL || !redis)) {
-  const { openEmbeddedDatabase } = await import("./lib/db/embedded.ts");
-  const owners: SchemaOwner[] = [];
-  if (!config.IDENTITY_URL) {
-    const { IDENTITY_MIGRATION_TABLE, identityMigrations } = await import("./services/identity/schema/migrations.ts");
-    owners.push({ name: "identity", migrationTable: IDENTITY_MIGRATION_TABLE, migrate: (db) => migrateToLatest(db, identityMigrations, IDENTITY_MIGRATION_TABLE) });
-  }
-  if (!config.CONSUMER_API_URL) {
-    const { CONSUMER_MIGRATION_TABLE, consumerMigrations } = await import("./services/consumer/schema/migrations.ts");
-    owners.push({ name: "consumer", migrationTable: CONSUMER_MIGRATION_TABLE, migrate: (db) => migrateToLatest(db, consumerMigrations, CONSUMER_MIGRATION_TABLE) });
-  }
-  if (!config.BUSINESS_API_URL) {
-    const { BUSINESS_MIGRATION_TABLE, businessMigrations } = await import("./services/business/schema/migrations.ts");
-    owners.push({ name: "business", migrationTable: BUSINESS_MIGRATION_TABLE, migrate: (db) => migrateToLatest(db, businessMigrations, BUSINESS_MIGRATION_TABLE) });
-  }
-  if (!redis) owners.push({ name: "app", migrationTable: APP_MIGRATION_TABLE, migrate: migrateSessionTable });
-  const opened = await openEmbeddedDatabase(config.DATA_DIR, owners, log);
-  closers.push(() => opened.destroy());
-  embeddedDb = opened;
-}
-/** Where the session table lives without Redis: the embedded database, or an embedded service's PostgreSQL pool. */
-let sessionDb: Kysely<any> | undefined = embeddedDb;
-
-// The reference services (with their databases, mail sender and PDF workers) are loaded only when
-// they run here: with IDENTITY_URL, CONSUMER_API_URL and BUSINESS_API_URL set, none of their code is imported.
-if (!config.IDENTITY_URL) {
-  const { startIdentityService } = await import("./services/identity/server.ts");
-  const clientSecret = config.IDENTITY_CLIENT_SECRET ?? keptSecret(config.DATA_DIR, "identity-client-secret");
-  const identity = await startIdentityService({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    publicUrl: config.publicUrl,
-    smtpUrl: config.SMTP_URL,
-    mailFrom: config.MAIL_FROM,
-    // Notices of account changes tell whoever did not make them to write here.
-    supportEmail: config.SUPPORT_EMAIL,
-    clients: [{ clientId: config.IDENTITY_CLIENT_ID, clientSecret }],
-    logger: log.child({ service: "identity" }),
-    db: embeddedDb,
-    rotateSigningKey: dataDirWasOpen,
-    extensions: upstreamExtensions === "on",
-  });
-  closers.push(identity.close);
-  sessionDb ??= identity.db;
-  upstreams.identityUrl = identity.url;
-  upstreams.identityClientSecret = clientSecret;
-  log.info({ url: "loopback", extensions: upstreamExtensions }, "embedded identity authority started");
-} else if (!config.IDENTITY_CLIENT_SECRET) {
-  console.error("Invalid configuration:\n  IDENTITY_CLIENT_SECRET: required when IDENTITY_URL is set");
-  process.exit(1);
-}
-
-// Before the consumer API, which asks it for venues.
-if (!config.BUSINESS_API_URL) {
-  const { startBusinessService } = await import("./services/business/server.ts");
-  const business = await startBusinessService({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    identityUrl: upstreams.identityUrl,
-    logger: log.child({ service: "business" }),
-    db: embeddedDb,
-    extensions: upstreamExtensions === "on",
-  });
-  closers.push(business.close);
-  upstreams.businessUrl = business.url;
-  log.info({ url: "loopback", extensions: upstreamExtensions }, "embedded business API started");
-}
-
-if (!config.CONSUMER_API_URL) {
-  const { startConsumerService } = await import("./services/consumer/server.ts");
-  const { labTestServerFromEnv } = await import("./services/consumer/results/link.ts");
-  const { readDccTrustList, readExtraIssuers } = await import("./services/consumer/results/proof/trust.ts");
-  // Test only: the reference lab server that serves the labs' result links.
-  const labTestServer = labTestServerFromEnv(config.LAB_LINKS_TEST_SERVER, config.LAB_LINKS_TEST_CA);
-  const consumer = await startConsumerService({
-    dataDir: config.DATA_DIR,
-    databaseUrl: config.DATABASE_URL,
-    identityUrl: upstreams.identityUrl,
-    logger: log.child({ service: "consumer" }),
-    // Threads start with the first upload and stop when idle: an idle server holds no pdf.js.
-    pdf: { threads: config.MAX_PDF_WORKERS, idleStopMs: config.PDF_WORKER_IDLE_SECONDS * 1000 },
-    db: embeddedDb,
-    extensions: upstreamExtensions === "on",
-    reviewers: config.REVIEWER_EMAILS,
-    publicUrl: config.publicUrl,
-    smtpUrl: config.SMTP_URL,
-    mailFrom: config.MAIL_FROM,
-    supportEmail: config.SUPPORT_EMAIL,
-    businessUrl: upstreams.businessUrl,
-    ...(labTestServer ? { links: { testServer: labTestServer } } : {}),
-    proof: {
-      ...(config.SHC_EXTRA_ISSUERS ? { shcIssuers: readExtraIssuers(config.SHC_EXTRA_ISSUERS) } : {}),
-      ...(config.DCC_TRUST_LIST ? { dccSigners: readDccTrustList(config.DCC_TRUST_LIST) } : {}),
-    },
-  });
-  closers.push(consumer.close);
-  sessionDb ??= consumer.db;
-  upstreams.consumerUrl = consumer.url;
-  log.info({ url: "loopback", extensions: upstreamExtensions }, "embedded consumer API started");
-}
+// The embedded reference services, the one embedded database and the database session store run in
+// the data thread (server/upstreams.ts, docs/decisions/0016-services-in-a-data-thread.md), ready
+// before the app listens: this thread runs no database query and loads neither PGlite nor pdf.js.
+const identityClientSecret = config.IDENTITY_URL ? config.IDENTITY_CLIENT_SECRET : (config.IDENTITY_CLIENT_SECRET ?? keptSecret(config.DATA_DIR, "identity-client-secret"));
+const started = await startUpstreams({
+  config,
+  identityClientSecret,
+  rotateSigningKey: dataDirWasOpen,
+  extensions: upstreamExtensions === "on",
+  redisSessions: Boolean(redis),
+  // A dead data thread takes the services and the sessions with it: the server stops (exit 1).
+  onCrash: (error) => {
+    log.fatal({ err: error }, "the data thread (embedded services and database) stopped unexpectedly: stopping the server");
+    process.exitCode = 1;
+    void shutdown("data thread crash");
+  },
+}).catch(async (error: unknown) => {
+  await dataDirLock.release();
+  throw error;
+});
+closers.push(() => started.close());
+Object.assign(upstreams, { identityUrl: started.identityUrl, consumerUrl: started.consumerUrl, businessUrl: started.businessUrl, identityClientSecret: identityClientSecret ?? "" });
 
 // Sessions (docs/decisions/0009-sessions-in-the-database.md): Redis with REDIS_URL; else the
-// app_session table of the one embedded database, or of the PostgreSQL database an embedded
-// service already has open; else (DATABASE_URL with both upstreams elsewhere) a pool of the app's own.
-let sessions: SessionDataStore;
-if (redis) {
-  sessions = redisSessionStore(redis);
-} else {
-  let db = sessionDb;
-  if (!db) {
-    const own = await createDatabase({ dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, name: "app" });
-    closers.push(() => own.destroy());
-    db = own;
-  }
-  const applied = await migrateSessionTable(db);
-  if (applied.length > 0) log.info({ migrations: applied }, "session table migrated");
-  const store = databaseSessionStore(db);
-  const purge = () =>
-    store.purgeExpired().then(
-      (purged) => purged > 0 && log.info({ purged }, "expired sessions deleted"),
-      (error: unknown) => log.warn({ err: error }, "purging expired sessions failed"),
-    );
-  await purge();
-  const purgeTimer = setInterval(purge, sessionPurgeIntervalMs);
-  purgeTimer.unref();
-  // Closers run in reverse order: the timer stops before the database closes.
-  closers.push(async () => clearInterval(purgeTimer));
-  sessions = store;
-}
+// app_session table the data thread keeps (the one embedded database, or PostgreSQL with DATABASE_URL).
+const sessions: SessionDataStore = redis ? redisSessionStore(redis) : (started.sessions as SessionDataStore);
 
 // The pipeline from the build, or from Vite's module graph with --dev: each app module exists once.
 const buildDir = path.resolve(here, process.env.BUILD_DIR || "build");
@@ -194,16 +82,15 @@ const { createApp } = (await (vite ? vite.ssrLoadModule("./server/app.ts") : imp
 const app = await createApp({
   config, log, upstreams, sessionSecret, sessions, redis,
   redisReachable: redis ? () => redisReachable(redis as RedisClient) : undefined,
-  // The embedded services' series (lib/metrics.ts as they load it from source), after the build's own.
-  otherMetrics: async () => (await import("./lib/metrics.ts")).registry.metrics(),
+  // The data thread's series (the embedded services'), merged with the build's own.
+  otherMetrics: () => started.metrics(),
   assets: vite ? { vite: vite.middlewares as unknown as RequestHandler } : { clientDir: path.join(buildDir, "client") },
   routerContextProvider: vite ? (await import("react-router")).RouterContextProvider : undefined,
 });
 
 // Watched from the first request on, so a shutdown can answer every one with `Connection: close`.
-const connections = listen(app, config, log, shutdownGraceMs);
+connections = listen(app, config, log, shutdownGraceMs);
 
-let stopping = false;
 /**
  * SIGTERM/SIGINT (docs/decisions/0008-one-process-per-data-dir-and-draining-shutdown.md): stop
  * accepting, finish in-flight requests with `Connection: close` and close idle connections (at most
@@ -214,7 +101,7 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, "shutting down: finishing in-flight requests");
-  const drained = await connections.drain();
+  const drained = (await connections?.drain()) ?? { cut: 0, inFlightAtStart: 0 };
   if (drained.cut > 0) log.warn({ cut: drained.cut }, `in-flight requests did not finish within ${shutdownGraceMs} ms; their connections were cut`);
   else log.info({ inFlight: drained.inFlightAtStart }, "in-flight requests finished");
   for (const close of closers.reverse()) {
@@ -226,16 +113,14 @@ async function shutdown(signal: string) {
   process.exit();
 }
 // `npm run backup` while this server holds DATA_DIR (lib/db/backup-cli.ts): SIGUSR2 asks for a
-// backup of the embedded database, to the file named in DATA_DIR/backup-request.json.
+// backup of the embedded database, to the file named in DATA_DIR/backup-request.json; the data
+// thread, which holds the database, writes it.
 process.on("SIGUSR2", () => void answerBackupRequest());
 async function answerBackupRequest(): Promise<void> {
   const request = path.join(config.DATA_DIR, "backup-request.json");
   try {
     const { file } = JSON.parse(await readFile(request, "utf8")) as { file: string };
-    const pglite = embeddedDb ? pgliteOf(embeddedDb) : undefined;
-    if (!pglite) throw new Error("no embedded database here (DATABASE_URL is set): back up PostgreSQL with pg_dump");
-    const { writeBackup } = await import("./lib/db/backup.ts");
-    const bytes = await writeBackup(pglite, config.DATA_DIR, file);
+    const bytes = await started.backup(file);
     log.info({ file, bytes }, "backup written");
   } catch (error) {
     log.error({ err: error }, "backup failed");

@@ -1,10 +1,10 @@
 // Prometheus metrics (docs/architecture.md §2 "metrics"). Each copy of this module counts into a
-// registry of its own: the web app's build has one, and the reference services, loaded from source
-// when they run embedded, have theirs. GET /metrics (server/app.ts, behind METRICS_TOKEN) answers the
-// build's series followed by the services' (`metricsText` of their copy), so the two never share a
-// series name and each metric is made once, when its module loads.
+// registry of its own: the web app's build has one, and the data thread of the embedded reference
+// services (server/data-thread.ts) has its own. GET /metrics (server/app.ts, behind METRICS_TOKEN)
+// answers the build's series merged with the data thread's (`metricsText` with its source), so each
+// metric is made once, when its module loads, and a series both have (the process metrics) is merged.
 import client from "prom-client";
-import type { Counter, Gauge, Histogram } from "prom-client";
+import type { Counter, Gauge, Histogram, MetricObjectWithValues, MetricValue } from "prom-client";
 
 /** This copy's registry. */
 export const registry = new client.Registry();
@@ -48,7 +48,17 @@ export function collectProcessMetrics(): void {
   client.collectDefaultMetrics({ register: registry, prefix: "safewindow_", eventLoopMonitoringPrecision: 20 });
 }
 
-/** This registry's series in the Prometheus text format, and its content type. */
-export async function metricsText(): Promise<{ contentType: string; body: string }> {
-  return { contentType: registry.contentType, body: await registry.metrics() };
+/** Metrics of another registry (another thread's) as prom-client's `getMetricsAsJSON()` gives them. */
+export type MetricsSource = () => Promise<MetricObjectWithValues<MetricValue<string>>[]>;
+
+/**
+ * The text of GET /metrics (Prometheus exposition format) and its content type: this registry's
+ * metrics merged with each of `sources`' (series of the same name and labels merged by
+ * prom-client's AggregatorRegistry.aggregate, each metric's own aggregator: summed by default).
+ * @throws whatever a source throws (a data thread that has stopped)
+ */
+export async function metricsText(sources: MetricsSource[] = []): Promise<{ contentType: string; body: string }> {
+  if (sources.length === 0) return { contentType: registry.contentType, body: await registry.metrics() };
+  const all = await Promise.all([registry.getMetricsAsJSON(), ...sources.map((source) => source())]);
+  return { contentType: registry.contentType, body: await client.AggregatorRegistry.aggregate(all).metrics() };
 }

@@ -35,6 +35,7 @@ import { httpSerializers, requestId } from "../app/server/log.server.ts";
 import { createSharedPageCache, policyWithHashes, type PageCacheSlot } from "../app/server/page-cache.server.ts";
 import type { RedisClient } from "../app/server/redis.server.ts";
 import type { SessionDataStore } from "../app/server/session-store.server.ts";
+import type { MetricsSource } from "../lib/metrics.ts";
 
 /** Where the app finds its upstreams: the URLs server.ts was given, or those of the services it started. */
 export interface Upstreams {
@@ -60,8 +61,8 @@ export interface AppOptions {
   redis?: RedisClient;
   /** Redis reachable now (for /readyz); only with `redis`. */
   redisReachable?: () => Promise<boolean>;
-  /** The Prometheus text of the series registered outside this build (the embedded services'), for GET /metrics. */
-  otherMetrics?: () => Promise<string>;
+  /** The series registered outside this build (the data thread's: the embedded services'), merged into GET /metrics. */
+  otherMetrics?: MetricsSource;
   /**
    * Static files: the production build's client folder (hashed assets served immutable), or Vite's
    * middleware in development (then no CSP, no page cache, and the build is loaded per request).

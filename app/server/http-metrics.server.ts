@@ -10,7 +10,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { ServerBuild } from "react-router";
-import { collectProcessMetrics, counter, histogram, metricsText } from "../../lib/metrics.ts";
+import { collectProcessMetrics, counter, histogram, metricsText, type MetricsSource } from "../../lib/metrics.ts";
 
 const requests = counter("safewindow_http_requests_total", "HTTP requests answered, by route, method and status.", ["route", "method", "status"]);
 const duration = histogram("safewindow_http_request_duration_seconds", "Time to answer an HTTP request (to the last byte), seconds.", ["route", "method", "status"]);
@@ -68,9 +68,9 @@ export function httpMetrics(options: { basePrefix: string; routes: () => Set<str
 /**
  * GET /metrics: the Prometheus text of every metric, only with `Authorization: Bearer <token>`
  * (compared in constant time); 401 otherwise. Not mounted without a token (server/app.ts).
- * @param others the text of the series registered outside this build (the embedded services'), appended
+ * @param others the series registered outside this build (the data thread's), merged in
  */
-export function metricsEndpoint(token: string, others?: () => Promise<string>): RequestHandler {
+export function metricsEndpoint(token: string, others?: MetricsSource): RequestHandler {
   const expected = Buffer.from(`Bearer ${token}`);
   return async (req, res) => {
     const given = Buffer.from(req.get("authorization") ?? "");
@@ -78,7 +78,7 @@ export function metricsEndpoint(token: string, others?: () => Promise<string>): 
       res.status(401).set("WWW-Authenticate", 'Bearer realm="metrics"').type("text/plain").send("A bearer token is required.\n");
       return;
     }
-    const [{ contentType, body }, more] = await Promise.all([metricsText(), others?.() ?? ""]);
-    res.set("Cache-Control", "no-store").type(contentType).send(body + more);
+    const { contentType, body } = await metricsText(others ? [others] : []);
+    res.set("Cache-Control", "no-store").type(contentType).send(body);
   };
 }

@@ -1,5 +1,6 @@
-// The container image runs server.ts from source: every project file that server.ts imports at
-// run time (the embedded services included) must be copied into the final stage, and every
+// The container image runs server.ts from source: every project file that server.ts and its data
+// thread (server/data-thread.ts, started as a worker, not imported) import at run time (the embedded
+// services included) must be copied into the final stage, and every
 // package it imports must be a production dependency (the image installs with --omit=dev).
 // docs/architecture.md §3 (folders) and README "Docker".
 import { readFileSync } from "node:fs";
@@ -18,7 +19,7 @@ function copiedPaths(): string[] {
 }
 
 async function runtimeImports() {
-  const tree = await parseDependencyTree(["server.ts"], {
+  const tree = await parseDependencyTree(["server.ts", "server/data-thread.ts"], {
     cwd: root,
     context: root,
     tsconfig: path.join(root, "tsconfig.json"),
@@ -44,6 +45,7 @@ describe("Dockerfile", () => {
     const copied = copiedPaths();
     const { projectFiles } = await runtimeImports();
     expect(projectFiles).toContain(path.join("services", "consumer", "server.ts"));
+    expect(projectFiles).toContain(path.join("server", "upstreams.ts"));
     const missing = projectFiles.filter((file) => !copied.some((source) => file === source || file.startsWith(`${source.replace(/\/$/, "")}/`)));
     expect(missing).toEqual([]);
   });
