@@ -1,4 +1,4 @@
-// Page load bench (docs/architecture.md §3 bench/): `npm run bench:pages` (builds, then runs this on Node 24).
+// Page load bench (docs/architecture/README.md §3 bench/): `npm run bench:pages` (builds, then runs this on Node 24).
 // The script itself builds nothing: it serves whatever `npm run build` last wrote to build/ (BUILD_DIR), and
 // stops with a message when there is no build.
 //
@@ -27,7 +27,7 @@
 //
 // autocannon runs in this process, on the same machine as the server: on a 2-core machine the
 // figures are a floor, and other work running meanwhile lowers them (the load average is printed).
-// The yardstick (docs/architecture.md §3 bench/): bench/bare, a React Router app with one /login route
+// The yardstick (docs/architecture/README.md §3 bench/): bench/bare, a React Router app with one /login route
 // (loader, action, <Form>) on React Router's Express adapter and nothing else, same package versions.
 // The bench builds it into bench/bare/build and starts it beside server.ts (same NODE_OPTIONS). Both
 // are left alone for SETTLE_SECONDS after their start, then their resident memory is read ("at
@@ -63,7 +63,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const COMPARE_CONNECTIONS = Number(process.env.BENCH_COMPARE_CONNECTIONS ?? 50);
 /** Left alone this long after start before memory "at rest" is read (as README "Memory" measures). */
 const SETTLE_SECONDS = 15;
-/** The hard gates of bench/README.md "The performance goals" (docs/architecture.md §3 bench/). */
+/** The hard gates of bench/README.md "The performance goals" (docs/architecture/README.md §3 bench/). */
 const GATES = { loginRatio: 0.9, restBytes: 300 * 2 ** 20, loginJsGzipBytes: 120 * 1024 };
 /**
  * The targets of bench/README.md for signed-in pages, each against the bare app's /login in the same

@@ -1,4 +1,4 @@
-// Where a page's time goes (docs/architecture.md §3 bench/): a CPU profile of each target, taken
+// Where a page's time goes (docs/architecture/README.md §3 bench/): a CPU profile of each target, taken
 // before any change for speed, that writes down where the time and the memory go per request: `npm run bench:profile` (builds, then
 // runs this on Node 24).
 //

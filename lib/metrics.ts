@@ -1,4 +1,4 @@
-// Prometheus metrics (docs/architecture.md §2 "metrics"). Each copy of this module counts into a
+// Prometheus metrics (docs/architecture/README.md §2 "metrics"). Each copy of this module counts into a
 // registry of its own: the web app's build has one, and the reference services, loaded from source
 // when they run embedded, have theirs. GET /metrics (server/app.ts, behind METRICS_TOKEN) answers the
 // build's series followed by the services' (`metricsText` of their copy), so the two never share a

@@ -3,7 +3,7 @@ import path from "node:path";
 
 /**
  * Where the end-to-end servers run and what they share with the tests. Two deployments, each with
- * all three upstreams or none (docs/architecture.md §1): the app (and the base-path app) with the
+ * all three upstreams or none (docs/architecture/README.md §1): the app (and the base-path app) with the
  * reference services embedded, the default; the SPEC-only app with the three services as their own
  * processes elsewhere.
  */

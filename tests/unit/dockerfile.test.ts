@@ -1,7 +1,7 @@
 // The container image runs server.ts from source: every project file that server.ts imports at
 // run time (the embedded services included) must be copied into the final stage, and every
 // package it imports must be a production dependency (the image installs with --omit=dev).
-// docs/architecture.md §3 (folders) and README "Docker".
+// docs/architecture/README.md §3 (folders) and README "Docker".
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseDependencyTree } from "dpdm";
