@@ -61,7 +61,7 @@ const WARMUP_SECONDS = 2;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const COMPARE_CONNECTIONS = Number(process.env.BENCH_COMPARE_CONNECTIONS ?? 50);
-/** Left alone this long after start before memory "at rest" is read (as README "Memory" measures). */
+/** Left alone this long after start before memory "at rest" is read (as docs/operating.md "Memory" reports). */
 const SETTLE_SECONDS = 15;
 /** The hard gates of bench/README.md "The performance goals" (docs/architecture/README.md §3 bench/). */
 const GATES = { loginRatio: 0.9, restBytes: 300 * 2 ** 20, loginJsGzipBytes: 120 * 1024 };

@@ -43,7 +43,7 @@ export const e2e = {
   specBusinessDataDir: ".e2e-data/business-spec",
   clientId: "safewindow-web",
   clientSecret: "e2e-client-secret-not-for-production",
-  /** The V8 heap options the app ships with (package.json config.nodeOptions; README "Memory"). */
+  /** The V8 heap options the app ships with (package.json config.nodeOptions; docs/operating.md "Memory"). */
   nodeOptions: (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { config: { nodeOptions: string } }).config.nodeOptions,
 } as const;
 
