@@ -4,7 +4,7 @@
 //
 // Memory is the whole server's: server.ts and every process it started (bench/support.ts rssOf).
 // Starts server.ts as a child process (bench/support.ts) the way operators run it (NODE_ENV=production, a fresh
-// temporary DATA_DIR, the embedded identity authority and consumer API on PGlite, LOG_LEVEL=warn,
+// temporary DATA_DIR, the three reference services embedded on PGlite, LOG_LEVEL=warn,
 // AUTH_RATE_LIMIT raised so the form-post row measures the form and not the 429 page), and waits
 // until /healthz answers. Then, through the app's own HTML forms (no JavaScript, as the
 // integration tests drive it): registers a user, confirms the e-mail with the link of the .eml
@@ -279,7 +279,7 @@ try {
     "",
     `Run: ${new Date().toISOString()} · Node ${process.version} · ${os.cpus().length} × ${cpu} · ${os.platform()} ${os.release()} · load average at start ${loadAtStart.map((l) => l.toFixed(2)).join(" / ")}`,
     `Code: ${version}; ${path.relative(root, path.dirname(path.dirname(buildEntry)))}/ built ${statSync(buildEntry).mtime.toISOString()}. Load average at end ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}.`,
-    `server.ts as a child process (NODE_ENV=production, NODE_OPTIONS="${process.env.NODE_OPTIONS ?? shippedNodeOptions}", fresh DATA_DIR, embedded identity authority + consumer API on PGlite, file sessions, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised; ready in ${startSeconds.toFixed(1)} s). ` +
+    `server.ts as a child process (NODE_ENV=production, NODE_OPTIONS="${process.env.NODE_OPTIONS ?? shippedNodeOptions}", fresh DATA_DIR, the three reference services embedded on PGlite, sessions in the same database, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised; ready in ${startSeconds.toFixed(1)} s). ` +
       `autocannon ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up (discarded) then ${DURATION_SECONDS} s per row, one row at a time, Accept-Encoding "${BROWSER_ACCEPT_ENCODING}" (Chromium's; pages answer gzip, assets br) unless the row says otherwise; ` +
       "autocannon runs on the same machine as the server, so both share its cores (other work may have been running too): read the figures as a floor and as ratios between rows. " +
       "Signed-in rows carry the cookies of a user who registered, confirmed the e-mail, signed in, created a profile and uploaded one valid Harborview Labs report through the forms (open Strong window, one result, no follows). " +
