@@ -14,7 +14,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:24-bookworm-slim
-# V8's heap bounded as package.json's config.nodeOptions says (README "Memory"); override with
+# V8's heap bounded as package.json's config.nodeOptions says (docs/operating.md "Memory"); override with
 # -e NODE_OPTIONS=... (tests/unit/dockerfile.test.ts keeps the two the same).
 ENV NODE_ENV=production \
     NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=16 --expose-gc" \

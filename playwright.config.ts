@@ -1,7 +1,7 @@
 /**
- * End-to-end tests: every journey with JavaScript and without (docs/architecture.md §2 tests), against
+ * End-to-end tests: every journey with JavaScript and without (docs/architecture/README.md §2 tests), against
  * the real app and the real reference services, each on a fresh DATA_DIR, in the two deployments
- * the configuration allows (all three upstreams or none, docs/architecture.md §1). The journeys of
+ * the configuration allows (all three upstreams or none, docs/architecture/README.md §1). The journeys of
  * the product rules' screens run in `spec-js` and `spec-no-js`, against the three reference services
  * run as their own processes (main.ts) and answering exactly as the rules say; the others in `js`
  * and `no-js`, against the app with the services embedded (the default) and every extension.

@@ -1,5 +1,5 @@
 /**
- * SafeWindow's process (docs/architecture.md §1, §3): configuration, the DATA_DIR lock, the upstreams (the
+ * SafeWindow's process (docs/architecture/README.md §1, §3): configuration, the DATA_DIR lock, the upstreams (the
  * reference services start here unless IDENTITY_URL, CONSUMER_API_URL and BUSINESS_API_URL name them), Redis
  * and the session store, the web app's pipeline (server/app.ts, loaded once from the build, or through Vite
  * with `--dev`), listen, and graceful shutdown. Nothing is written into process.env.

@@ -9,7 +9,7 @@ export default defineConfig({
   base: basePath.endsWith("/") ? basePath : `${basePath}/`,
   plugins: [
     reactRouter(),
-    // Static assets precompressed at build time, at the strongest settings (docs/architecture.md
+    // Static assets precompressed at build time, at the strongest settings (docs/architecture/request-path.md
     // §7.1): brotli 11 and gzip 9 beside each file; server.ts serves them with express-static-gzip,
     // so no asset is compressed per request. The plugin sees the server build too (its index.js and
     // its copy of the CSS), which nothing downloads: those are left out.
@@ -35,7 +35,7 @@ export default defineConfig({
     assetsInlineLimit: 0,
     rolldownOptions: {
       output: {
-        // Two chunks of libraries instead of the bundler's automatic cut (docs/architecture.md §2
+        // Two chunks of libraries instead of the bundler's automatic cut (docs/architecture/README.md §2
         // "client chunks"): React and React Router, which every page loads, in one file (the
         // automatic cut made four, 3.3 KiB more gzip on /login); conform, which only the pages with
         // a form load, in another. zod is left to the automatic cut: the browser loads it with a

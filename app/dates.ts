@@ -1,5 +1,5 @@
 /**
- * Showing instants to people (docs/architecture.md §4 dates): windows are computed in UTC on the server
+ * Showing instants to people (docs/architecture/behaviour.md §4 dates): windows are computed in UTC on the server
  * and shown in the user's time zone with the zone named.
  */
 
@@ -28,7 +28,7 @@ export function formatInstant(iso: string, timeZone: string): string {
   }).format(new Date(iso));
 }
 
-/** How the upstream writes an instant inside its texts: `2026-11-20 16:15 UTC` (docs/architecture.md §4 "One clock"). */
+/** How the upstream writes an instant inside its texts: `2026-11-20 16:15 UTC` (docs/architecture/behaviour.md §4 "One clock"). */
 const utcTextPattern = /\b(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) UTC\b/g;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Server entry: streams the HTML with the request's CSP nonce (docs/architecture.md §2 server). The
+ * Server entry: streams the HTML with the request's CSP nonce (docs/architecture/README.md §2 server). The
  * request context comes from server/app.ts's getLoadContext, built in the same bundle, so its keys
  * are this bundle's.
  */

@@ -1,5 +1,5 @@
 /**
- * Size limits of what the browser sends (docs/product/data.md §5 upload; README "Configuration").
+ * Size limits of what the browser sends (docs/product/data.md §5 upload; docs/operating.md "Every variable").
  *
  * Imported both by server.ts (run by Node's type stripping) and by the app bundle, so it imports
  * only contracts/limits.ts, which imports nothing.

@@ -5,7 +5,7 @@
  *
  * One export per string, in one module per area (app/messages/), all re-exported here and imported
  * as a namespace (`import * as messages from "~/messages"`): the bundler then keeps in each page's
- * JavaScript only the areas that page uses (docs/architecture.md §2 "client chunks").
+ * JavaScript only the areas that page uses (docs/architecture/README.md §2 "client chunks").
  */
 export * from "./messages/shell.ts";
 export * from "./messages/account.ts";

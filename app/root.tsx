@@ -42,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /**
  * Runs before the app: sends the browser's time zone to the server (dates are shown in the user's
- * zone, docs/architecture.md §4) and removes any service worker an earlier version left
+ * zone, docs/architecture/behaviour.md §4) and removes any service worker an earlier version left
  * (docs/product/screens.md §2). The zone is posted to /timezone, which answers with the `tz` cookie, only
  * when it differs from the one the server knew (the script's `data-tz`; absent on a page without
  * the root's data, which posts nothing).

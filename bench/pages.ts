@@ -1,10 +1,10 @@
-// Page load bench (docs/architecture.md §3 bench/): `npm run bench:pages` (builds, then runs this on Node 24).
+// Page load bench (docs/architecture/README.md §3 bench/): `npm run bench:pages` (builds, then runs this on Node 24).
 // The script itself builds nothing: it serves whatever `npm run build` last wrote to build/ (BUILD_DIR), and
 // stops with a message when there is no build.
 //
 // Memory is the whole server's: server.ts and every process it started (bench/support.ts rssOf).
 // Starts server.ts as a child process (bench/support.ts) the way operators run it (NODE_ENV=production, a fresh
-// temporary DATA_DIR, the embedded identity authority and consumer API on PGlite, LOG_LEVEL=warn,
+// temporary DATA_DIR, the three reference services embedded on PGlite, LOG_LEVEL=warn,
 // AUTH_RATE_LIMIT raised so the form-post row measures the form and not the 429 page), and waits
 // until /healthz answers. Then, through the app's own HTML forms (no JavaScript, as the
 // integration tests drive it): registers a user, confirms the e-mail with the link of the .eml
@@ -27,7 +27,7 @@
 //
 // autocannon runs in this process, on the same machine as the server: on a 2-core machine the
 // figures are a floor, and other work running meanwhile lowers them (the load average is printed).
-// The yardstick (docs/architecture.md §3 bench/): bench/bare, a React Router app with one /login route
+// The yardstick (docs/architecture/README.md §3 bench/): bench/bare, a React Router app with one /login route
 // (loader, action, <Form>) on React Router's Express adapter and nothing else, same package versions.
 // The bench builds it into bench/bare/build and starts it beside server.ts (same NODE_OPTIONS). Both
 // are left alone for SETTLE_SECONDS after their start, then their resident memory is read ("at
@@ -61,9 +61,9 @@ const WARMUP_SECONDS = 2;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const COMPARE_CONNECTIONS = Number(process.env.BENCH_COMPARE_CONNECTIONS ?? 50);
-/** Left alone this long after start before memory "at rest" is read (as README "Memory" measures). */
+/** Left alone this long after start before memory "at rest" is read (as docs/operating.md "Memory" reports). */
 const SETTLE_SECONDS = 15;
-/** The hard gates of bench/README.md "The performance goals" (docs/architecture.md §3 bench/). */
+/** The hard gates of bench/README.md "The performance goals" (docs/architecture/README.md §3 bench/). */
 const GATES = { loginRatio: 0.9, restBytes: 300 * 2 ** 20, loginJsGzipBytes: 120 * 1024 };
 /**
  * The targets of bench/README.md for signed-in pages, each against the bare app's /login in the same
@@ -279,7 +279,7 @@ try {
     "",
     `Run: ${new Date().toISOString()} · Node ${process.version} · ${os.cpus().length} × ${cpu} · ${os.platform()} ${os.release()} · load average at start ${loadAtStart.map((l) => l.toFixed(2)).join(" / ")}`,
     `Code: ${version}; ${path.relative(root, path.dirname(path.dirname(buildEntry)))}/ built ${statSync(buildEntry).mtime.toISOString()}. Load average at end ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}.`,
-    `server.ts as a child process (NODE_ENV=production, NODE_OPTIONS="${process.env.NODE_OPTIONS ?? shippedNodeOptions}", fresh DATA_DIR, embedded identity authority + consumer API on PGlite, file sessions, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised; ready in ${startSeconds.toFixed(1)} s). ` +
+    `server.ts as a child process (NODE_ENV=production, NODE_OPTIONS="${process.env.NODE_OPTIONS ?? shippedNodeOptions}", fresh DATA_DIR, the three reference services embedded on PGlite, sessions in the same database, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised; ready in ${startSeconds.toFixed(1)} s). ` +
       `autocannon ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up (discarded) then ${DURATION_SECONDS} s per row, one row at a time, Accept-Encoding "${BROWSER_ACCEPT_ENCODING}" (Chromium's; pages answer gzip, assets br) unless the row says otherwise; ` +
       "autocannon runs on the same machine as the server, so both share its cores (other work may have been running too): read the figures as a floor and as ratios between rows. " +
       "Signed-in rows carry the cookies of a user who registered, confirmed the e-mail, signed in, created a profile and uploaded one valid Harborview Labs report through the forms (open Strong window, one result, no follows). " +

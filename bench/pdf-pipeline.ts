@@ -1,4 +1,4 @@
-// PDF pipeline throughput (docs/architecture.md §5, "The worker pool"): `npm run bench:pdf` (Node 24 from the devDependency).
+// PDF pipeline throughput (docs/architecture/results-pipeline.md §5, "The worker pool"): `npm run bench:pdf` (Node 24 from the devDependency).
 // Starts the identity authority and the consumer API in this process (fresh PGlite data in a
 // temporary directory, as embedded), then through the consumer API's HTTP contract:
 //   1. time per 1-page upload, one client at a time (median, p95; target median < 150 ms), every upload's

@@ -1,4 +1,4 @@
-// Where a page's time goes (docs/architecture.md §3 bench/): a CPU profile of each target, taken
+// Where a page's time goes (docs/architecture/README.md §3 bench/): a CPU profile of each target, taken
 // before any change for speed, that writes down where the time and the memory go per request: `npm run bench:profile` (builds, then
 // runs this on Node 24).
 //
@@ -12,7 +12,7 @@
 // - GET /login from the shared page cache (anonymous);
 // - GET /safewindow signed in (one upstream call to the embedded consumer API, its database).
 //
-// The embedded identity authority and consumer API run in the same process, so their share
+// The embedded reference services (identity, consumer and business APIs) run in the same process, so their share
 // (jose, Kysely, PGlite's WebAssembly) is in the same profile. Prints a Markdown report and writes
 // it to bench/profile.results.md. Environment: BENCH_PROFILE_SECONDS (default 15),
 // BENCH_PROFILE_CONNECTIONS (default 10).
@@ -128,7 +128,7 @@ const lines = [
   `Run: ${new Date().toISOString()} · Node ${process.version} · ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"} · code ${version}.`,
   `server.ts as the benches start it, with \`--cpu-prof\`; autocannon ${CONNECTIONS} keep-alive connections for ${DURATION_SECONDS} s on one target per server, then SIGTERM. ` +
     "Self time of the whole process from start to exit (start, the sign-up of the signed-in target and the load), summed by the package or folder of the sampled function; 'idle' left out of the busy total. " +
-    "The embedded identity authority and consumer API run in the same process: their share is in the same profile.",
+    "The embedded reference services (identity authority, consumer API, business API) run in the same process: their share is in the same profile.",
   "",
 ];
 for (const { target, requests, perSecond, p99, totals, busy } of results) {

@@ -191,7 +191,7 @@ try {
     "# bench/soak results",
     "",
     `Run: ${new Date().toISOString()} · Node ${process.version} · ${os.cpus().length} × ${cpu} · ${os.platform()} ${os.release()} · load average at start ${loadAtStart.map((l) => l.toFixed(2)).join(" / ")}, at end ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}`,
-    `Code: ${version}; ${path.relative(root, path.dirname(path.dirname(buildEntry)))}/ built. server.ts as a child process (NODE_ENV=production, NODE_OPTIONS="${process.env.NODE_OPTIONS ?? shippedNodeOptions}", fresh DATA_DIR, embedded identity authority + consumer API on PGlite, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised; ready in ${server.startSeconds.toFixed(1)} s).`,
+    `Code: ${version}; ${path.relative(root, path.dirname(path.dirname(buildEntry)))}/ built. server.ts as a child process (NODE_ENV=production, NODE_OPTIONS="${process.env.NODE_OPTIONS ?? shippedNodeOptions}", fresh DATA_DIR, the three reference services embedded on PGlite, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised; ready in ${server.startSeconds.toFixed(1)} s).`,
     `autocannon in the same process, same machine: ${CONNECTIONS} keep-alive connections for ${DURATION_SECONDS} s, all with one signed-in user's cookies, each cycling GET /safewindow, /mytests, /people, /settings (Accept-Encoding "${BROWSER_ACCEPT_ENCODING}") and an upload (POST /mytests, multipart PDF, ${DISTINCT_REPORTS} distinct reports in turn: the first of each stored, the rest refused as duplicates; uncompressed answers so the duplicate's message is read), answers timing out after ${TIMEOUT_SECONDS} s.`,
     "",
     "## Soak",

@@ -2,7 +2,7 @@
 // the way operators run it, and a signed-in user made through the app's own HTML forms.
 //
 // startBenchServer: NODE_ENV=production, a fresh temporary DATA_DIR (or the one given), the
-// embedded identity authority and consumer API on PGlite, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised
+// the three reference services embedded on PGlite, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised
 // so that form posts measure the form and not the 429 page; waits until /healthz answers. Its log
 // lines are drained (a full pipe would stall it) and counted by pino level; the last part is kept
 // to show when something fails.

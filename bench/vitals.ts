@@ -1,4 +1,4 @@
-// What a phone feels (docs/architecture.md §3 bench/): LCP and INP of the main screens under 4x CPU
+// What a phone feels (docs/architecture/README.md §3 bench/): LCP and INP of the main screens under 4x CPU
 // and slow-4G throttling, and page weight with and without JavaScript:
 // `npm run bench:vitals` (builds, then runs this on Node 24).
 //

@@ -1,5 +1,5 @@
 /**
- * The shape every upstream call's contract takes (docs/architecture.md §6.1), shared by
+ * The shape every upstream call's contract takes (docs/architecture/upstream-calls.md §6.1), shared by
  * contracts/identity.ts and contracts/consumer.ts, and the look-up of a call by method and path.
  *
  * A call names its method and path (as docs/product/calls.md §7 writes them), who may make it, the

@@ -906,7 +906,7 @@ export const consumerCalls = {
   addTestResultMultipart: {
     method: "POST",
     path: "/testresult/addtestresultmultipart/",
-    summary: "Uploads a test result PDF: checked, read, matched to the profile and stored (docs/architecture.md §5).",
+    summary: "Uploads a test result PDF: checked, read, matched to the profile and stored (docs/architecture/results-pipeline.md §5).",
     auth: "userToken",
     multipart: uploadRequestSchema,
     answer: uploadAnswerSchema,

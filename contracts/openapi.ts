@@ -1,5 +1,5 @@
 /**
- * OpenAPI 3.1 documents of the upstream contracts (docs/architecture.md §6.1), built with
+ * OpenAPI 3.1 documents of the upstream contracts (docs/architecture/upstream-calls.md §6.1), built with
  * zod-openapi from contracts/identity.ts, contracts/consumer.ts and contracts/business.ts, so that
  * an operator who points the app at real upstreams can check them against what the app expects.
  *

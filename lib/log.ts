@@ -1,4 +1,4 @@
-// The process logger (docs/architecture.md §2 logging), shared by server.ts and the app's build:
+// The process logger (docs/architecture/README.md §2 logging), shared by server.ts and the app's build:
 // pino writing JSON lines, with everything secret redacted wherever it is logged.
 import { pino, type Logger } from "pino";
 

@@ -1,4 +1,4 @@
-// Prometheus metrics (docs/architecture.md §2 "metrics"). Each copy of this module counts into a
+// Prometheus metrics (docs/architecture/README.md §2 "metrics"). Each copy of this module counts into a
 // registry of its own: the web app's build has one, and the data thread of the embedded reference
 // services (server/data-thread.ts) has its own. GET /metrics (server/app.ts, behind METRICS_TOKEN)
 // answers the build's series merged with the data thread's (`metricsText` with its source), so each

@@ -1,5 +1,5 @@
 // Secrets that docs/product/calls.md §7 puts in URLs (password, newPassword, currentPassword, token) must never
-// reach a log line (docs/architecture.md §2 "logging"), nor a person's position (latitude, longitude of a
+// reach a log line (docs/architecture/README.md §2 "logging"), nor a person's position (latitude, longitude of a
 // Locations search near them, docs/venues.md: used for the search, not kept), nor a lab's result link
 // (`url` of the results-by-link calls, docs/product/labs.md §10.8: often the only key to the result). One function for every reference service: their
 // request loggers (shared/http.ts) and the identity authority's mail log.

@@ -1,7 +1,7 @@
 /**
  * Writes app/server/data/postal-time-zones.json: the IANA time zone of every US ZIP code and Canadian
  * forward sortation area (the first three characters of a postal code), the default zone of a person's
- * clock (docs/architecture.md §4 "One clock").
+ * clock (docs/architecture/behaviour.md §4 "One clock").
  *
  * Sources (devDependencies, used only here):
  * - `zipcodes` (BSD licence): each US ZIP code's and Canadian FSA's centre, latitude and longitude (US data

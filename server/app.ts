@@ -1,5 +1,5 @@
 /**
- * The web app's Express pipeline (docs/architecture.md §3), the input of the Vite server build as in
+ * The web app's Express pipeline (docs/architecture/README.md §3), the input of the Vite server build as in
  * React Router's node-custom-server template: server.ts loads it once, from build/server/index.js in
  * production and through Vite's `ssrLoadModule` with `--dev`, so that this module and every app
  * module it reaches exist once in the process, with the build's own context keys and metrics.
@@ -151,7 +151,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
             },
           },
       // helmet's default no-referrer makes Chromium send `Origin: null` on form posts, which
-      // React Router's CSRF check rejects (docs/architecture.md §2).
+      // React Router's CSRF check rejects (docs/architecture/README.md §2).
       referrerPolicy: { policy: "strict-origin-when-cross-origin" },
       strictTransportSecurity: config.publicUrl.startsWith("https:"),
       // CSP frame-ancestors 'none' already forbids framing; the legacy header said less (SAMEORIGIN).

@@ -1,5 +1,5 @@
 /**
- * The data thread (docs/decisions/0016-services-in-a-data-thread.md, docs/architecture.md §1): the
+ * The data thread (docs/decisions/0016-services-in-a-data-thread.md, docs/architecture/README.md §1): the
  * worker thread that holds everything of the server that is not the web app. It opens the one
  * embedded database (lib/db/embedded.ts) when DATABASE_URL is unset, runs the embedded identity
  * authority, business API and consumer API (the consumer's PDF worker pool lives under this

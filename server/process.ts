@@ -1,5 +1,5 @@
 /**
- * The start of server.ts's process before any upstream or database opens (docs/architecture.md §1,
+ * The start of server.ts's process before any upstream or database opens (docs/architecture/README.md §1,
  * §3): the configuration parsed, the logger, DATA_DIR made owner-only and locked. Each refusal
  * prints its reason and exits 1, as server.ts always did.
  */

@@ -1,6 +1,6 @@
 /**
  * The web app's side of the data thread (server/data-thread.ts; docs/decisions/0016-services-in-a-data-thread.md,
- * docs/architecture.md §1): starts it when this server needs it, waits until it is ready, and
+ * docs/architecture/README.md §1): starts it when this server needs it, waits until it is ready, and
  * reaches it over a MessagePort for the session store, the SIGUSR2 backup, /metrics and the close.
  *
  * The thread is needed when an upstream is embedded (IDENTITY_URL, CONSUMER_API_URL or

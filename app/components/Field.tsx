@@ -1,5 +1,5 @@
 /**
- * Labelled form fields (docs/architecture.md §9.3): `Field` (an input), `TextareaField` and
+ * Labelled form fields (docs/architecture/conventions.md §9.3): `Field` (an input), `TextareaField` and
  * `FileField` share one frame that wires the label, aria-invalid and aria-describedby to the hint
  * and the error line (conform's getInputProps / getTextareaProps give the ids), and reserves the
  * error line's height so the layout does not jump.

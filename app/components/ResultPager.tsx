@@ -1,6 +1,6 @@
 /**
  * Paging through a result's pages (docs/product/screens.md §2 /testresultviewer and the test detail's large
- * view; the `page` extension of GET /testresult/getimage/, docs/architecture.md §6.1). Plain links,
+ * view; the `page` extension of GET /testresult/getimage/, docs/architecture/upstream-calls.md §6.1). Plain links,
  * so it works without JavaScript; the page shown is in the URL (`page`, 1-based).
  *
  * After a page link is followed, focus stays on the link when it is still there (a query change,

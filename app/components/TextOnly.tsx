@@ -1,7 +1,7 @@
 /**
  * Words only a browser without CSS shows (text browsers such as w3m, reader modes): `.text-only` is
  * `display: none` in app.css, so graphical browsers and screen readers skip them; they say by layout,
- * colour, roles and aria-current what these say in text (docs/architecture.md §4, text browsers).
+ * colour, roles and aria-current what these say in text (docs/architecture/behaviour.md §4, text browsers).
  */
 import type { ReactNode } from "react";
 

@@ -1,6 +1,6 @@
 /**
  * The browser's reading of a form post with a schema of app/forms, as conform's parseWithZod makes
- * it in the route actions (docs/architecture.md §9.2). Loaded by useValidatedForm when the user
+ * it in the route actions (docs/architecture/conventions.md §9.2). Loaded by useValidatedForm when the user
  * first reaches a form, with the form's schema; never part of a page's first load.
  */
 import { formatPaths, parse, type Submission } from "@conform-to/dom";

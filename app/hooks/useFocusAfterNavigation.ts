@@ -1,5 +1,5 @@
 /**
- * Where focus goes when the page changes under the user (docs/architecture.md §4 focus), so that a
+ * Where focus goes when the page changes under the user (docs/architecture/behaviour.md §4 focus), so that a
  * keyboard or screen-reader user is not left on `<body>` at the top of a page they cannot see:
  * - after a navigation or a form post completes, the first of: the message the post produced (a
  *   `FormMessage`, marked `data-focus-message`); the first field the server marked invalid; the

@@ -7,7 +7,7 @@
  * parseWithZod on the server. The browser loads a form's checks (its schema, zod, and
  * `parseSubmission` of app/forms/parse.ts) only when the user first reaches the form (a focus or a
  * press inside it), not with the page: a page that is only read never downloads them (about 6 KiB
- * gzip on Sign In; docs/architecture.md §2 "client chunks"). A field left before they arrive is
+ * gzip on Sign In; docs/architecture/README.md §2 "client chunks"). A field left before they arrive is
  * checked as soon as they do; a form submitted before they arrive goes to the server, whose action
  * checks it with the same schema.
  */

@@ -19,7 +19,7 @@ export const profileSaved = "Your information has been saved."; // ours
 export const signOutEverywhere = "Sign out everywhere"; // ours
 export const signOutEverywhereHint = "Signs you out on every device and browser, this one included."; // ours
 
-// The time zone of every time shown (docs/architecture.md §4 "One clock"); all ours
+// The time zone of every time shown (docs/architecture/behaviour.md §4 "One clock"); all ours
 export const timeZoneAutomatic = "Automatic"; // ours
 export const timeZoneSaved = "Times are now shown in your chosen time zone."; // ours
 export const timeZoneAutomaticSaved = "Times are now shown in your time zone as found automatically."; // ours

@@ -17,7 +17,7 @@ import type { SharedPageHandle } from "~/server/page-cache.server";
 
 export const meta = () => [{ title: "Sign In · SafeWindow" }];
 
-/** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture.md §7.1). */
+/** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture/request-path.md §7.1). */
 export const handle: SharedPageHandle = { sharedPage: true };
 
 export async function loader({ request, context }: Route.LoaderArgs) {

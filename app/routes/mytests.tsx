@@ -192,7 +192,7 @@ export default function MyTests() {
 
 /**
  * docs/product/screens.md §2 'Before You Add': the guidelines, dismissed by a form post that remembers them as
- * read (docs/architecture.md §4 modals). Two forms of the same dialog:
+ * read (docs/architecture/behaviour.md §4 modals). Two forms of the same dialog:
  * - **modal** once JavaScript runs and the cookie banner is answered: `showModal()` (the page behind
  *   is inert, focus stays inside; Escape closes it for this visit without remembering it as read,
  *   and focus returns to what opened it);

@@ -22,7 +22,7 @@ import { TextSeparator } from "~/components/TextOnly";
 
 export const meta = () => [{ title: "Create Account · SafeWindow" }];
 
-/** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture.md §7.1). */
+/** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture/request-path.md §7.1). */
 export const handle: SharedPageHandle = { sharedPage: true };
 
 const hiddenFields = ["password", "confirmPassword"];

@@ -1,4 +1,4 @@
-// app/routes/reviews.dispute.tsx: one open dispute for a reviewer (docs/architecture.md §6.1 extensions
+// app/routes/reviews.dispute.tsx: one open dispute for a reviewer (docs/architecture/upstream-calls.md §6.1 extensions
 // "Dispute reviews"): whose result, the page image (every page, ResultPager), the checks with
 // their match information, the user's comment, and the decision: Accept (the result becomes valid) or
 // Decline, each with the response the user reads on Test Detail. A plain form post; the consumer API

@@ -1,4 +1,4 @@
-// app/routes/reviews.history.tsx: the audit trail of dispute decisions for reviewers (docs/architecture.md
+// app/routes/reviews.history.tsx: the audit trail of dispute decisions for reviewers (docs/architecture/upstream-calls.md
 // §6.1 extensions "Dispute reviews"): who decided, when, what, and what changed, newest first.
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/reviews.history";

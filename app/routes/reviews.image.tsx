@@ -1,5 +1,5 @@
 // app/routes/reviews.image.tsx: one page's JPEG of a disputed result, for a reviewer (the disputeimage
-// extension, docs/architecture.md §6.1 "Dispute reviews"); never cached. Anything but an open or decided
+// extension, docs/architecture/upstream-calls.md §6.1 "Dispute reviews"); never cached. Anything but an open or decided
 // dispute's page answers 404.
 import type { Route } from "./+types/reviews.image";
 import { imageQuery, jpegResponse } from "~/server/result-image.server";

@@ -1,4 +1,4 @@
-// app/routes/reviews.tsx: the dispute reviewers' queue (docs/architecture.md §6.1 extensions "Dispute
+// app/routes/reviews.tsx: the dispute reviewers' queue (docs/architecture/upstream-calls.md §6.1 extensions "Dispute
 // reviews"): the open disputes, oldest first, each with how long it has been open against the
 // 3-hour promise users are given, and a link to decide it. Only with the DisputeReviews screen enabled.
 import { Link, useLoaderData } from "react-router";

@@ -1,6 +1,6 @@
 // app/routes/settings.tsx: docs/product/screens.md §2 /settings 'My Settings': personal info summary (Change →
 // /personalinfo), the password panel, the username/e-mail panel (never both open; the URL's
-// ?panel= holds which, so it works without JavaScript), the Time Zone card (docs/architecture.md §4
+// ?panel= holds which, so it works without JavaScript), the Time Zone card (docs/architecture/behaviour.md §4
 // "One clock"), product ID, Logout, 'Local Data' Wipe.
 // §5 settings rules; §8 username and settings-password messages.
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
@@ -56,7 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     timeZones: selectableTimeZones,
     userName: user.userName,
     notice: flash.notice,
-    // The reviewers' screens (an extension screen name, docs/architecture.md §6.1): linked only for a reviewer.
+    // The reviewers' screens (an extension screen name, docs/architecture/upstream-calls.md §6.1): linked only for a reviewer.
     reviewer: (user.enabledScreens ?? []).includes("DisputeReviews"),
     // Venue Check-In needs the consumer API's check-in extension too (app/routes/checkin.tsx).
     locationAdministrator: checkins && administrator.ok && administrator.value.isLocationAdministrator,

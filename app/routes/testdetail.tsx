@@ -237,7 +237,7 @@ function DisputeTab({
             </a>
           </>
         ) : actionData ? (
-          // Just submitted: the thanks is the post's message, and takes focus (docs/architecture.md §4 focus).
+          // Just submitted: the thanks is the post's message, and takes focus (docs/architecture/behaviour.md §4 focus).
           <FormMessage tone="success" errors={[messages.disputeThanks]} />
         ) : (
           <p>{messages.disputeThanks}</p>
@@ -267,7 +267,7 @@ function DisputeTab({
 const thumbnailId = "result-thumbnail";
 
 /**
- * The large view of a result (docs/product/screens.md §2.4, docs/architecture.md §4 modals): a page of its
+ * The large view of a result (docs/product/screens.md §2.4, docs/architecture/behaviour.md §4 modals): a page of its
  * own, not an overlay, so nothing is hidden behind it and Tab reaches only what is shown. The page
  * is drawn 1250x1000 in a frame that scrolls both ways where the screen is smaller, or fitted to the
  * screen (`fit=1`). The image itself, Close and (once JavaScript runs) Escape close it: all return

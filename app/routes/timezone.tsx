@@ -1,4 +1,4 @@
-// app/routes/timezone.tsx: the browser's time zone (docs/architecture.md §4 "One clock"). The boot script
+// app/routes/timezone.tsx: the browser's time zone (docs/architecture/behaviour.md §4 "One clock"). The boot script
 // in root.tsx posts `zone` here when JavaScript runs and the zone differs from the one the page was
 // rendered with; the answer sets the `tz` cookie like every other cookie (HttpOnly, Secure over https,
 // SameSite=Lax; docs/security.md "Cookies"). A value that is not a zone the runtime knows is refused.

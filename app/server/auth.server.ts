@@ -1,6 +1,6 @@
 /**
  * Sign-in, the login guard and redirect safety (docs/product/screens.md §2 guarded routes, §4 route guard and
- * token validity, §8 login errors; docs/architecture.md §4 login state).
+ * token validity, §8 login errors; docs/architecture/behaviour.md §4 login state).
  *
  * Sign-in, and the signed-in user proving their password again, go through one remix-auth
  * strategy (remix-auth-form's FormStrategy), whose verify function calls the identity authority's
@@ -102,7 +102,7 @@ export function authenticate(request: Request, context: Readonly<RouterContextPr
 
 /**
  * A redirect target from user input, honoured only when it is a local path: one leading "/",
- * not "//" or "/\" (docs/architecture.md §4). Anything else gives `fallback`.
+ * not "//" or "/\" (docs/architecture/behaviour.md §4). Anything else gives `fallback`.
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/checkaccountstatus"): string {
   if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;

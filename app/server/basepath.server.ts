@@ -1,5 +1,5 @@
 /**
- * BASE_PATH for redirects (docs/architecture.md §4): loaders and actions redirect to app paths
+ * BASE_PATH for redirects (docs/architecture/behaviour.md §4): loaders and actions redirect to app paths
  * ("/login"), as React Router's own links do; this root middleware puts the base path in front of
  * every such Location on the way out, so the app works unchanged under /sw.
  */

@@ -1,5 +1,5 @@
 /**
- * Configuration from environment variables, validated with zod (docs/architecture.md §1).
+ * Configuration from environment variables, validated with zod (docs/architecture/README.md §1).
  *
  * `parseConfig(env)` is pure: it returns the typed configuration or throws a `ConfigError`
  * whose message names each wrong variable. server.ts validates at start-up (so a wrong value
@@ -96,7 +96,7 @@ export class ConfigError extends Error {
 /**
  * Parses and validates configuration. IDENTITY_URL, CONSUMER_API_URL and BUSINESS_API_URL are set
  * all three (the upstreams run elsewhere; IDENTITY_CLIENT_SECRET is then required too) or none (the
- * reference services are embedded): docs/architecture.md §1.
+ * reference services are embedded): docs/architecture/README.md §1.
  * @param env usually process.env
  * @throws ConfigError naming each wrong variable and why, or each missing upstream URL when only some are set
  */
@@ -109,7 +109,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const value = parsed.data;
-  // The reference services are embedded all together or not at all (docs/architecture.md §1): a
+  // The reference services are embedded all together or not at all (docs/architecture/README.md §1): a
   // replica with some of them elsewhere would start the others on a private database of its own.
   const upstreams = ["IDENTITY_URL", "CONSUMER_API_URL", "BUSINESS_API_URL"] as const;
   const missing = upstreams.filter((name) => value[name] === undefined);

@@ -11,7 +11,7 @@ import type { PageCacheSlot } from "./page-cache.server";
 import type { SessionDataStore } from "./session-store.server";
 
 export interface RequestInfo {
-  /** CSP nonce of this response's scripts (docs/architecture.md §2 server). */
+  /** CSP nonce of this response's scripts (docs/architecture/README.md §2 server). */
   nonce: string;
   /** The request id that pino-http logs on every line. */
   requestId: string;

@@ -1,6 +1,6 @@
 /**
  * HTML constraints for a form, read from the zod schema its action validates with, so the page and
- * the server never disagree on a number (docs/architecture.md §9.3 forms). Computed on the server
+ * the server never disagree on a number (docs/architecture/conventions.md §9.2). Computed on the server
  * and handed to the page as loader data: the browser gets the numbers, not zod.
  */
 import type { Constraint } from "@conform-to/dom";

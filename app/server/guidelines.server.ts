@@ -1,6 +1,6 @@
 /**
  * docs/product/screens.md §2 /mytests 'Before You Add': whether the guidelines were read is remembered on this
- * device (docs/product/data.md §3 "the testing-rules-guidelines-read flag"; docs/architecture.md §4: a cookie). Logout and Wipe
+ * device (docs/product/data.md §3 "the testing-rules-guidelines-read flag"; docs/architecture/behaviour.md §4: a cookie). Logout and Wipe
  * forget it (docs/product/data.md §4: both clear the flags).
  */
 import { appCookie } from "./cookies.server";

@@ -1,5 +1,5 @@
 /**
- * Request metrics of server/app.ts (docs/architecture.md §2 "metrics"): every answer counted and
+ * Request metrics of server/app.ts (docs/architecture/README.md §2 "metrics"): every answer counted and
  * timed by route, method and status, and GET /metrics for operators behind METRICS_TOKEN.
  *
  * The route label is the route table's path the request matched (`/testdetail`, `/reviews/dispute`; a

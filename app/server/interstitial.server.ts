@@ -1,5 +1,5 @@
 /**
- * Interstitial pages for the screens that work in their loader (docs/architecture.md §4 "Working
+ * Interstitial pages for the screens that work in their loader (docs/architecture/behaviour.md §4 "Working
  * screens on a full load"): /checkaccountstatus and /confirmemail. Opened as a document (a click on
  * the e-mail link, a redirect after a sign-in without JavaScript), the browser would show nothing but
  * the previous page while the loader works; instead the first answer is the screen's working text,

@@ -1,5 +1,5 @@
 /**
- * Logging (docs/architecture.md §2 logging): one pino logger, request ids, and redaction of everything
+ * Logging (docs/architecture/README.md §2 logging): one pino logger, request ids, and redaction of everything
  * secret: tokens, passwords, cookies, and the password/token query parameters that docs/product/calls.md §7 puts
  * in identity URLs. The logger itself is lib/log.ts (server.ts creates it); request ids and serializers are server/app.ts's.
  */

@@ -1,5 +1,5 @@
 /**
- * The shared page cache (docs/architecture.md §7.1, docs/decisions/0014-shared-page-cache.md):
+ * The shared page cache (docs/architecture/request-path.md §7.1, docs/decisions/0014-shared-page-cache.md):
  * pages that every anonymous visitor gets the same (intro, Sign In, Create Account, the terms...)
  * are rendered once and then answered from memory, gzip included, for `ttlMs`.
  *

@@ -1,5 +1,5 @@
 /**
- * Small remembered values kept in cookies (docs/architecture.md §4 "Local storage becomes server
+ * Small remembered values kept in cookies (docs/architecture/behaviour.md §4 "Local storage becomes server
  * state"): the username last signed in with (docs/product/data.md §3 "the username"), the cookie-consent answer
  * (docs/product/README.md §1: 150 days). Logout keeps them (it forgets only the flags, see routes/logout.tsx); Wipe
  * forgets the username and the flags (docs/product/data.md §4).

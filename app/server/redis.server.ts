@@ -1,5 +1,5 @@
 /**
- * The Redis connection for scale-out (docs/architecture.md §1): with `REDIS_URL` set, sessions and the
+ * The Redis connection for scale-out (docs/architecture/README.md §1): with `REDIS_URL` set, sessions and the
  * account-form rate-limit counters live in Redis, so N replicas of the app behind a load
  * balancer share them. Without it the one-machine defaults stay (session files under DATA_DIR,
  * counters in memory).

@@ -1,5 +1,5 @@
 /**
- * The dispute reviewers' screens on the server (docs/architecture.md §6.1 extensions "Dispute
+ * The dispute reviewers' screens on the server (docs/architecture/upstream-calls.md §6.1 extensions "Dispute
  * reviews"): the review deadline's clock and the loaders' answer to a caller the upstream does not
  * take for a reviewer. The screens are reached only with the DisputeReviews screen enabled
  * (app/server/permissions.server.ts); the consumer API checks the role again on every call.

@@ -1,5 +1,5 @@
 /**
- * Where session data lives (docs/architecture.md "Sessions"; docs/architecture.md §4: sessions on the
+ * Where session data lives (docs/architecture/request-path.md "Sessions"; docs/architecture/behaviour.md §4: sessions on the
  * server, the cookie holds only a signed id).
  *
  * Two stores with one shape, the four functions of React Router's `createSessionStorage`:

@@ -1,5 +1,5 @@
 /**
- * Server-side sessions (docs/decisions/0009-sessions-in-the-database.md; README "Scaling out").
+ * Server-side sessions (docs/decisions/0009-sessions-in-the-database.md; docs/operating.md "Replicas").
  *
  * The cookie `__session` holds only a random id, signed with SESSION_SECRET; the data (the user's
  * access token, its expiry, userName, enabledScreens, one-time messages) stays on the server in

@@ -130,7 +130,7 @@ export async function deleteAccount(request: Request, formData: FormData, contex
   return redirect("/login", { headers });
 }
 
-/** Keeps the time zone chosen on this device (intent "timeZone"; "" is Automatic); docs/architecture.md §4 "One clock". */
+/** Keeps the time zone chosen on this device (intent "timeZone"; "" is Automatic); docs/architecture/behaviour.md §4 "One clock". */
 export async function chooseTimeZone(formData: FormData, context: Context) {
   const zone = formData.get("timeZone");
   if (zone !== "" && !isSelectableTimeZone(zone)) return data({ intent: "timeZone" as const, error: messages.timeZoneUnknown }, { status: 400 });

@@ -1,5 +1,5 @@
 /**
- * The zone every time is shown in (docs/architecture.md §4 "One clock"), first found of:
+ * The zone every time is shown in (docs/architecture/behaviour.md §4 "One clock"), first found of:
  * 1. the zone chosen in My Settings on this device (the `sw_time_zone` cookie, one year; Wipe forgets it);
  * 2. the browser's own zone, in the `tz` cookie: the boot script in root.tsx posts the zone to
  *    /timezone when JavaScript runs and it differs from the one the page was rendered with, and the

@@ -1,4 +1,4 @@
-// `npm run backup -- FILE` and `npm run restore -- FILE` (README "Backups"): the embedded data
+// `npm run backup -- FILE` and `npm run restore -- FILE` (docs/operating.md "Backups"): the embedded data
 // of DATA_DIR (default ./data) to one file and back (lib/db/backup.ts).
 //
 // A DATA_DIR belongs to one process at a time (its lock, docs/decisions/0008). So a backup either asks

@@ -1,4 +1,4 @@
-// Backups of the embedded data (README "Backups"). A backup is one zip file holding what a
+// Backups of the embedded data (docs/operating.md "Backups"). A backup is one zip file holding what a
 // DATA_DIR must keep to come back as it was:
 //   manifest.json             { format: 1, createdAt }
 //   db.tar.gz                 PGlite's dump of DATA_DIR/db (every service's tables and the sessions),

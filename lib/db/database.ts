@@ -1,4 +1,4 @@
-// Kysely factory shared by the reference services (docs/architecture.md §2 "database", §3 lib/db).
+// Kysely factory shared by the reference services (docs/architecture/README.md §2 "database", §3 lib/db).
 // One code path for both engines: embedded PGlite when no DATABASE_URL is given, PostgreSQL
 // through `pg` otherwise, with the same type parsers pinned on both so rows look identical.
 import { execFile } from "node:child_process";
@@ -76,7 +76,7 @@ function parseDate(text: string): string {
  * its first minute under load and kept it (bench/soak.results.md). 16 MB holds the app's working
  * set (sessions, profiles, the result list; images are read once per view) and bounds that
  * growth; measured on a reopened database after 6 000 writes of 100 KB rows: 483 MB resident
- * instead of 572 MB (docs/architecture.md §2). PostgreSQL servers are configured by operators.
+ * instead of 572 MB (docs/architecture/README.md §2). PostgreSQL servers are configured by operators.
  */
 const embeddedSettings = ["-c", "shared_buffers=16MB"];
 
@@ -138,7 +138,7 @@ const initdbScript = fileURLToPath(new URL("./initdb.ts", import.meta.url));
  * then moves it into place. Creating a database in this process left about 70 MB resident for
  * good (initdb's WebAssembly memory is never given back to the system; a worker thread did not
  * give it back either), so a first start sat at ~360 MB at rest against ~290 MB for a restart
- * (bench/pages.results.md, docs/architecture.md §2 "database"). The child writes into a sibling
+ * (bench/pages.results.md, docs/architecture/README.md §2 "database"). The child writes into a sibling
  * directory renamed onto `dir` when complete: a crash or kill during initdb leaves no
  * half-made database, only a `.initdb-*` directory removed on the next attempt.
  * @throws Error with initdb's last output when the child fails

@@ -1,4 +1,4 @@
-// The one embedded database (docs/architecture.md §1, §2 "database"): when no DATABASE_URL is
+// The one embedded database (docs/architecture/README.md §1, §2 "database"): when no DATABASE_URL is
 // given, every embedded reference service and the web app's session store keep their tables in
 // one PGlite instance under DATA_DIR/db, each under its own prefix (identity_, consumer_, app_).
 // Each instance costs its own WebAssembly memory, buffer cache and start-up image (about

@@ -1,4 +1,4 @@
-// In-code migrations for the reference services (docs/architecture.md §3 lib/db). Each service
+// In-code migrations for the reference services (docs/architecture/README.md §3 lib/db). Each service
 // passes its own migration table name and prefixes its tables (identity_…, consumer_…),
 // so several services can share one PostgreSQL database.
 import type { Kysely } from "kysely";

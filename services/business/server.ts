@@ -1,4 +1,4 @@
-// The reference business API as a service (docs/architecture.md §1; services/business/README.md):
+// The reference business API as a service (docs/architecture/README.md §1; services/business/README.md):
 // database, migrations, token verification against the identity authority, and the HTTP app on one
 // listening socket. server.ts at the repo root embeds it; main.ts runs it alone.
 import { sql, type Kysely } from "kysely";

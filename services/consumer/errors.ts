@@ -1,5 +1,5 @@
 // Typed errors of the consumer API. Domain code throws them; http.ts maps them to status codes
-// and JSON bodies in one place (docs/architecture.md §9.6). The bearer-token and malformed-input
+// and JSON bodies in one place (docs/architecture/conventions.md §9.6). The bearer-token and malformed-input
 // errors are the shared ones (services/shared/errors.ts).
 import type { FieldError } from "../../contracts/consumer.ts";
 

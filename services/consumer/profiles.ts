@@ -67,7 +67,7 @@ export interface ProfileChange {
 
 /**
  * Runs inside modifyCore's transaction, after the update and before the answer is read, so what
- * it writes (e.g. re-matched test results and a new safe window, docs/architecture.md §5 step 8) commits or
+ * it writes (e.g. re-matched test results and a new safe window, docs/architecture/results-pipeline.md §5 step 8) commits or
  * rolls back with the profile change and shows in the answer.
  */
 export type ProfileChangedHook = (trx: Transaction<ConsumerDatabase>, change: ProfileChange) => Promise<void>;

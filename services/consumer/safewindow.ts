@@ -1,6 +1,6 @@
 // The safe window card's data (docs/product/screens.md §2 /safewindow, §4 "Safe window", §7 GET
 // /consumer/getsafewindow). The dates are stored on the profile by the test-result pipeline
-// (docs/architecture.md §5 step 9, results/store.ts#refreshConsumerWindow) whenever a result is stored or
+// (docs/architecture/results-pipeline.md §5 step 9, results/store.ts#refreshConsumerWindow) whenever a result is stored or
 // re-matched: those of the most recent valid result by collection time, null without one.
 // Reading them never consults the clock: whether a window is still valid is the caller's
 // comparison with its own `now`.

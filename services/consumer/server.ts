@@ -1,4 +1,4 @@
-// The reference consumer API as a service (docs/architecture.md §1): database, migrations, token
+// The reference consumer API as a service (docs/architecture/README.md §1): database, migrations, token
 // verification against the identity authority, and the HTTP app on one listening socket.
 // server.ts at the repo root embeds it; main.ts runs it alone.
 import path from "node:path";
@@ -143,7 +143,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
     outbox.start();
     const app = createConsumerApp({
       outbox,
-      // A profile change re-runs matching of the stored results (docs/architecture.md §5).
+      // A profile change re-runs matching of the stored results (docs/architecture/results-pipeline.md §5).
       profiles: { db, onProfileChanged: rematchResults },
       results: { db, pool, proofTrust: trust, ...(opts.links ? { links: opts.links } : {}) },
       reviewers: reviewerList(opts.reviewers ?? []),

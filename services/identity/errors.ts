@@ -1,5 +1,5 @@
 // Typed errors of the identity authority. Domain code throws them; http.ts maps them to
-// status codes and JSON bodies in one place (docs/architecture.md §9.6).
+// status codes and JSON bodies in one place (docs/architecture/conventions.md §9.6).
 import type { IdentityError } from "../../contracts/identity.ts";
 
 /** One ASP.NET Identity-style error, as docs/product/data.md §3 "Register: succeeded, errors (code, description)": the contract's IdentityError. */

@@ -1,4 +1,4 @@
-// Mail of the identity authority (docs/architecture.md §2 "mail"): the templates of the account mails.
+// Mail of the identity authority (docs/architecture/README.md §2 "mail"): the templates of the account mails.
 // The transport (SMTP, or .eml files in an outbox directory) is services/shared/mail.ts; outbox.ts
 // queues mails in the database and calls them.
 import { DEFAULT_SUPPORT_EMAIL, escapeHtml, formatUtc, notice } from "../shared/mail.ts";

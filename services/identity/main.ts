@@ -1,4 +1,4 @@
-// Runs the identity authority alone: `node services/identity/main.ts` (docs/architecture.md §1).
+// Runs the identity authority alone: `node services/identity/main.ts` (docs/architecture/README.md §1).
 // Configuration from the environment, validated; SIGTERM / SIGINT stop it gracefully.
 import { pino } from "pino";
 import { z } from "zod";

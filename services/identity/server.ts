@@ -1,4 +1,4 @@
-// The reference identity authority as a service (docs/architecture.md §1): database, migrations, signing
+// The reference identity authority as a service (docs/architecture/README.md §1): database, migrations, signing
 // keys, mail and the HTTP app on one listening socket. server.ts at the repo root embeds it;
 // main.ts runs it alone.
 import path from "node:path";

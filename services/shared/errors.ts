@@ -1,4 +1,4 @@
-// Typed errors every reference service's HTTP boundary understands (docs/architecture.md §9.6):
+// Typed errors every reference service's HTTP boundary understands (docs/architecture/conventions.md §9.6):
 // domain and auth code throw them; shared/http.ts#commonErrorAnswer maps them to status and
 // JSON. Service-specific errors live beside each service (identity/errors.ts, consumer/errors.ts).
 

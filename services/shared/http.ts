@@ -1,4 +1,4 @@
-// The HTTP plumbing every reference service shares (docs/architecture.md §2 "logging",
+// The HTTP plumbing every reference service shares (docs/architecture/README.md §2 "logging",
 // §9.6): request logging with a request id and no secrets, standard headers, body parsers
 // with one size limit, input parsing with zod, and the mapping of the shared errors and of
 // body-parser's errors to JSON answers. Each service adds its own routes and error types.

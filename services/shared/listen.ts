@@ -1,4 +1,4 @@
-// Listening and graceful close for the reference services (docs/architecture.md §1: each runs embedded in
+// Listening and graceful close for the reference services (docs/architecture/README.md §1: each runs embedded in
 // server.ts or alone). The socket is bound before the app is attached, so a service knows its
 // own URL (ephemeral port) when it builds its routes.
 import { createServer } from "node:http";

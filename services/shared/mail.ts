@@ -1,4 +1,4 @@
-// Mail transport of the reference services (docs/architecture.md §2 "mail"): nodemailer over SMTP when
+// Mail transport of the reference services (docs/architecture/README.md §2 "mail"): nodemailer over SMTP when
 // configured, otherwise each message is written to an outbox directory as a raw .eml file; and the
 // plain notice layout both services' templates use. The identity authority's templates live in
 // services/identity/mail.ts, the consumer API's in services/consumer/mail.ts; each service's outbox

@@ -1,4 +1,4 @@
-// A leased queue of mails in a database table (docs/architecture.md §2 "mail"): the engine under the
+// A leased queue of mails in a database table (docs/architecture/README.md §2 "mail"): the engine under the
 // identity authority's outbox (services/identity/outbox.ts) and the consumer API's
 // (services/consumer/outbox.ts). A service writes a row in the same transaction as the change that
 // causes it, so a crash can delay a mail but never lose it. A sender claims due rows one at a time

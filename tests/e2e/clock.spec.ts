@@ -1,5 +1,5 @@
 /**
- * One clock (docs/architecture.md §4): every time on a screen in one zone and one format, the
+ * One clock (docs/architecture/behaviour.md §4): every time on a screen in one zone and one format, the
  * zone named. The browser's zone when JavaScript runs; without it the postal code's; a zone chosen in
  * My Settings beats both on this device, and Wipe forgets it. The browser here is in Tokyo, the
  * profile's postal code in Phoenix (no daylight saving time), so each source gives a different clock.

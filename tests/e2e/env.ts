@@ -3,7 +3,7 @@ import path from "node:path";
 
 /**
  * Where the end-to-end servers run and what they share with the tests. Two deployments, each with
- * all three upstreams or none (docs/architecture.md §1): the app (and the base-path app) with the
+ * all three upstreams or none (docs/architecture/README.md §1): the app (and the base-path app) with the
  * reference services embedded, the default; the SPEC-only app with the three services as their own
  * processes elsewhere.
  */
@@ -43,7 +43,7 @@ export const e2e = {
   specBusinessDataDir: ".e2e-data/business-spec",
   clientId: "safewindow-web",
   clientSecret: "e2e-client-secret-not-for-production",
-  /** The V8 heap options the app ships with (package.json config.nodeOptions; README "Memory"). */
+  /** The V8 heap options the app ships with (package.json config.nodeOptions; docs/operating.md "Memory"). */
   nodeOptions: (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { config: { nodeOptions: string } }).config.nodeOptions,
 } as const;
 

@@ -1,5 +1,5 @@
 /**
- * Focus after navigations and posts (docs/architecture.md §4 focus): the message a post produced,
+ * Focus after navigations and posts (docs/architecture/behaviour.md §4 focus): the message a post produced,
  * else the new page's heading; never <body>. Without JavaScript the answer page's message carries
  * `autofocus`, so the browser focuses it as it loads; a page without a message leaves focus to the
  * browser, which is only checked with JavaScript.

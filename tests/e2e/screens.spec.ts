@@ -1,6 +1,6 @@
 /**
  * Every screen, at phone size (390x844) and desktop size (1280x720), with the cookie banner not yet
- * answered (docs/architecture.md §4: nothing covered, focus never hidden): each enabled control can
+ * answered (docs/architecture/behaviour.md §4: nothing covered, focus never hidden): each enabled control can
  * be clicked (Playwright's trial click: visible, stable, and nothing else receives the click), and
  * when focused is at least 90% inside the viewport and above the fixed tab bar; nothing makes the
  * page wider than the screen; axe finds no violation; at most one primary button. In both projects.

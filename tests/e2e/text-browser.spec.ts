@@ -1,5 +1,5 @@
 /**
- * Text browsers (docs/architecture.md §4): the same journey in w3m, through its own forms and links,
+ * Text browsers (docs/architecture/behaviour.md §4): the same journey in w3m, through its own forms and links,
  * where no CSS lays items apart and no icon shows. In both projects (the Playwright browser only
  * prepares the accounts; w3m has no JavaScript either way).
  */

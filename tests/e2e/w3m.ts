@@ -1,6 +1,6 @@
 /**
  * w3m, the text browser, driven through tmux: the journeys of people who read SafeWindow without CSS
- * or JavaScript use w3m's own forms and links, as they would (docs/architecture.md §4, text browsers).
+ * or JavaScript use w3m's own forms and links, as they would (docs/architecture/behaviour.md §4, text browsers).
  * Debian packages `w3m` and `tmux` (`.ci/run` installs them when missing); W3M_PATH and TMUX_PATH
  * override where they are.
  *

@@ -1,5 +1,5 @@
 /**
- * Backup and restore of the embedded data (README "Backups"; lib/db/backup.ts and
+ * Backup and restore of the embedded data (docs/operating.md "Backups"; lib/db/backup.ts and
  * backup-cli.ts): a backup asked of the running server, which holds DATA_DIR, and one made with no
  * server running; a restore into an empty DATA_DIR, where a new server signs the same user in (even
  * with the cookie the first server gave: the session and its secret come along) and shows the same

@@ -1,4 +1,4 @@
-// services/consumer's domain functions without HTTP (docs/architecture.md §9.5: plain values in and out): the
+// services/consumer's domain functions without HTTP (docs/architecture/conventions.md §9.5: plain values in and out): the
 // profile rules on a pinned clock, calendar dates, product IDs (collision retry), the
 // onProfileChanged hook and operator-managed permissions, on a real PGlite database.
 import { mkdtemp, rm } from "node:fs/promises";

@@ -1,4 +1,4 @@
-// Encrypted lab reports over real HTTP (docs/product/calls.md §7 addtestresultmultipart; docs/architecture.md §5 steps 1-2;
+// Encrypted lab reports over real HTTP (docs/product/calls.md §7 addtestresultmultipart; docs/architecture/results-pipeline.md §5 steps 1-2;
 // docs/product/labs.md §10.5): a real identity authority issues the tokens, the consumer API
 // runs with its PDF worker pool and PGlite. Each lab's genuine report for the profile, encrypted
 // with a password to open or with an owner password only, is refused as "encrypted" with the

@@ -1,4 +1,4 @@
-// Results by link over real HTTP (docs/product/labs.md §10.8; docs/architecture.md §5 "Results by link"):
+// Results by link over real HTTP (docs/product/labs.md §10.8; docs/architecture/results-pipeline.md §5 "Results by link"):
 // a real identity authority, the consumer API with its worker pool, and the reference lab result
 // server (tests/lab-sites) on loopback with its own certificate. The consumer API is given that
 // server as its test-only lab server for the links that must work; for the refused addresses the

@@ -1,4 +1,4 @@
-// The test-result calls over real HTTP (docs/product/calls.md §7 test result calls; docs/architecture.md §5 pipeline):
+// The test-result calls over real HTTP (docs/product/calls.md §7 test result calls; docs/architecture/results-pipeline.md §5 pipeline):
 // a real identity authority issues the tokens, the consumer API runs with its PDF worker
 // pool and PGlite, uploads are generated lab PDFs (tests/fixtures). One pair of services for
 // the whole file; each test uses its own users.

@@ -1,4 +1,4 @@
-// Contract tests (docs/architecture.md §6.1): every call of contracts/identity.ts,
+// Contract tests (docs/architecture/upstream-calls.md §6.1): every call of contracts/identity.ts,
 // contracts/consumer.ts and contracts/business.ts made once against the reference services, each request checked against
 // the call's request schema before it is sent and each answer parsed with the answer schema the
 // app's clients use (contractFetch also fails on keys the contract does not document). The last

@@ -1,4 +1,4 @@
-// The one embedded database (lib/db/embedded.ts; docs/architecture.md §1): server.ts keeps
+// The one embedded database (lib/db/embedded.ts; docs/architecture/README.md §1): server.ts keeps
 // the embedded services' tables and the sessions in one PGlite under DATA_DIR/db, and a DATA_DIR
 // of the earlier layout (DATA_DIR/identity and DATA_DIR/consumer, sessions in the first) is merged
 // into it at the first start, with nothing lost; a merge a crash interrupted is started again.

@@ -1,4 +1,4 @@
-// The reference services are embedded all together or not at all (docs/architecture.md §1). A
+// The reference services are embedded all together or not at all (docs/architecture/README.md §1). A
 // replica with IDENTITY_URL, CONSUMER_API_URL and BUSINESS_API_URL set, the three services run
 // from their main.ts each on a DATA_DIR of its own, loads none of the services' code and works
 // (sign-up, sign-in, signed-in pages); its DATA_DIR then holds what the replica needs and nothing

@@ -1,5 +1,5 @@
 /**
- * The container image's contents, proven to start (README "Docker"). These machines have no
+ * The container image's contents, proven to start (docs/operating.md "What runs, and where it listens"). These machines have no
  * container daemon, so the test builds the image's final stage by hand from the Dockerfile itself: it
  * reads the final stage's ENV, COPY and CMD lines and assembles exactly those files in a temporary
  * directory (node_modules as the `deps` stage makes it: a copy pruned with `npm prune --omit=dev`; the

@@ -1,9 +1,9 @@
 /**
- * GET /metrics (README "Operating", app/server/http-metrics.server.ts): Prometheus text behind
+ * GET /metrics (docs/operating.md "What the alerts mean", app/server/http-metrics.server.ts): Prometheus text behind
  * METRICS_TOKEN, never public. server.ts runs as operators run it (the production build), with the
  * embedded services; the counters are read back after page requests and uploads. An upstream
  * failure is counted by a second server.ts whose three upstreams are elsewhere and do not answer
- * (the upstreams are embedded all together or not at all, docs/architecture.md §1).
+ * (the upstreams are embedded all together or not at all, docs/architecture/README.md §1).
  * Needs `npm run build`.
  */
 import { mkdtempSync, rmSync } from "node:fs";

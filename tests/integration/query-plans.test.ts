@@ -1,6 +1,6 @@
 /**
  * Every query the reference services and the session store make can be answered through an index
- * (docs/architecture.md §3; the plans are written to bench/query-plans.results.md).
+ * (docs/architecture/README.md §3; the plans are written to bench/query-plans.results.md).
  *
  * The identity authority, the consumer API, the business API and the session store run on one
  * in-memory PGlite, as server.ts runs them on its embedded database, through a Kysely whose log

@@ -1,5 +1,5 @@
 /**
- * Scale-out with REDIS_URL (docs/architecture.md §1): two replicas of server.ts share one real Redis
+ * Scale-out with REDIS_URL (docs/architecture/README.md §1): two replicas of server.ts share one real Redis
  * (Debian's redis-server, which .ci/run installs) and the same upstreams, as they would behind a
  * load balancer. A session begun on one is honoured and ended on the other; the account-form
  * rate limit counts across both; /readyz checks Redis; Redis going away gives error pages, not

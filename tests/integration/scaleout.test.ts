@@ -1,5 +1,5 @@
 /**
- * The scale-out recipe of the README ("Scaling out"), end to end: two replicas of server.ts
+ * The scale-out recipe (docs/operating.md "Replicas"), end to end: two replicas of server.ts
  * behind a (here imaginary) load balancer, on a real PostgreSQL and a real Redis.
  *
  *   PostgreSQL ── identity authority (node services/identity/main.ts) ─┐

@@ -1,4 +1,4 @@
-// The server build holds the Express pipeline (docs/architecture.md §3): server/app.ts is the Vite
+// The server build holds the Express pipeline (docs/architecture/README.md §3): server/app.ts is the Vite
 // server build's input, the built bundle exports its factory, and server.ts loads it from there (and
 // through Vite in development). Needs `npm run build`.
 import { readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// What the app does with upstream answers that do not fit their contract (docs/architecture.md
+// What the app does with upstream answers that do not fit their contract (docs/architecture/upstream-calls.md
 // §6.1, §6.3): server.ts runs against a stand-in identity authority, consumer API and business API whose
 // answers each test sets. A wrong answer is a logged upstream error that the screen shows with
 // its docs/product/messages.md §8 message or the 502 page, never a 500; a refused token sends the user to

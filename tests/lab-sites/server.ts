@@ -1,4 +1,4 @@
-// The reference lab result server (docs/architecture.md §5 "Results by link"; tests only): one HTTPS
+// The reference lab result server (docs/architecture/results-pipeline.md §5 "Results by link"; tests only): one HTTPS
 // server on loopback that answers for every host an accepted lab declares (labs/*.ts `links.hosts`),
 // with a certificate made at start for those names (selfsigned), serving each lab's result links as
 // the lab would: Harborview and Cascade a report PDF, Meridian an HTML result page

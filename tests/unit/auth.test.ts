@@ -3,7 +3,7 @@ import { isTokenValid, requestedPath, safeRedirect } from "../../app/server/auth
 import { signInErrorMessage } from "../../app/server/upstream/identity.server";
 import * as messages from "../../app/messages";
 
-describe("safeRedirect (docs/architecture.md §4)", () => {
+describe("safeRedirect (docs/architecture/behaviour.md §4)", () => {
   it.each(["/checkaccountstatus", "/mytests?x=1", "/a/b#c"])("keeps the local path %s", (to) => {
     expect(safeRedirect(to)).toBe(to);
   });

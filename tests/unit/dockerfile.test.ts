@@ -2,7 +2,7 @@
 // thread (server/data-thread.ts, started as a worker, not imported) import at run time (the embedded
 // services included) must be copied into the final stage, and every
 // package it imports must be a production dependency (the image installs with --omit=dev).
-// docs/architecture.md §3 (folders) and README "Docker".
+// docs/architecture/README.md §3 (folders) and README "Docker".
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseDependencyTree } from "dpdm";

@@ -1,4 +1,4 @@
-// No import cycles in the code that ships (docs/architecture.md §9: import cycles are avoided).
+// No import cycles in the code that ships (docs/architecture/conventions.md §9: import cycles are avoided).
 // A cycle makes a module's exports undefined while the other one is still loading, and hides which
 // layer depends on which. Type-only imports count too: a type cycle is a layering cycle.
 import path from "node:path";

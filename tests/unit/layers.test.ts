@@ -1,4 +1,4 @@
-// The layers of docs/architecture.md "Folders": app/ (the web app) and services/ (the reference
+// The layers of docs/architecture/README.md "Folders": app/ (the web app) and services/ (the reference
 // upstreams, replaceable by any that answer as the contracts say) never import each other; what
 // both need lives in lib/ (the shared floor) or contracts/ (the upstream contracts), which import
 // neither. Static and dynamic imports count, type-only ones too.

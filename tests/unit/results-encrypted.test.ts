@@ -1,4 +1,4 @@
-// Encrypted uploads (docs/architecture.md §5 steps 1-2; docs/product/labs.md §10.5): a lab report that
+// Encrypted uploads (docs/architecture/results-pipeline.md §5 steps 1-2; docs/product/labs.md §10.5): a lab report that
 // needs a password to open is refused by the worker as "encrypted"; one that opens without a
 // password but is encrypted (an owner password only) is read, then refused by originality as
 // "encrypted" with its own consumerMessage. The fixtures are each lab's genuine report with

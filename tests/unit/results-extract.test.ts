@@ -1,4 +1,4 @@
-// docs/architecture.md §5 steps 3-4 (issuer, extraction) on generated lab PDFs, for every lab and every
+// docs/architecture/results-pipeline.md §5 steps 3-4 (issuer, extraction) on generated lab PDFs, for every lab and every
 // variation docs/product/labs.md §10 lists: split and kerned items, shuffled content-stream order, extra
 // text, a second page, standard and embedded fonts, sizes, accents, apostrophes, hyphens,
 // several-word names, case; US zones across daylight-saving changes; offsets; unreadable fields.

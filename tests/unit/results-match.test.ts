@@ -1,4 +1,4 @@
-// docs/architecture.md §5 step 8, matching (docs/product/labs.md §10.6): NFC, trimming,
+// docs/architecture/results-pipeline.md §5 step 8, matching (docs/product/labs.md §10.6): NFC, trimming,
 // collapsed inner white space and case are ignored, nothing else is folded; middle names the
 // profile does not hold are allowed after the first name; one property value per field.
 import { describe, expect, it } from "vitest";

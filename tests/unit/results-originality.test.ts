@@ -1,4 +1,4 @@
-// docs/architecture.md §5 steps 1-2 without HTTP: the PDF magic, what the worker reads (revisions, page
+// docs/architecture/results-pipeline.md §5 steps 1-2 without HTTP: the PDF magic, what the worker reads (revisions, page
 // limit, corrupt and truncated files, declared image sizes) and the originality rules
 // (docs/product/labs.md §10.5), on generated fixtures.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The PDF worker pool's budgets (results/pool.ts, worker.ts; docs/architecture.md §5 "The worker
+// The PDF worker pool's budgets (results/pool.ts, worker.ts; docs/architecture/results-pipeline.md §5 "The worker
 // pool": a time budget and a memory limit per task, so that a malicious or huge PDF is refused
 // without stalling other requests): each budget stops the task with too_complex, a fresh thread takes over, and the
 // queue turns work away when full. Real worker threads, small budgets.

@@ -1,4 +1,4 @@
-// docs/architecture.md §5 step 9 (docs/product/labs.md §10.7): hours from specimen collection in
+// docs/architecture/results-pipeline.md §5 step 9 (docs/product/labs.md §10.7): hours from specimen collection in
 // UTC by the rules table, exclusive end, future collection times refused beyond 5 minutes of
 // skew; the consumer's window from the most recent valid result, positive results ending it.
 import { describe, expect, it } from "vitest";

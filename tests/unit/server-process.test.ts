@@ -1,4 +1,4 @@
-// server.ts is the process only (docs/architecture.md §3): at most 250 lines, nothing written into
+// server.ts is the process only (docs/architecture/README.md §3): at most 250 lines, nothing written into
 // process.env, and the Express pipeline (server/app.ts) loaded once, from the server build, together
 // with the app modules it reaches; server.ts itself loads from source no app module the build holds,
 // except the configuration parser (stateless: it validates before the build loads). That the build

@@ -1,5 +1,5 @@
 // What the session middleware asks of the session store per request (app/server/session.server.ts;
-// docs/architecture.md §7.3): no session read or write for anonymous pages, and no session write on
+// docs/architecture/request-path.md §7.3): no session read or write for anonymous pages, and no session write on
 // a plain GET unless something changed. The store is the real database store on an in-memory PGlite,
 // with every call it gets written down.
 import { PGlite } from "@electric-sql/pglite";

@@ -1,5 +1,5 @@
 // What the unit tests of the results pipeline share: the UploadRejectedError a step throws
-// (services/consumer/results/errors.ts; docs/architecture.md §5), caught so the test can assert on its
+// (services/consumer/results/errors.ts; docs/architecture/results-pipeline.md §5), caught so the test can assert on its
 // reason, status and consumerMessage.
 import { expect } from "vitest";
 import { UploadRejectedError } from "../../services/consumer/results/errors.ts";

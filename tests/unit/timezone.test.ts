@@ -1,4 +1,4 @@
-// One clock (docs/architecture.md §4): the zone of a postal code, and upstream texts' UTC times on the user's clock.
+// One clock (docs/architecture/behaviour.md §4): the zone of a postal code, and upstream texts' UTC times on the user's clock.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,4 +1,4 @@
-// docs/architecture.md §6.3 and §9.4, checked over the source: only the clients in
+// docs/architecture/upstream-calls.md §6.3 and §9.4, checked over the source: only the clients in
 // app/server/upstream/ make HTTP calls; every other module gets `Result<T>` from them and never
 // reads an upstream's HTTP status, catches the upstream error class, or swallows a rejection
 // with `.catch(() => …)` (which also hides programming errors).

@@ -1,4 +1,4 @@
-/** My Settings' Time Zone card (docs/architecture.md §4 "One clock"): the zone every time is shown in, where it came from, and the choice of another (a plain form post). */
+/** My Settings' Time Zone card (docs/architecture/behaviour.md §4 "One clock"): the zone every time is shown in, where it came from, and the choice of another (a plain form post). */
 import { Form, useNavigation } from "react-router";
 import * as messages from "~/messages";
 import type { Clock } from "~/server/timezone.server";

@@ -5,7 +5,7 @@
  * billing details. Server-only.
  *
  * Every call carries the signed-in user's access token (audience business.api); the API acts only
- * for that user. Every method answers `Result<T>` (docs/architecture.md §6.3): the answer, validated
+ * for that user. Every method answers `Result<T>` (docs/architecture/upstream-calls.md §6.3): the answer, validated
  * with the contract's schema, or a failure with the message of that call. A refusal the API
  * explains (400 or 409: an unknown ZIP code, a duplicate role, the last administrator, a change a
  * subscription cannot make) carries the API's sentence; a 401 sends the user to sign in again.

@@ -3,7 +3,7 @@
  * permissions, safe window, test results, follow relations, venues (search, check-in, visits). Server-only.
  *
  * Every call carries the signed-in user's access token; the API acts only for that user. Every
- * method answers `Result<T>` (docs/architecture.md §6.3): the answer, validated with the
+ * method answers `Result<T>` (docs/architecture/upstream-calls.md §6.3): the answer, validated with the
  * contract's schema, or a failure with the docs/product/messages.md §8 message of that call. A 401 (the
  * token was refused) sends the user to sign in again (`SessionUser.signInAgain`). Loaders that
  * can do nothing with a failure use `valueOrThrow`, whose 502/503 the error boundaries show as

@@ -1,8 +1,8 @@
 /**
- * The one HTTP client for upstream calls (docs/architecture.md §6.2): 30 s timeout, bearer token
+ * The one HTTP client for upstream calls (docs/architecture/upstream-calls.md §6.2): 30 s timeout, bearer token
  * when given, JSON, form or multipart bodies, JSON answers; and `callContract`, which makes one
  * call of a contract (contracts/) and answers the one result shape, `Result<T>`
- * (docs/architecture.md §6.3). Routes never call fetch themselves (docs/architecture.md §9.4).
+ * (docs/architecture/upstream-calls.md §6.3). Routes never call fetch themselves (docs/architecture/conventions.md §9.4).
  */
 import type { Logger } from "pino";
 import type { z } from "zod";

@@ -2,7 +2,7 @@
  * Client of the identity authority (docs/product/calls.md §7.1; contract: contracts/identity.ts).
  * Server-only.
  *
- * Every method answers `Result<T>` (docs/architecture.md §6.3): the answer, validated with the
+ * Every method answers `Result<T>` (docs/architecture/upstream-calls.md §6.3): the answer, validated with the
  * contract's schema, or a failure carrying the docs/product/messages.md §8 message of that call.
  * Client-token calls use an OAuth 2.0 client-credentials access token (scope `identity.api`),
  * cached here and renewed a minute before it expires; a 401 drops it and tries once more. User

@@ -1,5 +1,5 @@
 /**
- * The one result shape of every upstream client method (docs/architecture.md "Upstream calls").
+ * The one result shape of every upstream client method (docs/architecture/upstream-calls.md "Upstream calls").
  *
  * A client method returns `Result<T>`: either `{ ok: true, value }` or a `Failure` that carries the
  * message to show (docs/product/messages.md §8) and, for the logs only, the upstream's status.

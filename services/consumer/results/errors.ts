@@ -1,5 +1,5 @@
 // Typed errors of the test-result calls and the consumerMessage each one answers (docs/product/messages.md §8
-// "Upload fails: the server's consumerMessage is shown"; docs/architecture.md §5: every rejection tells
+// "Upload fails: the server's consumerMessage is shown"; docs/architecture/results-pipeline.md §5: every rejection tells
 // the user what went wrong and what to do). Domain code throws them; http.ts maps them to
 // status and JSON through testResultErrorAnswer, its one boundary.
 import type { ResultRefusal } from "../../../contracts/consumer.ts";

@@ -1,4 +1,4 @@
-// docs/architecture.md §5 step 4, extraction: the patient's name, date of birth, specimen collection time
+// docs/architecture/results-pipeline.md §5 step 4, extraction: the patient's name, date of birth, specimen collection time
 // (with its zone), test method and result, read from page 1 by position so that every
 // variation docs/product/labs.md §10 lists reads the same: labels and values split into several items or
 // kerned, items in any content-stream order, extra text anywhere, any font and size.
@@ -249,7 +249,7 @@ export const FIELD_WORDS = {
 
 /**
  * Reads the patient, the collection time, the test and its result from page 1 of a report of
- * `lab` (docs/architecture.md §5 step 4).
+ * `lab` (docs/architecture/results-pipeline.md §5 step 4).
  * @param items page 1's text items (worker.ts).
  * @throws UploadRejectedError "unreadable" naming the first field that is missing or does not
  *   read in the lab's format.

@@ -1,4 +1,4 @@
-// docs/architecture.md §5 step 1, intake: the upload is read as a stream (multipart/form-data, field
+// docs/architecture/results-pipeline.md §5 step 1, intake: the upload is read as a stream (multipart/form-data, field
 // multipartData, docs/product/calls.md §7.2) and never buffered past the 10 MB limit; it must be a PDF and nothing
 // else (its `%PDF-` header first, after at most white space or a byte-order mark; nothing but
 // white space after its end), not a file this user already stored (SHA-256 of the file), readable

@@ -1,4 +1,4 @@
-// docs/architecture.md §5 step 3, issuer: which testing company wrote this PDF (docs/product/labs.md §10, "recognised
+// docs/architecture/results-pipeline.md §5 step 3, issuer: which testing company wrote this PDF (docs/product/labs.md §10, "recognised
 // by"), and whether the lab's own software produced it ("PDF Producer"). An unknown issuer is
 // not validated.
 import { LABS } from "../labs/index.ts";

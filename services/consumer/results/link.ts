@@ -1,5 +1,5 @@
 // Results by link (docs/product/calls.md §7.2 addtestresulturl, addtestresultlink, generatetestresulttextobjectsurl;
-// docs/architecture.md §5 "Results by link"): the consumer API fetches, on its own server, a URL a
+// docs/architecture/results-pipeline.md §5 "Results by link"): the consumer API fetches, on its own server, a URL a
 // user typed. Everything here is about fetching it safely (server-side request forgery):
 // - before any connection: the URL must be `https:` on port 443, without user or password, on a
 //   host an accepted lab declares (labs/*.ts `links.hosts`); a bare IP address is never a lab's host;

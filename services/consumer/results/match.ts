@@ -1,4 +1,4 @@
-// docs/architecture.md §5 step 8, matching against the profile (docs/product/labs.md §10.6):
+// docs/architecture/results-pipeline.md §5 step 8, matching against the profile (docs/product/labs.md §10.6):
 // compare after Unicode NFC, trimming, collapsing inner white space and ignoring case; nothing
 // else is folded (`Jose` is not `José`). One property value per checked field, with matchInfo
 // null when it matches, else what the PDF says against what the profile says.
@@ -78,7 +78,7 @@ function info(matches: boolean, reported: string, profile: string): string | nul
 }
 
 /**
- * Matches a report's patient against a profile (docs/architecture.md §5 step 8).
+ * Matches a report's patient against a profile (docs/architecture/results-pipeline.md §5 step 8).
  * @returns valid and the three property values (First Name, Last Name, Date of Birth); dates in
  *   matchInfo are written MM/DD/YYYY.
  */

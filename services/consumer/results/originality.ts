@@ -1,4 +1,4 @@
-// docs/architecture.md §5 step 2, originality (docs/product/labs.md §10.5): a result counts only from
+// docs/architecture/results-pipeline.md §5 step 2, originality (docs/product/labs.md §10.5): a result counts only from
 // the PDF the lab issued. Refused here: an encrypted file that opens without a password (an
 // owner password restricting printing, copying or editing: no accepted lab encrypts its
 // reports, and encrypting rewrites every string and stream, so the file is not the one the lab
@@ -68,7 +68,7 @@ export function printOrSaveProgram(pdf: Pick<ParsedPdf, "producer" | "creator">)
 }
 
 /**
- * Checks that `pdf` is an original (docs/architecture.md §5 step 2).
+ * Checks that `pdf` is an original (docs/architecture/results-pipeline.md §5 step 2).
  * @throws UploadRejectedError "encrypted" (consumerMessage rejectionMessages.locked) for an
  *   encrypted file that opened without a password, "no_text" when page 1 has no text,
  *   "printed" for a print or save program, "changed" for an incremental update or a late ModDate.

@@ -1,4 +1,4 @@
-// A lab's HTML result page as lines of text (docs/product/labs.md §10.8; docs/architecture.md §5 "Results by
+// A lab's HTML result page as lines of text (docs/product/labs.md §10.8; docs/architecture/results-pipeline.md §5 "Results by
 // link"), the shape extract.ts reads a PDF's page 1 in: each table row, list item, heading or other
 // block is a line, and each table cell (or definition term and description) starts a new run, so
 // that `<tr><th>Date of birth</th><td>04/03/1990</td></tr>` reads as a label followed by its value,

@@ -1,4 +1,4 @@
-// The test-result pipeline (docs/architecture.md §5): its nine steps in order, each one call. The
+// The test-result pipeline (docs/architecture/results-pipeline.md §5): its nine steps in order, each one call. The
 // duplicate check by the report's identity (step 5) waits for extraction (step 4), which reads the
 // identity; page 1's image (step 6) is drawn in the same worker task that decodes the QR codes the
 // proof (step 7) reads. A step that refuses the upload throws UploadRejectedError (nothing is stored); a
@@ -116,7 +116,7 @@ async function finish(
 }
 
 /**
- * Adds a result by the lab's own link (docs/product/labs.md §10.8, docs/architecture.md §5 "Results by
+ * Adds a result by the lab's own link (docs/product/labs.md §10.8, docs/architecture/results-pipeline.md §5 "Results by
  * link"): the document is fetched from the lab's declared host (link.ts), then a PDF goes through
  * every step of an upload, and must be a report of the lab whose host served it; an HTML result
  * page is read into lines in the worker pool (page.ts), must carry the lab's recognition texts,

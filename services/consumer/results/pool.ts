@@ -1,4 +1,4 @@
-// The PDF worker pool (docs/architecture.md §2 "PDF"): piscina threads running worker.ts, each task with a
+// The PDF worker pool (docs/architecture/README.md §2 "PDF"): piscina threads running worker.ts, each task with a
 // time budget (the worker is terminated past it) and a memory budget (heap limit of the
 // thread, plus worker.ts's check of heap and ArrayBuffers), so that a bomb costs one worker for
 // at most the budget while the event loop and the other workers keep answering. The budget

@@ -1,4 +1,4 @@
-// docs/architecture.md §5 step 6, image: each page as a JPEG that fits 1250x1000 (docs/product/messages.md §9
+// docs/architecture/results-pipeline.md §5 step 6, image: each page as a JPEG that fits 1250x1000 (docs/product/messages.md §9
 // large view), drawn by the worker pool; served only to the owner (store.ts resultImage). Page 1 is
 // drawn at upload; a later page when it is first asked for, from the kept PDF.
 import type { PdfPool } from "./pool.ts";

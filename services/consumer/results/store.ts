@@ -218,7 +218,7 @@ export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwn
 }
 
 /**
- * The onProfileChanged hook (profiles.ts): re-runs matching (docs/architecture.md §5 step 8) for every
+ * The onProfileChanged hook (profiles.ts): re-runs matching (docs/architecture/results-pipeline.md §5 step 8) for every
  * stored result of the consumer against the changed profile, updates validity and property
  * values, then the consumer's window. Runs inside modifycore's transaction.
  */

@@ -1,4 +1,4 @@
-// Text as the pipeline reads it (docs/architecture.md §5 step 4): lines of runs, the one shape a PDF's
+// Text as the pipeline reads it (docs/architecture/results-pipeline.md §5 step 4): lines of runs, the one shape a PDF's
 // page 1 (extract.ts textLines) and a lab's HTML result page (page.ts) are both read into. No imports:
 // the worker, the page reader and extraction all use it.
 

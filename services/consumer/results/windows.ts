@@ -1,4 +1,4 @@
-// docs/architecture.md §5 step 9, windows (docs/product/labs.md §10.7): counted from specimen
+// docs/architecture/results-pipeline.md §5 step 9, windows (docs/product/labs.md §10.7): counted from specimen
 // collection in UTC by the rules table (labs/rules.ts); a window is open while now < end (the
 // end is exclusive). Only a negative result opens one. The consumer's window is that of their
 // most recent valid result by collection time; a positive result ends it. Inconclusive results

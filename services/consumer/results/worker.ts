@@ -1,4 +1,4 @@
-// The piscina task that touches PDF bytes (docs/architecture.md §2 "PDF", §5 steps 1 and 6): pdfjs-dist's
+// The piscina task that touches PDF bytes (docs/architecture/README.md §2 "PDF", docs/architecture/results-pipeline.md §5 steps 1 and 6): pdfjs-dist's
 // legacy build reads page 1's text with positions, the document's metadata, its revision count,
 // whether it is encrypted, and the active content it carries, seen both by structure.ts's scan
 // of the objects as written and by pdf.js's reading of the document ("parse"; a file that needs

@@ -1,4 +1,4 @@
-// Consumer API, test results (docs/product/data.md §3 test result and property value; docs/architecture.md §5): one row
+// Consumer API, test results (docs/product/data.md §3 test result and property value; docs/architecture/results-pipeline.md §5): one row
 // per stored result with what was read from the PDF (so that a profile change can re-run
 // matching), its property values, and page 1's JPEG in a table of its own so that lists never
 // read it. Only SQL that PostgreSQL 13+ and PGlite both accept.

@@ -1,5 +1,5 @@
 // Consumer API, every page of a result (docs/product/calls.md §7 GET /testresult/getimage/ and its `page`
-// extension; docs/architecture.md §5 step 6): the original PDF is kept beside the result, in a table
+// extension; docs/architecture/results-pipeline.md §5 step 6): the original PDF is kept beside the result, in a table
 // of its own so that lists never read it, with the number of pages it has; the images table holds
 // one JPEG per rendered page. Page 1 is drawn at upload; a later page is drawn on its first request
 // from the kept PDF and stored. A result stored before this migration has no kept PDF and no page

@@ -65,7 +65,7 @@ export interface ConsumerIdentityEmailsTable {
   updated_at: Date;
 }
 
-/** A stored test result (docs/product/data.md §3 test result; docs/architecture.md §5): what the PDF said and whether it matched. */
+/** A stored test result (docs/product/data.md §3 test result; docs/architecture/results-pipeline.md §5): what the PDF said and whether it matched. */
 export interface ConsumerTestResultsTable {
   /** uuid; docs/product/data.md §3 sF_TestResultId. */
   id: string;

@@ -1,4 +1,4 @@
-// The proof step (docs/architecture.md §5 step 7; docs/product/labs.md §10.9): the QR codes found on a report's
+// The proof step (docs/architecture/results-pipeline.md §5 step 7; docs/product/labs.md §10.9): the QR codes found on a report's
 // first pages are read as signed results. A verified SMART Health Card or EU DCC is the strongest
 // evidence: its fields are compared with what the PDF's text says, and a disagreement (name, date of
 // birth, collection time, test, result) makes the result invalid with a property value naming it. A code
