@@ -2,7 +2,8 @@
 // The script itself builds nothing: it serves whatever `npm run build` last wrote to build/ (BUILD_DIR), and
 // stops with a message when there is no build.
 //
-// Memory is the whole server's: server.ts and every process it started (bench/support.ts rssOf).
+// Memory is the whole server's: server.ts and every process it started, and with BENCH_UPSTREAMS=processes the
+// services' processes (bench/support.ts BenchServer.rss).
 // Starts server.ts as a child process (bench/support.ts) the way operators run it (NODE_ENV=production, a fresh
 // temporary DATA_DIR, the three reference services embedded on PGlite, LOG_LEVEL=warn,
 // AUTH_RATE_LIMIT raised so the form-post row measures the form and not the 429 page), and waits
@@ -54,7 +55,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import * as messages from "../app/messages.ts";
 import { root, scriptAssets } from "../tests/integration/server-process.ts";
-import { autocannon, BROWSER_ACCEPT_ENCODING, mib, PERSON, requireBuild, rssOf, shippedNodeOptions, signedInUser, startBenchServer, type AutocannonOptions, type AutocannonResult, type BenchServer } from "./support.ts";
+import { autocannon, benchUpstreams, BROWSER_ACCEPT_ENCODING, mib, PERSON, requireBuild, rssOf, shippedNodeOptions, signedInUser, startBenchServer, type AutocannonOptions, type AutocannonResult, type BenchServer } from "./support.ts";
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
@@ -90,7 +91,7 @@ const bare = await startBenchServer({ startTimeoutMs: START_TIMEOUT_MS, script: 
 try {
   // ------------------------------------------------------------ memory at rest
   await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
-  const atRest = { safeWindow: rssOf(child.pid), bare: rssOf(bare.child.pid) };
+  const atRest = { safeWindow: server.rss(), bare: rssOf(bare.child.pid) };
 
   // ------------------------------------------------------------ a signed-in user with a profile and a result
   const { cookie } = await signedInUser(server);
@@ -254,19 +255,21 @@ try {
     console.error(`${target.label}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (${statuses})`);
   }
 
-  const afterLoad = { safeWindow: rssOf(child.pid), bare: rssOf(bare.child.pid) };
+  const afterLoad = { safeWindow: server.rss(), bare: rssOf(bare.child.pid) };
 
   // ------------------------------------------------------------ stop
   await bare.stop(STOP_TIMEOUT_MS);
   const serverErrorsBeforeStop = logLevels.error;
   child.kill("SIGTERM");
   const code = await Promise.race([exited, new Promise<string>((resolve) => setTimeout(() => resolve("no exit"), STOP_TIMEOUT_MS))]);
+  // With BENCH_UPSTREAMS=processes, the services' processes too (the restart below starts them again).
+  await server.stop(STOP_TIMEOUT_MS);
 
   // ------------------------------------------------------------ memory at rest after a restart
   // The same DATA_DIR, its database made and holding this run's user: an operator's usual start.
   const restarted = await startBenchServer({ startTimeoutMs: START_TIMEOUT_MS, dataDir });
   await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
-  const atRestRestarted = rssOf(restarted.child.pid);
+  const atRestRestarted = restarted.rss();
   await restarted.stop(STOP_TIMEOUT_MS);
   const restWorst = Math.max(atRest.safeWindow ?? Infinity, atRestRestarted ?? Infinity);
 
@@ -279,7 +282,7 @@ try {
     "",
     `Run: ${new Date().toISOString()} · Node ${process.version} · ${os.cpus().length} × ${cpu} · ${os.platform()} ${os.release()} · load average at start ${loadAtStart.map((l) => l.toFixed(2)).join(" / ")}`,
     `Code: ${version}; ${path.relative(root, path.dirname(path.dirname(buildEntry)))}/ built ${statSync(buildEntry).mtime.toISOString()}. Load average at end ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}.`,
-    `server.ts as a child process (NODE_ENV=production, NODE_OPTIONS="${process.env.NODE_OPTIONS ?? shippedNodeOptions}", fresh DATA_DIR, the three reference services embedded on PGlite, sessions in the same database, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised; ready in ${startSeconds.toFixed(1)} s). ` +
+    `server.ts as a child process (NODE_ENV=production, NODE_OPTIONS="${process.env.NODE_OPTIONS ?? shippedNodeOptions}", fresh DATA_DIR, ${benchUpstreams === "thread" ? "the three reference services embedded on PGlite in its data thread, sessions in the same database" : "BENCH_UPSTREAMS=processes: the three reference services as processes of their own (their main.ts, each its own PGlite), server.ts given their URLs, sessions in its data thread's PGlite"}, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised; ready in ${startSeconds.toFixed(1)} s). ` +
       `autocannon ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up (discarded) then ${DURATION_SECONDS} s per row, one row at a time, Accept-Encoding "${BROWSER_ACCEPT_ENCODING}" (Chromium's; pages answer gzip, assets br) unless the row says otherwise; ` +
       "autocannon runs on the same machine as the server, so both share its cores (other work may have been running too): read the figures as a floor and as ratios between rows. " +
       "Signed-in rows carry the cookies of a user who registered, confirmed the e-mail, signed in, created a profile and uploaded one valid Harborview Labs report through the forms (open Strong window, one result, no follows). " +
@@ -351,6 +354,8 @@ try {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   }
   await bare.stop(STOP_TIMEOUT_MS);
+  await server.stop(STOP_TIMEOUT_MS);
   await rm(dataDir, { recursive: true, force: true });
+  await rm(`${dataDir}-services`, { recursive: true, force: true });
   await rm(bare.dataDir, { recursive: true, force: true });
 }

@@ -33,7 +33,6 @@ import {
   labReport,
   mib,
   requireBuild,
-  rssOf,
   shippedNodeOptions,
   signedInUser,
   startBenchServer,
@@ -130,12 +129,12 @@ try {
   ];
 
   // ------------------------------------------------------------ soak
-  const rss: { second: number; bytes: number | undefined }[] = [{ second: 0, bytes: rssOf(server.child.pid) }];
+  const rss: { second: number; bytes: number | undefined }[] = [{ second: 0, bytes: server.rss() }];
   console.error(`soak: ${CONNECTIONS} connections, ${DURATION_SECONDS} s; RSS at 0 s: ${mib(rss[0]!.bytes)}`);
   const soakStart = performance.now();
   const sampler = setInterval(() => {
     const second = Math.round((performance.now() - soakStart) / 1000);
-    const bytes = rssOf(server.child.pid);
+    const bytes = server.rss();
     rss.push({ second, bytes });
     const answers = [...tally.values()].reduce((sum, byStatus) => sum + [...byStatus.values()].reduce((a, b) => a + b, 0), 0);
     const pid = server.child.pid;
@@ -145,7 +144,7 @@ try {
   clearInterval(sampler);
   // The last sample at the very end of the run, if the interval's last tick came before it.
   const endSecond = Math.round((performance.now() - soakStart) / 1000);
-  if (rss.at(-1)!.second < endSecond - 1) rss.push({ second: endSecond, bytes: rssOf(server.child.pid) });
+  if (rss.at(-1)!.second < endSecond - 1) rss.push({ second: endSecond, bytes: server.rss() });
   const soakErrorLines = server.logLevels.error;
   const soakTally = new Map([...tally].map(([label, byStatus]) => [label, new Map(byStatus)]));
 

@@ -146,6 +146,56 @@ export interface BenchServer {
   expect: (ok: boolean, message: string) => asserts ok;
   /** SIGTERM, then SIGKILL if it has not exited within `timeoutMs`; resolves with the exit code (or "no exit"). */
   stop: (timeoutMs: number) => Promise<number | null | "no exit">;
+  /** Where the identity authority writes its mail files: DATA_DIR/outbox, or its own with BENCH_UPSTREAMS=processes. */
+  outboxDir: string;
+  /** The resident memory of the whole server now (bytes): server.ts and what it started, and the upstreams' processes when the bench started them. */
+  rss: () => number | undefined;
+}
+
+/**
+ * How the bench runs the reference services (BENCH_UPSTREAMS): `thread`, the embedded default (the
+ * data thread of server.ts), or `processes`, the child-process design measured against it: each
+ * service from its own main.ts, a process of its own with its own DATA_DIR, and server.ts given
+ * the three URLs (docs/decisions/0016-services-in-a-data-thread.md).
+ */
+export const benchUpstreams = process.env.BENCH_UPSTREAMS === "processes" ? "processes" : "thread";
+
+/** The three services as processes of their own (BENCH_UPSTREAMS=processes), started in order, each waited for. */
+async function startServiceProcesses(dir: string, timeoutMs: number): Promise<{ env: Record<string, string>; pids: () => number[]; outboxDir: string; stop: (timeoutMs: number) => Promise<void> }> {
+  const secret = "bench-client-secret-0123456789abcdef";
+  const children: ChildProcess[] = [];
+  const start = async (service: "identity" | "business" | "consumer", env: Record<string, string>) => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [path.join("services", service, "main.ts")], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", NODE_OPTIONS: process.env.NODE_OPTIONS ?? shippedNodeOptions, HOST: "127.0.0.1", PORT: String(port), DATA_DIR: path.join(dir, service), LOG_LEVEL: "warn", ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    children.push(child);
+    const url = `http://127.0.0.1:${port}`;
+    const startedAt = performance.now();
+    while (!(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
+      if (child.exitCode !== null || performance.now() - startedAt > timeoutMs) throw new Error(`services/${service}/main.ts did not start`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return url;
+  };
+  const identity = await start("identity", { IDENTITY_CLIENT_SECRET: secret });
+  const business = await start("business", { IDENTITY_URL: identity });
+  const consumer = await start("consumer", { IDENTITY_URL: identity, BUSINESS_API_URL: business });
+  return {
+    env: { IDENTITY_URL: identity, BUSINESS_API_URL: business, CONSUMER_API_URL: consumer, IDENTITY_CLIENT_SECRET: secret },
+    pids: () => children.map((child) => child.pid!).filter(Boolean),
+    outboxDir: path.join(dir, "identity", "outbox"),
+    stop: async (stopMs) => {
+      for (const child of children.reverse()) {
+        if (child.exitCode !== null || child.signalCode !== null) continue;
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        if ((await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve("no exit"), stopMs))])) === "no exit") child.kill("SIGKILL");
+      }
+    },
+  };
 }
 
 /** The V8 options `npm start` and the Docker image run server.ts with (package.json config.nodeOptions). */
@@ -163,6 +213,8 @@ export async function startBenchServer(options: { dataDir?: string; startTimeout
   const script = options.script ?? "server.ts";
   const readyPath = options.readyPath ?? "/healthz";
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), "bench-")));
+  // BENCH_UPSTREAMS=processes: the services beside server.ts, in a directory beside its DATA_DIR (started anew with each server).
+  const services = benchUpstreams === "processes" && script === "server.ts" ? await startServiceProcesses(`${dataDir}-services`, options.startTimeoutMs) : undefined;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [script], {
@@ -178,6 +230,7 @@ export async function startBenchServer(options: { dataDir?: string; startTimeout
       LOG_LEVEL: "warn",
       AUTH_RATE_LIMIT: "1000000000",
       ...(process.env.BUILD_DIR ? { BUILD_DIR: process.env.BUILD_DIR } : {}),
+      ...services?.env,
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -197,11 +250,19 @@ export async function startBenchServer(options: { dataDir?: string; startTimeout
     if (!ok) throw new Error(`${message}\nserver log tail:\n${logTail}`);
   };
   const stop = async (timeoutMs: number) => {
-    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await services?.stop(timeoutMs);
+      return child.exitCode;
+    }
     child.kill("SIGTERM");
     const code = await Promise.race([exited, new Promise<"no exit">((resolve) => setTimeout(() => resolve("no exit"), timeoutMs))]);
     if (code === "no exit") child.kill("SIGKILL");
+    await services?.stop(timeoutMs);
     return code;
+  };
+  const rss = () => {
+    const own = rssOf(child.pid);
+    return own === undefined ? undefined : (services?.pids() ?? []).reduce((sum, pid) => sum + (rssOf(pid) ?? 0), own);
   };
 
   const startedAt = performance.now();
@@ -216,7 +277,7 @@ export async function startBenchServer(options: { dataDir?: string; startTimeout
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const startSeconds = (performance.now() - startedAt) / 1000;
-  return { child, base, dataDir, startSeconds, exited, logLevels, logTail: () => logTail, expect, stop };
+  return { child, base, dataDir, startSeconds, exited, logLevels, logTail: () => logTail, expect, stop, outboxDir: services?.outboxDir ?? path.join(dataDir, "outbox"), rss };
 }
 
 /**
@@ -270,7 +331,7 @@ export function withCookie(init: RequestInit, cookie: string): RequestInit {
 
 /** The link containing `linkPart` of the newest mail to `to` in DATA_DIR/outbox (waits up to 15 s). */
 async function mailLink(server: BenchServer, to: string, linkPart: string): Promise<URL> {
-  const outbox = path.join(server.dataDir, "outbox");
+  const outbox = server.outboxDir;
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith(".eml")).sort().reverse();
