@@ -12,8 +12,9 @@
 // - GET /login from the shared page cache (anonymous);
 // - GET /safewindow signed in (one upstream call to the embedded consumer API, its database).
 //
-// The embedded reference services (identity, consumer and business APIs) run in the same process, so their share
-// (jose, Kysely, PGlite's WebAssembly) is in the same profile. Prints a Markdown report and writes
+// The embedded reference services (identity, consumer and business APIs) run in the data thread of the same
+// process; every thread writes a profile of its own, and the report sums them (jose, Kysely, PGlite's
+// WebAssembly included), giving the web app's thread alone beside. Prints a Markdown report and writes
 // it to bench/profile.results.md. Environment: BENCH_PROFILE_SECONDS (default 15),
 // BENCH_PROFILE_CONNECTIONS (default 10).
 import { execFileSync } from "node:child_process";
@@ -106,12 +107,21 @@ for (const target of targets) {
     expect(load.non2xx === 0 && load.errors === 0, `${target.label}: ${load.non2xx} answers other than 2xx, ${load.errors} errors`);
     const code = await server.stop(20_000);
     expect(code === 0, `${target.label}: the server exited ${code}`);
-    const file = readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
-    expect(file !== undefined, `${target.label}: no profile was written`);
-    const profile = JSON.parse(readFileSync(path.join(profileDir, file), "utf8")) as CpuProfile;
-    const totals = selfTimeByCategory(profile);
+    // One profile per thread (the web app's, the data thread, each PDF worker) and per child process
+    // (initdb): CPU.<date>.<time>.<pid>.<thread id>.<n>.cpuprofile. Summed; the web app's thread (the
+    // server's pid, thread 0) is also reported alone.
+    const files = readdirSync(profileDir).filter((name) => name.endsWith(".cpuprofile"));
+    expect(files.length > 0, `${target.label}: no profile was written`);
+    const totals = new Map<string, number>();
+    let mainBusy = 0;
+    for (const file of files) {
+      const own = selfTimeByCategory(JSON.parse(readFileSync(path.join(profileDir, file), "utf8")) as CpuProfile);
+      for (const [category, ms] of own) totals.set(category, (totals.get(category) ?? 0) + ms);
+      const [, , , pid, threadId] = file.split(".");
+      if (Number(pid) === server.child.pid && threadId === "0") mainBusy = [...own].filter(([category]) => category !== "idle").reduce((sum, [, ms]) => sum + ms, 0);
+    }
     const busy = [...totals].filter(([category]) => category !== "idle").reduce((sum, [, ms]) => sum + ms, 0);
-    results.push({ target, requests: load.requests.total, perSecond: load.requests.average, p99: load.latency.p99, totals, busy });
+    results.push({ target, requests: load.requests.total, perSecond: load.requests.average, p99: load.latency.p99, totals, busy, mainBusy, profiles: files.length });
     console.error(`${target.label}: ${load.requests.total} requests, ${(busy / load.requests.total).toFixed(2)} ms of CPU each (whole process, setup included)`);
   } finally {
     await server.stop(20_000);
@@ -128,17 +138,17 @@ const lines = [
   `Run: ${new Date().toISOString()} · Node ${process.version} · ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"} · code ${version}.`,
   `server.ts as the benches start it, with \`--cpu-prof\`; autocannon ${CONNECTIONS} keep-alive connections for ${DURATION_SECONDS} s on one target per server, then SIGTERM. ` +
     "Self time of the whole process from start to exit (start, the sign-up of the signed-in target and the load), summed by the package or folder of the sampled function; 'idle' left out of the busy total. " +
-    "The embedded reference services (identity authority, consumer API, business API) run in the same process: their share is in the same profile.",
+    "The embedded reference services (identity authority, consumer API, business API) run in the data thread of the same process (docs/decisions/0016-services-in-a-data-thread.md): each thread writes its own profile, and the tables sum them all; the web app's thread alone is given beside.",
   "",
 ];
-for (const { target, requests, perSecond, p99, totals, busy } of results) {
+for (const { target, requests, perSecond, p99, totals, busy, mainBusy, profiles } of results) {
   const sorted = [...totals].filter(([category]) => category !== "idle").sort((a, b) => b[1] - a[1]);
   const shown = sorted.slice(0, TOP);
   const other = sorted.slice(TOP).reduce((sum, [, ms]) => sum + ms, 0);
   lines.push(
     `## ${target.label}`,
     "",
-    `${requests} requests (${perSecond.toFixed(0)} req/s, p99 ${p99} ms); busy CPU ${(busy / 1000).toFixed(1)} s, ${(busy / requests).toFixed(2)} ms per request.`,
+    `${requests} requests (${perSecond.toFixed(0)} req/s, p99 ${p99} ms); busy CPU ${(busy / 1000).toFixed(1)} s over ${profiles} threads and processes, ${(busy / requests).toFixed(2)} ms per request; of which the web app's thread ${(mainBusy / 1000).toFixed(1)} s, ${(mainBusy / requests).toFixed(2)} ms per request.`,
     "",
     "| where | self ms | share of busy | ms per request |",
     "|---|---|---|---|",
