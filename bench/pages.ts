@@ -44,7 +44,8 @@
 // of the first start and the restart), /login
 // JavaScript <= 120 KiB gzip.
 //
-// Prints a Markdown report and writes it to bench/pages.results.md; stops the servers with SIGTERM.
+// Prints a Markdown report and writes it to bench/pages.results.md (with BENCH_UPSTREAMS=processes, to
+// bench/pages.processes.results.md); stops the servers with SIGTERM.
 // Environment: BENCH_DURATION_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_COMPARE_CONNECTIONS
 // override the defaults.
 import { execFileSync } from "node:child_process";
@@ -346,7 +347,8 @@ try {
   ];
   const text = lines.join("\n");
   console.log(text);
-  await writeFile(new URL("./pages.results.md", import.meta.url), text);
+  // The child-process design's figures beside the embedded default's, never over them.
+  await writeFile(new URL(benchUpstreams === "processes" ? "./pages.processes.results.md" : "./pages.results.md", import.meta.url), text);
 } finally {
   if (child.exitCode === null && child.signalCode === null) {
     child.kill("SIGTERM");
