@@ -22,7 +22,7 @@ import type { Kysely } from "kysely";
 import { pino } from "pino";
 import type { Config } from "../app/server/config.server.ts";
 import { createLogger, endLog } from "../app/server/log.server.ts";
-import { APP_MIGRATION_TABLE, databaseSessionStore, migrateSessionTable, type DatabaseSessionStore, type StoredSessionData } from "../app/server/session-store.server.ts";
+import { APP_MIGRATION_TABLE, databaseSessionStore, migrateSessionTable, type DatabaseSessionStore, type SessionDataStore } from "../app/server/session-store.server.ts";
 import { createDatabase, pgliteOf } from "../lib/db/database.ts";
 import type { SchemaOwner } from "../lib/db/embedded.ts";
 import { migrateToLatest } from "../lib/db/migrate.ts";
@@ -62,14 +62,7 @@ export type MetricsJson = Awaited<ReturnType<typeof registry.getMetricsAsJSON>>;
  * `SessionDataStore`, run by `databaseSessionStore` on the thread's database; they reject when
  * sessions are in Redis.
  */
-export interface DataThreadCalls {
-  createData(data: StoredSessionData, expires?: Date): Promise<string>;
-  readData(id: string): Promise<StoredSessionData | null>;
-  updateData(id: string, data: StoredSessionData, expires?: Date): Promise<void>;
-  deleteData(id: string): Promise<void>;
-  userGeneration(userName: string): Promise<number>;
-  nextUserGeneration(userName: string): Promise<number>;
-  deleteUserSessions(userName: string): Promise<number>;
+export interface DataThreadCalls extends SessionDataStore {
   /**
    * Writes a backup of the embedded database to `file` (lib/db/backup.ts).
    * @returns the backup's size in bytes

@@ -37,29 +37,29 @@ describe("a crash of the data thread", () => {
     return server;
   }
 
-  it("stops the server with one fatal line naming the data thread, exit 1, and DATA_DIR given up for the next server", async () => {
-    const dataDir = temp("dir");
+  /**
+   * Kills the data thread of a server on `dataDir` the way `how` says, and checks what decision 0016
+   * promises: exit 1, one fatal line naming the data thread with the thread's error, a clean stop,
+   * and DATA_DIR given up.
+   */
+  async function crashAndCheck(dataDir: string, how: "throw" | "exit", errorText: string): Promise<void> {
     const trigger = path.join(temp("trigger"), "crash");
-    const first = await crashable(dataDir, trigger);
-    writeFileSync(trigger, "throw");
-    expect(await first.exited).toBe(1);
-    const fatal = logLines(first.output()).filter((line) => line.level === 60);
+    const server = await crashable(dataDir, trigger);
+    writeFileSync(trigger, how);
+    expect(await server.exited).toBe(1);
+    const fatal = logLines(server.output()).filter((line) => line.level === 60);
     expect(fatal).toHaveLength(1);
     expect(fatal[0]!.msg).toContain("data thread");
-    expect(fatal[0]!.err?.message).toContain("simulated fault in the data thread");
-    expect(first.output()).toContain('"msg":"stopped"');
+    expect(fatal[0]!.err?.message).toContain(errorText);
+    expect(server.output()).toContain('"msg":"stopped"');
     expect(existsSync(path.join(dataDir, "server.lock"))).toBe(false);
+  }
 
+  it("stops the server with one fatal line naming the data thread, exit 1, and DATA_DIR given up for the next server", async () => {
+    const dataDir = temp("dir");
+    await crashAndCheck(dataDir, "throw", "simulated fault in the data thread");
     // A new server takes the same DATA_DIR at once; a thread that exits by itself stops it too.
-    const secondTrigger = path.join(temp("trigger"), "crash");
-    const second = await crashable(dataDir, secondTrigger);
-    writeFileSync(secondTrigger, "exit");
-    expect(await second.exited).toBe(1);
-    const secondFatal = logLines(second.output()).filter((line) => line.level === 60);
-    expect(secondFatal).toHaveLength(1);
-    expect(secondFatal[0]!.msg).toContain("data thread");
-    expect(secondFatal[0]!.err?.message).toContain("exited with code 3");
-    expect(existsSync(path.join(dataDir, "server.lock"))).toBe(false);
+    await crashAndCheck(dataDir, "exit", "exited with code 3");
   }, 240_000);
 });
 

@@ -2,33 +2,24 @@
 // A cycle makes a module's exports undefined while the other one is still loading, and hides which
 // layer depends on which. Type-only imports count too: a type cycle is a layering cycle.
 import path from "node:path";
-import { parseCircular, parseDependencyTree } from "dpdm";
+import { parseCircular } from "dpdm";
 import { describe, expect, it } from "vitest";
+import { dependencyTree } from "./dependency-tree";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const entries = ["server.ts", "app/**/*.{ts,tsx}", "lib/**/*.ts", "services/**/*.ts", "contracts/**/*.ts"];
 
-async function dependencyTree() {
-  return parseDependencyTree(entries, {
-    cwd: root,
-    context: root,
-    tsconfig: path.join(root, "tsconfig.json"),
-    transform: false,
-    skipDynamicImports: false,
-    exclude: /node_modules/,
-  });
-}
+const projectTree = () => dependencyTree(entries);
 
 describe("import cycles", () => {
   it("resolves the app's ~/ imports, so that cycles through them are seen", async () => {
-    const tree = await dependencyTree();
+    const tree = await projectTree();
     const fromResultIcon = tree[path.join("app", "components", "ResultIcon.tsx")] ?? [];
     const windows = fromResultIcon.find((dependency) => dependency.request === "~/windows");
     expect(windows?.id).toBe(path.join("app", "windows.ts"));
   });
 
   it("finds none in server.ts, app/, lib/, services/ and contracts/", async () => {
-    const cycles = parseCircular(await dependencyTree()).map((cycle) => cycle.join(" -> "));
+    const cycles = parseCircular(await projectTree()).map((cycle) => cycle.join(" -> "));
     expect(cycles).toEqual([]);
   });
 });

@@ -3,21 +3,12 @@
 // both need lives in lib/ (the shared floor) or contracts/ (the upstream contracts), which import
 // neither. Static and dynamic imports count, type-only ones too.
 import path from "node:path";
-import { parseDependencyTree } from "dpdm";
 import { describe, expect, it } from "vitest";
-
-const root = path.resolve(import.meta.dirname, "../..");
+import { dependencyTree } from "./dependency-tree";
 
 /** "from -> to" for every import of a file under `from` that resolves into one of `forbidden`. */
 async function crossings(from: string, forbidden: string[]): Promise<string[]> {
-  const tree = await parseDependencyTree([`${from}/**/*.{ts,tsx}`], {
-    cwd: root,
-    context: root,
-    tsconfig: path.join(root, "tsconfig.json"),
-    transform: false,
-    skipDynamicImports: false,
-    exclude: /node_modules/,
-  });
+  const tree = await dependencyTree([`${from}/**/*.{ts,tsx}`]);
   const found: string[] = [];
   for (const [file, dependencies] of Object.entries(tree)) {
     if (!file.startsWith(`${from}${path.sep}`)) continue;
@@ -45,7 +36,7 @@ describe("layers", () => {
   it("sees a dynamic import across the line (the check itself works)", async () => {
     // server/ is the process around both: its data thread loads the services, and the test must see it.
     const thread = path.join("server", "data-thread.ts");
-    const tree = await parseDependencyTree([thread], { cwd: root, context: root, tsconfig: path.join(root, "tsconfig.json"), transform: false, skipDynamicImports: false, exclude: /node_modules/ });
+    const tree = await dependencyTree([thread]);
     const ids = (tree[thread] ?? []).map((dependency) => dependency.id);
     expect(ids).toContain(path.join("services", "identity", "server.ts"));
   });

@@ -5,15 +5,15 @@
 // holds the pipeline is checked on the build itself (tests/integration/server-build.test.ts).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { parseDependencyTree } from "dpdm";
 import { describe, expect, it } from "vitest";
+import { dependencyTree } from "./dependency-tree";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
 
 /** Every project file reached at run time from `entries` (type-only imports left out). */
 async function runtimeGraph(entries: string[]): Promise<Set<string>> {
-  const tree = await parseDependencyTree(entries, { cwd: root, context: root, tsconfig: path.join(root, "tsconfig.json"), transform: true, skipDynamicImports: false, exclude: /node_modules/ });
+  const tree = await dependencyTree(entries, { runtime: true });
   return new Set(Object.keys(tree).filter((file) => !file.includes("node_modules") && !file.startsWith("node:")));
 }
 
