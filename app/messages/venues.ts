@@ -1,5 +1,5 @@
 /**
- * Venues and their forms (docs/product/data.md §5 "Other helper rules"): SPEC says messages exist
+ * Venues and their forms (docs/product/data.md §5 "Other helper rules"): the product rules say messages exist
  * for these required fields without giving their wording, so all are "ours", in the tone of the
  * profile's ("First name is required").
  */

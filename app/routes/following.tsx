@@ -43,7 +43,7 @@ export default function Following() {
             <h2 className="card-name">
               {relation.firstName} {relation.lastName}
             </h2>
-            {/* The product ID of a relation is an extension: an upstream that answers as SPEC says leaves it out. */}
+            {/* The product ID of a relation is an extension: an upstream that answers as the product rules say leaves it out. */}
             {relation.safeWindowId ? (
               <p className="card-id">
                 <span className="label">Product ID</span> <code className="product-id">{relation.safeWindowId}</code>

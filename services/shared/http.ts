@@ -199,8 +199,8 @@ export const notFound: RequestHandler = (_req, res) => {
  * placed before the routes of `calls` (the service's contract):
  * - an extension call (contracts/extension.ts) answers 404 as an unknown path does, unless it is
  *   `keptWhenOff` (another reference service calls it);
- * - the query parameters a SPEC call marks as extensions are removed before the route reads them
- *   (getImage's `page`: page 1 is answered, as SPEC's call does);
+ * - the query parameters a call of the product rules marks as extensions are removed before the route reads them
+ *   (getImage's `page`: page 1 is answered, as the product rules' call does);
  * - every JSON answer of a SPEC call is stripped to its SPEC part: a 2xx answer by parsing it
  *   through `specOnly(call.answer)`, an error answer through the schema of its status in
  *   `call.errorAnswers`. An answer that does not fit its schema is logged (warn) and has the marked

@@ -86,7 +86,7 @@ function consumerUrl(): string {
  */
 const permissionsCall = { ...consumerCalls.getPermissions, answer: z.object({ enabledScreens: z.array(z.unknown()) }) } satisfies CallContract;
 
-/** The dispute as the app reads it: SPEC does not read its answer, so any body (our service's `{success: true}`) will do. */
+/** The dispute as the app reads it: the product rules do not read its answer (docs/product/calls.md §7.2), so any body (our service's `{success: true}`) will do. */
 const disputeCall = { ...consumerCalls.dispute, answer: z.unknown() } satisfies CallContract;
 
 /** The consumer API as the signed-in user of this request (`context`, inside the guard) sees it. */
@@ -160,7 +160,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     },
     /**
      * GET /testresult/getimage/?testResultId → page 1 as JPEG bytes; a later page (1-based) with the
-     * `page` extension, sent only past page 1 so that SPEC's call stays as SPEC writes it.
+     * `page` extension, sent only past page 1 so that the call stays as the product rules write it (docs/product/calls.md §7.2).
      */
     async image(testResultId: string, page = 1): Promise<Result<Buffer>> {
       const answer = await call("getImage", { query: page > 1 ? { testResultId, page: String(page) } : { testResultId } });
@@ -217,7 +217,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
       return call("addTestResultUrl", { query: { url } }, { failed: messages.resultLinkFailed, answered: consumerMessageOf });
     },
     /**
-     * POST /testresult/dispute/ with the result and the comment. SPEC does not read the answer (docs/product/calls.md §7):
+     * POST /testresult/dispute/ with the result and the comment. the product rules do not read the answer (docs/product/calls.md §7):
      * any 2xx is success, except one that says `success: false` (a refusal, with its consumerMessage if any).
      */
     async dispute(result: TestResult, disputeComment: string): Promise<Result<true>> {

@@ -1,6 +1,6 @@
 /**
  * What the app has learnt about each upstream's extensions (docs/product/calls.md §7 "Without the
- * extensions"): an upstream that answers only as SPEC says lacks our extension calls, and the screens
+ * extensions"): an upstream that answers only as the product rules say lacks our extension calls, and the screens
  * that need one leave it out instead of failing. The app never reads a setting for this; it learns
  * from the upstream's answers: a call that answers 404 where it would answer a refusal (400) is
  * absent, any other answer means it is there. Kept in memory per extension and per upstream base

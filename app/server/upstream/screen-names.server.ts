@@ -1,6 +1,6 @@
 /**
  * Reading getpermissions' `enabledScreens` as any upstream writes it (docs/product/data.md §6 "Screen
- * names"): SPEC names the screens in words ("safe window", "my fun"), our reference service as
+ * names"): the product rules name the screens in words ("safe window", "my fun"), our reference service as
  * identifiers ("SafeWindow", "MyFun"). A name is compared ignoring case, spaces and `_`; a name the
  * app does not know is ignored (and logged once per name and process), so one screen the app lacks
  * never fails the permission answer.
