@@ -67,13 +67,16 @@ describe("a burst of uploads beyond the consumer API's limit", () => {
   );
 });
 
+/** GET /metrics's token for the server that counts the uploads it turned away. */
+const metricsToken = "upload-queue-test-metrics";
+
 describe("an upload that does not get its turn in time", () => {
   let server: Running | undefined;
   let cookie = "";
 
   beforeAll(async () => {
     // One upload at a time, and a wait far shorter than one upload's pipeline.
-    ({ server, cookie } = await serverWithPerson("sw-upload-wait-", { UPLOADS_AT_ONCE: "1", UPLOAD_QUEUE_WAIT_MS: "1" }));
+    ({ server, cookie } = await serverWithPerson("sw-upload-wait-", { UPLOADS_AT_ONCE: "1", UPLOAD_QUEUE_WAIT_MS: "1", METRICS_TOKEN: metricsToken }));
   }, 120_000);
 
   afterAll(() => {
@@ -97,6 +100,9 @@ describe("an upload that does not get its turn in time", () => {
         expect(answer.body).toMatch(/<input[^>]*name="file"/);
       }
       expect((await listedResults(server!.url, cookie)).length).toBe(stored.length);
+      // Counted for operators (docs/operating.md), as many as were turned away.
+      const metrics = await (await fetch(`${server!.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+      expect(metrics).toMatch(new RegExp(`^safewindow_upload_queue_busy_total ${refused.length}$`, "m"));
     },
     120_000,
   );

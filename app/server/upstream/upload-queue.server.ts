@@ -12,13 +12,16 @@ import PQueue from "p-queue";
 import * as messages from "~/messages";
 import { getConfig } from "../config.server";
 import { failure, type Result } from "./result.server";
-import { gauge } from "../../../lib/metrics.ts";
+import { counter, gauge } from "../../../lib/metrics.ts";
 
 /** Uploads that may wait for their turn; one more is `busy` at once. Each holds its file (at most 10 MB) in memory. */
 export const maxWaitingUploads = 64;
 
 /** GET /metrics: uploads of the app waiting for their turn at the consumer API now. */
 const waitingGauge = gauge("safewindow_upload_queue_length", "Uploads waiting in the app's queue for their turn at the consumer API.", []);
+
+/** GET /metrics: uploads the queue answered busy without sending them (full, or the wait ran out). */
+const turnedAway = counter("safewindow_upload_queue_busy_total", "Uploads the app answered busy (503) without sending them to the consumer API: its queue was full or the wait ran out.", []);
 
 let queue: PQueue | undefined;
 
@@ -33,8 +36,9 @@ export function busyRetryAfterSeconds(): number {
   return Math.max(1, Math.ceil(getConfig().UPLOAD_QUEUE_WAIT_MS / 1000));
 }
 
-/** The failure of an upload that did not get its turn: `busy`, status 503, with when to try again. */
+/** The failure of an upload that did not get its turn: `busy`, status 503, with when to try again; counted. */
 function queueBusy(): Result<never> {
+  turnedAway.inc();
   const seconds = busyRetryAfterSeconds();
   return failure("busy", messages.uploadBusy(seconds), 503, { retryAfterSeconds: seconds });
 }
