@@ -19,10 +19,14 @@
 // same DATA_DIR (the lock given up on exit) and the time an idle server takes from SIGTERM to exit.
 //
 // autocannon runs in this process, on the same machine as the server (2 cores here): read figures
-// as a floor. Writes a Markdown report to bench/soak.results.md.
+// as a floor. Where the time goes: the server's own /metrics (METRICS_TOKEN set for the run) read before
+// and after the soak gives its time to answer by route and status, and the web app's upstream calls by
+// call and outcome (histogram buckets); /proc/PID/task gives the CPU of each of the server's threads (the
+// web app's main thread, the data thread, the PDF workers, V8's and libuv's helpers).
+// Writes a Markdown report to bench/soak.results.md.
 // Environment: SOAK_DURATION_SECONDS, SOAK_CONNECTIONS, SOAK_SAMPLE_SECONDS, SOAK_DISTINCT_REPORTS.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -63,7 +67,9 @@ const UPLOAD_DUPLICATE = "POST /mytests (upload of a duplicate)";
 
 const buildEntry = requireBuild();
 const loadAtStart = os.loadavg();
-const server = await startBenchServer({ startTimeoutMs: START_TIMEOUT_MS });
+/** GET /metrics is served only with a token: the soak reads the server's own timings by route and upstream call. */
+const METRICS_TOKEN = "soak-bench-metrics-token";
+const server = await startBenchServer({ startTimeoutMs: START_TIMEOUT_MS, env: { METRICS_TOKEN } });
 const expect: BenchServer["expect"] = server.expect;
 const { base, dataDir } = server;
 let restarted: BenchServer | undefined;
@@ -129,6 +135,8 @@ try {
   ];
 
   // ------------------------------------------------------------ soak
+  const metricsBefore = await scrapeMetrics();
+  const cpuBefore = threadCpu(server.child.pid);
   const rss: { second: number; bytes: number | undefined }[] = [{ second: 0, bytes: server.rss() }];
   console.error(`soak: ${CONNECTIONS} connections, ${DURATION_SECONDS} s; RSS at 0 s: ${mib(rss[0]!.bytes)}`);
   const soakStart = performance.now();
@@ -146,6 +154,11 @@ try {
   const endSecond = Math.round((performance.now() - soakStart) / 1000);
   if (rss.at(-1)!.second < endSecond - 1) rss.push({ second: endSecond, bytes: server.rss() });
   const soakErrorLines = server.logLevels.error;
+  const cpuAfter = threadCpu(server.child.pid);
+  const metricsAfter = await scrapeMetrics();
+  const routeRows = histogramRows(metricsBefore, metricsAfter, "safewindow_http_request_duration_seconds", (labels) => `${labels.method} ${labels.route} ${labels.status}`);
+  const upstreamRows = histogramRows(metricsBefore, metricsAfter, "safewindow_upstream_request_duration_seconds", (labels) => `${labels.call} (${labels.outcome})`);
+  const cpuRows = cpuSplit(cpuBefore, cpuAfter, server.child.pid);
   const soakTally = new Map([...tally].map(([label, byStatus]) => [label, new Map(byStatus)]));
 
   const third = DURATION_SECONDS / 3;
@@ -205,6 +218,22 @@ try {
     "|---|---|---|---|",
     ...byLabel,
     "",
+    "### Where the time goes",
+    "",
+    `The server's own time to answer (its \`/metrics\` histograms over the soak, from the request's arrival to the last byte; buckets, so a percentile is the bucket's upper bound), by route and status:`,
+    "",
+    "| request | answers | mean | p50 ≤ | p99 ≤ |",
+    "|---|---|---|---|---|",
+    ...routeRows,
+    "",
+    "The web app's calls to the upstreams (the data thread's services) in that time, by call and outcome:",
+    "",
+    "| call | calls | mean | p50 ≤ | p99 ≤ |",
+    "|---|---|---|---|---|",
+    ...upstreamRows,
+    "",
+    `CPU of the server's threads over the soak (/proc, user + system; ${os.cpus().length} cores, ${(DURATION_SECONDS * os.cpus().length).toFixed(0)} core-seconds in all, the load generator's share included in what is left): ${cpuRows}.`,
+    "",
     `Server RSS: ${rss.map((s) => `${s.second} s ${mib(s.bytes)}`).join(" · ")}.`,
     `RSS at ${atEnd.second} s vs at ${atThird.second} s: ${growth === undefined ? "?" : `${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)}%`}, ${growth !== undefined && Math.abs(growth) <= 0.1 ? "within" : "NOT within"} 10%.`,
     "",
@@ -220,6 +249,82 @@ try {
   await writeFile(new URL("./soak.results.md", import.meta.url), text);
 } finally {
   await server.stop(STOP_TIMEOUT_MS);
+
   if (restarted) await restarted.stop(STOP_TIMEOUT_MS);
   await rm(dataDir, { recursive: true, force: true });
+}
+
+/** The server's /metrics text (Prometheus). */
+async function scrapeMetrics(): Promise<string> {
+  const answer = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  expect(answer.ok, `/metrics answered ${answer.status}`);
+  return answer.text();
+}
+
+/** One histogram's series: labels (without `le`) to cumulative bucket counts by upper bound (s), count and sum. */
+function histogramSeries(text: string, name: string): Map<string, { labels: Record<string, string>; buckets: Map<number, number>; count: number; sum: number }> {
+  const series = new Map<string, { labels: Record<string, string>; buckets: Map<number, number>; count: number; sum: number }>();
+  const line = new RegExp(`^${name}_(bucket|count|sum)\\{([^}]*)\\} (\\S+)$`);
+  for (const row of text.split("\n")) {
+    const match = line.exec(row);
+    if (!match) continue;
+    const labels = Object.fromEntries([...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    const le = labels.le;
+    delete labels.le;
+    const key = JSON.stringify(labels);
+    const entry = series.get(key) ?? { labels, buckets: new Map<number, number>(), count: 0, sum: 0 };
+    const value = Number(match[3]);
+    if (match[1] === "bucket") entry.buckets.set(le === "+Inf" ? Infinity : Number(le), value);
+    else if (match[1] === "count") entry.count = value;
+    else entry.sum = value;
+    series.set(key, entry);
+  }
+  return series;
+}
+
+/** Table rows of a histogram's growth between two scrapes: answers, mean, and p50/p99 as bucket upper bounds, most answers first. */
+function histogramRows(before: string, after: string, name: string, label: (labels: Record<string, string>) => string): string[] {
+  const earlier = histogramSeries(before, name);
+  const ms = (seconds: number) => (seconds === Infinity ? "> 10 s" : `${Math.round(seconds * 1000)} ms`);
+  return [...histogramSeries(after, name)]
+    .map(([key, now]) => {
+      const then = earlier.get(key);
+      const count = now.count - (then?.count ?? 0);
+      const sum = now.sum - (then?.sum ?? 0);
+      const bounds = [...now.buckets.keys()].sort((a, b) => a - b);
+      const at = (q: number) => bounds.find((le) => now.buckets.get(le)! - (then?.buckets.get(le) ?? 0) >= q * count) ?? Infinity;
+      return { count, row: `| ${label(now.labels)} | ${count} | ${count ? ms(sum / count) : "-"} | ${count ? ms(at(0.5)) : "-"} | ${count ? ms(at(0.99)) : "-"} |` };
+    })
+    .filter((entry) => entry.count > 0)
+    .sort((a, b) => b.count - a.count)
+    .map((entry) => entry.row);
+}
+
+/** CPU seconds (user + system) of each thread of `pid` by thread id, with its name, from /proc. */
+function threadCpu(pid: number | undefined): Map<string, { name: string; seconds: number }> {
+  const threads = new Map<string, { name: string; seconds: number }>();
+  if (pid === undefined) return threads;
+  const ticks = 100; // USER_HZ on Linux
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      threads.set(tid, { name, seconds: (Number(fields[11]) + Number(fields[12])) / ticks });
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return threads;
+}
+
+/** The CPU used between two readings, by thread name (the main thread apart), most first. */
+function cpuSplit(before: Map<string, { name: string; seconds: number }>, after: Map<string, { name: string; seconds: number }>, pid: number | undefined): string {
+  const byName = new Map<string, number>();
+  for (const [tid, now] of after) {
+    const name = String(pid) === tid ? "main thread (web app)" : now.name;
+    byName.set(name, (byName.get(name) ?? 0) + now.seconds - (before.get(tid)?.seconds ?? 0));
+  }
+  const total = [...byName.values()].reduce((a, b) => a + b, 0);
+  return `${total.toFixed(1)} s in all: ${[...byName].filter(([, s]) => s >= 0.05).sort((a, b) => b[1] - a[1]).map(([name, s]) => `${name} ${s.toFixed(1)} s`).join(", ")}`;
 }

@@ -24,6 +24,9 @@ export const uploadFileRequired = "Please choose the PDF file of your test resul
 export const uploadNotPdf = "Please choose a PDF file (.pdf)."; // ours
 export const uploadTooLarge = "That file is larger than 10 MB. Please upload the original PDF from your testing company."; // ours
 export const uploadFailed = "We could not process your upload right now. Please try again in a minute."; // ours
+/** Ours: an upload that did not get its turn (the app's queue, or the consumer API answered 503); `seconds` as Retry-After says. */
+export const uploadBusy = (seconds: number) =>
+  `We are checking many test results right now, so we could not check yours. Please try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
 export const noResults = "You have not added a test result yet."; // ours
 // ours: results by link (docs/product/labs.md §10.8)
 export const resultLinkRequired = "Please paste the link to your result from your testing company's message.";

@@ -74,6 +74,14 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(60),
   /** The embedded consumer API's PDF worker threads at most (each ~40-60 MB while it runs). */
   MAX_PDF_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  /**
+   * Uploads (files and results by link) this process sends to the consumer API at once; more wait
+   * in the app's queue (docs/architecture/results-pipeline.md §5 "Uploads at once"). At most the
+   * consumer API's own limit (32).
+   */
+  UPLOADS_AT_ONCE: z.coerce.number().int().min(1).max(32).default(8),
+  /** How long an upload may wait in that queue for its turn, ms; past it: 503 with Retry-After. */
+  UPLOAD_QUEUE_WAIT_MS: z.coerce.number().int().positive().default(15_000),
   /** Seconds a PDF worker thread stays without an upload before it stops (the next upload starts one). */
   PDF_WORKER_IDLE_SECONDS: z.coerce.number().int().positive().default(300),
 });

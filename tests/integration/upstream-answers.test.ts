@@ -12,9 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as messages from "../../app/messages";
 import { form, sessionCookieOf, startServer, type Running } from "./server-process.ts";
 
-/** An answer of the stand-in upstream: a status and a JSON body, after `delayMs`. */
+/** An answer of the stand-in upstream: a status, headers and a JSON body, after `delayMs`. */
 interface Answer {
   status?: number;
+  headers?: Record<string, string>;
   body: unknown;
   delayMs?: number;
 }
@@ -62,7 +63,7 @@ describe("upstream answers that do not fit their contract", () => {
       const answer = answers.get(keyOf(request)) ?? { status: 404, body: { error: "not_found", error_description: "No such call." } };
       const send = () => {
         hanging.delete(response);
-        if (!response.writableEnded) response.writeHead(answer.status ?? 200, { "content-type": "application/json" }).end(JSON.stringify(answer.body));
+        if (!response.writableEnded) response.writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers }).end(JSON.stringify(answer.body));
       };
       if (answer.delayMs) {
         hanging.add(response);
@@ -157,6 +158,35 @@ describe("upstream answers that do not fit their contract", () => {
     expect(await response.text()).toContain(messages.uploadFailed);
   });
 
+  // docs/architecture/results-pipeline.md §5 "Uploads at once": the consumer API's 503 is relayed as a 503 that says when to try again.
+  const busyAnswer = { success: false, consumerMessage: "We are checking many test results right now. Please try again in a minute.", reason: "busy" };
+  const pdfUpload = () => {
+    const upload = new FormData();
+    upload.set("file", new File([new TextEncoder().encode("%PDF-1.7\n%%EOF\n")], "result.pdf", { type: "application/pdf" }));
+    return upload;
+  };
+
+  it("an upload the consumer API answers busy (503) with Retry-After is a 503 with that Retry-After and the seconds in the message", async () => {
+    answers = defaultAnswers();
+    answers.set("/testresult/addtestresultmultipart", { status: 503, headers: { "retry-after": "7" }, body: busyAnswer });
+    const response = await post("/mytests", pdfUpload());
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("7");
+    expect(await response.text()).toContain(`<p>${messages.uploadBusy(7)}</p>`);
+  });
+
+  it("an upload the consumer API answers busy (503) without Retry-After is a 503 with the app's queue wait as Retry-After", async () => {
+    answers = defaultAnswers();
+    answers.set("/testresult/addtestresultmultipart", { status: 503, body: busyAnswer });
+    const response = await post("/mytests", pdfUpload());
+    expect(response.status).toBe(503);
+    // UPLOAD_QUEUE_WAIT_MS's default, 15 000 ms.
+    expect(response.headers.get("retry-after")).toBe("15");
+    const html = await response.text();
+    expect(html).toContain(`<p>${messages.uploadBusy(15)}</p>`);
+    expect(html).not.toContain(messages.uploadFailed);
+  });
+
   it("a follow change answered with success false is its docs/product/messages.md §8 message", async () => {
     answers = defaultAnswers();
     answers.set("/consumersubscription/requestsubscription", { body: { success: false } });
@@ -171,6 +201,8 @@ describe("upstream answers that do not fit their contract", () => {
     answers.set("/consumersubscription/subscribers", { body: { success: true, subscriptions: [] }, delayMs: 5_000 });
     const response = await page("/people");
     expect(response.status).toBe(503);
+    // Every 503 says when to try again: a minute, as the message does.
+    expect(response.headers.get("retry-after")).toBe("60");
     expect(await response.text()).toContain(messages.upstreamUnavailable);
   });
 

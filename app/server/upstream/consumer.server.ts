@@ -20,6 +20,7 @@ import { minutesToWait } from "../attempt-limits.server";
 import type { Result } from "./result.server";
 import { knownScreens } from "./screen-names.server";
 import { extensionSupported, learnFromAnswer } from "./extensions.server";
+import { busyRetryAfterSeconds, inTurn } from "./upload-queue.server";
 
 export type {
   Check,
@@ -68,10 +69,19 @@ const followMessages: Record<FollowChange, string> = {
 };
 
 
-/** An upload refusal's own sentence (docs/product/messages.md §8.3), when the answer carries one. */
-function consumerMessageOf(_status: number, body: unknown): string | undefined {
+/**
+ * An upload refusal's own sentence (docs/product/messages.md §8.3), when the answer carries one; not
+ * for a 503, whose message (uploadBusy) says how many seconds to wait.
+ */
+function consumerMessageOf(status: number, body: unknown): string | undefined {
+  if (status === 503) return undefined;
   const message = (body as { consumerMessage?: unknown } | null)?.consumerMessage;
   return typeof message === "string" && message.trim() ? message : undefined;
+}
+
+/** The messages of an upload call (a file or a link): `failed`, the consumerMessage of a refusal, uploadBusy for a 503. */
+function uploadMessages(failed: string): CallMessages {
+  return { failed, answered: consumerMessageOf, busy: (retryAfterSeconds) => messages.uploadBusy(retryAfterSeconds ?? busyRetryAfterSeconds()) };
 }
 
 function consumerUrl(): string {
@@ -201,20 +211,21 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     /**
      * POST /testresult/addtestresultmultipart/ with the PDF in the contract's field (multipartData). A refusal
      * carries the provider's consumerMessage (docs/product/messages.md §8.3); a failure without one says
-     * uploadFailed.
+     * uploadFailed. Sent in its turn (upload-queue.server.ts); `busy` (uploadBusy, with the seconds to
+     * wait) when the queue or the consumer API (503) has no room for it.
      */
     upload(file: File) {
       const multipart = new FormData();
       multipart.set(uploadField, file, file.name || "result.pdf");
-      return call("addTestResultMultipart", { multipart }, { failed: messages.uploadFailed, answered: consumerMessageOf });
+      return inTurn(() => call("addTestResultMultipart", { multipart }, uploadMessages(messages.uploadFailed)));
     },
     /**
      * GET /testresult/addtestresulturl/?url (docs/product/labs.md §10.8): the consumer API fetches the result from
      * the lab's site and checks it as an upload. A refusal carries its consumerMessage; a failure
-     * without one says linkFailed.
+     * without one says linkFailed. Sent in its turn, busy as `upload`.
      */
     addByLink(url: string) {
-      return call("addTestResultUrl", { query: { url } }, { failed: messages.resultLinkFailed, answered: consumerMessageOf });
+      return inTurn(() => call("addTestResultUrl", { query: { url } }, uploadMessages(messages.resultLinkFailed)));
     },
     /**
      * POST /testresult/dispute/ with the result and the comment. the product rules do not read the answer (docs/product/calls.md §7):

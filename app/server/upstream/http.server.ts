@@ -105,6 +105,11 @@ export interface CallMessages {
   /** 429: the upstream throttles this account or address; `retryAfterSeconds` when it said. */
   tooManyAttempts?: (retryAfterSeconds: number | undefined) => string;
   /**
+   * 503: the upstream has more work than it takes now; `retryAfterSeconds` when it said. A call
+   * without this entry treats a 503 as `unavailable`.
+   */
+  busy?: (retryAfterSeconds: number | undefined) => string;
+  /**
    * For a call whose rule depends on the answer itself (the sign-in messages by status, an
    * upload's consumerMessage): the message for this non-2xx status and body, or undefined to use
    * the entries above. `body` has been checked against the call's error answer for that status
@@ -177,9 +182,10 @@ function refusalOf(status: number, body: unknown, messages: CallMessages): Failu
   return failure("refused", message, status, errors ? { errors } : {});
 }
 
-function reasonOfStatus(status: number): FailureReason {
+function reasonOfStatus(status: number, messages: CallMessages): FailureReason {
   if (status === 404) return "notFound";
   if (status === 429) return "tooManyAttempts";
+  if (status === 503 && messages.busy) return "busy";
   if (status >= 500) return "unavailable";
   return "refused";
 }
@@ -195,8 +201,9 @@ function reasonOfStatus(status: number): FailureReason {
  *   issues (paths and codes; never the values, which may be personal data);
  * - no answer (unreachable, timed out): `unavailable` with status 0, logged;
  * - a 401 with `onUnauthorized`: calls it (it throws the sign-in redirect);
- * - 404 `notFound`, 429 `tooManyAttempts` (with Retry-After), 5xx `unavailable`, any other 4xx
- *   `refused`, with the reasons the body lists in `errors`.
+ * - 404 `notFound`, 429 `tooManyAttempts` (with Retry-After), 503 `busy` for a call whose messages
+ *   name `busy` (with Retry-After when the upstream gave one; messages.busy's sentence), other 5xx
+ *   `unavailable`, any other 4xx `refused`, with the reasons the body lists in `errors`.
  * The failure's message comes from `messages` (docs/product/messages.md §8).
  * @throws only programming errors (a missing configuration, a bug), and the redirect of `onUnauthorized`
  */
@@ -213,7 +220,7 @@ export async function callContract<C extends CallContract>(
   // GET /metrics: every call timed by upstream host and call; the upstream's own failures counted apart.
   const labels = { host: hostOf(baseUrl), call: name, outcome: result.ok ? "ok" : result.reason };
   upstreamDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-  if (!result.ok && (result.reason === "unavailable" || result.reason === "invalidAnswer")) upstreamFailures.inc({ host: labels.host, call: name, reason: result.reason });
+  if (!result.ok && (result.reason === "unavailable" || result.reason === "busy" || result.reason === "invalidAnswer")) upstreamFailures.inc({ host: labels.host, call: name, reason: result.reason });
   return result;
 }
 
@@ -222,7 +229,7 @@ const upstreamDuration = histogram("safewindow_upstream_request_duration_seconds
   "call",
   "outcome",
 ]);
-const upstreamFailures = counter("safewindow_upstream_failures_total", "Upstream calls that failed on the upstream's side (no answer, a 5xx, an answer off its contract), by host, call and reason.", [
+const upstreamFailures = counter("safewindow_upstream_failures_total", "Upstream calls that failed on the upstream's side (no answer, a 5xx, busy, an answer off its contract), by host, call and reason.", [
   "host",
   "call",
   "reason",
@@ -274,8 +281,12 @@ async function answerOf<C extends CallContract>(
   const errorAnswer = call.errorAnswers?.[status];
   const checked = errorAnswer?.schema.safeParse(answer.body);
   const body = checked?.success ? checked.data : answer.body;
-  const reason = reasonOfStatus(status);
+  const reason = reasonOfStatus(status, messages);
   if (reason === "unavailable") log.warn({ upstreamCall: name, status }, "upstream answered with a server error");
+  if (reason === "busy") {
+    log.warn({ upstreamCall: name, status, retryAfterSeconds: answer.retryAfterSeconds }, "upstream busy");
+    return failure("busy", messages.busy!(answer.retryAfterSeconds), status, answer.retryAfterSeconds !== undefined ? { retryAfterSeconds: answer.retryAfterSeconds } : {});
+  }
   const message =
     messages.answered?.(status, body) ??
     (reason === "unavailable"

@@ -11,13 +11,16 @@
  * - `notFound`: the object does not exist, or is not the user's (404).
  * - `tooManyAttempts`: the upstream is throttling this account or address (429), with
  *   `retryAfterSeconds` when it said.
- * - `unavailable`: no answer (unreachable, timed out; status 0) or a server error (5xx).
+ * - `busy`: the upstream has more work than it takes now (503), or the app's own queue to it
+ *   (upload-queue.server.ts) did not give the call its turn in time; `retryAfterSeconds` when known
+ *   (the upload queue always sets it).
+ * - `unavailable`: no answer (unreachable, timed out; status 0) or a server error (5xx other than 503).
  * - `invalidAnswer`: a 2xx whose body does not fit the call's contract (contracts/); logged.
  */
 import { data } from "react-router";
 import { defaultRetryAfterSeconds, noteRetryAfter } from "../retry-after.server";
 
-export type FailureReason = "refused" | "notFound" | "tooManyAttempts" | "unavailable" | "invalidAnswer";
+export type FailureReason = "refused" | "notFound" | "tooManyAttempts" | "busy" | "unavailable" | "invalidAnswer";
 
 export interface Failure {
   ok: false;
@@ -46,9 +49,9 @@ export function failure(reason: FailureReason, message: string, status: number, 
 
 /**
  * For loaders: the value, or the route error response that the error boundaries show
- * (404 for `notFound`; 503 when the upstream did not answer; 502 for a server error or an answer
- * that does not fit its contract; 429 for `tooManyAttempts`; 502 for any other refusal a loader did
- * not expect). The response carries no detail: the browser learns nothing of the upstream.
+ * (404 for `notFound`; 503 when the upstream did not answer or was `busy`; 502 for a server error
+ * or an answer that does not fit its contract; 429 for `tooManyAttempts`; 502 for any other refusal
+ * a loader did not expect). The response carries no detail: the browser learns nothing of the upstream.
  * @throws a React Router `data()` response for every failure
  */
 export function valueOrThrow<T>(result: Result<T>): T {
@@ -57,9 +60,9 @@ export function valueOrThrow<T>(result: Result<T>): T {
 }
 
 /**
- * The route error response for a failure (see valueOrThrow). For `tooManyAttempts` it notes the
- * upstream's wait (one minute when it gave none, as the message says) for the Retry-After that the
- * root middleware writes (app/server/retry-after.server.ts).
+ * The route error response for a failure (see valueOrThrow). For `tooManyAttempts` and `busy` it
+ * notes the wait (the upstream's, else `defaultRetryAfterSeconds`) for the Retry-After that the root
+ * middleware writes on every 429 and 503 (app/server/retry-after.server.ts).
  */
 export function routeErrorOf(failed: Failure) {
   switch (failed.reason) {
@@ -68,6 +71,9 @@ export function routeErrorOf(failed: Failure) {
     case "tooManyAttempts":
       noteRetryAfter(failed.retryAfterSeconds ?? defaultRetryAfterSeconds);
       return data(null, { status: 429, statusText: "Too Many Requests" });
+    case "busy":
+      noteRetryAfter(failed.retryAfterSeconds ?? defaultRetryAfterSeconds);
+      return data(null, { status: 503, statusText: "Service Unavailable" });
     case "unavailable":
       return data(null, failed.status === 0 ? { status: 503, statusText: "Service Unavailable" } : { status: 502, statusText: "Bad Gateway" });
     default:
@@ -78,7 +84,8 @@ export function routeErrorOf(failed: Failure) {
 /**
  * The status a form's action answers with when its upstream call failed: 400 for a refusal (the
  * user can change what they sent), 404, 429 (its Retry-After noted, see routeErrorOf), 503 when the upstream
- * did not answer, 502 for a server error or an answer that does not fit its contract.
+ * did not answer or was busy (a busy one's Retry-After noted), 502 for a server error or an answer
+ * that does not fit its contract.
  */
 export function failureInit(failed: Failure): ResponseInit {
   if (failed.reason === "refused") return { status: 400 };

@@ -1,0 +1,88 @@
+/**
+ * The app's own queue of uploads to the consumer API (docs/architecture/results-pipeline.md §5
+ * "Uploads at once"): at most `UPLOADS_AT_ONCE` uploads (a file, or a result by link) of this process
+ * are at the consumer API at once; more wait here, in order, for at most `UPLOAD_QUEUE_WAIT_MS`
+ * and at most `maxWaitingUploads` of them. A burst of uploads then waits a little instead of being
+ * turned away by the consumer API's own limit (`MAX_CONCURRENT_UPLOADS`, 32), and only an upload that
+ * does not get its turn in time is answered `busy` (503 with Retry-After: result.server.ts).
+ * p-queue keeps the order and the count; the bounded wait is a timer that aborts the task only while
+ * it waits (a started upload always runs to its answer).
+ */
+import PQueue from "p-queue";
+import * as messages from "~/messages";
+import { getConfig } from "../config.server";
+import { failure, type Result } from "./result.server";
+import { counter, gauge } from "../../../lib/metrics.ts";
+
+/** Uploads that may wait for their turn; one more is `busy` at once. Each holds its file (at most 10 MB) in memory. */
+export const maxWaitingUploads = 64;
+
+/** GET /metrics: uploads of the app waiting for their turn at the consumer API now. */
+const waitingGauge = gauge("safewindow_upload_queue_length", "Uploads waiting in the app's queue for their turn at the consumer API.", []);
+
+/** GET /metrics: uploads the queue answered busy without sending them (full, or the wait ran out). */
+const turnedAway = counter("safewindow_upload_queue_busy_total", "Uploads the app answered busy (503) without sending them to the consumer API: its queue was full or the wait ran out.", []);
+
+let queue: PQueue | undefined;
+
+/** The process's one queue, sized by UPLOADS_AT_ONCE on first use. */
+function uploadQueue(): PQueue {
+  queue ??= new PQueue({ concurrency: getConfig().UPLOADS_AT_ONCE });
+  return queue;
+}
+
+/** The wait a busy answer gives, whole seconds: as long as an upload may wait in the queue, at least 1. */
+export function busyRetryAfterSeconds(): number {
+  return Math.max(1, Math.ceil(getConfig().UPLOAD_QUEUE_WAIT_MS / 1000));
+}
+
+/** The failure of an upload that did not get its turn: `busy`, status 503, with when to try again; counted. */
+function queueBusy(): Result<never> {
+  turnedAway.inc();
+  const seconds = busyRetryAfterSeconds();
+  return failure("busy", messages.uploadBusy(seconds), 503, { retryAfterSeconds: seconds });
+}
+
+/** A busy answer of the consumer API that gave no Retry-After waits as long as the queue's: the message says the same. */
+function withRetryAfter<T>(result: Result<T>): Result<T> {
+  return !result.ok && result.reason === "busy" && result.retryAfterSeconds === undefined ? { ...result, retryAfterSeconds: busyRetryAfterSeconds() } : result;
+}
+
+/**
+ * Runs `upload` (one call to the consumer API that hands it a document to check) in its turn:
+ * at once when fewer than UPLOADS_AT_ONCE run, else after the uploads before it, waiting at most
+ * UPLOAD_QUEUE_WAIT_MS (ms). An upload that finds `maxWaitingUploads` waiting, or whose wait runs
+ * out, is not sent: it answers the `busy` failure (503, `retryAfterSeconds` = the wait bound in
+ * seconds, messages.uploadBusy). Once started, `upload` runs to its own answer; its `busy` failure
+ * (the consumer API's 503) without a Retry-After gets the same wait.
+ * @returns upload's result, or the busy failure
+ * @throws whatever `upload` throws (programming errors, the sign-in redirect)
+ */
+export async function inTurn<T>(upload: () => Promise<Result<T>>): Promise<Result<T>> {
+  const uploads = uploadQueue();
+  if (uploads.size >= maxWaitingUploads) return queueBusy();
+  const waited = new AbortController();
+  const timer = setTimeout(() => waited.abort(), getConfig().UPLOAD_QUEUE_WAIT_MS);
+  const queued = uploads.pending >= uploads.concurrency;
+  if (queued) waitingGauge.inc();
+  let started = false;
+  try {
+    return await uploads.add(
+      () => {
+        started = true;
+        clearTimeout(timer);
+        if (queued) waitingGauge.dec();
+        return upload().then(withRetryAfter);
+      },
+      { signal: waited.signal },
+    );
+  } catch (error) {
+    if (!started) {
+      if (queued) waitingGauge.dec();
+      return queueBusy();
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
