@@ -58,6 +58,8 @@ export interface ConsumerAppDeps {
   outbox: ConsumerOutbox;
   /** The business API, which keeps the venues (venues.ts). */
   business: BusinessClient;
+  /** How long an e-mail stored for search is trusted before a call writes it again, ms (subscriptions.ts EmailMemory); default EMAIL_MEMORY_TTL_MS. */
+  emailMemoryMs?: number;
   /** The check-in code guess limits (guesses.ts); default GUESS_LIMITS. */
   checkinLimits?: Partial<GuessLimits>;
 }
@@ -236,7 +238,7 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
   if (deps.extensions === false) app.use(specOnlyMode(consumerCalls));
 
   // One memory of the stored e-mail addresses for every route (authenticate).
-  const emails = new EmailMemory(deps.profiles.db);
+  const emails = new EmailMemory(deps.profiles.db, deps.emailMemoryMs);
   const auth = authenticate(deps, emails);
   app.use("/consumer", profileRoutes(deps, auth, emails));
   app.use("/checkin", checkinRoutes(deps, auth));
