@@ -230,6 +230,7 @@ let closing: Promise<void> | undefined;
 const calls: DataThreadCalls = {
   createData: (data, expires) => sessions().createData(data, expires),
   readData: (id) => sessions().readData(id),
+  readSession: (id) => sessions().readSession(id),
   updateData: (id, data, expires) => sessions().updateData(id, data, expires),
   deleteData: (id) => sessions().deleteData(id),
   userGeneration: (userName) => sessions().userGeneration(userName),

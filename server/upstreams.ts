@@ -156,6 +156,7 @@ export async function startUpstreams(options: UpstreamsOptions): Promise<Upstrea
     ? {
         createData: (data, expires) => call("createData", data, expires),
         readData: (id) => call("readData", id),
+        readSession: (id) => call("readSession", id),
         updateData: (id, data, expires) => call("updateData", id, data, expires),
         deleteData: (id) => call("deleteData", id),
         userGeneration: (userName) => call("userGeneration", userName),

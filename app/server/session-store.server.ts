@@ -19,6 +19,9 @@
  * password change, reset or e-mail change, or "sign out everywhere", increments it, which signs out
  * every other browser of that user at once, on every replica. Users are keyed by a SHA-256 of
  * their lower-cased e-mail (no address in keys).
+ * `readSession` answers a session with its user's current generation in one call (in the database
+ * store one statement, the session row joined with its user's generation row), so that a signed-in
+ * request costs one read of the store.
  *
  * Both index sessions by that user key (the `user_key` column; a set `safewindow:user-sessions:<key>`
  * in Redis), so that `deleteUserSessions` removes every session of an account at once, with its
@@ -36,6 +39,16 @@ import type { RedisClient } from "./redis.server.ts";
 /** Session data as React Router's session storage reads and writes it (values are JSON). */
 export type StoredSessionData = Record<string, unknown>;
 
+/** A session as the session middleware reads it per request: its data and its user's current generation. */
+export interface StoredSession {
+  data: StoredSessionData;
+  /**
+   * The current session generation of the user the data names (`userName`), as `userGeneration`
+   * answers it: 0 for an anonymous session and for a user whose generation was never incremented.
+   */
+  userGeneration: number;
+}
+
 /**
  * The storage strategy of React Router's `createSessionStorage`, without the cookie.
  * `expires` is when the session ends (the cookie's expiry); undefined means `defaultSessionTtlMs`.
@@ -45,6 +58,13 @@ export interface SessionDataStore {
   createData(data: StoredSessionData, expires?: Date): Promise<string>;
   /** The data of an unexpired session, or null (unknown id, expired, or unreadable data). */
   readData(id: string): Promise<StoredSessionData | null>;
+  /**
+   * `readData` and the `userGeneration` of the user the data names, in one call: what the session
+   * middleware needs for every signed-in request (docs/security.md "Sessions"). One SQL statement in
+   * the database store (so the generation is the one current when the session was read).
+   * @returns null when `readData` would answer null
+   */
+  readSession(id: string): Promise<StoredSession | null>;
   /** Replaces an existing session's data; does nothing when the id no longer exists. */
   updateData(id: string, data: StoredSessionData, expires?: Date): Promise<void>;
   /** Removes the session (no error when it does not exist). */
@@ -181,7 +201,7 @@ export interface DatabaseSessionStore extends SessionDataStore {
 export function databaseSessionStore(anyDb: Kysely<any>, now: () => Date = () => new Date()): DatabaseSessionStore {
   const db = anyDb as Kysely<SessionTables>;
   const expiry = (expires: Date | undefined) => expires ?? new Date(now().getTime() + defaultSessionTtlMs);
-  return {
+  const store: DatabaseSessionStore = {
     async createData(data, expires) {
       for (;;) {
         const id = newSessionId();
@@ -197,6 +217,23 @@ export function databaseSessionStore(anyDb: Kysely<any>, now: () => Date = () =>
     async readData(id) {
       const row = await db.selectFrom("app_session").select("data").where("id", "=", id).where("expires_at", ">", now()).executeTakeFirst();
       return parseStored(row?.data);
+    },
+    async readSession(id) {
+      // The row's user_key is userKeyOf(data), written with the data: the join finds that user's generation.
+      const row = await db
+        .selectFrom("app_session")
+        .leftJoin("app_user_generation", "app_user_generation.user_key", "app_session.user_key")
+        .select(["app_session.data", "app_session.user_key", "app_user_generation.generation"])
+        .where("app_session.id", "=", id)
+        .where("app_session.expires_at", ">", now())
+        .executeTakeFirst();
+      const data = parseStored(row?.data);
+      if (!row || !data) return null;
+      const key = userKeyOf(data);
+      if (key === null) return { data, userGeneration: 0 };
+      // A row whose key does not match its data (written by hand, say) is not trusted: its user is asked for.
+      if (row.user_key !== key) return { data, userGeneration: await store.userGeneration(data.userName as string) };
+      return { data, userGeneration: row.generation ?? 0 };
     },
     async updateData(id, data, expires) {
       await db
@@ -236,6 +273,7 @@ export function databaseSessionStore(anyDb: Kysely<any>, now: () => Date = () =>
       return Number(result.numDeletedRows);
     },
   };
+  return store;
 }
 
 /** Prefix of the session keys in Redis. */
@@ -266,7 +304,7 @@ export function redisSessionStore(redis: RedisClient): SessionDataStore {
     // NX gives a new set its expiry; GT only ever lengthens it.
     await redis.multi().sAdd(setKey, id).pExpireAt(setKey, until, "NX").pExpireAt(setKey, until, "GT").exec();
   };
-  return {
+  const store: SessionDataStore = {
     async createData(data, expires) {
       for (;;) {
         const id = newSessionId();
@@ -280,6 +318,13 @@ export function redisSessionStore(redis: RedisClient): SessionDataStore {
     async readData(id) {
       const json = await redis.get(redisSessionKeyPrefix + id);
       return parseStored(typeof json === "string" ? json : null);
+    },
+    async readSession(id) {
+      // Two GETs in one call: the generation's key comes from the session's data (a SHA-256 Redis
+      // cannot compute), and both are reads of this thread's own connection (no other thread).
+      const data = await store.readData(id);
+      if (!data) return null;
+      return { data, userGeneration: typeof data.userName === "string" && userKeyOf(data) ? await store.userGeneration(data.userName) : 0 };
     },
     async updateData(id, data, expires) {
       const updated = await redis.set(redisSessionKeyPrefix + id, JSON.stringify(data), { expiration: expiration(expires), condition: "XX" });
@@ -311,4 +356,5 @@ export function redisSessionStore(redis: RedisClient): SessionDataStore {
       return deleted;
     },
   };
+  return store;
 }

@@ -22,7 +22,7 @@
  * so neither a shared cache nor the back button after logout keeps personal data
  * (docs/security.md); anonymous pages keep their own caching.
  */
-import { createContext, createSession, createSessionStorage, data, type MiddlewareFunction, type RouterContextProvider, type Session, type SessionStorage } from "react-router";
+import { createContext, createSession, createSessionStorage, data, type Cookie, type MiddlewareFunction, type RouterContextProvider, type Session, type SessionStorage } from "react-router";
 import { z } from "zod";
 import { counter } from "../../lib/metrics.ts";
 import * as messages from "~/messages";
@@ -80,36 +80,60 @@ interface SessionState {
 
 const sessionContext = createContext<SessionState>();
 
-/** One storage per store object (server.ts makes one store per process). */
-const storages = new WeakMap<SessionDataStore, SessionStorage<SessionData, SessionFlash>>();
+/** A store's session storage (writes) and its cookie (the middleware's own read, `readSession`). */
+interface StorageOf {
+  storage: SessionStorage<SessionData, SessionFlash>;
+  cookie: Cookie;
+}
 
-function storageFor(store: SessionDataStore): SessionStorage<SessionData, SessionFlash> {
-  let storage = storages.get(store);
-  if (!storage) {
+/** One storage per store object (server.ts makes one store per process). */
+const storages = new WeakMap<SessionDataStore, StorageOf>();
+
+/** Stored data as the session may hold it (storedSessionSchema), or null when it holds anything else. */
+function checked(stored: Record<string, unknown> | null): Partial<SessionData> | null {
+  const parsed = storedSessionSchema.safeParse(stored);
+  // React Router types the stored data as complete; what is read back is checked here instead.
+  return parsed.success ? (parsed.data as Partial<SessionData>) : null;
+}
+
+function storageFor(store: SessionDataStore): StorageOf {
+  let found = storages.get(store);
+  if (!found) {
     const config = getConfig();
     if (!config.SESSION_SECRET) throw new Error("SESSION_SECRET is not set (server.ts keeps one in DATA_DIR)");
     const cookie = appCookie("__session", { maxAge: sessionMaxAgeSeconds, signed: true });
-    // React Router types the stored data as complete; what is read back is checked here instead.
-    storage = createSessionStorage<SessionData, SessionFlash>({
+    const storage = createSessionStorage<SessionData, SessionFlash>({
       cookie,
       createData: (values, expires) => store.createData(values as Record<string, unknown>, expires),
-      readData: async (id) => {
-        const parsed = storedSessionSchema.safeParse(await store.readData(id));
-        return parsed.success ? (parsed.data as Partial<SessionData>) : null;
-      },
+      readData: async (id) => checked(await store.readData(id)),
       updateData: (id, values, expires) => store.updateData(id, values as Record<string, unknown>, expires),
       deleteData: (id) => store.deleteData(id),
     });
-    storages.set(store, storage);
+    found = { storage, cookie };
+    storages.set(store, found);
   }
-  return storage;
+  return found;
+}
+
+/**
+ * The request's session and its user's current generation, in one call of the store
+ * (`SessionDataStore.readSession`): what React Router's `getSession` does (the id from the signed
+ * cookie, then its data), with the generation read in the same step.
+ * @returns an empty session (id "") without a valid cookie, one with the cookie's id and no data when the store has none
+ */
+async function readSession(store: SessionDataStore, cookie: Cookie, cookieHeader: string | null): Promise<{ session: AppSession; userGeneration: number }> {
+  const id: unknown = cookieHeader ? await cookie.parse(cookieHeader) : null;
+  if (typeof id !== "string" || id === "") return { session: createSession<SessionData, SessionFlash>(), userGeneration: 0 };
+  const stored = await store.readSession(id);
+  const data = stored ? checked(stored.data) : null;
+  return { session: createSession<SessionData, SessionFlash>((data ?? {}) as SessionData, id), userGeneration: stored?.userGeneration ?? 0 };
 }
 
 /** Reads and writes of sessions the store failed (GET /metrics), by operation. */
 const sessionStoreFailures = counter("safewindow_session_store_failures_total", "Session store reads or writes that failed (the page answered 503), by operation.", ["operation"]);
 
 /** The session store was unreachable during `operation`: the page answers 503 (the request is not lost, it can be retried). */
-function storeUnavailable(error: unknown, context: Readonly<RouterContextProvider>, operation: "read" | "generation" | "write"): never {
+function storeUnavailable(error: unknown, context: Readonly<RouterContextProvider>, operation: "read" | "write"): never {
   sessionStoreFailures.inc({ operation });
   context.get(requestContext).log.error({ err: error }, "session store unavailable");
   throw data(null, { status: 503, statusText: "Service Unavailable" });
@@ -122,25 +146,20 @@ function storeUnavailable(error: unknown, context: Readonly<RouterContextProvide
  * @throws a 503 response when the session store cannot be reached
  */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const storage = storageFor(context.get(requestContext).sessions);
+  const { sessions: store } = context.get(requestContext);
+  const { storage, cookie } = storageFor(store);
   let session: AppSession;
+  // The current generation of the session's user, read with the session (one call of the store).
+  let current: number;
   try {
-    session = await storage.getSession(request.headers.get("Cookie"));
+    ({ session, userGeneration: current } = await readSession(store, cookie, request.headers.get("Cookie")));
   } catch (error) {
     storeUnavailable(error, context, "read");
   }
   // An id that led to no data (unknown, expired, unreadable) is dropped, so a write starts afresh.
   if (session.id && Object.keys(session.data).length === 0) session = createSession<SessionData, SessionFlash>();
   const before = JSON.stringify(session.data);
-  const { sessions: store } = context.get(requestContext);
-  const userName = session.get("userName");
-  if (session.has("accessToken") && userName) {
-    let current: number;
-    try {
-      current = await store.userGeneration(userName);
-    } catch (error) {
-      storeUnavailable(error, context, "generation");
-    }
+  if (session.has("accessToken") && session.get("userName")) {
     if ((session.get("generation") ?? 0) < current) {
       context.get(requestContext).log.info("session from before an account change elsewhere: signed out");
       signOut(session);

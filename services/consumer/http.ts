@@ -33,7 +33,7 @@ import { isReviewer, reviewerList } from "./results/reviews.ts";
 import type { Reviewers } from "./results/reviews.ts";
 import { testResultRoutes } from "./results/routes.ts";
 import { getSafeWindow } from "./safewindow.ts";
-import { SubscriptionError, rememberEmail } from "./subscriptions.ts";
+import { EmailMemory, SubscriptionError } from "./subscriptions.ts";
 import { searchCentre } from "./venues.ts";
 import { checkIn, currentUserVisits, issueCheckinCode, redeemCheckinCode, setRating } from "./visits.ts";
 import { GuessCounter } from "./guesses.ts";
@@ -58,6 +58,8 @@ export interface ConsumerAppDeps {
   outbox: ConsumerOutbox;
   /** The business API, which keeps the venues (venues.ts). */
   business: BusinessClient;
+  /** How long an e-mail stored for search is trusted before a call writes it again, ms (subscriptions.ts EmailMemory); default EMAIL_MEMORY_TTL_MS. */
+  emailMemoryMs?: number;
   /** The check-in code guess limits (guesses.ts); default GUESS_LIMITS. */
   checkinLimits?: Partial<GuessLimits>;
 }
@@ -66,13 +68,13 @@ export interface ConsumerAppDeps {
 
 /**
  * Verifies the bearer token and keeps its user for the route (see `userOf`). Also keeps the
- * token's e-mail for search by exact e-mail (subscriptions.ts#rememberEmail): the consumer API
+ * token's e-mail for search by exact e-mail (subscriptions.ts#rememberEmail, through EmailMemory): the consumer API
  * learns it from no other source.
  */
-function authenticate(deps: ConsumerAppDeps): RequestHandler {
+function authenticate(deps: ConsumerAppDeps, emails: EmailMemory): RequestHandler {
   return async (req, res, next) => {
     const user = await deps.verifier.verify(req.get("authorization"));
-    if (user.email !== undefined) await rememberEmail(deps.profiles.db, user.identityUserId, user.email, deps.now());
+    if (user.email !== undefined) await emails.remember(user.identityUserId, user.email, deps.now());
     res.locals.user = user;
     next();
   };
@@ -94,9 +96,9 @@ function requireContentType(req: Request, type: "json" | "application/x-www-form
 // ---------------------------------------------------------------- /consumer
 
 /** docs/product/calls.md §7.2: GET /consumer, POST createprofile, POST modifycore/, GET getpermissions, GET getsafewindow. */
-function profileRoutes(deps: ConsumerAppDeps): Router {
+function profileRoutes(deps: ConsumerAppDeps, auth: RequestHandler, emails: EmailMemory): Router {
   const router = express.Router();
-  router.use(authenticate(deps));
+  router.use(auth);
 
   router.get("/", async (_req, res) => {
     reply(res, consumerCalls.getProfile, await findProfile(deps.profiles, userOf(res).identityUserId));
@@ -138,6 +140,8 @@ function profileRoutes(deps: ConsumerAppDeps): Router {
   router.post("/deleteprofile", async (_req, res) => {
     const user = userOf(res);
     await deleteProfile(deps.profiles.db, user.identityUserId);
+    // The address went with the profile: the next call of this user stores it again.
+    emails.forget(user.identityUserId);
     // The person's mails kept as files go too (their rows went with the results).
     if (user.email) {
       await deps.outbox.forgetMails([user.email]).catch((err: unknown) => {
@@ -163,10 +167,10 @@ function profileRoutes(deps: ConsumerAppDeps): Router {
 // ---------------------------------------------------------------- venues: check-in and visits
 
 /** Extensions (docs/venues.md "Check-in"): POST issuecode/ (the visitor), redeemcode/ and checkin/ (a location administrator). */
-function checkinRoutes(deps: ConsumerAppDeps): Router {
+function checkinRoutes(deps: ConsumerAppDeps, auth: RequestHandler): Router {
   const router = express.Router();
   const guesses = new GuessCounter(deps.profiles.db, deps.logger, deps.checkinLimits);
-  router.use(authenticate(deps));
+  router.use(auth);
 
   router.post("/issuecode", async (_req, res) => {
     reply(res, consumerCalls.issueCheckinCode, await issueCheckinCode(deps.profiles.db, userOf(res).identityUserId, deps.now()));
@@ -201,9 +205,9 @@ function checkinRoutes(deps: ConsumerAppDeps): Router {
 }
 
 /** docs/product/calls.md §7.2: GET getcurrentuservisits/, POST setrating/. */
-function visitRoutes(deps: ConsumerAppDeps): Router {
+function visitRoutes(deps: ConsumerAppDeps, auth: RequestHandler): Router {
   const router = express.Router();
-  router.use(authenticate(deps));
+  router.use(auth);
   router.get("/getcurrentuservisits", async (_req, res) => {
     reply(res, consumerCalls.getCurrentUserVisits, await currentUserVisits(deps.profiles.db, userOf(res).identityUserId));
   });
@@ -233,16 +237,19 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
   app.get("/healthz", healthCheck(deps.checkDatabase));
   if (deps.extensions === false) app.use(specOnlyMode(consumerCalls));
 
-  app.use("/consumer", profileRoutes(deps));
-  app.use("/checkin", checkinRoutes(deps));
-  app.use("/locationvisit", visitRoutes(deps));
-  app.get("/search", authenticate(deps), async (req, res) => {
+  // One memory of the stored e-mail addresses for every route (authenticate).
+  const emails = new EmailMemory(deps.profiles.db, deps.emailMemoryMs);
+  const auth = authenticate(deps, emails);
+  app.use("/consumer", profileRoutes(deps, auth, emails));
+  app.use("/checkin", checkinRoutes(deps, auth));
+  app.use("/locationvisit", visitRoutes(deps, auth));
+  app.get("/search", auth, async (req, res) => {
     const { centre, miles } = searchCentre(parse(locationSearchQuerySchema, req.query));
     const locations = await deps.business.searchLocations(req.get("authorization") as string, centre, miles);
     reply(res, consumerCalls.searchLocations, { success: true, locations });
   });
-  app.use("/testresult", testResultRoutes({ results: deps.results, reviewers: deps.reviewers ?? reviewerList([]), outbox: deps.outbox, now: deps.now, authenticate: authenticate(deps), userOf }));
-  app.use("/consumersubscription", subscriptionRoutes({ db: deps.profiles.db, now: deps.now, authenticate: authenticate(deps), userOf }));
+  app.use("/testresult", testResultRoutes({ results: deps.results, reviewers: deps.reviewers ?? reviewerList([]), outbox: deps.outbox, now: deps.now, authenticate: auth, userOf }));
+  app.use("/consumersubscription", subscriptionRoutes({ db: deps.profiles.db, now: deps.now, authenticate: auth, userOf }));
 
   app.use(notFound);
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {

@@ -82,6 +82,8 @@ export interface ConsumerOptions {
   proof?: { shcIssuers?: readonly ShcIssuer[]; dccSigners?: readonly DccSigner[] };
   /** The check-in code guess limits per 10 minutes (guesses.ts); default GUESS_LIMITS, which tests lower. */
   checkinLimits?: Partial<GuessLimits>;
+  /** How long an e-mail stored for search is trusted before a call writes it again, ms (subscriptions.ts EmailMemory); default EMAIL_MEMORY_TTL_MS. */
+  emailMemoryMs?: number;
 }
 
 export interface ConsumerService {
@@ -150,6 +152,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
       ...(opts.extensions === false ? { extensions: false } : {}),
       business: createBusinessClient(opts.businessUrl?.replace(/\/+$/, "")),
       ...(opts.checkinLimits ? { checkinLimits: opts.checkinLimits } : {}),
+      ...(opts.emailMemoryMs !== undefined ? { emailMemoryMs: opts.emailMemoryMs } : {}),
       verifier: createTokenVerifier({ identityUrl, ...(opts.identityIssuer ? { issuer: opts.identityIssuer } : {}), now }),
       logger,
       now,

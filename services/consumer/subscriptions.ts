@@ -102,6 +102,55 @@ export async function rememberEmail(db: Kysely<ConsumerDatabase>, identityUserId
     .execute();
 }
 
+/** How long `EmailMemory` trusts that an address it stored is still stored, ms. */
+export const EMAIL_MEMORY_TTL_MS = 5 * 60_000;
+/** How many users `EmailMemory` keeps at most (the oldest goes first). */
+export const EMAIL_MEMORY_MAX_USERS = 10_000;
+
+/**
+ * `rememberEmail` for every authenticated call, without its statement when this process stored
+ * the same address for the same user less than `ttlMs` ago: the upsert is the dearest statement of
+ * a page's call (a write, where the page's own read is one select). The e-mail kept for search
+ * is therefore at most `ttlMs` late to come back after another process of the consumer API deleted
+ * it (a profile deleted there); `forget` drops the user here when this process deletes it.
+ */
+export class EmailMemory {
+  /** identity user id → the address stored and when (monotonic ms, `performance.now()`); oldest first. */
+  readonly #stored = new Map<string, { email: string; at: number }>();
+
+  readonly #db: Kysely<ConsumerDatabase>;
+  readonly #ttlMs: number;
+  readonly #maxUsers: number;
+
+  /**
+   * @param ttlMs how long a stored address is trusted, ms
+   * @param maxUsers how many users are kept at most
+   */
+  constructor(db: Kysely<ConsumerDatabase>, ttlMs = EMAIL_MEMORY_TTL_MS, maxUsers = EMAIL_MEMORY_MAX_USERS) {
+    this.#db = db;
+    this.#ttlMs = ttlMs;
+    this.#maxUsers = maxUsers;
+  }
+
+  /**
+   * `rememberEmail(db, identityUserId, email, now)` unless this process stored exactly that less than `ttlMs` ago.
+   * @throws whatever the database throws (nothing is remembered then)
+   */
+  async remember(identityUserId: string, email: string, now: Date): Promise<void> {
+    const known = this.#stored.get(identityUserId);
+    if (known && known.email === email && performance.now() - known.at < this.#ttlMs) return;
+    await rememberEmail(this.#db, identityUserId, email, now);
+    this.#stored.delete(identityUserId);
+    this.#stored.set(identityUserId, { email, at: performance.now() });
+    if (this.#stored.size > this.#maxUsers) this.#stored.delete(this.#stored.keys().next().value as string);
+  }
+
+  /** Forgets `identityUserId`, whose address this process just deleted (deleteProfile): the next call stores it again. */
+  forget(identityUserId: string): void {
+    this.#stored.delete(identityUserId);
+  }
+}
+
 // ---------------------------------------------------------------- search
 
 /** The search text as compared: NFC, trimmed, runs of white space as one space. */

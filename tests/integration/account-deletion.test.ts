@@ -76,45 +76,47 @@ async function redisContents(redis: RedisClient): Promise<Map<string, string>> {
   return contents;
 }
 
-describe("deleteUserSessions in both session stores", () => {
-  const expires = () => new Date(Date.now() + 3_600_000);
-  const stores: [string, () => Promise<{ store: SessionDataStore; close: () => Promise<void>; leftovers: (userName: string) => Promise<string[]> }>][] = [
-    [
-      "PostgreSQL",
-      async () => {
-        const db: Kysely<any> = await createDatabase({ databaseUrl: await postgres.createDatabase("store_deletion"), name: "app", poolSize: 2 });
-        await migrateSessionTable(db);
-        return {
-          store: databaseSessionStore(db),
-          close: () => db.destroy(),
-          // Rows whose data or key names the user, expired or not.
-          leftovers: async (userName) => [
-            ...(await db.selectFrom("app_session").select("id").where(sql<string>`lower(data)`, "like", `%${userName.toLowerCase()}%`).execute()).map((r) => `session ${r.id}`),
-            ...(await db.selectFrom("app_user_generation").select("user_key").where("user_key", "=", userKey(userName)).execute()).map((r) => `generation ${r.user_key}`),
-          ],
-        };
-      },
-    ],
-    [
-      "Redis",
-      async () => {
-        const redis = await connectRedis(redisUrl, { error() {} });
-        // redisContents' pattern finds every key of the session store.
-        for (const prefix of [redisSessionKeyPrefix, redisGenerationKeyPrefix, redisUserSessionsKeyPrefix]) expect(prefix).toMatch(/^safewindow:.*session/);
-        return {
-          store: redisSessionStore(redis),
-          close: async () => void (await redis.close()),
-          leftovers: async (userName) =>
-            [...(await redisContents(redis))]
-              .filter(([key, value]) => value.toLowerCase().includes(userName.toLowerCase()) || key.endsWith(userKey(userName)))
-              .map(([key]) => key),
-        };
-      },
-    ],
-  ];
+/** An hour from now. */
+const expires = () => new Date(Date.now() + 3_600_000);
+/** The two stores of deleteUserSessions and readSession, each opened on a new database (named `database`) or connection. */
+const stores: [string, (database: string) => Promise<{ store: SessionDataStore; close: () => Promise<void>; leftovers: (userName: string) => Promise<string[]> }>][] = [
+  [
+    "PostgreSQL",
+    async (database) => {
+      const db: Kysely<any> = await createDatabase({ databaseUrl: await postgres.createDatabase(database), name: "app", poolSize: 2 });
+      await migrateSessionTable(db);
+      return {
+        store: databaseSessionStore(db),
+        close: () => db.destroy(),
+        // Rows whose data or key names the user, expired or not.
+        leftovers: async (userName) => [
+          ...(await db.selectFrom("app_session").select("id").where(sql<string>`lower(data)`, "like", `%${userName.toLowerCase()}%`).execute()).map((r) => `session ${r.id}`),
+          ...(await db.selectFrom("app_user_generation").select("user_key").where("user_key", "=", userKey(userName)).execute()).map((r) => `generation ${r.user_key}`),
+        ],
+      };
+    },
+  ],
+  [
+    "Redis",
+    async () => {
+      const redis = await connectRedis(redisUrl, { error() {} });
+      // redisContents' pattern finds every key of the session store.
+      for (const prefix of [redisSessionKeyPrefix, redisGenerationKeyPrefix, redisUserSessionsKeyPrefix]) expect(prefix).toMatch(/^safewindow:.*session/);
+      return {
+        store: redisSessionStore(redis),
+        close: async () => void (await redis.close()),
+        leftovers: async (userName) =>
+          [...(await redisContents(redis))]
+            .filter(([key, value]) => value.toLowerCase().includes(userName.toLowerCase()) || key.endsWith(userKey(userName)))
+            .map(([key]) => key),
+      };
+    },
+  ],
+];
 
+describe("deleteUserSessions in both session stores", () => {
   it.each(stores)("%s: every session of the user goes with its generation, another user's and a moved one stay", async (_name, open) => {
-    const { store, close, leftovers } = await open();
+    const { store, close, leftovers } = await open("store_deletion");
     try {
       const ada = `ada-${Date.now()}@example.com`;
       const other = `grace-${Date.now()}@example.com`;
@@ -144,6 +146,37 @@ describe("deleteUserSessions in both session stores", () => {
       await store.updateData(phone, { userName: ada, accessToken: "token-phone" }, expires());
       expect(await store.readData(phone)).toBeNull();
       expect(await store.deleteUserSessions(ada)).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("readSession in both session stores", () => {
+  it.each(stores)("%s: a session with its user's current generation in one call, none for a session that is gone", async (_name, open) => {
+    const { store, close } = await open("store_reads");
+    try {
+      const ada = `ada-read-${Date.now()}@example.com`;
+      const anonymous = await store.createData({ __flash_notice__: "hello" }, expires());
+      expect(await store.readSession(anonymous)).toEqual({ data: { __flash_notice__: "hello" }, userGeneration: 0 });
+      const phone = await store.createData({ userName: ada, accessToken: "token-phone" }, expires());
+      expect(await store.readSession(phone)).toEqual({ data: { userName: ada, accessToken: "token-phone" }, userGeneration: 0 });
+      // Sign out everywhere (twice): the session read answers the new generation at once.
+      await store.nextUserGeneration(ada);
+      expect(await store.nextUserGeneration(ada)).toBe(2);
+      expect((await store.readSession(phone))?.userGeneration).toBe(2);
+      // The user's key ignores case: a session naming the address in capitals has the same generation.
+      const laptop = await store.createData({ userName: ada.toUpperCase(), accessToken: "token-laptop" }, expires());
+      expect((await store.readSession(laptop))?.userGeneration).toBe(2);
+      // Another user's generation is not this one's.
+      const other = await store.createData({ userName: `grace-read-${Date.now()}@example.com`, accessToken: "t" }, expires());
+      expect((await store.readSession(other))?.userGeneration).toBe(0);
+      await store.deleteData(phone);
+      expect(await store.readSession(phone)).toBeNull();
+      expect(await store.readSession("no-such-id")).toBeNull();
+      // A deleted account: its sessions read as none.
+      await store.deleteUserSessions(ada);
+      expect(await store.readSession(laptop)).toBeNull();
     } finally {
       await close();
     }

@@ -24,7 +24,9 @@ const answers: string[] = [];
 
 beforeAll(async () => {
   pg = await startPgliteServer();
-  services = await startServices({ client: CLIENT, tmpPrefix: "consumer-subs-", databaseUrl: pg.databaseUrl, pinIssuer: true });
+  // No memory of stored e-mail addresses (EmailMemory, unit-tested in tests/unit/email-memory.test.ts): an
+  // address changed behind the consumer API's back is brought back by the very next call.
+  services = await startServices({ client: CLIENT, tmpPrefix: "consumer-subs-", databaseUrl: pg.databaseUrl, pinIssuer: true, emailMemoryMs: 0 });
   db = await createDatabase<ConsumerDatabase>({ databaseUrl: pg.databaseUrl, name: "consumer", poolSize: 2 });
 });
 

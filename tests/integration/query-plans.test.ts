@@ -219,6 +219,7 @@ async function journey(): Promise<void> {
   const sessions = databaseSessionStore(db);
   const sessionId = await sessions.createData({ user: grace.email });
   await sessions.readData(sessionId);
+  await sessions.readSession(sessionId);
   await sessions.updateData(sessionId, { user: grace.email, flash: "x" });
   await sessions.userGeneration(grace.email);
   await sessions.nextUserGeneration(grace.email);

@@ -77,6 +77,21 @@ describe("the database session store", () => {
     for (const id of ["damaged", "array", "null"]) expect(await store.readData(id)).toBeNull();
   });
 
+  it("readSession answers what readData answers, with the user's generation; none for expired or unreadable data", async () => {
+    const expires = new Date(clock.getTime() + 1_000);
+    const soon = await store.createData({ userName: "b@example.com", accessToken: "t", generation: 0 }, expires);
+    expect(await store.readSession(soon)).toEqual({ data: { userName: "b@example.com", accessToken: "t", generation: 0 }, userGeneration: 0 });
+    expect(await store.nextUserGeneration("B@example.com")).toBe(1);
+    expect(await store.readSession(soon)).toEqual({ data: { userName: "b@example.com", accessToken: "t", generation: 0 }, userGeneration: 1 });
+    // A row whose user key does not match its data is answered with the data's user's generation.
+    await db.updateTable("app_session").set({ user_key: "not-the-key" }).where("id", "=", soon).execute();
+    expect((await store.readSession(soon))?.userGeneration).toBe(1);
+    await db.insertInto("app_session").values({ id: "damaged-read", data: '{"userName": "b@', expires_at: expires, user_key: null }).execute();
+    for (const id of ["damaged-read", "no-such-id"]) expect(await store.readSession(id)).toBeNull();
+    clock = new Date(clock.getTime() + 2_000);
+    expect(await store.readSession(soon)).toBeNull();
+  });
+
   it("200 reads and writes of one session at once all succeed, and it stays readable", async () => {
     const id = await store.createData({ n: -1 });
     const work = Array.from({ length: 200 }, (_, n) => (n % 2 ? store.readData(id) : store.updateData(id, { n, text: "x".repeat(n * 10) })));

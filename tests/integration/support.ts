@@ -158,6 +158,8 @@ export interface ServicesOptions {
   proof?: ConsumerOptions["proof"];
   /** False: every service in the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7 "Extensions"). Default true. */
   extensions?: boolean;
+  /** The consumer API's `emailMemoryMs` (services/consumer/server.ts); default its own. */
+  emailMemoryMs?: number;
 }
 
 /**
@@ -210,6 +212,7 @@ export async function startServices(options: ServicesOptions): Promise<Services>
       ...(options.links ? { links: options.links } : {}),
       ...(options.proof ? { proof: options.proof } : {}),
       ...(options.extensions === false ? { extensions: false } : {}),
+      ...(options.emailMemoryMs !== undefined ? { emailMemoryMs: options.emailMemoryMs } : {}),
     });
   } catch (err) {
     await close();
