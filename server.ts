@@ -51,6 +51,10 @@ if (config.REDIS_URL) {
 // the data thread (server/upstreams.ts, docs/decisions/0016-services-in-a-data-thread.md), ready
 // before the app listens: this thread runs no database query and loads neither PGlite nor pdf.js.
 const identityClientSecret = config.IDENTITY_URL ? config.IDENTITY_CLIENT_SECRET : (config.IDENTITY_CLIENT_SECRET ?? keptSecret(config.DATA_DIR, "identity-client-secret"));
+// The pipeline from the build is loaded while the data thread starts (each takes a second or more).
+const buildDir = path.resolve(here, process.env.BUILD_DIR || "build");
+const builtApp = dev ? undefined : (import(pathToFileURL(path.join(buildDir, "server/index.js")).href) as Promise<typeof AppModule>);
+builtApp?.catch(() => {}); // awaited below; a failed start must not end on this rejection first
 const started = await startUpstreams({
   config,
   identityClientSecret,
@@ -75,10 +79,9 @@ Object.assign(upstreams, { identityUrl: started.identityUrl, consumerUrl: starte
 const sessions: SessionDataStore = redis ? redisSessionStore(redis) : (started.sessions as SessionDataStore);
 
 // The pipeline from the build, or from Vite's module graph with --dev: each app module exists once.
-const buildDir = path.resolve(here, process.env.BUILD_DIR || "build");
 const vite = dev ? await (await import("vite")).createServer({ server: { middlewareMode: true } }) : undefined;
 if (vite) closers.push(() => vite.close());
-const { createApp } = (await (vite ? vite.ssrLoadModule("./server/app.ts") : import(pathToFileURL(path.join(buildDir, "server/index.js")).href))) as typeof AppModule;
+const { createApp } = (await (vite ? vite.ssrLoadModule("./server/app.ts") : builtApp!)) as typeof AppModule;
 const app = await createApp({
   config, log, upstreams, sessionSecret, sessions, redis,
   redisReachable: redis ? () => redisReachable(redis as RedisClient) : undefined,

@@ -13,7 +13,11 @@ export default defineConfig({
     // `npm run test:integration`: the tests that start servers, databases and Redis.
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
-      { extends: true, test: { name: "integration", include: ["tests/integration/**/*.test.ts"] } },
+      {
+        extends: true,
+        // One blank embedded database for the run, copied by every fresh data dir (tests/global-setup.ts).
+        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], globalSetup: ["tests/global-setup.ts"] },
+      },
     ],
   },
 });

@@ -13,7 +13,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { harborviewPdf } from "../fixtures/index";
 import { stopProcess } from "./redis-server";
-import { form, get, node, root, sessionCookieOf, signedUpUser, startServer, upload, type Running } from "./server-process";
+import { childEnv, form, get, node, root, sessionCookieOf, signedUpUser, startServer, upload, type Running } from "./server-process";
 
 const dirs: string[] = [];
 const temp = (name: string) => {
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 /** `npm run backup|restore -- file` with DATA_DIR=dataDir, as an operator runs it. */
 function cli(command: "backup" | "restore", file: string, dataDir: string) {
-  const result = spawnSync(node, [path.join(root, "lib/db/backup-cli.ts"), command, file], { cwd: root, env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir }, encoding: "utf8", timeout: 120_000 });
+  const result = spawnSync(node, [path.join(root, "lib/db/backup-cli.ts"), command, file], { cwd: root, env: childEnv({ DATA_DIR: dataDir }), encoding: "utf8", timeout: 120_000 });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 

@@ -11,7 +11,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { plans } from "../../contracts/business.ts";
 import { lockDataDir } from "../../lib/data-dir-lock.ts";
 import { createDatabase } from "../../lib/db/database.ts";
@@ -432,31 +432,38 @@ describe("a restart", () => {
 // ---------------------------------------------------------------- the seed command
 
 describe("npm run seed:venues", () => {
-  const runSeed = (dataDir: string, ...args: string[]) => spawnSync(process.execPath, [path.join(root, "services/business/seed-cli.ts"), ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" }, encoding: "utf8", timeout: 60_000 });
+  // Run without blocking this process's event loop: the services this file started in it keep
+  // answering (and their idle keep-alive connections are not cut under the next request).
+  const runSeed = (dataDir: string, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> =>
+    new Promise((resolve) => {
+      execFile(process.execPath, [path.join(root, "services/business/seed-cli.ts"), ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" }, encoding: "utf8", timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ status: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
+      );
+    });
 
   it("writes the sample venues once, refuses while a process holds DATA_DIR, and the named administrator holds them once confirmed", async () => {
     const parent = await mkdtemp(path.join(tmpdir(), "business-seed-"));
     // A DATA_DIR that does not exist yet, as before a first start.
     const dataDir = path.join(parent, "data");
     try {
-      expect(runSeed(dataDir).status).toBe(2);
-      expect(runSeed(dataDir, "not-an-address").status).toBe(2);
+      expect((await runSeed(dataDir)).status).toBe(2);
+      expect((await runSeed(dataDir, "not-an-address")).status).toBe(2);
       const admin = await newUser();
-      const first = runSeed(dataDir, admin.email);
+      const first = await runSeed(dataDir, admin.email);
       expect(first.stderr).toBe("");
       expect(first.status).toBe(0);
       expect(first.stdout).toContain(`${SAMPLE_VENUES.length} locations added`);
-      const second = runSeed(dataDir, admin.email);
+      const second = await runSeed(dataDir, admin.email);
       expect(second.status).toBe(0);
       expect(second.stdout).toContain("nothing changed");
-      const two = runSeed(dataDir, admin.email, "second.admin@example.com");
+      const two = await runSeed(dataDir, admin.email, "second.admin@example.com");
       expect(two.status).toBe(0);
       expect(two.stdout).toContain("second.admin@example.com made licensed administrator");
-      expect(runSeed(dataDir, admin.email, "not-an-address").status).toBe(2);
+      expect((await runSeed(dataDir, admin.email, "not-an-address")).status).toBe(2);
 
       const lock = await lockDataDir(dataDir, { onLost: () => {} });
       try {
-        const refused = runSeed(dataDir, admin.email);
+        const refused = await runSeed(dataDir, admin.email);
         expect(refused.status).toBe(1);
         expect(refused.stderr).toContain("Stop that server before seeding");
       } finally {

@@ -21,6 +21,10 @@ import { stopProcess } from "./redis-server";
 import { get, node, root, runServerToExit, signedUpUser, startServer, upload, type Running } from "./server-process";
 import { contractFetch, listeningUrl, runMain, type MainProcess } from "./support";
 
+// This file tests what a first start does to a fresh DATA_DIR, initdb included: no copied blank
+// database (tests/global-setup.ts). Each test file runs in a process of its own.
+delete process.env.PGLITE_TEMPLATE;
+
 const dirs: string[] = [];
 const temp = (name: string) => {
   const dir = mkdtempSync(path.join(tmpdir(), `sw-modes-${name}-`));

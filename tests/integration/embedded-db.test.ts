@@ -4,7 +4,7 @@
 // into it at the first start, with nothing lost; a merge a crash interrupted is started again.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +16,12 @@ import { openPglite } from "../../lib/db/database.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
 import { form, sessionCookieOf, startServer, type Running } from "./server-process.ts";
 import { makePerson, type Person, type Services } from "./support.ts";
+
+// This file tests what a first start does to a fresh DATA_DIR, initdb included: no copied blank
+// database (tests/global-setup.ts), except in the tests of that copy. Each test file runs in a
+// process of its own.
+const runTemplate = process.env.PGLITE_TEMPLATE;
+delete process.env.PGLITE_TEMPLATE;
 
 const client = { clientId: "safewindow-web", clientSecret: "merge-test-client-secret-0123" };
 const profile = { firstName: "Ada", lastName: "Lovelace", dob: "1985-12-10", postalCode: "10001" };
@@ -155,4 +161,42 @@ describe("a new embedded database is made in a child process (lib/db/database.ts
     expect(await readdir(dir)).toEqual(["notes.txt"]);
     expect((await readdir(parent)).sort()).toEqual(["db"]);
   }, 120_000);
+});
+
+describe("PGLITE_TEMPLATE (the test suite's blank database, lib/db/database.ts copyTemplate)", () => {
+  afterAll(() => {
+    delete process.env.PGLITE_TEMPLATE;
+  });
+
+  it("a new database is a copy of the blank one: owner-only files, and it opens and takes writes", async () => {
+    expect(runTemplate, "tests/global-setup.ts made one").toBeTruthy();
+    process.env.PGLITE_TEMPLATE = runTemplate;
+    const parent = await mkdtemp(path.join(tmpdir(), "sw-template-"));
+    const dir = path.join(parent, "db");
+    const pglite = await openPglite(dir);
+    try {
+      await pglite.exec("create table copied (n integer); insert into copied values (7)");
+      expect((await pglite.query<{ n: number }>("select n from copied")).rows[0]?.n).toBe(7);
+    } finally {
+      await pglite.close();
+    }
+    expect((await readdir(parent)).sort()).toEqual(["db"]);
+    for (const entry of await readdir(dir, { recursive: true })) {
+      expect((await stat(path.join(dir, entry))).mode & 0o077, entry).toBe(0);
+    }
+    // The copy is the database's own: the blank one is left as it was.
+    const blank = await openPglite(runTemplate!);
+    try {
+      expect((await blank.query("select 1 from pg_tables where tablename = 'copied'")).rows).toEqual([]);
+    } finally {
+      await blank.close();
+    }
+  }, 120_000);
+
+  it("a PGLITE_TEMPLATE that holds no database is refused, and nothing is left behind", async () => {
+    process.env.PGLITE_TEMPLATE = await mkdtemp(path.join(tmpdir(), "sw-template-empty-"));
+    const parent = await mkdtemp(path.join(tmpdir(), "sw-template-"));
+    await expect(openPglite(path.join(parent, "db"))).rejects.toThrow(/Could not create the embedded database/);
+    expect(await readdir(parent)).toEqual([]);
+  }, 60_000);
 });

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as messages from "../../app/messages";
 import { consent, listedResults, mailLink, report, signUp, uploadPost } from "./app-journey";
 import { harborviewPdf } from "../fixtures/index";
-import { form, node, root, sessionCookieOf, startServer, type Running } from "./server-process";
+import { childEnv, form, node, root, sessionCookieOf, startServer, type Running } from "./server-process";
 import { callApi, makePerson, requestToken, startServices } from "./support";
 
 let server: Running;
@@ -28,7 +28,7 @@ const harborviewTaproomId = "5a1e7d0c-5eed-4000-8000-000000000101";
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "sw-security-"));
-  const seeded = spawnSync(node, [path.join(root, "services/business/seed-cli.ts"), venueAdmin], { env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir }, encoding: "utf8", timeout: 60_000 });
+  const seeded = spawnSync(node, [path.join(root, "services/business/seed-cli.ts"), venueAdmin], { env: childEnv({ DATA_DIR: dataDir }), encoding: "utf8", timeout: 60_000 });
   expect(seeded.status, seeded.stderr).toBe(0);
   server = await startServer({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: "100000" });
 }, 150_000);

@@ -14,6 +14,16 @@ export const root = path.resolve(import.meta.dirname, "../..");
 /** This Node (24), to run server.ts with. */
 export const node = process.execPath;
 
+/**
+ * The whole environment of a process a test starts: PATH, the run's blank database to copy
+ * (PGLITE_TEMPLATE, tests/global-setup.ts; `PGLITE_TEMPLATE: ""` in `env` makes the process run
+ * initdb itself), then `env`.
+ */
+export function childEnv(env: Record<string, string>): Record<string, string> {
+  const template = process.env.PGLITE_TEMPLATE;
+  return { PATH: process.env.PATH ?? "", ...(template ? { PGLITE_TEMPLATE: template } : {}), ...env };
+}
+
 /** A started server.ts. */
 export interface Running {
   child: ChildProcess;
@@ -33,7 +43,7 @@ export interface Running {
 export function startServer(env: Record<string, string>, options: { cwd?: string } = {}): Promise<Running> {
   const child = spawn(node, ["server.ts"], {
     cwd: options.cwd ?? root,
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    env: childEnv({ NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -60,7 +70,7 @@ export function startServer(env: Record<string, string>, options: { cwd?: string
 
 /** Runs server.ts with `env` until it exits by itself (a start that must fail); `stdout` holds its log lines. */
 export async function runServerToExit(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const child = spawn(node, ["server.ts"], { cwd: root, env: { PATH: process.env.PATH ?? "", ...env } });
+  const child = spawn(node, ["server.ts"], { cwd: root, env: childEnv(env) });
   let stderr = "";
   let stdout = "";
   child.stderr.on("data", (chunk) => (stderr += String(chunk)));

@@ -37,6 +37,7 @@ import { startConsumerService } from "../../services/consumer/server.ts";
 import type { ConsumerOptions, ConsumerService } from "../../services/consumer/server.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
+import { childEnv } from "./server-process.ts";
 
 // ---------------------------------------------------------------- contract checks
 
@@ -471,7 +472,7 @@ export interface MainProcess {
 /** Runs `script` (a path) with this Node (24), its environment only PATH and `env`. */
 export function runMain(script: string, env: Record<string, string>): MainProcess {
   const child = spawn(process.execPath, [script], {
-    env: { PATH: process.env.PATH ?? "", ...env },
+    env: childEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
