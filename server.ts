@@ -30,6 +30,8 @@ const closers: (() => Promise<void>)[] = [];
 /** The listening server's connections; undefined until it listens (a data thread dead before then leaves nothing to drain). */
 let connections: ReturnType<typeof listen> | undefined;
 let stopping = false;
+/** Aborted when the drain begins: the app then answers the uploads still waiting for their turn as busy (server/app.ts `draining`). */
+const draining = new AbortController();
 
 let redis: RedisClient | undefined;
 if (config.REDIS_URL) {
@@ -83,7 +85,7 @@ const vite = dev ? await (await import("vite")).createServer({ server: { middlew
 if (vite) closers.push(() => vite.close());
 const { createApp } = (await (vite ? vite.ssrLoadModule("./server/app.ts") : builtApp!)) as typeof AppModule;
 const app = await createApp({
-  config, log, upstreams, sessionSecret, sessions, redis,
+  config, log, upstreams, sessionSecret, sessions, redis, draining: draining.signal,
   redisReachable: redis ? () => redisReachable(redis as RedisClient) : undefined,
   // The data thread's series (the embedded services'), merged with the build's own.
   otherMetrics: () => started.metrics(),
@@ -96,15 +98,18 @@ connections = listen(app, config, log, shutdownGraceMs);
 
 /**
  * SIGTERM/SIGINT (docs/decisions/0008-one-process-per-data-dir-and-draining-shutdown.md): stop
- * accepting, finish in-flight requests with `Connection: close` and close idle connections (at most
- * shutdownGraceMs, then cut), close the embedded services and databases, give DATA_DIR up, exit 0
- * (1 after a lost DATA_DIR lock).
+ * accepting, answer the uploads still waiting for their turn as busy, finish in-flight requests with
+ * `Connection: close` and close idle connections (at most shutdownGraceMs, then cut), close the
+ * embedded services and databases, give DATA_DIR up, exit 0 (1 after a lost DATA_DIR lock).
  */
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, "shutting down: finishing in-flight requests");
-  const drained = (await connections?.drain()) ?? { cut: 0, inFlightAtStart: 0 };
+  // The answers in flight are marked `Connection: close` first; then the waiting uploads answer busy.
+  const drain = connections?.drain();
+  draining.abort();
+  const drained = (await drain) ?? { cut: 0, inFlightAtStart: 0 };
   if (drained.cut > 0) log.warn({ cut: drained.cut }, `in-flight requests did not finish within ${shutdownGraceMs} ms; their connections were cut`);
   else log.info({ inFlight: drained.inFlightAtStart }, "in-flight requests finished");
   for (const close of closers.reverse()) {

@@ -61,6 +61,12 @@ export interface AppOptions {
   redis?: RedisClient;
   /** Redis reachable now (for /readyz); only with `redis`. */
   redisReachable?: () => Promise<boolean>;
+  /**
+   * Aborted by server.ts when its drain begins (SIGTERM or SIGINT): handed to every request as the
+   * request context's `draining` (app/server/context.ts), so that uploads still waiting for their
+   * turn are answered busy at once instead of outlasting the drain (app/server/upstream/upload-queue.server.ts).
+   */
+  draining: AbortSignal;
   /** The series registered outside this build (the data thread's: the embedded services'), merged into GET /metrics. */
   otherMetrics?: MetricsSource;
   /**
@@ -325,6 +331,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
           clientIp: req.ip ?? "",
           sessions,
           attemptLimits,
+          draining: options.draining,
           sharedPage: res.locals.sharedPage as PageCacheSlot | undefined,
         });
         return context;

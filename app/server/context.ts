@@ -24,6 +24,12 @@ export interface RequestInfo {
   /** Limits per target account and per mail recipient (server.ts keeps their counters). */
   attemptLimits: AttemptLimits;
   /**
+   * Aborted when the server's drain begins (SIGTERM or SIGINT; server.ts, docs/operating.md
+   * "Shutdown"): work that would outlast the drain answers at once instead, as the upload queue
+   * does (app/server/upstream/upload-queue.server.ts). The same signal for every request.
+   */
+  draining: AbortSignal;
+  /**
    * Present when this request may store its page in the shared page cache (no session or other
    * personal cookie); entry.server.tsx stores it if the route allows (app/server/page-cache.server.ts).
    */

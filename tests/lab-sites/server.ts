@@ -5,7 +5,7 @@
 // (tests/fixtures/labs.ts). A link carries the report it serves: `/r/<base64url of a LinkReport>`,
 // so tests and the browser journeys make links without talking to the server. Other paths misbehave
 // on purpose, for the fetcher's refusals: redirects, a slow body, an oversized body, a body that is
-// not what the content type says.
+// not what the content type says; a `held` link answers only when the test releases it.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:https";
 import path from "node:path";
@@ -37,6 +37,12 @@ export interface LabSites {
   port: number;
   /** The certificate (PEM) to trust for the labs' hosts: LAB_LINKS_TEST_CA. */
   ca: string;
+  /**
+   * The `held/<token>` links: answered as `r/<token>` once `release()` is called, so a test can hold
+   * an upload by link at the consumer API for as long as it needs; `arrived` resolves when the first
+   * such request has come in.
+   */
+  held: { arrived: Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
@@ -76,7 +82,13 @@ async function documentOf(lab: LabFormat, report: ReportOptions): Promise<{ type
   }
 }
 
-async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** The gate of the `held` links (LabSites.held). */
+interface HeldGate {
+  arrived: PromiseWithResolvers<void>;
+  released: PromiseWithResolvers<void>;
+}
+
+async function answer(req: IncomingMessage, res: ServerResponse, held: HeldGate): Promise<void> {
   const host = (req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase();
   const lab = LABS.find((l) => l.links?.hosts.includes(host));
   const url = new URL(req.url ?? "/", `https://${host || "localhost"}`);
@@ -87,8 +99,13 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   const report = readReport(token);
   switch (action) {
+    case "held":
     case "r": {
       if (!report) break;
+      if (action === "held") {
+        held.arrived.resolve();
+        await held.released.promise;
+      }
       const doc = await documentOf(lab, report);
       res.writeHead(200, { "content-type": doc.type, "content-length": doc.body.byteLength, "cache-control": "no-store" }).end(doc.body);
       return;
@@ -192,8 +209,9 @@ export async function startLabSites(opts: { address?: string; port?: number; caF
     mkdirSync(path.dirname(opts.caFile), { recursive: true });
     writeFileSync(opts.caFile, pems.cert);
   }
+  const held: HeldGate = { arrived: Promise.withResolvers(), released: Promise.withResolvers() };
   const server = createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
-    answer(req, res).catch(() => {
+    answer(req, res, held).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
     });
@@ -207,6 +225,7 @@ export async function startLabSites(opts: { address?: string; port?: number; caF
     address,
     port: (server.address() as AddressInfo).port,
     ca: pems.cert,
+    held: { arrived: held.arrived.promise, release: () => held.released.resolve() },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -102,7 +102,7 @@ const disputeCall = { ...consumerCalls.dispute, answer: z.unknown() } satisfies 
 /** The consumer API as the signed-in user of this request (`context`, inside the guard) sees it. */
 export function consumerApi(context: Readonly<RouterContextProvider>) {
   const user = context.get(userContext);
-  const log = context.get(requestContext).log;
+  const { log, draining } = context.get(requestContext);
   const call = <N extends ConsumerCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = screenLoadMessages) =>
     callContract(consumerUrl(), name, consumerCalls[name], { ...request, token: user.accessToken }, callMessages, {
       log,
@@ -212,12 +212,12 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
      * POST /testresult/addtestresultmultipart/ with the PDF in the contract's field (multipartData). A refusal
      * carries the provider's consumerMessage (docs/product/messages.md §8.3); a failure without one says
      * uploadFailed. Sent in its turn (upload-queue.server.ts); `busy` (uploadBusy, with the seconds to
-     * wait) when the queue or the consumer API (503) has no room for it.
+     * wait) when the queue or the consumer API (503) has no room for it, or the server drains.
      */
     upload(file: File) {
       const multipart = new FormData();
       multipart.set(uploadField, file, file.name || "result.pdf");
-      return inTurn(() => call("addTestResultMultipart", { multipart }, uploadMessages(messages.uploadFailed)));
+      return inTurn(() => call("addTestResultMultipart", { multipart }, uploadMessages(messages.uploadFailed)), draining);
     },
     /**
      * GET /testresult/addtestresulturl/?url (docs/product/labs.md §10.8): the consumer API fetches the result from
@@ -225,7 +225,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
      * without one says linkFailed. Sent in its turn, busy as `upload`.
      */
     addByLink(url: string) {
-      return inTurn(() => call("addTestResultUrl", { query: { url } }, uploadMessages(messages.resultLinkFailed)));
+      return inTurn(() => call("addTestResultUrl", { query: { url } }, uploadMessages(messages.resultLinkFailed)), draining);
     },
     /**
      * POST /testresult/dispute/ with the result and the comment. the product rules do not read the answer (docs/product/calls.md §7):

@@ -7,6 +7,12 @@
  * does not get its turn in time is answered `busy` (503 with Retry-After: result.server.ts).
  * p-queue keeps the order and the count; the bounded wait is a timer that aborts the task only while
  * it waits (a started upload always runs to its answer).
+ *
+ * When the server's drain begins (SIGTERM or SIGINT; docs/operating.md "Shutdown"), every upload still
+ * waiting is answered `busy` at once, and so is every upload that arrives after: a wait of up to
+ * UPLOAD_QUEUE_WAIT_MS would outlast the drain's 10 s and be cut, while the person retrying after
+ * Retry-After reaches another replica or the restarted server. Uploads already at the consumer API
+ * finish within the drain.
  */
 import PQueue from "p-queue";
 import * as messages from "~/messages";
@@ -20,10 +26,36 @@ export const maxWaitingUploads = 64;
 /** GET /metrics: uploads of the app waiting for their turn at the consumer API now. */
 const waitingGauge = gauge("safewindow_upload_queue_length", "Uploads waiting in the app's queue for their turn at the consumer API.", []);
 
-/** GET /metrics: uploads the queue answered busy without sending them (full, or the wait ran out). */
-const turnedAway = counter("safewindow_upload_queue_busy_total", "Uploads the app answered busy (503) without sending them to the consumer API: its queue was full or the wait ran out.", []);
+/** GET /metrics: uploads the queue answered busy without sending them (full, the wait ran out, or the server was draining). */
+const turnedAway = counter(
+  "safewindow_upload_queue_busy_total",
+  "Uploads the app answered busy (503) without sending them to the consumer API: its queue was full, the wait ran out, or the server was draining.",
+  [],
+);
 
 let queue: PQueue | undefined;
+
+/** The aborts of the uploads not started yet: the drain aborts them all at once. */
+const notStarted = new Set<AbortController>();
+/** The drain signals listened to already (the server gives one to every request; a WeakSet keeps none alive). */
+const watchedDrains = new WeakSet<AbortSignal>();
+
+/**
+ * Listens once to `draining`: when it aborts, every upload not started yet stops waiting. One
+ * listener for the process, not one per upload (each would stay on the long-lived signal, or cost
+ * Node memory per upload with AbortSignal.any, until the process ends).
+ */
+function watchDrain(draining: AbortSignal): void {
+  if (watchedDrains.has(draining)) return;
+  watchedDrains.add(draining);
+  draining.addEventListener(
+    "abort",
+    () => {
+      for (const wait of notStarted) wait.abort();
+    },
+    { once: true },
+  );
+}
 
 /** The process's one queue, sized by UPLOADS_AT_ONCE on first use. */
 function uploadQueue(): PQueue {
@@ -51,17 +83,21 @@ function withRetryAfter<T>(result: Result<T>): Result<T> {
 /**
  * Runs `upload` (one call to the consumer API that hands it a document to check) in its turn:
  * at once when fewer than UPLOADS_AT_ONCE run, else after the uploads before it, waiting at most
- * UPLOAD_QUEUE_WAIT_MS (ms). An upload that finds `maxWaitingUploads` waiting, or whose wait runs
- * out, is not sent: it answers the `busy` failure (503, `retryAfterSeconds` = the wait bound in
- * seconds, messages.uploadBusy). Once started, `upload` runs to its own answer; its `busy` failure
- * (the consumer API's 503) without a Retry-After gets the same wait.
+ * UPLOAD_QUEUE_WAIT_MS (ms). An upload that finds `maxWaitingUploads` waiting, whose wait runs
+ * out, or that is still waiting (or only arrives) once `draining` is aborted, is not sent: it
+ * answers the `busy` failure (503, `retryAfterSeconds` = the wait bound in seconds,
+ * messages.uploadBusy). Once started, `upload` runs to its own answer, drain or not; its `busy`
+ * failure (the consumer API's 503) without a Retry-After gets the same wait.
+ * @param draining aborted when the server's drain begins (the request context's `draining`, app/server/context.ts)
  * @returns upload's result, or the busy failure
  * @throws whatever `upload` throws (programming errors, the sign-in redirect)
  */
-export async function inTurn<T>(upload: () => Promise<Result<T>>): Promise<Result<T>> {
+export async function inTurn<T>(upload: () => Promise<Result<T>>, draining: AbortSignal): Promise<Result<T>> {
   const uploads = uploadQueue();
-  if (uploads.size >= maxWaitingUploads) return queueBusy();
+  if (draining.aborted || uploads.size >= maxWaitingUploads) return queueBusy();
+  watchDrain(draining);
   const waited = new AbortController();
+  notStarted.add(waited);
   const timer = setTimeout(() => waited.abort(), getConfig().UPLOAD_QUEUE_WAIT_MS);
   const queued = uploads.pending >= uploads.concurrency;
   if (queued) waitingGauge.inc();
@@ -70,10 +106,12 @@ export async function inTurn<T>(upload: () => Promise<Result<T>>): Promise<Resul
     return await uploads.add(
       () => {
         started = true;
+        notStarted.delete(waited);
         clearTimeout(timer);
         if (queued) waitingGauge.dec();
         return upload().then(withRetryAfter);
       },
+      // The timer or the drain ends the wait; p-queue drops a task whose signal aborts before it starts.
       { signal: waited.signal },
     );
   } catch (error) {
@@ -83,6 +121,7 @@ export async function inTurn<T>(upload: () => Promise<Result<T>>): Promise<Resul
     }
     throw error;
   } finally {
+    notStarted.delete(waited);
     clearTimeout(timer);
   }
 }
