@@ -14,11 +14,12 @@ import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
 import { signInSession, takeFlash } from "~/server/session.server";
 import { failureInit } from "~/server/upstream/result.server";
 import type { SharedPageHandle } from "~/server/page-cache.server";
+import type { LanguageSwitchHandle } from "~/i18n";
 
 export const meta = () => [{ title: "Sign In · SafeWindow" }];
 
 /** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture/request-path.md §7.1). */
-export const handle: SharedPageHandle = { sharedPage: true };
+export const handle: SharedPageHandle & LanguageSwitchHandle = { sharedPage: true, languageSwitch: true };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
