@@ -21,6 +21,9 @@ export const defaultLanguage: Language = "en";
  */
 export const offeredLanguages: readonly Language[] = ["en"];
 
+/** The Intl locale dates, times and durations are written in for each language: US English, US Spanish. */
+export const intlLocales: Record<Language, string> = { en: "en-US", es: "es-US" };
+
 /** Each language's name in itself, as the language switch shows it. */
 export const languageNames: Record<Language, string> = { en: "English", es: "Español" };
 

@@ -12,6 +12,8 @@ import * as en from "../../app/messages";
 import * as es from "../../app/messages/es";
 import { catalogues, type Messages } from "../../app/messages/catalogues";
 import { createLanguageNegotiation, headerLanguage, negotiatedLanguage } from "../../app/server/i18n.server";
+import { formatInstant, localizeTimes } from "../../app/dates";
+import { reviewDuration } from "../../app/server/reviews.server";
 
 // Type-level proofs, checked by `npm run typecheck`: if the catalogue's type stopped rejecting these,
 // the directives below would themselves fail it.
@@ -157,5 +159,20 @@ describe("the language middleware (remix-i18next, app/server/i18n.server.ts)", (
     const { language, response } = await run(offeredLanguages, { cookie: await chose("es"), "accept-language": "es" });
     expect(language).toBe("en");
     expect(response.headers.get("content-language")).toBe("en");
+  });
+});
+
+describe("dates, times and durations in the page's language (app/dates.ts, app/server/reviews.server.ts)", () => {
+  const instant = "2026-11-21T20:15:00Z";
+  it("writes an instant in US English by default, and in US Spanish for Spanish", () => {
+    expect(formatInstant(instant, "America/New_York")).toBe("Sat, Nov 21, 2026, 3:15 PM EST");
+    expect(formatInstant(instant, "America/New_York", "es")).toBe("sáb, 21 de nov de 2026, 3:15 p.m. EST");
+    expect(localizeTimes("Valid until 2026-11-21 20:15 UTC.", "America/New_York", "es")).toBe("Valid until sáb, 21 de nov de 2026, 3:15 p.m. EST.");
+  });
+  it("writes a review's duration in the language", () => {
+    const ms = (2 * 60 + 5) * 60_000;
+    expect(reviewDuration(ms)).toBe("2 hr, 5 min");
+    expect(reviewDuration(ms, "es")).toBe("2 h y 5 min");
+    expect(reviewDuration(10_000, "es")).toBe("0 min");
   });
 });
