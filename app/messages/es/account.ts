@@ -4,6 +4,13 @@
  */
 import { productName } from "./shell.ts";
 
+export const signInTitle = "Iniciar sesión";
+export const signInPageTitle = `Iniciar sesión · ${productName}`;
+export const emailLabel = "Correo electrónico";
+export const passwordLabel = "Contraseña";
+export const submitButton = "Enviar";
+export const forgotPasswordLink = "¿Olvidó su contraseña?";
+export const createAccountLink = "Crear cuenta";
 export const passwordFormat = "La contraseña debe contener al menos una letra mayúscula, una minúscula, un número y un carácter especial.";
 export const passwordsDoNotMatch = "Las contraseñas no coinciden.";
 export const passwordTooShort = "Las contraseñas deben tener al menos 8 caracteres.";
