@@ -125,8 +125,9 @@ export function Layout({ children }: { children: ReactNode }) {
  * other offered language, in its own name, in a plain form posting to /language with the page to
  * come back to, so it works without JavaScript. In the root, whose code every page loads already,
  * rather than in a file of its own that Sign In would load too. None while one language is offered.
+ * Exported for tests/unit/language-card.test.ts.
  */
-function LanguageSwitch({ languageSwitch, language }: { languageSwitch?: { label: string; choices: { code: string; name: string }[] } | null; language?: string }) {
+export function LanguageSwitch({ languageSwitch, language }: { languageSwitch?: { label: string; choices: { code: string; name: string }[] } | null; language?: string }) {
   const location = useLocation();
   const wanted = useMatches().at(-1)?.handle as Partial<LanguageSwitchHandle> | undefined;
   if (!languageSwitch || !wanted?.languageSwitch) return null;
