@@ -1,7 +1,8 @@
 /**
  * Showing instants to people (docs/architecture/behaviour.md §4 dates): windows are computed in UTC on the server
- * and shown in the user's time zone with the zone named.
+ * and shown in the user's time zone with the zone named, written for the page's language (app/i18n.ts `intlLocales`).
  */
+import { intlLocales, type Language } from "./i18n";
 
 /** True when `timeZone` is an IANA zone this runtime knows. */
 export function isTimeZone(timeZone: string | undefined): timeZone is string {
@@ -14,9 +15,9 @@ export function isTimeZone(timeZone: string | undefined): timeZone is string {
   }
 }
 
-/** e.g. "Sat, Nov 21, 2026, 3:15 PM EST" for an ISO instant in `timeZone`. */
-export function formatInstant(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-US", {
+/** e.g. "Sat, Nov 21, 2026, 3:15 PM EST" for an ISO instant in `timeZone` ("sáb, 21 de nov de 2026, 3:15 p.m. EST" in Spanish). */
+export function formatInstant(iso: string, timeZone: string, language: Language = "en"): string {
+  return new Intl.DateTimeFormat(intlLocales[language], {
     timeZone,
     weekday: "short",
     year: "numeric",
@@ -35,10 +36,10 @@ const utcTextPattern = /\b(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) UTC\b/g;
  * An upstream text (a consumerMessage, a safeWindowDescription) with each `YYYY-MM-DD HH:MM UTC` in it
  * written in `timeZone` as `formatInstant` writes it; the rest unchanged.
  */
-export function localizeTimes(text: string, timeZone: string): string {
+export function localizeTimes(text: string, timeZone: string, language: Language = "en"): string {
   return text.replace(utcTextPattern, (written, date: string, time: string) => {
     const instant = `${date}T${time}:00Z`;
-    return Number.isNaN(Date.parse(instant)) ? written : formatInstant(instant, timeZone);
+    return Number.isNaN(Date.parse(instant)) ? written : formatInstant(instant, timeZone, language);
   });
 }
 

@@ -12,6 +12,7 @@ import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "reac
 import { NonceContext } from "./nonce";
 import { requestContext } from "./server/context";
 import type { SharedPageHandle } from "./server/page-cache.server";
+import { languageCookieName, languageOf } from "./server/i18n.server";
 import { consentCookieName } from "./server/preferences.server";
 import { browserTimeZoneCookieName, chosenTimeZoneCookieName } from "./server/timezone.server";
 
@@ -19,11 +20,11 @@ export const streamTimeout = 5_000;
 
 /**
  * The cookies whose values the shared page cache keys on (app/server/page-cache.server.ts): the
- * consent answer (the banner) and the time zone (the browser's and the one chosen in My Settings). A
- * request with any other cookie renders its own page.
+ * consent answer (the banner), the time zone (the browser's and the one chosen in My Settings) and
+ * the chosen language. A request with any other cookie renders its own page.
  */
 export function sharedPageCookies(): string[] {
-  return [consentCookieName(), browserTimeZoneCookieName(), chosenTimeZoneCookieName()];
+  return [consentCookieName(), browserTimeZoneCookieName(), chosenTimeZoneCookieName(), languageCookieName()];
 }
 
 export default function handleRequest(
@@ -37,6 +38,9 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const { nonce, log, sharedPage } = loadContext.get(requestContext);
+  // Here as well as in the language middleware: a page the shared page cache stores keeps the
+  // headers the renderer gave, and its copies must say their language too.
+  responseHeaders.set("Content-Language", languageOf(loadContext));
   const slot = sharedPage && storable(responseStatusCode, responseHeaders, routerContext) ? sharedPage : undefined;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

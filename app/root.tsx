@@ -11,6 +11,8 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
+  useMatches,
   useNavigation,
   useRouteLoaderData,
 } from "react-router";
@@ -24,19 +26,32 @@ import { contentId, useFocusAfterNavigation } from "./hooks/useFocusAfterNavigat
 import { getSessionUser } from "./server/auth.server";
 import { basePathRedirectMiddleware } from "./server/basepath.server";
 import { retryAfterMiddleware } from "./server/retry-after.server";
+import { languageMiddleware, languageOf, messagesOf } from "./server/i18n.server";
+import { defaultLanguage, languageNames, offeredLanguages, type LanguageSwitchHandle } from "./i18n";
 import { sessionMiddleware } from "./server/session.server";
 import { consentAnswer } from "./server/preferences.server";
 import { browserTimeZone } from "./server/timezone.server";
 import "./app.css";
 
-// retryAfterMiddleware first: it sees every answer, including the other middleware's.
-export const middleware: Route.MiddlewareFunction[] = [retryAfterMiddleware, basePathRedirectMiddleware, sessionMiddleware];
+// retryAfterMiddleware first: it sees every answer, including the other middleware's; then the
+// language, so that every answer, a redirect of the others included, says its language.
+export const middleware: Route.MiddlewareFunction[] = [retryAfterMiddleware, languageMiddleware, basePathRedirectMiddleware, sessionMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     signedIn: Boolean(getSessionUser(context)),
     consentAnswered: (await consentAnswer(request)) !== null,
     browserTimeZone: (await browserTimeZone(request)) ?? "",
+    /** The page's language (app/server/i18n.server.ts). */
+    language: languageOf(context),
+    /**
+     * The language switch (app/components/LanguageSwitch.tsx): its name in the page's language and
+     * each offered language in its own; null, and no switch shown, while one language is offered (app/i18n.ts).
+     */
+    languageSwitch:
+      offeredLanguages.length > 1
+        ? { label: messagesOf(context).languageTitle, choices: offeredLanguages.map((code) => ({ code, name: languageNames[code] })) }
+        : null,
   };
 }
 
@@ -60,7 +75,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
   return (
-    <html lang="en">
+    <html lang={data?.language ?? defaultLanguage}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -89,7 +104,9 @@ export function Layout({ children }: { children: ReactNode }) {
                 Logout
               </button>
             </Form>
-          ) : null}
+          ) : (
+            <LanguageSwitch languageSwitch={data?.languageSwitch} language={data?.language} />
+          )}
         </header>
         <PendingBar />
         <main>
@@ -99,6 +116,32 @@ export function Layout({ children }: { children: ReactNode }) {
         <Scripts nonce={nonce} />
       </body>
     </html>
+  );
+}
+
+/**
+ * The language switch (docs/architecture/behaviour.md §4 "Language") in the header of the pages whose
+ * leaf route asks for it (`handle.languageSwitch`: Sign In, Create Account): one button for each
+ * other offered language, in its own name, in a plain form posting to /language with the page to
+ * come back to, so it works without JavaScript. In the root, whose code every page loads already,
+ * rather than in a file of its own that Sign In would load too. None while one language is offered.
+ * Exported for tests/unit/language-card.test.ts.
+ */
+export function LanguageSwitch({ languageSwitch, language }: { languageSwitch?: { label: string; choices: { code: string; name: string }[] } | null; language?: string }) {
+  const location = useLocation();
+  const wanted = useMatches().at(-1)?.handle as Partial<LanguageSwitchHandle> | undefined;
+  if (!languageSwitch || !wanted?.languageSwitch) return null;
+  return (
+    <Form method="post" action="/language" className="language-switch" aria-label={languageSwitch.label}>
+      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      {languageSwitch.choices
+        .filter((choice) => choice.code !== language)
+        .map((choice) => (
+          <button key={choice.code} type="submit" name="language" value={choice.code} lang={choice.code} className="button-link">
+            {choice.name}
+          </button>
+        ))}
+    </Form>
   );
 }
 

@@ -14,6 +14,7 @@ export default [
   route("wipe", "routes/wipe.tsx"),
   route("cookies", "routes/cookies.tsx"),
   route("timezone", "routes/timezone.tsx"),
+  route("language", "routes/language.tsx"),
   route(paths.registration, "routes/registration.tsx"),
   route(paths.confirmemail, "routes/confirmemail.tsx"),
   route(consumerAliasPath(paths.confirmemail), "routes/confirmemail.tsx", { id: "consumer-confirmemail" }),

@@ -31,6 +31,7 @@ import { setAppConfig, type Config } from "../app/server/config.server.ts";
 import { requestContext } from "../app/server/context.ts";
 import { isCrossSite } from "../app/server/crosssite.server.ts";
 import { httpMetrics, metricsEndpoint, routePaths } from "../app/server/http-metrics.server.ts";
+import { negotiatedLanguage } from "../app/server/i18n.server.ts";
 import { httpSerializers, requestId } from "../app/server/log.server.ts";
 import { createSharedPageCache, policyWithHashes, type PageCacheSlot } from "../app/server/page-cache.server.ts";
 import type { RedisClient } from "../app/server/redis.server.ts";
@@ -288,9 +289,17 @@ export async function createApp(options: AppOptions): Promise<Express> {
   // a GET without a session or any other personal cookie is answered from memory when its page was
   // stored (a page every anonymous visitor gets the same); otherwise it may store what it renders.
   // Not in development, where the code changes under it.
-  const pageCache = dev ? undefined : createSharedPageCache({ keyedCookies: sharedPageCookies() });
+  // Keyed on the language too (app/server/i18n.server.ts): the chosen one's cookie, and what
+  // Accept-Language picks.
+  const pageCache = dev ? undefined : createSharedPageCache({ keyedCookies: sharedPageCookies(), languageOf: negotiatedLanguage });
   app.use((req, res, next) => {
-    const key = pageCache?.keyOf({ method: req.method, url: req.originalUrl, host: req.headers.host, cookie: req.headers.cookie });
+    const key = pageCache?.keyOf({
+      method: req.method,
+      url: req.originalUrl,
+      host: req.headers.host,
+      cookie: req.headers.cookie,
+      acceptLanguage: req.headers["accept-language"],
+    });
     if (!pageCache || key === undefined) return next();
     const nonce = res.locals.cspNonce as string;
     const page = pageCache.get(key);
@@ -307,6 +316,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
     for (const [name, value] of page.headers) res.setHeader(name, value);
     res.setHeader("Content-Security-Policy", withHashes);
     res.vary("Accept-Encoding");
+    res.vary("Accept-Language");
     // Without an Accept-Encoding header the answer is the plain HTML, as the compression middleware would send.
     const gzip = Boolean(req.headers["accept-encoding"]) && req.acceptsEncodings("gzip", "identity") === "gzip";
     if (gzip) res.setHeader("Content-Encoding", "gzip");

@@ -5,6 +5,14 @@
  */
 import { productName } from "./shell.ts";
 
+// docs/product/screens.md §2 /login: the screen's own words
+export const signInTitle = "Sign In";
+export const signInPageTitle = `Sign In · ${productName}`; // ours: the document title
+export const emailLabel = "Email";
+export const passwordLabel = "Password";
+export const submitButton = "Submit";
+export const forgotPasswordLink = "Forgot Password";
+export const createAccountLink = "Create Account";
 // docs/product/data.md §5 password rule
 export const passwordFormat = "Password must contain at least one upper case, lower case, number, and special character.";
 export const passwordsDoNotMatch = "Passwords do not match.";

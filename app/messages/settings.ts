@@ -32,6 +32,10 @@ export const timeZoneSources = {
   postalCode: "from your postal code",
   default: "SafeWindow's default; your postal code gives none",
 } as const; // ours
+// ours: the language of the pages (docs/architecture/behaviour.md §4 "Language")
+export const languageTitle = "Language";
+export const languageHint = "The language of the pages on this device. Without a choice, we use your browser's language.";
+export const languageSave = "Save";
 // ours: the person's own data (My Settings)
 export const yourDataTitle = "Your Data";
 export const yourDataHint = "A zip file with your profile, every test result with its image and original PDF, your disputes and the people you follow and who follow you.";

@@ -12,13 +12,16 @@ import { authenticate, getSessionUser, safeRedirect, SignInError } from "~/serve
 import { rememberedUserName, rememberUserName } from "~/server/preferences.server";
 import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
 import { signInSession, takeFlash } from "~/server/session.server";
+import { messagesOf } from "~/server/i18n.server";
 import { failureInit } from "~/server/upstream/result.server";
 import type { SharedPageHandle } from "~/server/page-cache.server";
+import type { LanguageSwitchHandle } from "~/i18n";
 
-export const meta = () => [{ title: "Sign In · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 /** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture/request-path.md §7.1). */
-export const handle: SharedPageHandle = { sharedPage: true };
+export const handle: SharedPageHandle & LanguageSwitchHandle = { sharedPage: true, languageSwitch: true };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
@@ -26,7 +29,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A session that ended early (the upstream refused its token) says so once.
   // A deleted account says so once (settings' Delete my account).
   const { error: ended, notice } = takeFlash(context);
-  return { redirectTo: redirectTo ? safeRedirect(redirectTo, "") : "", email: await rememberedUserName(request), ended, notice };
+  const m = messagesOf(context);
+  return {
+    redirectTo: redirectTo ? safeRedirect(redirectTo, "") : "",
+    email: await rememberedUserName(request),
+    ended,
+    notice,
+    text: {
+      title: m.signInTitle,
+      pageTitle: m.signInPageTitle,
+      email: m.emailLabel,
+      password: m.passwordLabel,
+      submit: m.submitButton,
+      forgotPassword: m.forgotPasswordLink,
+      createAccount: m.createAccountLink,
+    },
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -50,32 +68,32 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login() {
-  const { redirectTo, email, ended, notice } = useLoaderData<typeof loader>();
+  const { redirectTo, email, ended, notice, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.loginSchema), actionData?.result, { defaultValue: { email, redirectTo } });
   return (
     <section className="card narrow">
-      <h1>Sign In</h1>
+      <h1>{text.title}</h1>
       {notice && !actionData ? <FormMessage tone="success" errors={[notice]} /> : null}
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={form.errors ?? (ended && !actionData ? [ended] : undefined)} />
         <input {...getInputProps(fields.redirectTo, { type: "hidden" })} />
         <Field
-          label="Email"
+          label={text.email}
           inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "username", required: false }}
           errorId={fields.email.errorId}
           errors={fields.email.errors}
         />
-        <PasswordField label="Password" field={fields.password} autoComplete="current-password" />
+        <PasswordField label={text.password} field={fields.password} autoComplete="current-password" />
         <button type="submit" className="button" disabled={navigation.state === "submitting"}>
-          Submit
+          {text.submit}
         </button>
       </Form>
       <p className="form-links">
-        <Link to="/requestpasswordchange">Forgot Password</Link>
+        <Link to="/requestpasswordchange">{text.forgotPassword}</Link>
         <TextSeparator />
-        <Link to="/registration">Create Account</Link>
+        <Link to="/registration">{text.createAccount}</Link>
       </p>
     </section>
   );

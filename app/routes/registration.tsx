@@ -18,12 +18,13 @@ import { signInSession } from "~/server/session.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { failureInit, type Failure } from "~/server/upstream/result.server";
 import type { SharedPageHandle } from "~/server/page-cache.server";
+import type { LanguageSwitchHandle } from "~/i18n";
 import { TextSeparator } from "~/components/TextOnly";
 
 export const meta = () => [{ title: "Create Account · SafeWindow" }];
 
 /** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture/request-path.md §7.1). */
-export const handle: SharedPageHandle = { sharedPage: true };
+export const handle: SharedPageHandle & LanguageSwitchHandle = { sharedPage: true, languageSwitch: true };
 
 const hiddenFields = ["password", "confirmPassword"];
 

@@ -8,12 +8,14 @@ import type { Route } from "./+types/settings";
 import { FormMessage } from "~/components/Field";
 import { DeleteAccountPanel, PasswordPanel, UserNamePanel } from "~/components/settings/Panels";
 import { TimeZoneCard } from "~/components/settings/TimeZoneCard";
+import { LanguageCard } from "~/components/settings/LanguageCard";
 import { changePasswordSchema, changeUserNameSchema, deleteAccountSchema } from "~/forms/settings";
 import { toUsDate } from "~/dates";
 import * as messages from "~/messages";
 import { reviewPaths } from "~/screens";
 import { requireUser } from "~/server/auth.server";
 import { htmlConstraints } from "~/server/form-constraints.server";
+import { messagesOf } from "~/server/i18n.server";
 import { changePassword, changeUserName, chooseTimeZone, deleteAccount } from "~/server/settings-actions.server";
 import { takeFlash } from "~/server/session.server";
 import { clockOf, rememberPostalTimeZone, selectableTimeZones } from "~/server/timezone.server";
@@ -50,10 +52,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   rememberPostalTimeZone(context, profile.postalCode);
   const flash = takeFlash(context);
   const clock = await clockOf(request, context);
+  const words = messagesOf(context);
   return {
     panel: panelOf(new URL(request.url)),
     clock,
     timeZones: selectableTimeZones,
+    // The Language card's words, in the page's language (shown only while more than one language is offered).
+    languageCard: { hint: words.languageHint, save: words.languageSave },
     userName: user.userName,
     notice: flash.notice,
     // The reviewers' screens (an extension screen name, docs/architecture/upstream-calls.md §6.1): linked only for a reviewer.
@@ -92,7 +97,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Settings() {
-  const { panel, userName, notice, profile, clock, timeZones, reviewer, locationAdministrator, downloadData, deleteAccount, constraints } = useLoaderData<typeof loader>();
+  const { panel, userName, notice, profile, clock, timeZones, languageCard, reviewer, locationAdministrator, downloadData, deleteAccount, constraints } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // After a failed post the panel that posted stays open, whatever the URL says.
   const open: Panel =
@@ -141,6 +146,8 @@ export default function Settings() {
       </section>
 
       <TimeZoneCard clock={clock} chosen={clock.source === "setting" ? clock.timeZone : null} zones={timeZones} error={actionData && "error" in actionData ? actionData.error : undefined} />
+
+      <LanguageCard hint={languageCard.hint} save={languageCard.save} />
 
       <section className="card" aria-labelledby="product-id-heading">
         <h2 id="product-id-heading">Product ID</h2>

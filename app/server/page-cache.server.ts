@@ -3,11 +3,13 @@
  * pages that every anonymous visitor gets the same (intro, Sign In, Create Account, the terms...)
  * are rendered once and then answered from memory, gzip included, for `ttlMs`.
  *
- * Who may be answered from it: a GET whose cookies are all in `keyedCookies` (the consent answer
- * and the time zone, whose values are part of the key). Any other cookie (the session, the
- * remembered username, a flag, one we do not know) or a cookie sent twice means the page may be
- * this person's own: it is rendered as usual and never stored. The key also holds the URL as sent
- * (path and query) and the Host header.
+ * Who may be answered from it: a GET whose cookies are all in `keyedCookies` (the consent answer,
+ * the time zone and the chosen language, whose values are part of the key). Any other cookie (the
+ * session, the remembered username, a flag, one we do not know) or a cookie sent twice means the
+ * page may be this person's own: it is rendered as usual and never stored. The key also holds the
+ * URL as sent (path and query), the Host header, and the language `Accept-Language` picks
+ * (`languageOf`, the rule of app/server/i18n.server.ts, so that pages in two languages never share
+ * an entry and the header's many spellings share one).
  *
  * What is stored: only a page whose leaf route says so (`handle: { sharedPage: true }`), rendered to
  * the end without an error (entry.server.tsx decides and calls `PageCacheSlot.store`), and answered
@@ -63,6 +65,8 @@ export interface PageRequest {
   url: string;
   host: string | undefined;
   cookie: string | undefined;
+  /** The Accept-Language header as sent, if any. */
+  acceptLanguage?: string | undefined;
 }
 
 export interface SharedPageCache {
@@ -79,6 +83,8 @@ export interface SharedPageCache {
 export interface SharedPageCacheOptions {
   /** Cookie names whose values are part of the key; a request with any other cookie is not answered from the cache. */
   keyedCookies: string[];
+  /** The language a page is rendered in for this Accept-Language (without a language cookie); part of the key. */
+  languageOf?: (acceptLanguage: string | undefined) => string;
   /** How long a stored page is answered, ms. */
   ttlMs?: number;
   /** At most this many bytes of HTML and gzip together (a URL's query is part of the key, so keys are many). */
@@ -92,7 +98,7 @@ const scriptPattern = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
  * Creates the cache (server.ts, one per process).
  * @param options.ttlMs default 60 000 ms; options.maxBytes default 8 MiB
  */
-export function createSharedPageCache({ keyedCookies, ttlMs = 60_000, maxBytes = 8 * 1024 * 1024 }: SharedPageCacheOptions): SharedPageCache {
+export function createSharedPageCache({ keyedCookies, languageOf = () => "", ttlMs = 60_000, maxBytes = 8 * 1024 * 1024 }: SharedPageCacheOptions): SharedPageCache {
   const pages = new LRUCache<string, CachedPage>({
     maxSize: maxBytes,
     sizeCalculation: (page) => page.html.length + page.gzip.length,
@@ -100,7 +106,7 @@ export function createSharedPageCache({ keyedCookies, ttlMs = 60_000, maxBytes =
   });
   const keyed = new Set(keyedCookies);
 
-  function keyOf({ method, url, host, cookie }: PageRequest): string | undefined {
+  function keyOf({ method, url, host, cookie, acceptLanguage }: PageRequest): string | undefined {
     if (method !== "GET") return undefined;
     const values = new Map<string, string>();
     for (const part of cookie ? cookie.split(";") : []) {
@@ -110,7 +116,7 @@ export function createSharedPageCache({ keyedCookies, ttlMs = 60_000, maxBytes =
       if (!keyed.has(name) || values.has(name)) return undefined;
       values.set(name, equals < 0 ? "" : part.slice(equals + 1).trim());
     }
-    return [url, host ?? "", ...keyedCookies.map((name) => values.get(name) ?? "")].join("\n");
+    return [url, host ?? "", languageOf(acceptLanguage), ...keyedCookies.map((name) => values.get(name) ?? "")].join("\n");
   }
 
   function slot(key: string, nonce: string): PageCacheSlot {

@@ -7,6 +7,7 @@
 import { data } from "react-router";
 import type { Result } from "./upstream/result.server";
 import { valueOrThrow } from "./upstream/result.server";
+import { catalogueLanguages, intlLocales, type Language } from "~/i18n";
 
 /** The most disputes one queue answer lists (the contract's limit). */
 export { disputeQueueMax } from "../../contracts/consumer.ts";
@@ -14,13 +15,25 @@ export { disputeQueueMax } from "../../contracts/consumer.ts";
 /** The review deadline users are told of (docs/product/screens.md §2 test detail, disputeThanks): a review within 3 hours, in ms. */
 export const REVIEW_DEADLINE_MS = 3 * 3600_000;
 
-const duration = new Intl.DurationFormat("en-US", { style: "short" });
-const durationUnderAMinute = new Intl.DurationFormat("en-US", { style: "short", minutesDisplay: "always" });
+/** The duration formats of each language (app/i18n.ts `intlLocales`): the usual one, and the one that writes "0 min". */
+const durations = Object.fromEntries(
+  catalogueLanguages.map((language) => [
+    language,
+    {
+      duration: new Intl.DurationFormat(intlLocales[language], { style: "short" }),
+      underAMinute: new Intl.DurationFormat(intlLocales[language], { style: "short", minutesDisplay: "always" }),
+    },
+  ]),
+) as Record<Language, { duration: Intl.DurationFormat; underAMinute: Intl.DurationFormat }>;
 
-/** `ms` as "2 hr, 5 min" (days, hours, minutes; "0 min" under a minute). Server-only: Intl.DurationFormat is not in every browser. */
-export function reviewDuration(ms: number): string {
+/**
+ * `ms` as "2 hr, 5 min" (days, hours, minutes; "0 min" under a minute), in `language` ("2 h y 5 min" in
+ * Spanish). Server-only: Intl.DurationFormat is not in every browser.
+ */
+export function reviewDuration(ms: number, language: Language = "en"): string {
+  const { duration, underAMinute } = durations[language];
   const minutes = Math.floor(Math.max(0, ms) / 60_000);
-  if (minutes === 0) return durationUnderAMinute.format({ minutes: 0 });
+  if (minutes === 0) return underAMinute.format({ minutes: 0 });
   return duration.format({ days: Math.floor(minutes / 1440), hours: Math.floor((minutes % 1440) / 60), minutes: minutes % 60 });
 }
 

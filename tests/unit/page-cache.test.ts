@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { negotiatedLanguage } from "../../app/server/i18n.server.ts";
 import { createSharedPageCache, policyWithHashes, type SharedPageCache } from "../../app/server/page-cache.server.ts";
 
 const keyedCookies = ["sw_cookie_consent", "tz"];
@@ -41,6 +42,24 @@ describe("the shared page cache's key", () => {
     expect(new Set(keys).size).toBe(keys.length);
     expect(cache.keyOf({ ...request, cookie: "tz=UTC; sw_cookie_consent=a" })).toBe(cache.keyOf({ ...request, cookie: "sw_cookie_consent=a; tz=UTC" }));
     expect(cache.keyOf({ ...request, cookie: "" })).toBe(cache.keyOf(request));
+  });
+});
+
+describe("the shared page cache's key and the language (app/server/i18n.server.ts)", () => {
+  const cache = createSharedPageCache({ keyedCookies: [...keyedCookies, "sw_lang"], languageOf: (header) => negotiatedLanguage(header, ["en", "es"]) });
+
+  it("differs by the language Accept-Language picks, and not by the header's spelling of it", () => {
+    const english = cache.keyOf({ ...request, acceptLanguage: "en-US,en;q=0.9" });
+    const spanish = cache.keyOf({ ...request, acceptLanguage: "es-MX,es;q=0.9" });
+    expect(spanish).not.toBe(english);
+    expect(cache.keyOf({ ...request, acceptLanguage: "es" })).toBe(spanish);
+    expect(cache.keyOf({ ...request, acceptLanguage: "fr" })).toBe(english);
+    expect(cache.keyOf(request)).toBe(english);
+  });
+
+  it("differs by the chosen language's cookie", () => {
+    expect(cache.keyOf({ ...request, cookie: "sw_lang=ImVzIg%3D%3D" })).not.toBe(cache.keyOf({ ...request, cookie: "sw_lang=ImVuIg%3D%3D" }));
+    expect(cache.keyOf({ ...request, cookie: "sw_lang=ImVzIg%3D%3D" })).not.toBe(cache.keyOf(request));
   });
 });
 

@@ -1,0 +1,46 @@
+/**
+ * Spanish of app/messages/results.ts (uploads, the test list, test detail and the dispute), in the terms
+ * of docs/glossary-es.md.
+ */
+
+export const resultErrorsHeading = "Este resultado de prueba tuvo los siguientes errores:";
+export const resultProcessed = "Este resultado de prueba se procesó correctamente.";
+export const resultAcceptedOnReview = "Revisamos su reclamación y aceptamos este resultado de prueba.";
+export const resultReviewedDifferences = "Las diferencias que revisamos:";
+export const disputeIntro = "Podemos ayudarle a resolver diferencias menores en los documentos enviados, como errores de escritura. Descríbalas abajo y envíe.";
+export const disputeFollowUp = "Si tiene alguna otra pregunta, comuníquese con nosotros haciendo clic en el botón de abajo.";
+export const disputeThanks = "Gracias por enviar su reclamación. Le escribiremos a la dirección de correo electrónico que nos dio cuando la hayamos revisado. Por lo general podemos revisar todas las reclamaciones dentro de las 3 horas siguientes a su envío.";
+export const disputeCommentRequired = "Describa la diferencia que desea que revisemos.";
+export const disputeCommentTooLong = "Use como máximo 1000 caracteres.";
+export const disputeFailed = "No pudimos enviar su reclamación. Inténtelo de nuevo.";
+export const disputeNotOffered = "No se puede presentar una reclamación sobre este resultado: solo se puede reclamar, una vez, un resultado que no pudimos validar.";
+export const guidelinesTitle = "Antes de agregar";
+export const uploadRuleOriginal = "Suba solo el PDF original que recibió de su empresa de pruebas.";
+export const uploadRuleNoCopies = "No se aceptan PDF enviados por fax, guardados de nuevo ni impresos.";
+export const uploadRuleMatch = "Su nombre, apellido y fecha de nacimiento deben coincidir exactamente con el resultado de prueba para validarlo.";
+export const uploadFileRequired = "Elija el archivo PDF de su resultado de prueba.";
+export const uploadNotPdf = "Elija un archivo PDF (.pdf).";
+export const uploadTooLarge = "Ese archivo pesa más de 10 MB. Suba el PDF original de su empresa de pruebas.";
+export const uploadFailed = "No pudimos procesar lo que subió en este momento. Inténtelo de nuevo en un minuto.";
+export const uploadBusy = (seconds: number) =>
+  `Estamos revisando muchos resultados de prueba en este momento, así que no pudimos revisar el suyo. Inténtelo de nuevo en ${seconds} ${seconds === 1 ? "segundo" : "segundos"}.`;
+export const noResults = "Todavía no ha agregado ningún resultado de prueba.";
+export const resultLinkRequired = "Pegue el enlace a su resultado que aparece en el mensaje de su empresa de pruebas.";
+export const resultLinkTooLong = "Ese enlace es demasiado largo. Pegue el enlace tal como se lo envió su empresa de pruebas.";
+export const resultLinkFailed = "No pudimos obtener su resultado en este momento. Inténtelo de nuevo en un minuto.";
+export const resultLinkHint = "Pegue el enlace del correo electrónico o mensaje de texto de su empresa de pruebas; obtenemos el resultado del propio sitio del laboratorio.";
+export const fetchedFromLab = (host: string) => `Obtenido del propio sitio del laboratorio (${host}), así que no pudo haberse cambiado en el camino.`;
+export const previousPage = "Página anterior";
+export const nextPage = "Página siguiente";
+export const pageOf = (page: number, pageCount: number) => `Página ${page} de ${pageCount}`;
+export const pagesOfResult = "Páginas del resultado";
+export const onlyFirstPage = "Aquí solo se puede mostrar la primera página de este resultado.";
+export const proofIconLabels = {
+  signed: "Resultado firmado: se verificó la firma de su código QR",
+  link: "Obtenido del propio sitio del laboratorio",
+  document: "Revisado como documento",
+  disagrees: "Advertencia: su código QR firmado no coincide con su texto",
+} as const;
+export const proofDisagrees = (label: string) => `${label}, que no coincide con el texto del informe`;
+export const unverifiedSignature = (scheme: string) =>
+  `Su código QR lleva una firma ${scheme} que no se pudo vincular a un emisor conocido, así que el resultado se revisó como documento.`;

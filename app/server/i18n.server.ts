@@ -1,0 +1,140 @@
+/**
+ * The language of a request (docs/architecture/behaviour.md §4 "Language"), first found of:
+ * 1. the language chosen explicitly (the switch on Sign In and Create Account, or My Settings), in
+ *    the `sw_lang` cookie that the /language action sets;
+ * 2. the browser's `Accept-Language`;
+ * 3. English.
+ * Only languages in `offeredLanguages` (app/i18n.ts) are ever picked, from the cookie or the header.
+ *
+ * The root's `languageMiddleware` is remix-i18next's middleware (it reads the cookie, then asks
+ * `headerLanguage`, and gives each request an i18next instance with the catalogues of
+ * app/messages/catalogues.ts); it writes `Content-Language` and `Vary: Accept-Language` on every
+ * answer. The header rule is ours, on `negotiator` (Express's own), because the shared page cache
+ * (app/server/page-cache.server.ts) must compute the same language outside React Router to key on it.
+ */
+import Negotiator from "negotiator";
+import type { Cookie, MiddlewareFunction, RouterContextProvider } from "react-router";
+import { createI18nextMiddleware } from "remix-i18next";
+import { defaultLanguage, offeredLanguages, type Language } from "~/i18n";
+import { catalogues, type Messages } from "~/messages/catalogues";
+import { appCookie } from "./cookies.server";
+
+const yearS = 365 * 24 * 60 * 60;
+// The choice is no secret and grants nothing, so it is not signed; what is read back is checked
+// against the offered languages.
+const languageCookie = () => appCookie("sw_lang", { maxAge: yearS });
+
+/** The language cookie's name as browsers send it (with its `__Host-` or `__Secure-` prefix over https). */
+export function languageCookieName(): string {
+  return languageCookie().name;
+}
+
+/** Set-Cookie value that keeps `language` (an offered one, checked by the caller) as the explicit choice, for a year. */
+export function rememberLanguage(language: Language): Promise<string> {
+  return languageCookie().serialize(language);
+}
+
+/**
+ * The language `Accept-Language` asks for among `offered` (quality values and order respected; a
+ * region matches its language, `es-MX` picks `es`; `*` picks the first offered), or undefined when
+ * the header names none of them or is absent.
+ * @param acceptLanguage the header's value as sent, or null/undefined without one
+ */
+export function headerLanguage(acceptLanguage: string | null | undefined, offered: readonly Language[] = offeredLanguages): Language | undefined {
+  if (!acceptLanguage) return undefined;
+  return new Negotiator({ headers: { "accept-language": acceptLanguage } }).language([...offered]) as Language | undefined;
+}
+
+/**
+ * The language every answer is in when only `Accept-Language` is known (no language cookie): the
+ * header's pick among the offered languages, else `defaultLanguage`. The shared page cache keys on it.
+ */
+export function negotiatedLanguage(acceptLanguage: string | null | undefined, offered: readonly Language[] = offeredLanguages): Language {
+  return headerLanguage(acceptLanguage, offered) ?? defaultLanguage;
+}
+
+/** The language middleware, its language reader and its i18next reader, for one set of offered languages. */
+export interface LanguageNegotiation {
+  /** Root middleware: negotiates, then writes `Content-Language` and `Vary: Accept-Language` on the answer. */
+  middleware: MiddlewareFunction<Response>;
+  /** The request's language (after the middleware ran). */
+  languageOf(context: Readonly<RouterContextProvider>): Language;
+}
+
+/**
+ * Creates the negotiation for `offered` (the app uses `offeredLanguages`; tests pass both languages
+ * to prove the rules Spanish will follow).
+ * @param cookie the language cookie (a getter: its name and flags come from the configuration)
+ */
+export function createLanguageNegotiation(offered: readonly Language[], cookie: () => Cookie = languageCookie): LanguageNegotiation {
+  let made: ReturnType<typeof createI18nextMiddleware> | undefined;
+  let madeFor: string | undefined;
+  const negotiation = () => {
+    const current = cookie();
+    if (!made || madeFor !== current.name) {
+      made = createI18nextMiddleware({
+        detection: {
+          supportedLanguages: [...offered],
+          fallbackLanguage: defaultLanguage,
+          cookie: current,
+          // The query string is no choice (a shared link must not switch a reader's language); the
+          // cookie is, then the header by our rule.
+          order: ["cookie", "custom"],
+          findLocale: async ({ request }) => headerLanguage(request.headers.get("Accept-Language"), offered) ?? null,
+        },
+        i18next: {
+          supportedLngs: [...offered],
+          fallbackLng: defaultLanguage,
+          resources: Object.fromEntries(offered.map((language) => [language, { messages: catalogues[language] }])),
+          defaultNS: "messages",
+          initAsync: false,
+        },
+      });
+      madeFor = current.name;
+    }
+    return made;
+  };
+  return {
+    async middleware(args, next) {
+      // remix-i18next's middleware answers what `next` answered: always a Response here.
+      const response = (await negotiation()[0](args, next)) as Response;
+      const language = negotiation()[1](args.context);
+      return withLanguageHeaders(response, language);
+    },
+    languageOf: (context) => negotiation()[1](context) as Language,
+  };
+}
+
+/** `response` with `Content-Language: language` and `Accept-Language` among its `Vary` names. */
+function withLanguageHeaders(response: Response, language: string): Response {
+  const set = (headers: Headers) => {
+    headers.set("Content-Language", language);
+    const vary = headers.get("Vary");
+    if (!vary) headers.set("Vary", "Accept-Language");
+    else if (!vary.split(",").some((name) => name.trim().toLowerCase() === "accept-language")) headers.set("Vary", `${vary}, Accept-Language`);
+  };
+  try {
+    set(response.headers);
+    return response;
+  } catch {
+    // A response with immutable headers: the same body and status with the headers added.
+    const headers = new Headers(response.headers);
+    set(headers);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
+const negotiation = createLanguageNegotiation(offeredLanguages);
+
+/** The root's language middleware, for the offered languages. */
+export const languageMiddleware: MiddlewareFunction<Response> = negotiation.middleware;
+
+/** The request's language (set by `languageMiddleware`). */
+export function languageOf(context: Readonly<RouterContextProvider>): Language {
+  return negotiation.languageOf(context);
+}
+
+/** The request's message catalogue (set by `languageMiddleware`): what loaders word their answers with. */
+export function messagesOf(context: Readonly<RouterContextProvider>): Messages {
+  return catalogues[languageOf(context)];
+}
