@@ -14,10 +14,12 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:24-bookworm-slim
-# V8's heap bounded as package.json's config.nodeOptions says (docs/operating.md "Memory"); override with
-# -e NODE_OPTIONS=... (tests/unit/dockerfile.test.ts keeps the two the same).
+# V8's heap bounded and glibc's malloc held to two arenas with a fixed mmap threshold, as package.json's
+# config.nodeOptions and config.glibcTunables say (docs/operating.md "Memory"); override with
+# -e NODE_OPTIONS=... or -e GLIBC_TUNABLES=... (tests/unit/dockerfile.test.ts keeps them the same).
 ENV NODE_ENV=production \
-    NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=16 --expose-gc" \
+    NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=4 --expose-gc" \
+    GLIBC_TUNABLES="glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072" \
     PORT=3000 \
     DATA_DIR=/data
 WORKDIR /app

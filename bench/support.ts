@@ -1,7 +1,8 @@
 // Shared by the load benches (bench/pages.ts, bench/soak.ts): server.ts started as a child process
 // the way operators run it, and a signed-in user made through the app's own HTML forms.
 //
-// startBenchServer: NODE_ENV=production, a fresh temporary DATA_DIR (or the one given), the
+// startBenchServer: NODE_ENV=production, NODE_OPTIONS and GLIBC_TUNABLES as `npm start` sets them,
+// a fresh temporary DATA_DIR (or the one given), the
 // the three reference services embedded on PGlite, LOG_LEVEL=warn, AUTH_RATE_LIMIT raised
 // so that form posts measure the form and not the 429 page; waits until /healthz answers. Its log
 // lines are drained (a full pipe would stall it) and counted by pino level; the last part is kept
@@ -168,7 +169,7 @@ async function startServiceProcesses(dir: string, timeoutMs: number): Promise<{ 
     const port = await freePort();
     const child = spawn(process.execPath, [path.join("services", service, "main.ts")], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? "", NODE_OPTIONS: process.env.NODE_OPTIONS ?? shippedNodeOptions, HOST: "127.0.0.1", PORT: String(port), DATA_DIR: path.join(dir, service), LOG_LEVEL: "warn", ...env },
+      env: { PATH: process.env.PATH ?? "", NODE_OPTIONS: process.env.NODE_OPTIONS ?? shippedNodeOptions, ...serverEnvironment(), HOST: "127.0.0.1", PORT: String(port), DATA_DIR: path.join(dir, service), LOG_LEVEL: "warn", ...env },
       stdio: ["ignore", "ignore", "pipe"],
     });
     children.push(child);
@@ -201,6 +202,20 @@ async function startServiceProcesses(dir: string, timeoutMs: number): Promise<{ 
 /** The V8 options `npm start` and the Docker image run server.ts with (package.json config.nodeOptions). */
 export const shippedNodeOptions = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { config: { nodeOptions: string } }).config.nodeOptions;
 
+/** glibc's malloc settings `npm start` and the Docker image run server.ts with (package.json config.glibcTunables). */
+export const shippedGlibcTunables = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { config: { glibcTunables: string } }).config.glibcTunables;
+
+/**
+ * The environment besides NODE_OPTIONS that server.ts runs with here, as `npm start` gives it:
+ * GLIBC_TUNABLES (glibc's malloc: docs/decisions/0013-bounded-v8-heap.md), this bench's own when
+ * its environment sets one (an empty value runs glibc's defaults), and MALLOC_ARENA_MAX when set.
+ */
+export function serverEnvironment(): Record<string, string> {
+  const env: Record<string, string> = { GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? shippedGlibcTunables };
+  if (process.env.MALLOC_ARENA_MAX !== undefined) env.MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX;
+  return env;
+}
+
 /**
  * Starts server.ts (see the top of this file), or another server script, and waits until
  * `readyPath` answers 2xx.
@@ -222,8 +237,9 @@ export async function startBenchServer(options: { dataDir?: string; startTimeout
     env: {
       PATH: process.env.PATH ?? "",
       NODE_ENV: "production",
-      // As `npm start` runs it (package.json config.nodeOptions), unless NODE_OPTIONS says otherwise.
+      // As `npm start` runs it (package.json config.nodeOptions and config.glibcTunables), unless NODE_OPTIONS or GLIBC_TUNABLES say otherwise.
       NODE_OPTIONS: process.env.NODE_OPTIONS ?? shippedNodeOptions,
+      ...serverEnvironment(),
       HOST: "127.0.0.1",
       PORT: String(port),
       DATA_DIR: dataDir,

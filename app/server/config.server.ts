@@ -82,8 +82,11 @@ const envSchema = z.object({
   UPLOADS_AT_ONCE: z.coerce.number().int().min(1).max(32).default(8),
   /** How long an upload may wait in that queue for its turn, ms; past it: 503 with Retry-After. */
   UPLOAD_QUEUE_WAIT_MS: z.coerce.number().int().positive().default(15_000),
-  /** Seconds a PDF worker thread stays without an upload before it stops (the next upload starts one). */
-  PDF_WORKER_IDLE_SECONDS: z.coerce.number().int().positive().default(300),
+  /**
+   * Seconds a PDF worker thread stays without an upload before it stops (the next upload starts one,
+   * about 0.5 s). Each holds 50-60 MB while it runs (docs/decisions/0013-bounded-v8-heap.md "Memory by part").
+   */
+  PDF_WORKER_IDLE_SECONDS: z.coerce.number().int().positive().default(60),
 });
 
 export type Env = z.output<typeof envSchema>;

@@ -45,6 +45,8 @@ export const e2e = {
   clientSecret: "e2e-client-secret-not-for-production",
   /** The V8 heap options the app ships with (package.json config.nodeOptions; docs/operating.md "Memory"). */
   nodeOptions: (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { config: { nodeOptions: string } }).config.nodeOptions,
+  /** glibc's malloc settings the app ships with (package.json config.glibcTunables; docs/operating.md "Memory"). */
+  glibcTunables: (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { config: { glibcTunables: string } }).config.glibcTunables,
 } as const;
 
 /** Where one project's journeys run: its app, its identity authority when that runs alone, and where their mails land. */

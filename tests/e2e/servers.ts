@@ -28,11 +28,12 @@ function specServiceEnv(port: number, dataDir: string): Record<string, string> {
   return { HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, UPSTREAM_EXTENSIONS: "off", LOG_LEVEL: "warn" };
 }
 
-/** The environment every app under test shares: production mode, the shipped heap options. */
+/** The environment every app under test shares: production mode, the shipped heap options and malloc settings. */
 function appEnv(port: number, dataDir: string): Record<string, string> {
   return {
     NODE_ENV: "production",
     NODE_OPTIONS: e2e.nodeOptions,
+    GLIBC_TUNABLES: e2e.glibcTunables,
     HOST: "127.0.0.1",
     PORT: String(port),
     DATA_DIR: dataDir,

@@ -64,7 +64,18 @@ describe("Dockerfile", () => {
     expect(manifest.config.nodeOptions).toMatch(/--max-old-space-size=\d+/);
     expect(finalStage).toContain(`NODE_OPTIONS="${manifest.config.nodeOptions}"`);
     // npm start applies them unless the operator's NODE_OPTIONS says otherwise.
-    expect(manifest.scripts.start).toContain("NODE_OPTIONS=\"${NODE_OPTIONS:-$npm_package_config_nodeOptions}\" node server.ts");
+    expect(manifest.scripts.start).toContain("NODE_OPTIONS=\"${NODE_OPTIONS:-$npm_package_config_nodeOptions}\" ");
+  });
+
+  it("runs server.ts with the malloc settings npm start uses (package.json config.glibcTunables)", () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { config: { glibcTunables: string }; scripts: { start: string } };
+    // Two arenas and a fixed mmap threshold (docs/decisions/0013-bounded-v8-heap.md "glibc's malloc").
+    expect(manifest.config.glibcTunables).toMatch(/(^|:)glibc\.malloc\.arena_max=2(:|$)/);
+    expect(manifest.config.glibcTunables).toMatch(/(^|:)glibc\.malloc\.mmap_threshold=\d+(:|$)/);
+    expect(finalStageOf(readFileSync(path.join(root, "Dockerfile"), "utf8")).env.GLIBC_TUNABLES).toBe(manifest.config.glibcTunables);
+    // glibc reads it when the process starts, so it is set on node's own command line, not by server.ts;
+    // an operator's own GLIBC_TUNABLES replaces it.
+    expect(manifest.scripts.start).toMatch(/GLIBC_TUNABLES="\$\{GLIBC_TUNABLES:-\$npm_package_config_glibcTunables\}" (\S+=\S+ )*node server\.ts$/);
   });
 
   it("makes /data the node user's alone (0700) and runs as that user", () => {
