@@ -16,3 +16,4 @@ export * from "./messages/follow.ts";
 export * from "./messages/reviews.ts";
 export * from "./messages/venues.ts";
 export * from "./messages/pages.ts";
+export * from "./messages/data-export.ts";

@@ -12,3 +12,4 @@ export * from "./es/follow.ts";
 export * from "./es/reviews.ts";
 export * from "./es/venues.ts";
 export * from "./es/pages.ts";
+export * from "./es/data-export.ts";
