@@ -15,3 +15,5 @@ export * from "./messages/results.ts";
 export * from "./messages/follow.ts";
 export * from "./messages/reviews.ts";
 export * from "./messages/venues.ts";
+export * from "./messages/pages.ts";
+export * from "./messages/data-export.ts";

@@ -11,3 +11,5 @@ export * from "./es/results.ts";
 export * from "./es/follow.ts";
 export * from "./es/reviews.ts";
 export * from "./es/venues.ts";
+export * from "./es/pages.ts";
+export * from "./es/data-export.ts";

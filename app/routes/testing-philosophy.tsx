@@ -1,58 +1,69 @@
 // app/routes/testing-philosophy.tsx: the testing philosophy page linked from /welcome and
 // /safewindow (docs/product/screens.md §2): what a safe window is and how it is counted (docs/product/labs.md §10.7)
-import { Link } from "react-router";
+import { Link, useLoaderData } from "react-router";
+import type { Route } from "./+types/testing-philosophy";
+import { messagesOf } from "~/server/i18n.server";
 import type { SharedPageHandle } from "~/server/page-cache.server";
 
-export const meta = () => [{ title: "How we count safe windows · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
-/** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture/request-path.md §7.1). */
+/** The same page for every anonymous visitor of one language: kept in the shared page cache (docs/architecture/request-path.md §7.1). */
 export const handle: SharedPageHandle = { sharedPage: true };
 
+/** Each method's strong and weak window, in hours (docs/product/labs.md §10.7). */
+const windowHours = { molecular: { strong: 48, weak: 72 }, antigen: { strong: 24, weak: 48 } } as const;
+
+export function loader({ context }: Route.LoaderArgs) {
+  const m = messagesOf(context);
+  // The table's lengths are worded here: loader data carries strings, not the catalogue's functions.
+  const lengths = (method: keyof typeof windowHours) => ({
+    strong: m.windowLengthInHours(windowHours[method].strong),
+    weak: m.windowLengthInHours(windowHours[method].weak),
+  });
+  return { text: { ...m.testingPhilosophyPage, molecularHours: lengths("molecular"), antigenHours: lengths("antigen") } };
+}
+
 export default function TestingPhilosophy() {
+  const { text } = useLoaderData<typeof loader>();
   return (
     <article className="card prose">
-      <h1>How we count safe windows</h1>
-      <p>
-        A safe window says for how long a recent negative COVID-19 test still counts. It is not a diagnosis: a test shows how
-        things were when your sample was taken, and that tells less and less as time goes by. So every window closes.
-      </p>
-      <h2>Two windows: strong and weak</h2>
-      <p>Each negative result opens two windows, counted from the moment your specimen was collected (not from when the lab reported it):</p>
+      <h1>{text.title}</h1>
+      <p>{text.intro}</p>
+      <h2>{text.windowsTitle}</h2>
+      <p>{text.windowsIntro}</p>
       <table>
-        <caption>Window lengths by test method</caption>
+        <caption>{text.tableCaption}</caption>
         <thead>
           <tr>
-            <th scope="col">Test method</th>
-            <th scope="col">Strong window</th>
-            <th scope="col">Weak window</th>
+            <th scope="col">{text.methodHeader}</th>
+            <th scope="col">{text.strongHeader}</th>
+            <th scope="col">{text.weakHeader}</th>
           </tr>
         </thead>
         <tbody>
           <tr>
-            <th scope="row">Molecular (NAAT: PCR, RT-PCR, isothermal such as ID NOW)</th>
-            <td>48 hours</td>
-            <td>72 hours</td>
+            <th scope="row">{text.molecular}</th>
+            <td>{text.molecularHours.strong}</td>
+            <td>{text.molecularHours.weak}</td>
           </tr>
           <tr>
-            <th scope="row">Rapid antigen</th>
-            <td>24 hours</td>
-            <td>48 hours</td>
+            <th scope="row">{text.antigen}</th>
+            <td>{text.antigenHours.strong}</td>
+            <td>{text.antigenHours.weak}</td>
           </tr>
         </tbody>
       </table>
-      <p>
-        The weak window follows the EU Digital COVID Certificate template (72 hours for NAAT, 48 for antigen); the strong window follows
-        the strictest widely used national rule (48 and 24 hours). A window is open until the exact minute it ends.
-      </p>
-      <h2>What counts</h2>
+      <p>{text.sources}</p>
+      <h2>{text.countsTitle}</h2>
       <ul>
-        <li>Only a negative result opens a window. A positive result closes any window you had. Inconclusive or void results open none.</li>
-        <li>Your window is that of your most recent valid result, by the time the sample was taken.</li>
-        <li>Only the original PDF from the testing lab counts: not a scan, fax, photo, printout, or a file saved or edited after the lab issued it.</li>
-        <li>Your first name, last name and date of birth must match the report exactly. If they differ, for example by a typo, you can dispute the result.</li>
+        <li>{text.negativeOnly}</li>
+        <li>{text.mostRecent}</li>
+        <li>{text.originalOnly}</li>
+        <li>{text.namesMatch}</li>
       </ul>
       <p>
-        <Link to="/safewindow">Back to My Safe Window</Link>
+        <Link to="/safewindow">{text.back}</Link>
       </p>
     </article>
   );

@@ -13,6 +13,8 @@
 import { strToU8, Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import type { RouterContextProvider } from "react-router";
 import { requireUser } from "./auth.server";
+import type { Messages } from "~/messages/catalogues";
+import { messagesOf } from "./i18n.server";
 import { businessApi } from "./upstream/business.server";
 import { consumerApi, type DataExport } from "./upstream/consumer.server";
 import { identityApi } from "./upstream/identity.server";
@@ -54,18 +56,41 @@ async function businessData(context: Readonly<RouterContextProvider>) {
   };
 }
 
-function readme(data: DataExport, exportedAt: string): string {
+/** The width of README.txt's descriptions, in characters: lines of at most 110 with the names' column. */
+const descriptionWidth = 88;
+/** The column of README.txt's file names, in characters (the longest name and two spaces). */
+const nameWidth = 22;
+
+/** `text` broken into lines of at most `width` characters, at spaces (a longer word gets a line of its own). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/** One file's entry in README.txt: its name, and its description wrapped beside it. */
+function readmeEntry(name: string, description: string): string[] {
+  return wrap(description, descriptionWidth).map((line, i) => `${(i === 0 ? name : "").padEnd(nameWidth)}${line}`);
+}
+
+/**
+ * README.txt in the language of `m` (app/messages/data-export.ts): what each file of the archive is, each
+ * description wrapped beside its file's name in lines of at most 110 characters.
+ * @param data the consumer API's export: only its e-mail address is named
+ * @param exportedAt the export's ISO 8601 time stamp (UTC)
+ */
+export function dataExportReadme(m: Messages, data: Pick<DataExport, "email">, exportedAt: string): string {
   return [
-    "Your SafeWindow data",
+    m.dataExportReadmeTitle,
     "",
-    `Made on ${exportedAt} (UTC) for ${data.email ?? "your account"}.`,
+    m.dataExportMadeOn(exportedAt, data.email ?? m.dataExportYourAccount),
     "",
-    "safewindow-data.json  your account, your profile, every test result with the checks we made and your disputes",
-    "                      with our responses, the people who follow you and whom you follow, and every check a",
-    "                      venue made of your window with your check-ins and ratings, and, when you work for a",
-    "                      venue, your business details and the venues you administer (JSON).",
-    "results/              one folder per test result: page-1.jpg, the image we show, and original.pdf, the PDF",
-    "                      exactly as you uploaded it.",
+    ...readmeEntry("safewindow-data.json", m.dataExportJsonFile),
+    ...readmeEntry("results/", m.dataExportResultsFolder),
     "",
   ].join("\n");
 }
@@ -83,9 +108,11 @@ export async function dataExportResponse(context: Readonly<RouterContextProvider
   const data = valueOrThrow(exported);
   const { userName, emailConfirmed } = valueOrThrow(account);
   const json = { account: { userName, emailConfirmed }, ...data, business };
+  // The files a person reads are worded in the request's language; the JSON's keys and the upstream's texts are not.
+  const m = messagesOf(context);
 
   const entries: Entry[] = [
-    { name: "README.txt", compress: true, bytes: async () => strToU8(readme(data, data.exportedAt)) },
+    { name: "README.txt", compress: true, bytes: async () => strToU8(dataExportReadme(m, data, data.exportedAt)) },
     { name: "safewindow-data.json", compress: true, bytes: async () => strToU8(`${JSON.stringify(json, null, 2)}\n`) },
   ];
   data.results.forEach((result, i) => {
@@ -95,7 +122,7 @@ export async function dataExportResponse(context: Readonly<RouterContextProvider
       compress: false,
       bytes: async () => {
         const image = await api.image(result.sF_TestResultId);
-        return image.ok ? image.value : { missing: `the image could not be read (${image.message})` };
+        return image.ok ? image.value : { missing: m.dataExportImageMissing(image.message) };
       },
     });
     if (result.originalPdf) {
@@ -104,7 +131,7 @@ export async function dataExportResponse(context: Readonly<RouterContextProvider
         compress: false,
         bytes: async () => {
           const pdf = await api.pdf(result.sF_TestResultId);
-          return pdf.ok ? pdf.value : { missing: `the PDF could not be read (${pdf.message})` };
+          return pdf.ok ? pdf.value : { missing: m.dataExportPdfMissing(pdf.message) };
         },
       });
     }
@@ -125,7 +152,7 @@ export async function dataExportResponse(context: Readonly<RouterContextProvider
     async pull() {
       const entry = entries[next++];
       if (!entry) {
-        if (missing.length > 0) add(zip, "MISSING.txt", true, strToU8(`Some files could not be read while this archive was made; download it again later.\n\n${missing.join("\n")}\n`));
+        if (missing.length > 0) add(zip, "MISSING.txt", true, strToU8(`${m.dataExportMissing}\n\n${missing.join("\n")}\n`));
         zip.end();
         return;
       }

@@ -84,12 +84,16 @@ describe("English written into the screens' markup", () => {
     const has = (file: string, text: string) => inventory[file]!.some((found) => found.endsWith(`: ${text}`));
     expect(has("app/routes/registration.tsx", "Confirm Password")).toBe(true);
     expect(has("app/routes/registration.tsx", "Create Account · SafeWindow")).toBe(true);
-    expect(has("app/routes/terms.tsx", "Back to Create Account")).toBe(true);
+    expect(has("app/routes/welcome.tsx", "Read how we count safe windows")).toBe(true);
     expect(has("app/root.tsx", "Skip to content")).toBe(true);
   });
 
   it("finds none in Sign In, whose words come in its loader data", () => {
     expect(inventory["app/routes/login.tsx"]).toEqual([]);
+  });
+
+  it("finds none in the Terms, the Privacy Policy and the testing philosophy, whose words come in their loader data", () => {
+    for (const page of ["app/routes/terms.tsx", "app/routes/privacy.tsx", "app/routes/testing-philosophy.tsx"]) expect(inventory[page], page).toEqual([]);
   });
 
   it("keeps every language but English from being offered while any is left", () => {
