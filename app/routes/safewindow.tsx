@@ -33,15 +33,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     pageTitle: m.safeWindowPageTitle,
     productId: m.productIdLabel,
     howWeCount: m.howWeCountLink,
-    checkinHeading: m.checkinHeading,
-    validUntil: m.validUntil,
-    checkinCodeHint: m.checkinCodeHint,
-    checkinUnavailable: m.checkinUnavailable,
-    newCode: m.newCheckinCode,
-    showCode: m.showCheckinCode,
+    // Only for a person offered check-in codes: the words a page does not show do not travel.
+    checkin: checkins
+      ? {
+          heading: m.checkinHeading,
+          validUntil: m.validUntil,
+          hint: m.checkinCodeHint,
+          unavailable: m.checkinUnavailable,
+          newCode: m.newCheckinCode,
+          showCode: m.showCheckinCode,
+        }
+      : null,
     card: safeWindowCardText(m, language, person, timeZone),
   };
-  return { card: person, now: Date.now(), timeZone, language, checkins, text };
+  return { card: person, now: Date.now(), timeZone, language, text };
 }
 
 export async function action({ context }: Route.ActionArgs) {
@@ -62,7 +67,7 @@ function grouped(code: string): string {
 }
 
 export default function SafeWindow() {
-  const { card, now, timeZone, language, checkins, text } = useLoaderData<typeof loader>();
+  const { card, now, timeZone, language, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const code = actionData?.code;
@@ -74,9 +79,9 @@ export default function SafeWindow() {
         {text.productId} <code className="product-id">{card.safeWindowId}</code> ·{" "}
         <Link to="/testing-philosophy">{text.howWeCount}</Link>
       </p>
-      {checkins ? (
+      {text.checkin ? (
       <section className="card checkin-code" aria-labelledby="checkin-heading">
-        <h2 id="checkin-heading">{text.checkinHeading}</h2>
+        <h2 id="checkin-heading">{text.checkin.heading}</h2>
         {code ? (
           <>
             <p className="code-text" aria-label={code.labels.text}>
@@ -84,19 +89,19 @@ export default function SafeWindow() {
             </p>
             <figure className="code-qr" role="img" aria-label={code.labels.qr} dangerouslySetInnerHTML={{ __html: code.qr }} />
             <p role="status">
-              {text.validUntil} <time dateTime={code.expiresAt}>{formatInstant(code.expiresAt, timeZone, language)}</time>. {text.checkinCodeHint}
+              {text.checkin.validUntil} <time dateTime={code.expiresAt}>{formatInstant(code.expiresAt, timeZone, language)}</time>. {text.checkin.hint}
             </p>
           </>
         ) : actionData?.unavailable ? (
-          <p>{text.checkinUnavailable}</p>
+          <p>{text.checkin.unavailable}</p>
         ) : (
-          <p>{text.checkinCodeHint}</p>
+          <p>{text.checkin.hint}</p>
         )}
         <FormMessage errors={actionData?.error ? [actionData.error] : undefined} />
         {actionData?.unavailable ? null : (
           <Form method="post">
             <button type="submit" className="button secondary" disabled={navigation.state !== "idle"}>
-              {code ? text.newCode : text.showCode}
+              {code ? text.checkin.newCode : text.checkin.showCode}
             </button>
           </Form>
         )}

@@ -45,6 +45,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const timeZone = await timeZoneOf(request, context);
   const page = pageParameter(url.searchParams.get("page"), result.pageCount);
   const testDate = formatInstant(result.testDate, timeZone, language);
+  const mismatches = propertyValues.flatMap((p) => (p.matchInfo === null ? [] : [{ ...p, matchInfo: localizeTimes(p.matchInfo, timeZone, language) }]));
+  // A valid result with differences: a reviewer accepted them on dispute. Only the words the page shows travel.
+  const reviewed = !loadError && result.valid === 1 && mismatches.length > 0;
   const text = {
     pageTitle: m.testDetailPageTitle,
     heading: m.resultHeading(result.publicName),
@@ -61,8 +64,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     openLargeView: m.openLargeView,
     thumbnailAlt: m.resultPageAlt(1, result.publicName),
     largeAlt: m.resultPageLargeAlt(page, result.publicName),
-    acceptedOnReview: m.resultAcceptedOnReview,
-    reviewedDifferences: m.resultReviewedDifferences,
+    reviewed: reviewed ? { accepted: m.resultAcceptedOnReview, differences: m.resultReviewedDifferences } : null,
     errorsHeading: m.resultErrorsHeading,
     processed: m.resultProcessed,
     disputeButton: m.disputeButton,
@@ -87,7 +89,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     result,
     // The dispute form's HTML constraints, from the schema its action parses with.
     disputeConstraint: htmlConstraints(disputeSchema),
-    mismatches: propertyValues.flatMap((p) => (p.matchInfo === null ? [] : [{ ...p, matchInfo: localizeTimes(p.matchInfo, timeZone, language) }])),
+    mismatches,
     loadError,
     tab: tab === "dispute" || tab === "details" ? tab : null,
     large: url.searchParams.get("view") === "large",
@@ -194,11 +196,11 @@ export default function TestDetail() {
           <Link id={thumbnailId} to={`${base}${tabQuery}&view=large`} className={`thumbnail ${result.valid === 1 ? "valid" : "invalid"}`} aria-label={text.openLargeView}>
             <img src={imageUrl} alt={text.thumbnailAlt} width={250} height={200} />
           </Link>
-          {!loadError && result.valid === 1 && mismatches.length > 0 ? (
+          {text.reviewed ? (
             // A valid result with differences: a reviewer accepted them on dispute (the 'Manual Review' row says who and when).
             <div className="result-reviewed">
-              <p className="result-ok">{text.acceptedOnReview}</p>
-              <p>{text.reviewedDifferences}</p>
+              <p className="result-ok">{text.reviewed.accepted}</p>
+              <p>{text.reviewed.differences}</p>
               <ul>
                 {mismatches.map((p) => (
                   <li key={p.sF_TestResultPropertyValueId}>
