@@ -73,4 +73,4 @@ export const locationsWithin = (count: number, miles: number, zip: string) =>
   `${count} ${count === 1 ? "local" : "locales"} a menos de ${miles} millas de ${zip}.`;
 export const locationsNearYou = (count: number, miles: number) => `${count} ${count === 1 ? "local" : "locales"} a menos de ${miles} millas de usted.`;
 export const locationsFoundLabel = "Locales encontrados";
-export const distanceMiles = (miles: string) => `${miles} mi`;
+export const distanceMiles = (miles: string) => `${miles} millas`;
