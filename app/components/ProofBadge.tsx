@@ -4,7 +4,7 @@
  * or the document checks alone. Test Detail shows a result's; the window's card shows the proof of
  * the result the window comes from.
  */
-import * as messages from "~/messages";
+import type { Messages } from "~/messages/catalogues";
 
 export type ProofKind = "signed" | "link" | "document" | "disagrees";
 
@@ -23,19 +23,37 @@ const shapes: Record<ProofKind, string> = {
   disagrees: "M12 3l10 18H2zM12 10v5M12 18v.5",
 };
 
+/** A proof badge's words, in the page's language: picked by `proofBadgeText` in a loader. */
+export interface ProofText {
+  kind: ProofKind;
+  /** The icon's text alternative. */
+  icon: string;
+  /** The word before the proof ("Proof"). */
+  proof: string;
+  /** The proof itself as the consumer API words it, or, when it disagrees, that said. */
+  words: string;
+}
+
 /**
- * The proof's icon (named by its text alternative) and its words; `disagrees` when a verified signed
- * code disagrees with the report's text (the result is invalid, never shown as a verified seal).
+ * The words of a badge for the proof `label` (as the consumer API words it) from the catalogue `m`;
+ * `disagrees` when a verified signed code disagrees with the report's text (the result is invalid,
+ * never shown as a verified seal).
  */
-export function ProofBadge({ label, className, disagrees = false }: { label: string; className?: string; disagrees?: boolean }) {
+export function proofBadgeText(m: Messages, label: string, disagrees = false): ProofText {
   const kind = disagrees ? "disagrees" : proofKindOf(label);
+  return { kind, icon: m.proofIconLabels[kind], proof: m.proofLabel, words: disagrees ? m.proofDisagrees(label) : label };
+}
+
+/** The proof's icon (named by its text alternative) and its words. */
+export function ProofBadge({ text, className }: { text: ProofText; className?: string }) {
+  const { kind } = text;
   return (
     <p className={`proof ${kind}${className ? ` ${className}` : ""}`}>
-      <svg viewBox="0 0 24 24" className="proof-icon" role="img" aria-label={messages.proofIconLabels[kind]}>
-        <title>{messages.proofIconLabels[kind]}</title>
+      <svg viewBox="0 0 24 24" className="proof-icon" role="img" aria-label={text.icon}>
+        <title>{text.icon}</title>
         <path d={shapes[kind]} />
       </svg>{" "}
-      <span className="label">Proof</span> {disagrees ? messages.proofDisagrees(label) : label}
+      <span className="label">{text.proof}</span> {text.words}
     </p>
   );
 }

@@ -3,6 +3,7 @@
  * upload.
  * Verbatim strings of the product rules (docs/product/); "ours" marks a string it does not give (app/messages.ts).
  */
+import { productName } from "./shell.ts";
 
 // docs/product/screens.md §2 test detail, §5 upload
 export const resultErrorsHeading = "This test result had the following errors:";
@@ -50,3 +51,74 @@ export const proofIconLabels = {
 export const proofDisagrees = (label: string) => `${label}, which disagrees with the report's text`;
 export const unverifiedSignature = (scheme: string) =>
   `Its QR code carries ${/^[AEIOU]/.test(scheme) ? "an" : "a"} ${scheme} signature that could not be tied to a known issuer, so the result was checked as a document.`;
+
+// The words of My Tests, My Safe Window, the safe window card and Test Detail (docs/product/screens.md §2): ours
+// unless the product rules name them; loaders pick them into their `text`.
+export const myTestsTitle = "My Tests";
+export const myTestsPageTitle = `My Tests · ${productName}`; // ours: the document title
+export const addResultHeading = "Add a test result";
+export const resultFileLabel = "Test result PDF";
+export const uploadButton = "Upload";
+export const uploadingButton = "Uploading…";
+export const addByLinkHeading = "Add by link";
+export const resultLinkLabel = "Link to your result";
+export const addByLinkButton = "Add by link";
+export const fetchingButton = "Fetching…";
+export const yourResultsHeading = "Your results";
+export const resultListLabel = "Test results";
+export const pdfOnly = "PDF files only.";
+export const guidelinesUnderstood = "I understand";
+export const safeWindowTitle = "My Safe Window";
+export const safeWindowPageTitle = `My Safe Window · ${productName}`; // ours: the document title
+export const productIdLabel = "Product ID";
+export const howWeCountLink = "How we count safe windows";
+export const checkinHeading = "Check in at a venue";
+/** `spelled`: the code's characters, space-separated, so a screen reader reads them one by one. */
+export const checkinCodeLabel = (spelled: string) => `Check-in code ${spelled}`;
+export const checkinQrLabel = (code: string) => `QR code of check-in code ${code}`;
+export const validUntil = "Valid until";
+export const checkinUnavailable = "Check-in codes are not available here.";
+export const newCheckinCode = "New check-in code";
+export const showCheckinCode = "Show a check-in code";
+// The safe window card
+export const cardLabel = (fullName: string) => `Safe window of ${fullName}`;
+export const dateOfBirthLabel = "Date of Birth";
+export const windowLabel = "Window";
+export const strongWindow = "Strong";
+export const weakWindow = "Weak";
+export const strongUntil = "Strong until";
+export const weakUntil = "Weak until";
+export const basedOn = "Based on";
+/** `zone`: the IANA time zone with spaces for underscores, e.g. "America/New York". */
+export const timesIn = (zone: string) => `Times in ${zone}`;
+export const submitTest = "Submit Test";
+export const proofLabel = "Proof";
+// Test Detail and the result viewer
+export const testDetailPageTitle = `Test Detail · ${productName}`; // ours: the document title
+export const testResultPageTitle = `Test Result · ${productName}`; // ours: the document title
+/** `publicName`: the lab's everyday name, as the consumer API gives it (never translated). */
+export const resultHeading = (publicName: string) => `${publicName} result`;
+export const issuedBy = (company: string) => `Issued by ${company}`;
+export const checksLoadFailed = (detail: string) => `Could not load the checks of this result: ${detail}`;
+export const testDateLabel = "Test date:";
+export const resultTabsLabel = "Test result";
+export const detailsTab = "Details";
+export const disputeTab = "Dispute";
+export const disputeButton = "Dispute";
+export const openLargeView = "Open the large view of the result";
+export const resultPageAlt = (page: number, publicName: string) => `Page ${page} of the ${publicName} result`;
+export const resultPageLargeAlt = (page: number, publicName: string) => `Page ${page} of the ${publicName} result, large`;
+/** The subject of the mail to support about a result; `date` as formatInstant writes it. */
+export const disputeMailSubject = (publicName: string, date: string) => `Dispute: ${publicName} result of ${date}`;
+export const backToMyTests = "Back to My Tests";
+export const yourSubmission = "Your Submission";
+export const ourResponse = "Our response";
+export const contactButton = "Contact";
+export const describeDifference = "Describe the difference";
+export const largeViewLabel = "Large view of the result";
+export const closeButton = "Close";
+export const fullSize = "Full size";
+export const fitToScreen = "Fit to screen";
+export const backToTestDetail = "Back to the test detail";
+export const backToTestDetailFullSize = "Back to the test detail (the page is at full size: scroll to see all of it)";
+export const fullSizeFrameLabel = "The page at full size; scroll to see all of it";

@@ -3,6 +3,7 @@
  * for these required fields without giving their wording, so all are "ours", in the tone of the
  * profile's ("First name is required").
  */
+import { productName } from "./shell.ts";
 export const mobileNumberRequired = "Mobile number is required";
 export const businessNameRequired = "Business name is required";
 export const addressRequired = "Address is required";
@@ -48,3 +49,38 @@ export const notLocationAdministrator = "You do not administer this location.";
 export const strongWindowSeen = "Strong safe window";
 export const weakWindowSeen = "Weak safe window";
 export const noOpenWindowSeen = "No open safe window";
+
+// The words of My Fun, Venue Check-In and Locations (docs/venues.md): ours.
+export const myFunPageTitle = `My Fun · ${productName}`; // the document title
+export const checkinPageTitle = `Venue Check-In · ${productName}`; // the document title
+export const locationsPageTitle = `Locations · ${productName}`; // the document title
+export const visitsLabel = "Visits";
+export const checkedLabel = "Checked:";
+export const visitCheckedIn = "Checked in";
+export const visitNotCheckedIn = "Not checked in";
+export const yourRatingOf = (venue: string) => `Your rating of ${venue}`;
+export const stars = (count: number) => `${count} ${count === 1 ? "star" : "stars"}`;
+export const saveRating = "Save rating";
+export const ratingRequired = "Choose 1 to 5 stars.";
+export const windowUntil = "Until"; // before the end of the window
+export const noOpenWindowVisitor = "This visitor has no open safe window.";
+export const checkedAt = "checked"; // before when the venue checked the window
+export const checkInButton = "Check in";
+export const locationLabel = "Location";
+export const visitorCodeLabel = "Visitor's check-in code";
+export const nextVisitor = "Next visitor";
+export const lookUp = "Look up";
+export const checkinPageHint =
+  "The visitor shows a code from their My Safe Window page. It works once, for 2 minutes. You see their name and whether their safe window is open, never their date of birth.";
+export const zipCodeLabel = "ZIP code";
+export const withinLabel = "Within";
+export const milesChoice = (miles: number) => `${miles} miles`;
+export const locationSearchButton = "Search";
+export const findingYou = "Finding you…";
+export const nearMe = "Near me";
+export const locationsWithin = (count: number, miles: number, zip: string) =>
+  `${count} ${count === 1 ? "location" : "locations"} within ${miles} miles of ${zip}.`;
+export const locationsNearYou = (count: number, miles: number) => `${count} ${count === 1 ? "location" : "locations"} within ${miles} miles of you.`;
+export const locationsFoundLabel = "Locations found";
+/** `miles` with one decimal. */
+export const distanceMiles = (miles: string) => `${miles} mi`;

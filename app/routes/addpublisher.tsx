@@ -6,28 +6,46 @@ import type { Route } from "./+types/addpublisher";
 import { FormMessage } from "~/components/Field";
 import { peopleSearchMax, peopleSearchSchema } from "~/forms/search";
 import * as messages from "~/messages";
+import { messagesOf } from "~/server/i18n.server";
 import { htmlConstraints } from "~/server/form-constraints.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
-export const meta = () => [{ title: "Add · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const query = new URL(request.url).searchParams.get("q")?.slice(0, peopleSearchMax) ?? "";
   // The search box's HTML constraints, from the schema the query is checked with.
   const constraint = htmlConstraints(peopleSearchSchema).q;
-  if (!query.trim()) return { query, constraint, problem: undefined, results: null };
+  const m = messagesOf(context);
+  const text = {
+    title: m.addTitle,
+    pageTitle: m.addPageTitle,
+    searchLabel: m.searchLabel,
+    searchPlaceholder: m.searchPlaceholder,
+    search: m.searchButton,
+    noResults: m.searchNoResults,
+    results: m.searchResultsLabel,
+    requested: m.requestedButton,
+    add: m.addButton,
+  };
+  if (!query.trim()) return { query, constraint, problem: undefined, results: null, text };
   const checked = peopleSearchSchema.safeParse({ q: query });
   if (!checked.success) {
     const problem = checked.error.issues[0]!.message;
     // Characters that cannot be typed are not shown back.
-    return data({ query: problem === messages.searchInvalid ? "" : query, constraint, problem, results: null }, { status: 400 });
+    return data({ query: problem === messages.searchInvalid ? "" : query, constraint, problem, results: null, text }, { status: 400 });
   }
   const api = consumerApi(context);
   const [found, following] = await Promise.all([api.searchPublishers(query), api.publishers()]);
   const [hits, publishers] = [valueOrThrow(found), valueOrThrow(following)];
   const requested = new Set(publishers.map((p) => p.sF_ConsumerId));
-  return { query, constraint, problem: undefined, results: hits.map((hit) => ({ ...hit, requested: requested.has(hit.sF_ConsumerId) })) };
+  const results = hits.map((hit) => {
+    const fullName = `${hit.firstName} ${hit.lastName}`;
+    return { ...hit, requested: requested.has(hit.sF_ConsumerId), labels: { requested: m.requestedToFollow(fullName), add: m.addPersonLabel(fullName) } };
+  });
+  return { query, constraint, problem: undefined, results, text };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -39,52 +57,52 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AddPublisher() {
-  const { query, constraint, problem, results } = useLoaderData<typeof loader>();
+  const { query, constraint, problem, results, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   return (
     <section>
-      <h1>Add</h1>
+      <h1>{text.title}</h1>
       <Form method="get" role="search" className="search-form">
-        <label htmlFor="search">Search people by name, product ID or email</label>{" "}
+        <label htmlFor="search">{text.searchLabel}</label>{" "}
         <input
           id="search"
           type="search"
           name="q"
           defaultValue={query}
-          placeholder={messages.searchPlaceholder}
+          placeholder={text.searchPlaceholder}
           aria-describedby="search-error"
           aria-invalid={problem ? true : undefined}
           maxLength={constraint?.maxLength}
         />{" "}
         <button type="submit" className="button">
-          Search
+          {text.search}
         </button>
       </Form>
       <div id="search-error" className="field-error" aria-live="polite">
         {problem ? <p>{problem}</p> : null}
       </div>
       <FormMessage errors={actionData?.error ? [actionData.error] : undefined} />
-      {results && results.length === 0 ? <p className="empty">{messages.searchNoResults}</p> : null}
+      {results && results.length === 0 ? <p className="empty">{text.noResults}</p> : null}
       {results && results.length > 0 ? (
-        <ul className="people-list" aria-label="Search results">
+        <ul className="people-list" aria-label={text.results}>
           {results.map((hit) => (
             <li key={hit.sF_ConsumerId} className="person-row">
               <span className="person-name">
                 {hit.firstName} {hit.lastName} {hit.safeWindowId ? <code className="product-id">{hit.safeWindowId}</code> : null}
               </span>{" "}
               {hit.requested ? (
-                <span className="requested" role="img" aria-label={`Requested to follow ${hit.firstName} ${hit.lastName}`}>
+                <span className="requested" role="img" aria-label={hit.labels.requested}>
                   <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" className="check-icon">
                     <path d="M5 13l4 4 10-10" />
                   </svg>
-                  <span aria-hidden="true">Requested</span>
+                  <span aria-hidden="true">{text.requested}</span>
                 </span>
               ) : (
                 <Form method="post">
                   <input type="hidden" name="sfConsumerId" value={hit.sF_ConsumerId} />
-                  <button type="submit" className="button secondary" disabled={navigation.state !== "idle"} aria-label={`Add ${hit.firstName} ${hit.lastName}`}>
-                    Add
+                  <button type="submit" className="button secondary" disabled={navigation.state !== "idle"} aria-label={hit.labels.add}>
+                    {text.add}
                   </button>
                 </Form>
               )}

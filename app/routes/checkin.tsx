@@ -9,15 +9,16 @@ import type { Route } from "./+types/checkin";
 import { FormMessage } from "~/components/Field";
 import { formatInstant } from "~/dates";
 import { checkinCodeSchema } from "~/forms/venue";
-import * as messages from "~/messages";
+import { languageOf, messagesOf } from "~/server/i18n.server";
 import { htmlConstraints } from "~/server/form-constraints.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { businessApi } from "~/server/upstream/business.server";
 import { consumerApi, type Check } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
-import { windowStateWords } from "~/windows";
+import type { Language } from "~/i18n";
 
-export const meta = () => [{ title: "Venue Check-In · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 async function administeredLocations(context: Route.LoaderArgs["context"]) {
   // A business API that refuses the token (one that does not know this product's tokens) has no location for
@@ -38,7 +39,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const selected = locations.find((l) => l.locationId === asked)?.locationId ?? locations[0]!.locationId;
   // The code box's HTML constraints, from the schema the action checks the code with.
   const constraint = htmlConstraints(checkinCodeSchema).code;
-  return { locations, selected, constraint, timeZone: await timeZoneOf(request, context) };
+  const m = messagesOf(context);
+  const text = {
+    title: m.checkinTitle,
+    pageTitle: m.checkinPageTitle,
+    glance: {
+      seen: { Strong: m.strongWindowSeen, Weak: m.weakWindowSeen, None: m.noOpenWindowSeen },
+      until: m.windowUntil,
+      noOpenWindow: m.noOpenWindowVisitor,
+      checked: m.checkedAt,
+    },
+    checkedIn: m.checkedIn,
+    checkIn: m.checkInButton,
+    location: m.locationLabel,
+    visitorCode: m.visitorCodeLabel,
+    nextVisitor: m.nextVisitor,
+    lookUp: m.lookUp,
+    hint: m.checkinPageHint,
+  };
+  return { locations, selected, constraint, timeZone: await timeZoneOf(request, context), language: languageOf(context), text };
 }
 
 type ActionData = { check?: Check; code?: string; error?: string; codeError?: string; locationId?: string | undefined };
@@ -46,6 +65,7 @@ type ActionData = { check?: Check; code?: string; error?: string; codeError?: st
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const api = consumerApi(context);
+  const messages = messagesOf(context);
   if (form.get("intent") === "checkin") {
     const visitId = String(form.get("visitId") ?? "");
     if (!visitId) throw data(null, { status: 400 });
@@ -69,9 +89,19 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** The window at a glance: what the venue needs to know, in words and colour. */
-function Glance({ check, timeZone }: { check: Check; timeZone: string }) {
+function Glance({
+  check,
+  timeZone,
+  language,
+  text,
+}: {
+  check: Check;
+  timeZone: string;
+  language: Language;
+  text: { seen: Record<Check["windowState"], string>; until: string; noOpenWindow: string; checked: string };
+}) {
   const until = check.windowState === "Strong" ? check.strongSafetyDate : check.windowState === "Weak" ? check.weakSafetyDate : null;
-  const verdict = windowStateWords(check.windowState);
+  const verdict = text.seen[check.windowState];
   return (
     <div className={`glance glance-${check.windowState.toLowerCase()}`} role="status" aria-labelledby="glance-verdict">
       <p id="glance-verdict" className="glance-verdict">
@@ -80,16 +110,22 @@ function Glance({ check, timeZone }: { check: Check; timeZone: string }) {
       <p className="glance-name">
         {check.firstName} {check.lastName}
       </p>
-      {until ? <p>Until {formatInstant(until, timeZone)}</p> : <p>This visitor has no open safe window.</p>}
+      {until ? (
+        <p>
+          {text.until} {formatInstant(until, timeZone, language)}
+        </p>
+      ) : (
+        <p>{text.noOpenWindow}</p>
+      )}
       <p className="glance-where">
-        {check.locationName} · checked {formatInstant(check.checkedAt, timeZone)}
+        {check.locationName} · {text.checked} {formatInstant(check.checkedAt, timeZone, language)}
       </p>
     </div>
   );
 }
 
 export default function CheckinPage() {
-  const { locations, selected, constraint, timeZone } = useLoaderData<typeof loader>();
+  const { locations, selected, constraint, timeZone, language, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -97,19 +133,19 @@ export default function CheckinPage() {
   const locationId = actionData?.locationId ?? selected;
   return (
     <section>
-      <h1>{messages.checkinTitle}</h1>
+      <h1>{text.title}</h1>
       {check ? (
         <>
-          <Glance check={check} timeZone={timeZone} />
+          <Glance check={check} timeZone={timeZone} language={language} text={text.glance} />
           {check.checkedInAt ? (
-            <FormMessage tone="success" errors={[`${messages.checkedIn} ${check.firstName} ${check.lastName}, ${formatInstant(check.checkedInAt, timeZone)}.`]} />
+            <FormMessage tone="success" errors={[`${text.checkedIn} ${check.firstName} ${check.lastName}, ${formatInstant(check.checkedInAt, timeZone, language)}.`]} />
           ) : (
             <Form method="post" className="form-actions">
               <input type="hidden" name="intent" value="checkin" />
               <input type="hidden" name="visitId" value={check.visitId} />
               <input type="hidden" name="locationId" value={locationId} />
               <button type="submit" className="button" disabled={busy}>
-                Check in
+                {text.checkIn}
               </button>
             </Form>
           )}
@@ -119,7 +155,7 @@ export default function CheckinPage() {
       <Form method="post" className="checkin-form" key={check?.visitId ?? "new"}>
         <input type="hidden" name="intent" value="lookup" />
         <p>
-          <label htmlFor="locationId">Location</label>{" "}
+          <label htmlFor="locationId">{text.location}</label>{" "}
           <select id="locationId" name="locationId" defaultValue={locationId}>
             {locations.map((location) => (
               <option key={location.locationId} value={location.locationId}>
@@ -129,7 +165,7 @@ export default function CheckinPage() {
           </select>
         </p>
         <p>
-          <label htmlFor="code">Visitor's check-in code</label>{" "}
+          <label htmlFor="code">{text.visitorCode}</label>{" "}
           <input
             id="code"
             name="code"
@@ -148,10 +184,10 @@ export default function CheckinPage() {
           {actionData?.codeError ? <p>{actionData.codeError}</p> : null}
         </div>
         <button type="submit" className="button" disabled={busy}>
-          {check ? "Next visitor" : "Look up"}
+          {check ? text.nextVisitor : text.lookUp}
         </button>
       </Form>
-      <p className="hint">The visitor shows a code from their My Safe Window page. It works once, for 2 minutes. You see their name and whether their safe window is open, never their date of birth.</p>
+      <p className="hint">{text.hint}</p>
     </section>
   );
 }

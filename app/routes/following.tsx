@@ -5,17 +5,33 @@ import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "r
 import type { Route } from "./+types/following";
 import { ConfirmStep } from "~/components/ConfirmStep";
 import { FormMessage } from "~/components/Field";
-import { SafeWindowCard } from "~/components/SafeWindowCard";
-import * as messages from "~/messages";
+import { SafeWindowCard, safeWindowCardText } from "~/components/SafeWindowCard";
+import { languageOf, messagesOf } from "~/server/i18n.server";
 import { followChange, relationOf } from "~/server/follows.server";
 import { timeZoneOf } from "~/server/timezone.server";
 
-export const meta = () => [{ title: "Following · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const relation = await relationOf(context, "publishers", url.searchParams.get("id"));
-  return { relation, unfollowing: url.searchParams.get("step") === "unfollow", now: Date.now(), timeZone: await timeZoneOf(request, context) };
+  const timeZone = await timeZoneOf(request, context);
+  const m = messagesOf(context);
+  const fullName = `${relation.firstName} ${relation.lastName}`;
+  const text = {
+    title: m.followingTitle,
+    pageTitle: m.followingPageTitle,
+    card: safeWindowCardText(m, languageOf(context), relation, timeZone),
+    requestTo: m.followRequestTo(fullName),
+    productId: m.productIdLabel,
+    pendingNote: m.followPendingNote,
+    cancelRequest: m.cancelRequestButton,
+    unfollow: m.unfollowButton,
+    unfollowQuestion: m.unfollowQuestion(fullName),
+    backToFollowing: m.backToFollowing,
+  };
+  return { relation, unfollowing: url.searchParams.get("step") === "unfollow", now: Date.now(), timeZone, text };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -28,51 +44,51 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Following() {
-  const { relation, unfollowing, now, timeZone } = useLoaderData<typeof loader>();
+  const { relation, unfollowing, now, timeZone, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const here = `/following?id=${encodeURIComponent(relation.sF_ConsumerSubscriptionId)}`;
   return (
     <section>
-      <h1>Following</h1>
+      <h1>{text.title}</h1>
       <FormMessage errors={actionData?.error ? [actionData.error] : undefined} />
       {relation.confirmed === 0 ? (
         <>
-          <article className="safe-window-card closed" aria-label={`Follow request to ${relation.firstName} ${relation.lastName}`}>
+          <article className="safe-window-card closed" aria-label={text.requestTo}>
             <h2 className="card-name">
               {relation.firstName} {relation.lastName}
             </h2>
             {/* The product ID of a relation is an extension: an upstream that answers as the product rules say leaves it out. */}
             {relation.safeWindowId ? (
               <p className="card-id">
-                <span className="label">Product ID</span> <code className="product-id">{relation.safeWindowId}</code>
+                <span className="label">{text.productId}</span> <code className="product-id">{relation.safeWindowId}</code>
               </p>
             ) : null}
-            <p className="window-hidden">Your follow request is pending. You will see the safe window once it is confirmed.</p>
+            <p className="window-hidden">{text.pendingNote}</p>
           </article>
           <Form method="post">
             <button type="submit" name="intent" value="cancel" className="button secondary" disabled={busy}>
-              Cancel Request
+              {text.cancelRequest}
             </button>
           </Form>
         </>
       ) : (
         <>
-          <SafeWindowCard person={relation} own={false} now={now} timeZone={timeZone} />
+          <SafeWindowCard person={relation} own={false} now={now} timeZone={timeZone} text={text.card} />
           {unfollowing ? (
-            <ConfirmStep label="Unfollow" intent="unfollow" cancelTo={here}>
-              Stop following {relation.firstName} {relation.lastName}?
+            <ConfirmStep label={text.unfollow} intent="unfollow" cancelTo={here}>
+              {text.unfollowQuestion}
             </ConfirmStep>
           ) : (
             <Link className="button secondary" to={`${here}&step=unfollow`}>
-              Unfollow
+              {text.unfollow}
             </Link>
           )}
         </>
       )}
       <p>
-        <Link to="/people">Back to Following</Link>
+        <Link to="/people">{text.backToFollowing}</Link>
       </p>
     </section>
   );

@@ -7,14 +7,15 @@ import { data, Form, useLoaderData, useNavigate } from "react-router";
 import { useState } from "react";
 import type { Route } from "./+types/locations";
 import { formatPhone } from "~/phone";
-import * as messages from "~/messages";
+import { messagesOf } from "~/server/i18n.server";
 import { zipSearchSchema } from "~/forms/search";
 import { htmlConstraints } from "~/server/form-constraints.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { valueOrThrow } from "~/server/upstream/result.server";
 import { useHydrated } from "~/hooks/useHydrated";
 
-export const meta = () => [{ title: "Locations · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 /** The distances offered, in miles; the first search uses the default. */
 export const radiusChoices = [5, 10, 25, 50, 100] as const;
@@ -38,20 +39,37 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const latitude = coordinate(params.get("latitude"), 90);
   const longitude = coordinate(params.get("longitude"), 180);
   const near = latitude !== undefined && longitude !== undefined && !zip ? { latitude, longitude } : undefined;
+  const m = messagesOf(context);
+  const text = {
+    title: m.locationsTitle,
+    pageTitle: m.locationsPageTitle,
+    zip: m.zipCodeLabel,
+    within: m.withinLabel,
+    miles: radiusChoices.map((choice) => ({ choice, label: m.milesChoice(choice) })),
+    search: m.locationSearchButton,
+    findingYou: m.findingYou,
+    nearMe: m.nearMe,
+    positionUnavailable: m.positionUnavailable,
+    found: m.locationsFoundLabel,
+  };
+  const none = { summary: undefined, text };
   if (!zip && !near) {
     // Before a search: the ZIP box starts with the profile's postal code.
     const profile = valueOrThrow(await api.getProfile());
-    return { zip: profile?.postalCode ?? "", constraint, miles, searched: false as const, nearMe: false, problem: undefined, locations: [] };
+    return { zip: profile?.postalCode ?? "", constraint, miles, searched: false as const, nearMe: false, problem: undefined, locations: [], ...none };
   }
   const checked = zip ? zipSearchSchema.safeParse({ zip }) : undefined;
-  if (checked && !checked.success) return data({ zip: zip.slice(0, 10), constraint, miles, searched: false as const, nearMe: false, problem: checked.error.issues[0]!.message, locations: [] }, { status: 400 });
+  if (checked && !checked.success) return data({ zip: zip.slice(0, 10), constraint, miles, searched: false as const, nearMe: false, problem: checked.error.issues[0]!.message, locations: [], ...none }, { status: 400 });
   const found = await api.searchLocations(near ?? { zip }, miles);
-  if (!found.ok && found.reason === "refused") return data({ zip, constraint, miles, searched: false as const, nearMe: false, problem: found.message, locations: [] }, { status: 400 });
-  return { zip, constraint, miles, searched: true as const, nearMe: near !== undefined, problem: undefined, locations: valueOrThrow(found) };
+  if (!found.ok && found.reason === "refused") return data({ zip, constraint, miles, searched: false as const, nearMe: false, problem: found.message, locations: [], ...none }, { status: 400 });
+  const locations = valueOrThrow(found).map((location) => ({ ...location, distance: m.distanceMiles(location.distanceMiles.toFixed(1)) }));
+  const summary =
+    locations.length === 0 ? m.noLocationsFound : near ? m.locationsNearYou(locations.length, miles) : m.locationsWithin(locations.length, miles, zip);
+  return { zip, constraint, miles, searched: true as const, nearMe: near !== undefined, problem: undefined, locations, summary, text };
 }
 
 export default function Locations() {
-  const { zip, constraint, miles, searched, nearMe, problem, locations } = useLoaderData<typeof loader>();
+  const { zip, constraint, miles, searched, nearMe, problem, locations, summary, text } = useLoaderData<typeof loader>();
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const [radius, setRadius] = useState<number>(miles);
@@ -78,9 +96,9 @@ export default function Locations() {
 
   return (
     <section>
-      <h1>{messages.locationsTitle}</h1>
+      <h1>{text.title}</h1>
       <Form method="get" role="search" className="search-form location-search">
-        <label htmlFor="zip">ZIP code</label>{" "}
+        <label htmlFor="zip">{text.zip}</label>{" "}
         <input
           id="zip"
           name="zip"
@@ -92,40 +110,38 @@ export default function Locations() {
           aria-describedby="location-problem"
           aria-invalid={problem ? true : undefined}
         />{" "}
-        <label htmlFor="miles">Within</label>{" "}
+        <label htmlFor="miles">{text.within}</label>{" "}
         <select id="miles" name="miles" value={radius} onChange={(event) => setRadius(Number(event.target.value))}>
-          {radiusChoices.map((choice) => (
+          {text.miles.map(({ choice, label }) => (
             <option key={choice} value={choice}>
-              {choice} miles
+              {label}
             </option>
           ))}
         </select>{" "}
         <button type="submit" className="button">
-          Search
+          {text.search}
         </button>
         {hydrated ? (
           <button type="button" className="button secondary" onClick={searchNearMe} disabled={locating === "asking"}>
-            {locating === "asking" ? "Finding you…" : "Near me"}
+            {locating === "asking" ? text.findingYou : text.nearMe}
           </button>
         ) : null}
       </Form>
       <div id="location-problem" className="field-error" aria-live="polite">
         {problem ? <p>{problem}</p> : null}
-        {locating === "failed" ? <p>{messages.positionUnavailable}</p> : null}
+        {locating === "failed" ? <p>{text.positionUnavailable}</p> : null}
       </div>
       {searched ? (
         <p className="search-summary" role="status">
-          {locations.length === 0
-            ? messages.noLocationsFound
-            : `${locations.length} ${locations.length === 1 ? "location" : "locations"} within ${miles} miles of ${nearMe ? "you" : zip}.`}
+          {summary}
         </p>
       ) : null}
       {locations.length > 0 ? (
-        <ul className="venue-list" aria-label="Locations found">
+        <ul className="venue-list" aria-label={text.found}>
           {locations.map((location) => (
             <li key={location.locationId} className="venue">
               <h2 className="venue-name">{location.name}</h2>
-              <p className="venue-distance">{location.distanceMiles.toFixed(1)} mi</p>
+              <p className="venue-distance">{location.distance}</p>
               <p className="venue-address">
                 {location.address}, {location.city}, {location.state} {location.postalCode}
               </p>

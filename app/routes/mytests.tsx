@@ -12,18 +12,19 @@ import { resultLinkSchema } from "~/forms/link";
 import { htmlConstraints } from "~/server/form-constraints.server";
 import { ResultBadge, resultState } from "~/components/ResultIcon";
 import { TextOnly, TextSeparator } from "~/components/TextOnly";
-import { SafeWindowCard } from "~/components/SafeWindowCard";
+import { SafeWindowCard, safeWindowCardText } from "~/components/SafeWindowCard";
 import { useHydrated } from "~/hooks/useHydrated";
 import { formatInstant, localizeTimes } from "~/dates";
 import { maxUploadBodyBytes, maxUploadBytes } from "~/limits";
-import * as messages from "~/messages";
+import { languageOf, messagesOf } from "~/server/i18n.server";
 import { guidelinesRead, rememberGuidelinesRead } from "~/server/guidelines.server";
 import { setFlash, takeFlash } from "~/server/session.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
-export const meta = () => [{ title: "My Tests · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -33,14 +34,37 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const showGuidelines = !read || new URL(request.url).searchParams.has("guidelines");
   const timeZone = await timeZoneOf(request, context);
   // The provider's message writes its times in UTC; the page shows them on the user's clock.
-  const notice = flash.notice ? localizeTimes(flash.notice, timeZone) : undefined;
+  const language = languageOf(context);
+  const notice = flash.notice ? localizeTimes(flash.notice, timeZone, language) : undefined;
   // The link form's HTML constraints, from the schema its action parses with.
   const linkConstraint = htmlConstraints(resultLinkSchema);
-  return { results: valueOrThrow(results), card: valueOrThrow(card), showGuidelines, notice, error: flash.error, now: Date.now(), timeZone, linkConstraint };
+  const m = messagesOf(context);
+  const person = valueOrThrow(card);
+  const text = {
+    title: m.myTestsTitle,
+    pageTitle: m.myTestsPageTitle,
+    addResult: m.addResultHeading,
+    resultFile: m.resultFileLabel,
+    uploadRules: `${m.uploadRuleOriginal} ${m.uploadRuleNoCopies} ${m.uploadRuleMatch}`,
+    guidelines: { title: m.guidelinesTitle, rules: [m.uploadRuleOriginal, m.uploadRuleNoCopies, m.uploadRuleMatch, m.pdfOnly], understood: m.guidelinesUnderstood },
+    upload: m.uploadButton,
+    uploading: m.uploadingButton,
+    addByLink: m.addByLinkHeading,
+    resultLink: m.resultLinkLabel,
+    resultLinkHint: m.resultLinkHint,
+    addByLinkButton: m.addByLinkButton,
+    fetching: m.fetchingButton,
+    yourResults: m.yourResultsHeading,
+    resultList: m.resultListLabel,
+    noResults: m.noResults,
+    card: safeWindowCardText(m, language, person, timeZone),
+  };
+  return { results: valueOrThrow(results), card: person, showGuidelines, notice, error: flash.error, now: Date.now(), timeZone, language, linkConstraint, text };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   // Over the limit: the body is read and dropped, never parsed, and the form says why (docs/product/data.md §5).
+  const messages = messagesOf(context);
   if (Number(request.headers.get("content-length") ?? 0) > maxUploadBodyBytes) {
     await discardBody(request);
     return data({ error: messages.uploadTooLarge }, { status: 413, headers: { Connection: "close" } });
@@ -58,7 +82,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const uploaded = await consumerApi(context).upload(file);
   // A refused file is 422 (the provider's consumerMessage says why); anything else as failureInit says.
   if (!uploaded.ok) {
-    const error = localizeTimes(uploaded.message, await timeZoneOf(request, context));
+    const error = localizeTimes(uploaded.message, await timeZoneOf(request, context), languageOf(context));
     return data({ error }, uploaded.reason === "refused" ? { status: 422 } : failureInit(uploaded));
   }
   // The outcome shows on the next page: the new result in the list and the updated card.
@@ -74,10 +98,10 @@ async function addByLink(request: Request, context: Route.ActionArgs["context"],
   const raw = form.get("url");
   const link = typeof raw === "string" ? raw : "";
   const parsed = z.safeParse(resultLinkSchema, { url: link });
-  if (!parsed.success) return data({ linkError: parsed.error.issues[0]?.message ?? messages.resultLinkRequired, link }, { status: 400 });
+  if (!parsed.success) return data({ linkError: parsed.error.issues[0]?.message ?? messagesOf(context).resultLinkRequired, link }, { status: 400 });
   const added = await consumerApi(context).addByLink(parsed.data.url);
   if (!added.ok) {
-    const linkError = localizeTimes(added.message, await timeZoneOf(request, context));
+    const linkError = localizeTimes(added.message, await timeZoneOf(request, context), languageOf(context));
     return data({ linkError, link }, added.reason === "refused" ? { status: 422 } : failureInit(added));
   }
   setFlash(context, "notice", added.value.consumerMessage);
@@ -93,7 +117,7 @@ async function discardBody(request: Request): Promise<void> {
 }
 
 export default function MyTests() {
-  const { results, card, showGuidelines, notice, now, timeZone, linkConstraint } = useLoaderData<typeof loader>();
+  const { results, card, showGuidelines, notice, now, timeZone, language, linkConstraint, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const uploading = navigation.state === "submitting" && navigation.formData?.has("file");
@@ -107,38 +131,38 @@ export default function MyTests() {
   const modal = hydrated && consentAnswered;
   return (
     <section>
-      <h1>My Tests</h1>
-      {showGuidelines ? <Guidelines key={location.key} modal={modal} /> : null}
+      <h1>{text.title}</h1>
+      {showGuidelines ? <Guidelines key={location.key} modal={modal} text={text.guidelines} /> : null}
       <div className="behind-dialog" inert={showGuidelines && !modal ? true : undefined}>
         {/* The consumerMessage says whether the result validated; the tone stays neutral. */}
         {notice ? <FormMessage tone="info" errors={[notice]} /> : null}
-        <SafeWindowCard person={card} own now={now} timeZone={timeZone} onUploadScreen />
+        <SafeWindowCard person={card} own now={now} timeZone={timeZone} onUploadScreen text={text.card} />
 
         {/* A new key after each stored upload clears the picker. */}
         <Form key={results.length} method="post" encType="multipart/form-data" className="card upload-form" aria-labelledby="upload-heading">
-          <h2 id="upload-heading">Add a test result</h2>
+          <h2 id="upload-heading">{text.addResult}</h2>
           <FileField
-            label="Test result PDF"
+            label={text.resultFile}
             inputProps={{ id: "result-file", name: "file", accept: ".pdf,application/pdf" }}
             errorId="upload-error"
             errors={uploadError ? [uploadError] : undefined}
             hint={
               <>
-                {messages.uploadRuleOriginal} {messages.uploadRuleNoCopies} {messages.uploadRuleMatch}{" "}
+                {text.uploadRules}{" "}
                 <Link to="?guidelines" preventScrollReset>
-                  {messages.guidelinesTitle}
+                  {text.guidelines.title}
                 </Link>
               </>
             }
           />
           <button type="submit" className="button" disabled={uploading}>
-            {uploading ? "Uploading…" : "Upload"}
+            {uploading ? text.uploading : text.upload}
           </button>
         </Form>
         <Form key={`link-${results.length}`} method="post" className="card upload-form link-form" aria-labelledby="link-heading">
-          <h2 id="link-heading">Add by link</h2>
+          <h2 id="link-heading">{text.addByLink}</h2>
           <Field
-            label="Link to your result"
+            label={text.resultLink}
             inputProps={{
               id: "result-link",
               name: "url",
@@ -156,18 +180,18 @@ export default function MyTests() {
             errorId="link-error"
             errors={linkError ? [linkError] : undefined}
             alert
-            hint={messages.resultLinkHint}
+            hint={text.resultLinkHint}
           />
           <button type="submit" name="intent" value="link" className="button secondary" disabled={fetching}>
-            {fetching ? "Fetching…" : "Add by link"}
+            {fetching ? text.fetching : text.addByLinkButton}
           </button>
         </Form>
 
-        <h2>Your results</h2>
+        <h2>{text.yourResults}</h2>
         {results.length === 0 ? (
-          <p className="empty">{messages.noResults}</p>
+          <p className="empty">{text.noResults}</p>
         ) : (
-          <ul className="result-list" aria-label="Test results">
+          <ul className="result-list" aria-label={text.resultList}>
             {results.map((result) => (
               <li key={result.sF_TestResultId}>
                 <Link to={`/testdetail?id=${encodeURIComponent(result.sF_TestResultId)}`} className="result-row">
@@ -177,7 +201,7 @@ export default function MyTests() {
                     <span className="result-name">{result.publicName}</span>
                     <TextOnly>: </TextOnly>
                     <span className="result-meta">
-                      {result.testName} · {result.result ?? ""} · {formatInstant(result.testDate, timeZone)}
+                      {result.testName} · {result.result ?? ""} · {formatInstant(result.testDate, timeZone, language)}
                     </span>
                   </span>
                 </Link>
@@ -201,7 +225,7 @@ export default function MyTests() {
  *   stay usable, and Tab never reaches a control the dialog hides.
  * `key` is the location's: the 'Before You Add' link opens a fresh one after Escape closed the last.
  */
-function Guidelines({ modal }: { modal: boolean }) {
+function Guidelines({ modal, text }: { modal: boolean; text: { title: string; rules: string[]; understood: string } }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [closed, setClosed] = useState(false);
   useEffect(() => {
@@ -220,16 +244,15 @@ function Guidelines({ modal }: { modal: boolean }) {
       aria-labelledby="guidelines-heading"
       onClose={(event) => setClosed(!event.currentTarget.open)}
     >
-      <h2 id="guidelines-heading">{messages.guidelinesTitle}</h2>
+      <h2 id="guidelines-heading">{text.title}</h2>
       <ul>
-        <li>{messages.uploadRuleOriginal}</li>
-        <li>{messages.uploadRuleNoCopies}</li>
-        <li>{messages.uploadRuleMatch}</li>
-        <li>PDF files only.</li>
+        {text.rules.map((rule) => (
+          <li key={rule}>{rule}</li>
+        ))}
       </ul>
       <Form method="post" action="/mytests">
         <button type="submit" name="intent" value="guidelines-read" className="button">
-          I understand
+          {text.understood}
         </button>
       </Form>
     </dialog>

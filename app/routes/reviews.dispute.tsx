@@ -14,7 +14,7 @@ import { formatInstant, localizeTimes } from "~/dates";
 import { reviewSchema } from "~/forms/review";
 import { htmlConstraints } from "~/server/form-constraints.server";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
-import * as messages from "~/messages";
+import { languageOf, messagesOf } from "~/server/i18n.server";
 import { reviewPaths } from "~/screens";
 import { reviewDeadlineState, valueOr404ForReviewers } from "~/server/reviews.server";
 import { setFlash } from "~/server/session.server";
@@ -22,14 +22,15 @@ import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit } from "~/server/upstream/result.server";
 
-export const meta = () => [{ title: `Dispute · ${messages.reviewsTitle} · SafeWindow` }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 /** The open dispute of the `id` in `request`'s query: a redirect to the queue, with reviewGone, when it is not open (decided, or never was). */
 async function openDispute(request: Request, context: Route.LoaderArgs["context"]) {
   const id = new URL(request.url).searchParams.get("id") ?? "";
   const [dispute] = id ? valueOr404ForReviewers(await consumerApi(context).disputeQueue(id)) : [];
   if (!dispute) {
-    setFlash(context, "error", messages.reviewGone);
+    setFlash(context, "error", messagesOf(context).reviewGone);
     throw redirect(reviewPaths.queue);
   }
   return dispute;
@@ -38,22 +39,43 @@ async function openDispute(request: Request, context: Route.LoaderArgs["context"
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const [dispute, timeZone] = await Promise.all([openDispute(request, context), timeZoneOf(request, context)]);
+  const language = languageOf(context);
+  const m = messagesOf(context);
+  const page = pageParameter(url.searchParams.get("page"), dispute.pageCount);
+  const deadline = reviewDeadlineState(dispute.disputedAt, Date.now(), language);
+  const name = `${dispute.firstName} ${dispute.lastName}`;
+  const text = {
+    pageTitle: m.reviewDisputePageTitle,
+    heading: m.disputeOfHeading(name),
+    productId: m.productIdLabel,
+    collected: m.collectedOn(`${dispute.testName} · ${dispute.result}`, formatInstant(dispute.testDate, timeZone, language)),
+    disputed: m.disputedOpenFor(formatInstant(dispute.disputedAt, timeZone, language), deadline.openFor),
+    promise: deadline.overdue ? m.reviewOverdueBy(deadline.left) : m.reviewDueIn(deadline.left),
+    usersComment: m.usersComment,
+    checks: m.checksHeading,
+    matchesProfile: m.matchesProfile,
+    theResult: m.theResultHeading,
+    pageAlt: m.disputedPageAlt(page),
+    decision: m.decisionHeading,
+    response: m.responseLabel,
+    responseHint: m.responseHint,
+    accept: m.acceptDecision,
+    decline: m.declineDecision,
+    backToReviews: m.backToReviews,
+  };
   return {
+    text,
     // The decision form's HTML constraints, from the schema its action parses with.
     constraint: htmlConstraints(reviewSchema),
     id: dispute.sF_TestResultId,
-    name: `${dispute.firstName} ${dispute.lastName}`,
     safeWindowId: dispute.safeWindowId,
     lab: `${dispute.publicName} (${dispute.testingCompanyName})`,
-    test: `${dispute.testName} · ${dispute.result}`,
-    testDate: formatInstant(dispute.testDate, timeZone),
-    disputedAt: formatInstant(dispute.disputedAt, timeZone),
     comment: dispute.disputeComment,
-    checks: dispute.propertyValues.map((p) => ({ id: p.sF_TestResultPropertyValueId, name: p.name, matchInfo: p.matchInfo === null ? null : localizeTimes(p.matchInfo, timeZone) })),
-    page: pageParameter(url.searchParams.get("page"), dispute.pageCount),
+    checks: dispute.propertyValues.map((p) => ({ id: p.sF_TestResultPropertyValueId, name: p.name, matchInfo: p.matchInfo === null ? null : localizeTimes(p.matchInfo, timeZone, language) })),
+    page,
     pageCount: dispute.pageCount,
     paged: url.searchParams.has("page"),
-    ...reviewDeadlineState(dispute.disputedAt, Date.now()),
+    overdue: deadline.overdue,
   };
 }
 
@@ -65,12 +87,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const decided = await consumerApi(context).reviewDispute(dispute.sF_TestResultId, decision, responseComment);
   if (!decided.ok) return data({ result: submission.reply({ formErrors: [decided.message] }) }, failureInit(decided));
   const name = `${dispute.firstName} ${dispute.lastName}`;
-  setFlash(context, "notice", decision === "accept" ? messages.reviewAccepted(name) : messages.reviewDeclined(name));
+  const m = messagesOf(context);
+  setFlash(context, "notice", decision === "accept" ? m.reviewAccepted(name) : m.reviewDeclined(name));
   return redirect(reviewPaths.queue);
 }
 
 export default function ReviewDispute() {
   const d = useLoaderData<typeof loader>();
+  const { text } = d;
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/review").then((m) => m.reviewSchema), actionData?.result, { constraint: d.constraint });
@@ -79,42 +103,40 @@ export default function ReviewDispute() {
   return (
     <section className="review">
       <hgroup>
-        <h1>Dispute of {d.name}</h1>
+        <h1>{text.heading}</h1>
         <p>
-          Product ID {d.safeWindowId} · {d.lab}
+          {text.productId} {d.safeWindowId} · {d.lab}
         </p>
       </hgroup>
+      <p>{text.collected}</p>
       <p>
-        {d.test}, collected {d.testDate}
-      </p>
-      <p>
-        Disputed {d.disputedAt}, open for {d.openFor}. <strong className="promise">{d.overdue ? messages.reviewOverdueBy(d.left) : messages.reviewDueIn(d.left)}</strong>
+        {text.disputed} <strong className="promise">{text.promise}</strong>
       </p>
 
-      <h2>The user&apos;s comment</h2>
+      <h2>{text.usersComment}</h2>
       <blockquote className="dispute-comment">{d.comment}</blockquote>
 
-      <h2>Checks</h2>
+      <h2>{text.checks}</h2>
       <ul className="review-checks">
         {d.checks.map((c) => (
           <li key={c.id} className={c.matchInfo === null ? "matched" : "mismatch"}>
-            <strong>{c.name}</strong>: {c.matchInfo ?? "matches the profile"}
+            <strong>{c.name}</strong>: {c.matchInfo ?? text.matchesProfile}
           </li>
         ))}
       </ul>
 
-      <h2>The result</h2>
+      <h2>{text.theResult}</h2>
       <ResultPager page={d.page} pageCount={d.pageCount} hrefOf={(n) => `${here}&page=${n}`} focus={d.paged} />
       <a className="review-page" href={imageUrl}>
-        <img src={imageUrl} alt={`Page ${d.page} of the disputed result`} width={625} height={500} />
+        <img src={imageUrl} alt={text.pageAlt} width={625} height={500} />
       </a>
 
-      <h2>Decision</h2>
+      <h2>{text.decision}</h2>
       <Form method="post" {...getFormProps(form)} className="review-decision" aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={form.errors} />
         <TextareaField
-          label="Response to the user"
-          hint="They read it on the result's Dispute tab."
+          label={text.response}
+          hint={text.responseHint}
           textareaProps={{ ...getTextareaProps(fields.responseComment), required: false, rows: 5 }}
           errorId={fields.responseComment.errorId}
           errors={fields.responseComment.errors}
@@ -124,15 +146,15 @@ export default function ReviewDispute() {
         </div>
         <div className="button-row">
           <button type="submit" className="button" name={fields.decision.name} value="accept" disabled={navigation.state === "submitting"}>
-            Accept: make the result valid
+            {text.accept}
           </button>{" "}
           <button type="submit" className="button secondary" name={fields.decision.name} value="decline" disabled={navigation.state === "submitting"}>
-            Decline
+            {text.decline}
           </button>
         </div>
       </Form>
       <p>
-        <Link to={reviewPaths.queue}>Back to {messages.reviewsTitle}</Link>
+        <Link to={reviewPaths.queue}>{text.backToReviews}</Link>
       </p>
     </section>
   );

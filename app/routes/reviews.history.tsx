@@ -3,46 +3,61 @@
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/reviews.history";
 import { formatInstant } from "~/dates";
-import * as messages from "~/messages";
+import { languageOf, messagesOf } from "~/server/i18n.server";
 import { reviewPaths } from "~/screens";
 import { valueOr404ForReviewers } from "~/server/reviews.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 
-export const meta = () => [{ title: `Decided disputes · ${messages.reviewsTitle} · SafeWindow` }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [trail, timeZone] = await Promise.all([consumerApi(context).disputeReviews(), timeZoneOf(request, context)]);
+  const language = languageOf(context);
+  const m = messagesOf(context);
+  const text = {
+    title: m.reviewHistoryTitle,
+    pageTitle: m.reviewHistoryPageTitle,
+    empty: m.reviewHistoryEmpty,
+    when: m.whenColumn,
+    reviewer: m.reviewerColumn,
+    decision: m.decisionColumn,
+    result: m.resultColumn,
+    response: m.responseColumn,
+    backToReviews: m.backToReviews,
+  };
   return {
+    text,
     reviews: valueOr404ForReviewers(trail).map((r) => ({
       id: r.sF_DisputeReviewId,
       resultId: r.sF_TestResultId,
       reviewer: r.reviewerEmail,
-      decision: r.decision === "accept" ? "Accepted" : "Declined",
-      change: r.validBefore === r.validAfter ? (r.validAfter === 1 ? "stayed valid" : "stayed invalid") : r.validAfter === 1 ? "invalid → valid" : "valid → invalid",
+      decision: r.decision === "accept" ? m.decisionAccepted : m.decisionDeclined,
+      change: r.validBefore === r.validAfter ? (r.validAfter === 1 ? m.stayedValid : m.stayedInvalid) : r.validAfter === 1 ? m.becameValid : m.becameInvalid,
       response: r.responseComment,
-      at: formatInstant(r.reviewedAt, timeZone),
+      at: formatInstant(r.reviewedAt, timeZone, language),
     })),
   };
 }
 
 export default function ReviewHistory() {
-  const { reviews } = useLoaderData<typeof loader>();
+  const { reviews, text } = useLoaderData<typeof loader>();
   return (
     <section className="reviews">
-      <h1>Decided disputes</h1>
+      <h1>{text.title}</h1>
       {reviews.length === 0 ? (
-        <p className="empty">{messages.reviewHistoryEmpty}</p>
+        <p className="empty">{text.empty}</p>
       ) : (
-        <div className="table-frame" tabIndex={0} role="group" aria-label="Decided disputes">
+        <div className="table-frame" tabIndex={0} role="group" aria-label={text.title}>
           <table className="review-trail">
             <thead>
               <tr>
-                <th scope="col">When</th>
-                <th scope="col">Reviewer</th>
-                <th scope="col">Decision</th>
-                <th scope="col">Result</th>
-                <th scope="col">Response</th>
+                <th scope="col">{text.when}</th>
+                <th scope="col">{text.reviewer}</th>
+                <th scope="col">{text.decision}</th>
+                <th scope="col">{text.result}</th>
+                <th scope="col">{text.response}</th>
               </tr>
             </thead>
             <tbody>
@@ -62,7 +77,7 @@ export default function ReviewHistory() {
         </div>
       )}
       <p>
-        <Link to={reviewPaths.queue}>Back to {messages.reviewsTitle}</Link>
+        <Link to={reviewPaths.queue}>{text.backToReviews}</Link>
       </p>
     </section>
   );

@@ -5,47 +5,63 @@ import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/reviews";
 import { FormMessage } from "~/components/Field";
 import { formatInstant } from "~/dates";
-import * as messages from "~/messages";
+import { languageOf, messagesOf } from "~/server/i18n.server";
 import { reviewPaths } from "~/screens";
 import { disputeQueueMax, reviewDeadlineState, valueOr404ForReviewers } from "~/server/reviews.server";
 import { takeFlash } from "~/server/session.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 
-export const meta = () => [{ title: `${messages.reviewsTitle} · SafeWindow` }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [queue, timeZone] = await Promise.all([consumerApi(context).disputeQueue(), timeZoneOf(request, context)]);
   const disputes = valueOr404ForReviewers(queue);
   const flash = takeFlash(context);
   const now = Date.now();
+  const language = languageOf(context);
+  const m = messagesOf(context);
+  const text = {
+    title: m.reviewsTitle,
+    pageTitle: m.reviewsPageTitle,
+    promise: m.reviewsPromise,
+    empty: m.reviewsEmpty,
+    limited: m.reviewsLimited(disputes.length),
+    history: m.reviewHistoryTitle,
+    backToSettings: m.backToSettings,
+  };
   return {
+    text,
     notice: flash.notice,
     error: flash.error,
     limited: disputes.length >= disputeQueueMax,
-    disputes: disputes.map((d) => ({
-      id: d.sF_TestResultId,
-      name: `${d.firstName} ${d.lastName}`,
-      safeWindowId: d.safeWindowId,
-      lab: d.publicName,
-      test: `${d.testName} · ${d.result}`,
-      testDate: formatInstant(d.testDate, timeZone),
-      disputedAt: formatInstant(d.disputedAt, timeZone),
-      ...reviewDeadlineState(d.disputedAt, now),
-    })),
+    disputes: disputes.map((d) => {
+      const deadline = reviewDeadlineState(d.disputedAt, now, language);
+      return {
+        id: d.sF_TestResultId,
+        name: `${d.firstName} ${d.lastName}`,
+        safeWindowId: d.safeWindowId,
+        lab: d.publicName,
+        collected: m.collectedOn(`${d.testName} · ${d.result}`, formatInstant(d.testDate, timeZone, language)),
+        disputed: m.disputedOpenFor(formatInstant(d.disputedAt, timeZone, language), deadline.openFor),
+        overdue: deadline.overdue,
+        promise: deadline.overdue ? m.reviewOverdueBy(deadline.left) : m.reviewDueIn(deadline.left),
+      };
+    }),
   };
 }
 
 export default function Reviews() {
-  const { notice, error, limited, disputes } = useLoaderData<typeof loader>();
+  const { notice, error, limited, disputes, text } = useLoaderData<typeof loader>();
   return (
     <section className="reviews">
-      <h1>{messages.reviewsTitle}</h1>
+      <h1>{text.title}</h1>
       {notice ? <FormMessage tone="success" errors={[notice]} /> : null}
       {error ? <FormMessage errors={[error]} /> : null}
-      <p>{messages.reviewsPromise}</p>
+      <p>{text.promise}</p>
       {disputes.length === 0 ? (
-        <p className="empty">{messages.reviewsEmpty}</p>
+        <p className="empty">{text.empty}</p>
       ) : (
         <ol className="review-queue">
           {disputes.map((d) => (
@@ -53,23 +69,20 @@ export default function Reviews() {
               <Link to={`${reviewPaths.dispute}?id=${encodeURIComponent(d.id)}`}>
                 {d.name} · {d.lab}
               </Link>
+              <p>{d.collected}</p>
               <p>
-                {d.test}, collected {d.testDate}
-              </p>
-              <p>
-                Disputed {d.disputedAt}, open for {d.openFor}.{" "}
-                <strong className="promise">{d.overdue ? messages.reviewOverdueBy(d.left) : messages.reviewDueIn(d.left)}</strong>
+                {d.disputed} <strong className="promise">{d.promise}</strong>
               </p>
             </li>
           ))}
         </ol>
       )}
-      {limited ? <p>{messages.reviewsLimited(disputes.length)}</p> : null}
+      {limited ? <p>{text.limited}</p> : null}
       <p>
-        <Link to={reviewPaths.history}>Decided disputes</Link>
+        <Link to={reviewPaths.history}>{text.history}</Link>
       </p>
       <p>
-        <Link to="/settings">Back to My Settings</Link>
+        <Link to="/settings">{text.backToSettings}</Link>
       </p>
     </section>
   );

@@ -5,16 +5,17 @@
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/safewindow";
 import { FormMessage } from "~/components/Field";
-import { SafeWindowCard } from "~/components/SafeWindowCard";
+import { SafeWindowCard, safeWindowCardText } from "~/components/SafeWindowCard";
 import { formatInstant } from "~/dates";
-import * as messages from "~/messages";
+import { languageOf, messagesOf } from "~/server/i18n.server";
 import { qrSvg } from "~/server/qr.server";
 import { requireUser } from "~/server/auth.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
-export const meta = () => [{ title: "My Safe Window · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = consumerApi(context);
@@ -23,16 +24,41 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [card, checkins] = await Promise.all([api.getSafeWindow(), visits ? api.checkinsSupported() : false]);
   // No profile yet: the gate knows where this user belongs.
   if (!card.ok && card.reason === "notFound") throw redirect("/checkaccountstatus");
-  return { card: valueOrThrow(card), now: Date.now(), timeZone: await timeZoneOf(request, context), checkins };
+  const person = valueOrThrow(card);
+  const timeZone = await timeZoneOf(request, context);
+  const language = languageOf(context);
+  const m = messagesOf(context);
+  const text = {
+    title: m.safeWindowTitle,
+    pageTitle: m.safeWindowPageTitle,
+    productId: m.productIdLabel,
+    howWeCount: m.howWeCountLink,
+    // Only for a person offered check-in codes: the words a page does not show do not travel.
+    checkin: checkins
+      ? {
+          heading: m.checkinHeading,
+          validUntil: m.validUntil,
+          hint: m.checkinCodeHint,
+          unavailable: m.checkinUnavailable,
+          newCode: m.newCheckinCode,
+          showCode: m.showCheckinCode,
+        }
+      : null,
+    card: safeWindowCardText(m, language, person, timeZone),
+  };
+  return { card: person, now: Date.now(), timeZone, language, text };
 }
 
 export async function action({ context }: Route.ActionArgs) {
+  const m = messagesOf(context);
   const issued = await consumerApi(context).issueCheckinCode();
   if (!issued.ok) {
     if (issued.reason === "notFound") return data({ code: undefined, error: undefined, unavailable: true }, { status: 404 });
     return data({ code: undefined, error: issued.message, unavailable: false }, failureInit(issued));
   }
-  return { code: { ...issued.value, qr: await qrSvg(issued.value.code) }, error: undefined, unavailable: false };
+  const { code } = issued.value;
+  const labels = { text: m.checkinCodeLabel([...code].join(" ")), qr: m.checkinQrLabel(grouped(code)) };
+  return { code: { ...issued.value, qr: await qrSvg(code), labels }, error: undefined, unavailable: false };
 }
 
 /** A code written in two groups of three, as people read it out: "K7Q 2MX". */
@@ -41,41 +67,41 @@ function grouped(code: string): string {
 }
 
 export default function SafeWindow() {
-  const { card, now, timeZone, checkins } = useLoaderData<typeof loader>();
+  const { card, now, timeZone, language, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const code = actionData?.code;
   return (
     <section>
-      <h1>My Safe Window</h1>
-      <SafeWindowCard person={card} own now={now} timeZone={timeZone} />
+      <h1>{text.title}</h1>
+      <SafeWindowCard person={card} own now={now} timeZone={timeZone} text={text.card} />
       <p className="card-footer">
-        Product ID <code className="product-id">{card.safeWindowId}</code> ·{" "}
-        <Link to="/testing-philosophy">How we count safe windows</Link>
+        {text.productId} <code className="product-id">{card.safeWindowId}</code> ·{" "}
+        <Link to="/testing-philosophy">{text.howWeCount}</Link>
       </p>
-      {checkins ? (
+      {text.checkin ? (
       <section className="card checkin-code" aria-labelledby="checkin-heading">
-        <h2 id="checkin-heading">Check in at a venue</h2>
+        <h2 id="checkin-heading">{text.checkin.heading}</h2>
         {code ? (
           <>
-            <p className="code-text" aria-label={`Check-in code ${[...code.code].join(" ")}`}>
+            <p className="code-text" aria-label={code.labels.text}>
               <code>{grouped(code.code)}</code>
             </p>
-            <figure className="code-qr" role="img" aria-label={`QR code of check-in code ${grouped(code.code)}`} dangerouslySetInnerHTML={{ __html: code.qr }} />
+            <figure className="code-qr" role="img" aria-label={code.labels.qr} dangerouslySetInnerHTML={{ __html: code.qr }} />
             <p role="status">
-              Valid until <time dateTime={code.expiresAt}>{formatInstant(code.expiresAt, timeZone)}</time>. {messages.checkinCodeHint}
+              {text.checkin.validUntil} <time dateTime={code.expiresAt}>{formatInstant(code.expiresAt, timeZone, language)}</time>. {text.checkin.hint}
             </p>
           </>
         ) : actionData?.unavailable ? (
-          <p>Check-in codes are not available here.</p>
+          <p>{text.checkin.unavailable}</p>
         ) : (
-          <p>{messages.checkinCodeHint}</p>
+          <p>{text.checkin.hint}</p>
         )}
         <FormMessage errors={actionData?.error ? [actionData.error] : undefined} />
         {actionData?.unavailable ? null : (
           <Form method="post">
             <button type="submit" className="button secondary" disabled={navigation.state !== "idle"}>
-              {code ? "New check-in code" : "Show a check-in code"}
+              {code ? text.checkin.newCode : text.checkin.showCode}
             </button>
           </Form>
         )}

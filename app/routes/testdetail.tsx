@@ -17,15 +17,16 @@ import { formatInstant, localizeTimes } from "~/dates";
 import { disputeSchema } from "~/forms/dispute";
 import { htmlConstraints } from "~/server/form-constraints.server";
 import { useHydrated } from "~/hooks/useHydrated";
-import * as messages from "~/messages";
-import { ProofBadge } from "~/components/ProofBadge";
+import { ProofBadge, proofBadgeText } from "~/components/ProofBadge";
+import { languageOf, messagesOf } from "~/server/i18n.server";
 import { getConfig } from "~/server/config.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 import { TextOnly, TextSeparator } from "~/components/TextOnly";
 
-export const meta = () => [{ title: "Test Detail · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -36,25 +37,69 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const result = valueOrThrow(found);
   const propertyValues = checks?.ok ? checks.value : [];
   // docs/product/messages.md §8: test detail errors are shown in the error list with the error's text.
-  const loadError = checks && !checks.ok ? `Could not load the checks of this result: ${checks.message}` : undefined;
+  const m = messagesOf(context);
+  const language = languageOf(context);
+  const loadError = checks && !checks.ok ? m.checksLoadFailed(checks.message) : undefined;
   // docs/product/screens.md §2, §6: the tabs exist only for a result that can be or has been disputed.
   const tab = disputable(result) ? url.searchParams.get("tab") : null;
   const timeZone = await timeZoneOf(request, context);
+  const page = pageParameter(url.searchParams.get("page"), result.pageCount);
+  const testDate = formatInstant(result.testDate, timeZone, language);
+  const mismatches = propertyValues.flatMap((p) => (p.matchInfo === null ? [] : [{ ...p, matchInfo: localizeTimes(p.matchInfo, timeZone, language) }]));
+  // A valid result with differences: a reviewer accepted them on dispute. Only the words the page shows travel.
+  const reviewed = !loadError && result.valid === 1 && mismatches.length > 0;
+  const text = {
+    pageTitle: m.testDetailPageTitle,
+    heading: m.resultHeading(result.publicName),
+    issuedBy: m.issuedBy(result.testingCompanyName),
+    fetchedFrom: result.fetchedFrom ? m.fetchedFromLab(result.fetchedFrom) : null,
+    proof: result.proof ? proofBadgeText(m, result.proof.label, Boolean(result.proof.disagreement)) : null,
+    unverifiedSignature: result.proof?.unverifiedSignature ? m.unverifiedSignature(result.proof.unverifiedSignature) : null,
+    testDateLabel: m.testDateLabel,
+    testDate,
+    tabs: m.resultTabsLabel,
+    details: m.detailsTab,
+    dispute: m.disputeTab,
+    current: m.currentTab,
+    openLargeView: m.openLargeView,
+    thumbnailAlt: m.resultPageAlt(1, result.publicName),
+    largeAlt: m.resultPageLargeAlt(page, result.publicName),
+    reviewed: reviewed ? { accepted: m.resultAcceptedOnReview, differences: m.resultReviewedDifferences } : null,
+    errorsHeading: m.resultErrorsHeading,
+    processed: m.resultProcessed,
+    disputeButton: m.disputeButton,
+    disputeMailSubject: m.disputeMailSubject(result.publicName, testDate),
+    backToMyTests: m.backToMyTests,
+    yourSubmission: m.yourSubmission,
+    ourResponse: m.ourResponse,
+    followUp: m.disputeFollowUp,
+    contact: m.contactButton,
+    thanks: m.disputeThanks,
+    intro: m.disputeIntro,
+    describeDifference: m.describeDifference,
+    submit: m.submitButton,
+    largeView: m.largeViewLabel,
+    close: m.closeButton,
+    fullSize: m.fullSize,
+    fitToScreen: m.fitToScreen,
+    backToDetail: m.backToTestDetail,
+    backToDetailFullSize: m.backToTestDetailFullSize,
+  };
   return {
     result,
     // The dispute form's HTML constraints, from the schema its action parses with.
     disputeConstraint: htmlConstraints(disputeSchema),
-    mismatches: propertyValues.flatMap((p) => (p.matchInfo === null ? [] : [{ ...p, matchInfo: localizeTimes(p.matchInfo, timeZone) }])),
+    mismatches,
     loadError,
     tab: tab === "dispute" || tab === "details" ? tab : null,
     large: url.searchParams.get("view") === "large",
     fitted: url.searchParams.get("fit") === "1",
     // The large view's page (ResultPager), and whether a page link brought the user here.
-    page: pageParameter(url.searchParams.get("page"), result.pageCount),
+    page,
     paged: url.searchParams.has("page"),
     supportEmail: getConfig().SUPPORT_EMAIL,
     now: Date.now(),
-    timeZone,
+    text,
   };
 }
 
@@ -65,7 +110,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: disputeSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   // A stale or hand-made post: docs/product/data.md §6 offers a dispute only for valid 0, and only once.
-  if (result.valid !== 0 || result.disputeStatus !== 0) return data({ result: submission.reply({ formErrors: [messages.disputeNotOffered] }) }, { status: 409 });
+  if (result.valid !== 0 || result.disputeStatus !== 0) return data({ result: submission.reply({ formErrors: [messagesOf(context).disputeNotOffered] }) }, { status: 409 });
   const sent = await api.dispute(result, submission.value.disputeComment);
   if (!sent.ok) return data({ result: submission.reply({ formErrors: [sent.message] }) }, failureInit(sent));
   return { result: submission.reply({ resetForm: true }) };
@@ -77,7 +122,7 @@ function disputable(result: { valid: number; disputeStatus: number }): boolean {
 }
 
 export default function TestDetail() {
-  const { result, mismatches, loadError, tab, large, fitted, page, paged, supportEmail, now, timeZone } = useLoaderData<typeof loader>();
+  const { result, mismatches, loadError, tab, large, fitted, page, paged, supportEmail, now, text } = useLoaderData<typeof loader>();
   const base = `/testdetail?id=${encodeURIComponent(result.sF_TestResultId)}`;
   const imageUrl = resultImageUrl(result.sF_TestResultId, 1);
   const tabsShown = tab !== null || result.disputeStatus !== 0;
@@ -88,15 +133,15 @@ export default function TestDetail() {
   // The lab's everyday name leads; its legal name says who issued the report.
   const heading = (
     <hgroup>
-      <h1>{result.publicName} result</h1>
-      <p className="issuer">Issued by {result.testingCompanyName}</p>
-      {result.fetchedFrom ? <p className="issuer fetched">{messages.fetchedFromLab(result.fetchedFrom)}</p> : null}
+      <h1>{text.heading}</h1>
+      <p className="issuer">{text.issuedBy}</p>
+      {text.fetchedFrom ? <p className="issuer fetched">{text.fetchedFrom}</p> : null}
     </hgroup>
   );
-  const proof = result.proof ? (
+  const proof = text.proof ? (
     <>
-      <ProofBadge label={result.proof.label} disagrees={Boolean(result.proof.disagreement)} />
-      {result.proof.unverifiedSignature ? <p className="proof-note">{messages.unverifiedSignature(result.proof.unverifiedSignature)}</p> : null}
+      <ProofBadge text={text.proof} />
+      {text.unverifiedSignature ? <p className="proof-note">{text.unverifiedSignature}</p> : null}
     </>
   ) : null;
   if (large) {
@@ -106,7 +151,7 @@ export default function TestDetail() {
         {proof}
         <LargeView
           imageUrl={resultImageUrl(result.sF_TestResultId, page)}
-          alt={`Page ${page} of the ${result.publicName} result, large`}
+          alt={text.largeAlt}
           viewHref={`${base}${tabQuery}&view=large`}
           closeHref={`${base}${tabQuery}#${thumbnailId}`}
           fitted={fitted}
@@ -122,7 +167,7 @@ export default function TestDetail() {
       {heading}
       {proof}
       <p className="test-date">
-        Test date: {formatInstant(result.testDate, timeZone)} · {result.testName}
+        {text.testDateLabel} {text.testDate} · {result.testName}
         {result.result ? ` · ${result.result}` : ""}
       </p>
       {result.valid === 1 ? (
@@ -133,29 +178,29 @@ export default function TestDetail() {
       ) : null}
 
       {tabsShown ? (
-        <nav className="tabs" aria-label="Test result">
+        <nav className="tabs" aria-label={text.tabs}>
           <Link to={`${base}&tab=details`} className={activeTab === "details" ? "tab-link active" : "tab-link"} aria-current={activeTab === "details" ? "page" : undefined}>
-            Details
-            {activeTab === "details" ? <TextOnly> (current)</TextOnly> : null}
+            {text.details}
+            {activeTab === "details" ? <TextOnly>{text.current}</TextOnly> : null}
           </Link>
           <TextSeparator />
           <Link to={`${base}&tab=dispute`} className={activeTab === "dispute" ? "tab-link active" : "tab-link"} aria-current={activeTab === "dispute" ? "page" : undefined}>
-            Dispute
-            {activeTab === "dispute" ? <TextOnly> (current)</TextOnly> : null}
+            {text.dispute}
+            {activeTab === "dispute" ? <TextOnly>{text.current}</TextOnly> : null}
           </Link>
         </nav>
       ) : null}
 
       {activeTab === "details" ? (
         <>
-          <Link id={thumbnailId} to={`${base}${tabQuery}&view=large`} className={`thumbnail ${result.valid === 1 ? "valid" : "invalid"}`} aria-label="Open the large view of the result">
-            <img src={imageUrl} alt={`Page 1 of the ${result.publicName} result`} width={250} height={200} />
+          <Link id={thumbnailId} to={`${base}${tabQuery}&view=large`} className={`thumbnail ${result.valid === 1 ? "valid" : "invalid"}`} aria-label={text.openLargeView}>
+            <img src={imageUrl} alt={text.thumbnailAlt} width={250} height={200} />
           </Link>
-          {!loadError && result.valid === 1 && mismatches.length > 0 ? (
+          {text.reviewed ? (
             // A valid result with differences: a reviewer accepted them on dispute (the 'Manual Review' row says who and when).
             <div className="result-reviewed">
-              <p className="result-ok">{messages.resultAcceptedOnReview}</p>
-              <p>{messages.resultReviewedDifferences}</p>
+              <p className="result-ok">{text.reviewed.accepted}</p>
+              <p>{text.reviewed.differences}</p>
               <ul>
                 {mismatches.map((p) => (
                   <li key={p.sF_TestResultPropertyValueId}>
@@ -166,7 +211,7 @@ export default function TestDetail() {
             </div>
           ) : loadError || mismatches.length > 0 ? (
             <div className="result-errors" role="alert">
-              <p>{messages.resultErrorsHeading}</p>
+              <p>{text.errorsHeading}</p>
               <ul>
                 {mismatches.map((p) => (
                   <li key={p.sF_TestResultPropertyValueId}>
@@ -177,11 +222,11 @@ export default function TestDetail() {
               </ul>
             </div>
           ) : (
-            <p className="result-ok">{messages.resultProcessed}</p>
+            <p className="result-ok">{text.processed}</p>
           )}
           {showDisputeButton ? (
             <Link className="button" to={`${base}&tab=dispute`}>
-              Dispute
+              {text.disputeButton}
             </Link>
           ) : null}
         </>
@@ -190,12 +235,12 @@ export default function TestDetail() {
           disputeStatus={result.disputeStatus}
           comment={result.disputeComment}
           response={result.disputeResponseComment}
-          contactHref={`mailto:${supportEmail}?subject=${encodeURIComponent(`Dispute: ${result.publicName} result of ${formatInstant(result.testDate, timeZone)}`)}`}
+          contactHref={`mailto:${supportEmail}?subject=${encodeURIComponent(text.disputeMailSubject)}`}
         />
       )}
 
       <p>
-        <Link to="/mytests">Back to My Tests</Link>
+        <Link to="/mytests">{text.backToMyTests}</Link>
       </p>
     </section>
   );
@@ -220,27 +265,27 @@ function DisputeTab({
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const { disputeConstraint } = useLoaderData<typeof loader>();
+  const { disputeConstraint, text } = useLoaderData<typeof loader>();
   const [form, fields] = useValidatedForm(() => import("~/forms/dispute").then((m) => m.disputeSchema), actionData?.result, { constraint: disputeConstraint });
   if (disputeStatus !== 0) {
     return (
       <div className="dispute">
-        <h2>Your Submission</h2>
+        <h2>{text.yourSubmission}</h2>
         <blockquote>{comment}</blockquote>
         {response ? (
           <>
-            <h3>Our response</h3>
+            <h3>{text.ourResponse}</h3>
             <blockquote>{response}</blockquote>
-            <p>{messages.disputeFollowUp}</p>
+            <p>{text.followUp}</p>
             <a className="button secondary" href={contactHref}>
-              Contact
+              {text.contact}
             </a>
           </>
         ) : actionData ? (
           // Just submitted: the thanks is the post's message, and takes focus (docs/architecture/behaviour.md §4 focus).
-          <FormMessage tone="success" errors={[messages.disputeThanks]} />
+          <FormMessage tone="success" errors={[text.thanks]} />
         ) : (
-          <p>{messages.disputeThanks}</p>
+          <p>{text.thanks}</p>
         )}
       </div>
     );
@@ -248,16 +293,16 @@ function DisputeTab({
   const empty = !String(fields.disputeComment.value ?? "").trim();
   return (
     <Form method="post" {...getFormProps(form)} className="dispute" aria-describedby={form.errorId}>
-      <p>{messages.disputeIntro}</p>
+      <p>{text.intro}</p>
       <FormMessage id={form.errorId} errors={form.errors} />
       <TextareaField
-        label="Describe the difference"
+        label={text.describeDifference}
         textareaProps={{ ...getTextareaProps(fields.disputeComment), required: false, rows: 5 }}
         errorId={fields.disputeComment.errorId}
         errors={fields.disputeComment.errors}
       />
       <button type="submit" className="button" disabled={(hydrated && empty) || navigation.state === "submitting"}>
-        Submit
+        {text.submit}
       </button>
     </Form>
   );
@@ -296,6 +341,7 @@ function LargeView({
   paged: boolean;
 }) {
   const navigate = useNavigate();
+  const { text } = useLoaderData<typeof loader>();
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape" && !event.defaultPrevented) void navigate(closeHref);
@@ -306,18 +352,18 @@ function LargeView({
   const pageQuery = (n: number) => (n > 1 ? `&page=${n}` : "");
   const closeFocus = paged ? {} : { autoFocus: true, "data-focus-target": "" };
   return (
-    <div className="large-view" role="region" aria-label="Large view of the result">
+    <div className="large-view" role="region" aria-label={text.largeView}>
       <div className="button-row">
         <Link className="button" to={closeHref} {...closeFocus}>
-          Close
+          {text.close}
         </Link>{" "}
         <Link className="button secondary" to={`${viewHref}${fitted ? "" : "&fit=1"}${pageQuery(page)}`} replace preventScrollReset>
-          {fitted ? "Full size" : "Fit to screen"}
+          {fitted ? text.fullSize : text.fitToScreen}
         </Link>
       </div>
       <ResultPager page={page} pageCount={pageCount} hrefOf={(n) => `${viewHref}${fitted ? "&fit=1" : ""}&page=${n}`} focus={paged} />
       {/* The frame is the link back: clicking the image closes the view; at full size the link is also the scrolling frame, so the keyboard scrolls it once focused. */}
-      <Link to={closeHref} className={fitted ? "large-frame fitted" : "large-frame"} aria-label={fitted ? "Back to the test detail" : "Back to the test detail (the page is at full size: scroll to see all of it)"}>
+      <Link to={closeHref} className={fitted ? "large-frame fitted" : "large-frame"} aria-label={fitted ? text.backToDetail : text.backToDetailFullSize}>
         <img src={imageUrl} alt={alt} width={1250} height={1000} />
       </Link>
     </div>

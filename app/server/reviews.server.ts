@@ -40,11 +40,11 @@ export function reviewDuration(ms: number, language: Language = "en"): string {
 /**
  * Where a dispute submitted at `disputedAt` (ISO) stands against the review deadline (REVIEW_DEADLINE_MS)
  * at `now` (ms since the epoch): how long it has been open, whether it is past the deadline, and the
- * time left before it or past it.
+ * time left before it or past it, worded in `language` (reviewDuration).
  */
-export function reviewDeadlineState(disputedAt: string, now: number): { openFor: string; overdue: boolean; left: string } {
+export function reviewDeadlineState(disputedAt: string, now: number, language: Language = "en"): { openFor: string; overdue: boolean; left: string } {
   const open = now - Date.parse(disputedAt);
-  return { openFor: reviewDuration(open), overdue: open > REVIEW_DEADLINE_MS, left: reviewDuration(Math.abs(REVIEW_DEADLINE_MS - open)) };
+  return { openFor: reviewDuration(open, language), overdue: open > REVIEW_DEADLINE_MS, left: reviewDuration(Math.abs(REVIEW_DEADLINE_MS - open), language) };
 }
 
 /**

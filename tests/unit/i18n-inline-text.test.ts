@@ -96,6 +96,28 @@ describe("English written into the screens' markup", () => {
     for (const page of ["app/routes/terms.tsx", "app/routes/privacy.tsx", "app/routes/testing-philosophy.tsx"]) expect(inventory[page], page).toEqual([]);
   });
 
+  it("finds none in the test, follow, venue and reviewers' screens and the window card, whose words come in their loader data", () => {
+    const done = [
+      "app/routes/mytests.tsx",
+      "app/routes/safewindow.tsx",
+      "app/routes/testdetail.tsx",
+      "app/routes/testresultviewer.tsx",
+      "app/components/SafeWindowCard.tsx",
+      "app/components/ProofBadge.tsx",
+      "app/routes/people.tsx",
+      "app/routes/follower.tsx",
+      "app/routes/following.tsx",
+      "app/routes/addpublisher.tsx",
+      "app/routes/myfun.tsx",
+      "app/routes/checkin.tsx",
+      "app/routes/locations.tsx",
+      "app/routes/reviews.tsx",
+      "app/routes/reviews.dispute.tsx",
+      "app/routes/reviews.history.tsx",
+    ];
+    for (const file of done) expect(inventory[file], file).toEqual([]);
+  });
+
   it("keeps every language but English from being offered while any is left", () => {
     const summary = left.map(([file, texts]) => `${file}: ${texts.length}`);
     if (left.length > 0) expect(offeredLanguages, `screens with English of their own:\n${summary.join("\n")}`).toEqual(["en"]);

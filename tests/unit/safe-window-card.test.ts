@@ -7,18 +7,21 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
-import { SafeWindowCard, type CardPerson } from "../../app/components/SafeWindowCard";
+import { SafeWindowCard, safeWindowCardText, type CardPerson } from "../../app/components/SafeWindowCard";
+import type { Language } from "../../app/i18n";
 import * as messages from "../../app/messages";
+import { messagesIn } from "../../app/messages/catalogues";
 
 const now = Date.parse("2026-11-22T12:00:00Z");
 const hour = 60 * 60 * 1000;
 const at = (hoursFromNow: number) => new Date(now + hoursFromNow * hour).toISOString();
 const person: CardPerson = { firstName: "Ada", lastName: "Lovelace", dob: "1985-12-10", strongSafetyDate: null, weakSafetyDate: null };
 
-function render(card: Partial<CardPerson>, own = true): string {
-  return renderToStaticMarkup(
-    createElement(MemoryRouter, null, createElement(SafeWindowCard, { person: { ...person, ...card }, own, now, timeZone: "America/New_York" })),
-  );
+function render(card: Partial<CardPerson>, own = true, language: Language = "en"): string {
+  const shown = { ...person, ...card };
+  const timeZone = "America/New_York";
+  const text = safeWindowCardText(messagesIn(language), language, shown, timeZone);
+  return renderToStaticMarkup(createElement(MemoryRouter, null, createElement(SafeWindowCard, { person: shown, own, now, timeZone, text })));
 }
 
 describe("SafeWindowCard", () => {
@@ -54,5 +57,16 @@ describe("SafeWindowCard", () => {
     expect(render({}, true)).toContain("12/10/1985");
     expect(render({}, false)).not.toContain("12/10/1985");
     expect(render({}, false)).not.toContain("Submit Test");
+  });
+
+  it("speaks the page's language: the card's words and the times' format in Spanish", () => {
+    const html = render({ strongSafetyDate: at(20), weakSafetyDate: at(44), safeWindowProof: "document checks" }, true, "es");
+    expect(html).toContain('aria-label="Ventana segura de Ada Lovelace"');
+    expect(html).toContain("<strong>Fuerte</strong>");
+    expect(html).toContain("Fuerte hasta");
+    expect(html).toContain("Débil hasta");
+    expect(html).toContain("Horas en America/New York");
+    expect(html).toContain(`aria-label="${messagesIn("es").proofIconLabels.document}"`);
+    for (const english of ["Strong until", "Weak until", "Times in", "Date of Birth", "Proof"]) expect(html).not.toContain(english);
   });
 });

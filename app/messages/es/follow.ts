@@ -1,4 +1,5 @@
 /** Spanish of app/messages/follow.ts (following, followers, the search), in the terms of docs/glossary-es.md. */
+import { productName } from "./shell.ts";
 
 export const followRequestsWaiting = (count: number) => (count === 1 ? "1 persona solicita seguirle." : `${count} personas solicitan seguirle.`);
 export const followRequestsHint = "Abra una solicitud para confirmarla o rechazarla.";
@@ -14,3 +15,48 @@ export const searchNoResults = "Nadie coincide con esa búsqueda. Pruebe con un 
 export const searchInvalid = "Escriba la búsqueda de nuevo: contiene caracteres que no se pueden escribir.";
 export const followerWindowHidden = (firstName: string) => `Siga a ${firstName} para ver su ventana segura cuando confirme su solicitud.`;
 export const followerWindowPending = (firstName: string) => `Verá la ventana segura de ${firstName} cuando confirme su solicitud.`;
+
+export const peopleTitle = "Personas";
+export const peoplePageTitle = `Personas · ${productName}`;
+export const addTitle = "Agregar";
+export const addPageTitle = `Agregar · ${productName}`;
+export const followingTab = "Siguiendo";
+export const followersTab = (count: number) => `Seguidores (${count})`;
+export const currentTab = " (actual)";
+export const seeTheRequests = "Ver las solicitudes";
+export const noFollowers = "Todavía nadie le sigue. Comparta su ID de producto para que sus amigos le encuentren.";
+export const noneFollowed = "Todavía no sigue a nadie.";
+export const findPeople = "Buscar personas para seguir";
+export const followerTitle = "Seguidor";
+export const followerPageTitle = `Seguidor · ${productName}`;
+export const followRequestLabel = "Solicitud de seguimiento";
+export const askedToFollow = (firstName: string) => `${firstName} pidió seguirle.`;
+export const confirmButton = "Confirmar";
+export const declineButton = "Rechazar";
+export const pendingButton = "Pendiente";
+export const followingButton = "Siguiendo";
+export const followBackButton = "Seguir también";
+export const removeButton = "Quitar";
+export const removeFollowerLabel = "Quitar seguidor";
+export const removeFollowerQuestion = (fullName: string) => `¿Quitar a ${fullName}? Ya no verá su ventana segura.`;
+export const backToFollowers = "Volver a Seguidores";
+export const followingTitle = "Siguiendo";
+export const followingPageTitle = `Siguiendo · ${productName}`;
+export const followRequestTo = (fullName: string) => `Solicitud de seguimiento a ${fullName}`;
+export const followPendingNote = "Su solicitud de seguimiento está pendiente. Verá la ventana segura cuando se confirme.";
+export const cancelRequestButton = "Cancelar solicitud";
+export const unfollowButton = "Dejar de seguir";
+export const unfollowQuestion = (fullName: string) => `¿Dejar de seguir a ${fullName}?`;
+export const backToFollowing = "Volver a Siguiendo";
+export const searchLabel = "Buscar personas por nombre, ID de producto o correo electrónico";
+export const searchButton = "Buscar";
+export const searchResultsLabel = "Resultados de la búsqueda";
+export const requestedToFollow = (fullName: string) => `Se pidió seguir a ${fullName}`;
+export const requestedButton = "Solicitado";
+export const addButton = "Agregar";
+export const addPersonLabel = (fullName: string) => `Agregar a ${fullName}`;
+export const personPending = "Pendiente";
+export const strongWindowRow = "Ventana fuerte";
+export const weakWindowRow = "Ventana débil";
+export const followsYou = "Le sigue";
+export const noOpenWindow = "Ninguna ventana abierta";

@@ -2,6 +2,7 @@
  * Spanish of app/messages/results.ts (uploads, the test list, test detail and the dispute), in the terms
  * of docs/glossary-es.md.
  */
+import { productName } from "./shell.ts";
 
 export const resultErrorsHeading = "Este resultado de prueba tuvo los siguientes errores:";
 export const resultProcessed = "Este resultado de prueba se procesó correctamente.";
@@ -44,3 +45,66 @@ export const proofIconLabels = {
 export const proofDisagrees = (label: string) => `${label}, que no coincide con el texto del informe`;
 export const unverifiedSignature = (scheme: string) =>
   `Su código QR lleva una firma ${scheme} que no se pudo vincular a un emisor conocido, así que el resultado se revisó como documento.`;
+
+export const myTestsTitle = "Mis pruebas";
+export const myTestsPageTitle = `Mis pruebas · ${productName}`;
+export const addResultHeading = "Agregar un resultado de prueba";
+export const resultFileLabel = "PDF del resultado de prueba";
+export const uploadButton = "Subir";
+export const uploadingButton = "Subiendo…";
+export const addByLinkHeading = "Agregar por enlace";
+export const resultLinkLabel = "Enlace a su resultado";
+export const addByLinkButton = "Agregar por enlace";
+export const fetchingButton = "Obteniendo…";
+export const yourResultsHeading = "Sus resultados";
+export const resultListLabel = "Resultados de prueba";
+export const pdfOnly = "Solo archivos PDF.";
+export const guidelinesUnderstood = "Entiendo";
+export const safeWindowTitle = "Mi ventana segura";
+export const safeWindowPageTitle = `Mi ventana segura · ${productName}`;
+export const productIdLabel = "ID de producto";
+export const howWeCountLink = "Cómo contamos las ventanas seguras";
+export const checkinHeading = "Registrar su entrada en un local";
+export const checkinCodeLabel = (spelled: string) => `Código de registro ${spelled}`;
+export const checkinQrLabel = (code: string) => `Código QR del código de registro ${code}`;
+export const validUntil = "Válido hasta";
+export const checkinUnavailable = "Los códigos de registro no están disponibles aquí.";
+export const newCheckinCode = "Nuevo código de registro";
+export const showCheckinCode = "Mostrar un código de registro";
+export const cardLabel = (fullName: string) => `Ventana segura de ${fullName}`;
+export const dateOfBirthLabel = "Fecha de nacimiento";
+export const windowLabel = "Ventana";
+export const strongWindow = "Fuerte";
+export const weakWindow = "Débil";
+export const strongUntil = "Fuerte hasta";
+export const weakUntil = "Débil hasta";
+export const basedOn = "Basada en";
+export const timesIn = (zone: string) => `Horas en ${zone}`;
+export const submitTest = "Enviar prueba";
+export const proofLabel = "Prueba de autenticidad";
+export const testDetailPageTitle = `Detalle de la prueba · ${productName}`;
+export const testResultPageTitle = `Resultado de prueba · ${productName}`;
+export const resultHeading = (publicName: string) => `Resultado de ${publicName}`;
+export const issuedBy = (company: string) => `Emitido por ${company}`;
+export const checksLoadFailed = (detail: string) => `No se pudieron cargar las comprobaciones de este resultado: ${detail}`;
+export const testDateLabel = "Fecha de la prueba:";
+export const resultTabsLabel = "Resultado de prueba";
+export const detailsTab = "Detalles";
+export const disputeTab = "Reclamación";
+export const disputeButton = "Presentar una reclamación";
+export const openLargeView = "Abrir la vista grande del resultado";
+export const resultPageAlt = (page: number, publicName: string) => `Página ${page} del resultado de ${publicName}`;
+export const resultPageLargeAlt = (page: number, publicName: string) => `Página ${page} del resultado de ${publicName}, en grande`;
+export const disputeMailSubject = (publicName: string, date: string) => `Reclamación: resultado de ${publicName} del ${date}`;
+export const backToMyTests = "Volver a Mis pruebas";
+export const yourSubmission = "Lo que usted envió";
+export const ourResponse = "Nuestra respuesta";
+export const contactButton = "Contacto";
+export const describeDifference = "Describa la diferencia";
+export const largeViewLabel = "Vista grande del resultado";
+export const closeButton = "Cerrar";
+export const fullSize = "Tamaño completo";
+export const fitToScreen = "Ajustar a la pantalla";
+export const backToTestDetail = "Volver al detalle de la prueba";
+export const backToTestDetailFullSize = "Volver al detalle de la prueba (la página está a tamaño completo: desplácese para verla entera)";
+export const fullSizeFrameLabel = "La página a tamaño completo; desplácese para verla entera";

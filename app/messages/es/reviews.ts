@@ -1,4 +1,5 @@
 /** Spanish of app/messages/reviews.ts (the dispute reviewers' screens), in the terms of docs/glossary-es.md. */
+import { productName } from "./shell.ts";
 
 export const reviewsTitle = "Revisión de reclamaciones";
 export const reviewsEmpty = "No hay reclamaciones pendientes de revisión.";
@@ -14,3 +15,34 @@ export const reviewGone = "Esa reclamación ya no está abierta: es posible que 
 export const reviewAccepted = (name: string) => `Aceptada: el resultado de ${name} ahora es válido, con su respuesta.`;
 export const reviewDeclined = (name: string) => `Rechazada: el resultado de ${name} queda como estaba, con su respuesta.`;
 export const reviewHistoryEmpty = "Todavía no se ha decidido ninguna reclamación.";
+
+export const reviewsPageTitle = `${reviewsTitle} · ${productName}`;
+export const reviewDisputePageTitle = `Reclamación · ${reviewsTitle} · ${productName}`;
+export const reviewHistoryTitle = "Reclamaciones decididas";
+export const reviewHistoryPageTitle = `${reviewHistoryTitle} · ${reviewsTitle} · ${productName}`;
+export const collectedOn = (test: string, date: string) => `${test}, muestra tomada el ${date}`;
+export const disputedOpenFor = (at: string, openFor: string) => `Reclamación presentada el ${at}, abierta desde hace ${openFor}.`;
+export const backToSettings = "Volver a Mi configuración";
+export const disputeOfHeading = (name: string) => `Reclamación de ${name}`;
+export const usersComment = "El comentario del usuario";
+export const checksHeading = "Comprobaciones";
+export const matchesProfile = "coincide con el perfil";
+export const theResultHeading = "El resultado";
+export const disputedPageAlt = (page: number) => `Página ${page} del resultado reclamado`;
+export const decisionHeading = "Decisión";
+export const responseLabel = "Respuesta al usuario";
+export const responseHint = "La leerá en la pestaña Reclamación del resultado.";
+export const acceptDecision = "Aceptar: validar el resultado";
+export const declineDecision = "Rechazar";
+export const backToReviews = `Volver a ${reviewsTitle}`;
+export const whenColumn = "Cuándo";
+export const reviewerColumn = "Revisor";
+export const decisionColumn = "Decisión";
+export const resultColumn = "Resultado";
+export const responseColumn = "Respuesta";
+export const decisionAccepted = "Aceptada";
+export const decisionDeclined = "Rechazada";
+export const stayedValid = "siguió válido";
+export const stayedInvalid = "siguió no válido";
+export const becameValid = "no válido → válido";
+export const becameInvalid = "válido → no válido";

@@ -1,4 +1,5 @@
 /** Spanish of app/messages/venues.ts (venues, check-in, My Fun), in the terms of docs/glossary-es.md. */
+import { productName } from "./shell.ts";
 
 export const mobileNumberRequired = "El número de celular es obligatorio";
 export const businessNameRequired = "El nombre del negocio es obligatorio";
@@ -40,3 +41,36 @@ export const notLocationAdministrator = "Usted no administra este local.";
 export const strongWindowSeen = "Ventana segura fuerte";
 export const weakWindowSeen = "Ventana segura débil";
 export const noOpenWindowSeen = "Ninguna ventana segura abierta";
+
+export const myFunPageTitle = `Mis salidas · ${productName}`;
+export const checkinPageTitle = `Registro de entrada al local · ${productName}`;
+export const locationsPageTitle = `Locales · ${productName}`;
+export const visitsLabel = "Visitas";
+export const checkedLabel = "Comprobada:";
+export const visitCheckedIn = "Entrada registrada";
+export const visitNotCheckedIn = "Entrada no registrada";
+export const yourRatingOf = (venue: string) => `Su calificación de ${venue}`;
+export const stars = (count: number) => `${count} ${count === 1 ? "estrella" : "estrellas"}`;
+export const saveRating = "Guardar calificación";
+export const ratingRequired = "Elija de 1 a 5 estrellas.";
+export const windowUntil = "Hasta";
+export const noOpenWindowVisitor = "Este visitante no tiene ninguna ventana segura abierta.";
+export const checkedAt = "comprobada";
+export const checkInButton = "Registrar entrada";
+export const locationLabel = "Local";
+export const visitorCodeLabel = "Código de registro del visitante";
+export const nextVisitor = "Siguiente visitante";
+export const lookUp = "Consultar";
+export const checkinPageHint =
+  "El visitante muestra un código de su página Mi ventana segura. Funciona una vez, durante 2 minutos. Usted ve su nombre y si su ventana segura está abierta, nunca su fecha de nacimiento.";
+export const zipCodeLabel = "Código ZIP";
+export const withinLabel = "A menos de";
+export const milesChoice = (miles: number) => `${miles} millas`;
+export const locationSearchButton = "Buscar";
+export const findingYou = "Buscando su ubicación…";
+export const nearMe = "Cerca de mí";
+export const locationsWithin = (count: number, miles: number, zip: string) =>
+  `${count} ${count === 1 ? "local" : "locales"} a menos de ${miles} millas de ${zip}.`;
+export const locationsNearYou = (count: number, miles: number) => `${count} ${count === 1 ? "local" : "locales"} a menos de ${miles} millas de usted.`;
+export const locationsFoundLabel = "Locales encontrados";
+export const distanceMiles = (miles: string) => `${miles} millas`;
