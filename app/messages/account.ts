@@ -71,11 +71,10 @@ export const acceptTheLead = "I accept the";
 export const termsOfServiceLink = "Terms of Service";
 export const privacyPolicyLink = "Privacy Policy";
 export const backLink = "Back";
-/** What Create Account still lacks, put together as createAccountMissing does: `${lead}${a, b and c}${end}`. */
+/** What Create Account still lacks, put together as createAccountMissing does: `${lead}${a, b and c}.` */
 export const createAccountMissingParts = {
   lead: "Still needed: ",
   and: " and ",
-  end: ".",
   email: "your email",
   password: "a password that follows the rule",
   confirmPassword: "the same password in Confirm Password",

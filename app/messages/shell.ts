@@ -46,3 +46,13 @@ export const tryAgainLink = "Try again";
 export const mainNavigationLabel = "Main";
 /** After the current tab, for text browsers (app/components/TabBar.tsx). */
 export const currentTabMark = " (current)";
+export const notFoundPageTitle = `Not found · ${productName}`;
+/** The bottom tabs' names, by screen (app/screens.ts; docs/product/screens.md §2 bottom navigation). */
+export const tabLabels = {
+  SafeWindow: "Safe Window",
+  MyTests: "My Tests",
+  MyFun: "My Fun",
+  Locations: "Locations",
+  Friends: "People",
+  Settings: "Settings",
+} as const;

@@ -117,7 +117,7 @@ function missingForAccount(
   if (fields.acceptTerms.value !== "on") missing.push(words.terms);
   if (fields.acceptPrivacy.value !== "on") missing.push(words.privacy);
   if (missing.length === 0) return "";
-  return `${words.lead}${missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")}${words.and}${missing.at(-1)}`}${words.end}`;
+  return `${words.lead}${missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")}${words.and}${missing.at(-1)}`}.`;
 }
 
 export default function Registration() {

@@ -59,7 +59,6 @@ export const backLink = "Atrás";
 export const createAccountMissingParts = {
   lead: "Falta: ",
   and: " y ",
-  end: ".",
   email: "su correo electrónico",
   password: "una contraseña que cumpla la regla",
   confirmPassword: "la misma contraseña en Confirme la contraseña",

@@ -38,3 +38,12 @@ export const saveButton = "Guardar";
 export const tryAgainLink = "Inténtelo de nuevo";
 export const mainNavigationLabel = "Principal";
 export const currentTabMark = " (actual)";
+export const notFoundPageTitle = `No encontrada · ${productName}`;
+export const tabLabels = {
+  SafeWindow: "Ventana segura",
+  MyTests: "Mis pruebas",
+  MyFun: "Mis salidas",
+  Locations: "Locales",
+  Friends: "Personas",
+  Settings: "Configuración",
+} as const;
