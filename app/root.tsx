@@ -39,6 +39,7 @@ export const middleware: Route.MiddlewareFunction[] = [retryAfterMiddleware, lan
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const m = messagesOf(context);
+  const consentAnswered = (await consentAnswer(request)) !== null;
   return {
     /** The frame's words in the page's language (docs/architecture/behaviour.md §4 "Language"). */
     text: {
@@ -47,16 +48,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       home: m.homeLinkLabel,
       logout: m.logoutButton,
       checkingAccount: m.checkingAccount,
-      notFound: m.notFound,
-      upstreamUnavailable: m.upstreamUnavailable,
-      serverError: m.serverError,
       goToStart: m.goToStartPage,
       // The Confirm/Cancel step of several screens (app/components/ConfirmStep.tsx).
       confirmStep: { confirm: m.confirmButton, cancel: m.cancelButton },
-      cookieBanner: { label: m.cookieConsentLabel, text: m.cookieConsentText, accept: m.acceptButton, decline: m.declineButton },
+      // Only while it is shown: a page carries the words it shows, no others.
+      cookieBanner: consentAnswered ? null : { label: m.cookieConsentLabel, text: m.cookieConsentText, accept: m.acceptButton, decline: m.declineButton },
     },
     signedIn: Boolean(getSessionUser(context)),
-    consentAnswered: (await consentAnswer(request)) !== null,
+    consentAnswered,
     browserTimeZone: (await browserTimeZone(request)) ?? "",
     /** The page's language (app/server/i18n.server.ts). */
     language: languageOf(context),
@@ -112,7 +111,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </div>
         ) : null}
         {/* Inline at the top until answered: it never covers what the user is working on. */}
-        {data && !data.consentAnswered ? <CookieBanner text={data.text.cookieBanner} /> : null}
+        {data?.text.cookieBanner ? <CookieBanner text={data.text.cookieBanner} /> : null}
         <header className="app-header">
           <Link to="/" className="home-link" aria-label={data?.text.home ?? messages.productName}>
             <Logo />
@@ -189,18 +188,15 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  // The root's words when its loader answered; else the English catalogue's.
+  // The way back in the page's language when the root's loader answered. The message itself is the
+  // English catalogue's: the words of an error do not travel with it yet.
   const text = useRouteLoaderData<typeof loader>("root")?.text;
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const upstreamDown = isRouteErrorResponse(error) && (error.status === 502 || error.status === 503);
   return (
     <section className="card narrow">
       <h1>
-        {notFound
-          ? (text?.notFound ?? messages.notFound)
-          : upstreamDown
-            ? (text?.upstreamUnavailable ?? messages.upstreamUnavailable)
-            : (text?.serverError ?? messages.serverError)}
+        {notFound ? messages.notFound : upstreamDown ? messages.upstreamUnavailable : messages.serverError}
       </h1>
       <p>
         <Link to="/">{text?.goToStart ?? messages.goToStartPage}</Link>

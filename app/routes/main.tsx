@@ -22,10 +22,6 @@ export function loader({ context }: Route.LoaderArgs) {
     tabs: tabs.filter((tab) => enabled.includes(tab.screen)).map(({ screen, to, label }) => ({ screen, to, label: labels[screen] ?? label })),
     text: {
       tabBar: { navigation: m.mainNavigationLabel, current: m.currentTabMark },
-      notFound: m.notFound,
-      loadFailed: m.loadFailed,
-      upstreamUnavailable: m.upstreamUnavailable,
-      serverError: m.serverError,
       tryAgain: m.tryAgainLink,
     },
   };
@@ -47,15 +43,16 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   // An upstream that is down (502/503 from the upstream clients) is said so, not called our error.
   const upstreamDown = isRouteErrorResponse(error) && (error.status === 502 || error.status === 503);
-  // The layout's words when its loader answered; else the English catalogue's.
+  // Try again in the page's language when the layout's loader answered. The messages are the English
+  // catalogue's: the words of an error do not travel with it yet.
   const text = layout?.text;
   return (
     <>
       <section className="card narrow">
-        <h1>{notFound ? (text?.notFound ?? messages.notFound) : (text?.loadFailed ?? messages.loadFailed)}</h1>
+        <h1>{notFound ? messages.notFound : messages.loadFailed}</h1>
         {notFound ? null : (
           <p role="alert" className="form-message error">
-            {upstreamDown ? (text?.upstreamUnavailable ?? messages.upstreamUnavailable) : (text?.serverError ?? messages.serverError)}
+            {upstreamDown ? messages.upstreamUnavailable : messages.serverError}
           </p>
         )}
         {notFound ? null : (

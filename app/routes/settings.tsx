@@ -53,6 +53,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const flash = takeFlash(context);
   const clock = await clockOf(request, context);
   const words = messagesOf(context);
+  // The reviewers' screens (an extension screen name, docs/architecture/upstream-calls.md §6.1): linked only for a reviewer.
+  const reviewer = (user.enabledScreens ?? []).includes("DisputeReviews");
+  // Venue Check-In needs the consumer API's check-in extension too (app/routes/checkin.tsx).
+  const locationAdministrator = checkins && administrator.ok && administrator.value.isLocationAdministrator;
+  // Download my data needs the consumer API's export; Delete my account that and the authority's deletion.
+  const deletion = ownData && accountDeletion;
   return {
     panel: panelOf(new URL(request.url)),
     clock,
@@ -73,22 +79,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       userName: words.userNameTitle,
       changeUserName: words.changeUserNameLabel,
       productId: words.productIdTitle,
-      yourData: words.yourDataTitle,
-      yourDataHint: words.yourDataHint,
-      downloadMyData: words.downloadMyData,
-      reviews: words.reviewsTitle,
-      reviewsHint: words.reviewsCardHint,
-      openReviews: words.openScreen(words.reviewsTitle),
-      checkin: words.checkinTitle,
-      checkinHint: words.checkinCardHint,
-      openCheckin: words.openScreen(words.checkinTitle),
       account: words.accountTitle,
       logout: words.logoutButton,
       signOutEverywhere: words.signOutEverywhere,
       signOutEverywhereHint: words.signOutEverywhereHint,
-      deleteAccount: words.deleteAccountTitle,
-      deleteAccountHint: words.deleteAccountHint,
-      deleteAccountButton: words.deleteAccountButton,
       localData: words.localDataTitle,
       localDataHint: words.localDataHint,
       wipe: words.wipeButton,
@@ -100,9 +94,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       confirmNewPassword: words.confirmNewPasswordLabel,
       update: words.updateButton,
       newEmail: words.newEmailLabel,
-      deleteAccountConfirm: words.deleteAccountConfirm,
-      deleteAccountButton: words.deleteAccountButton,
     },
+    // The cards of the extensions, with their words only when offered: a page carries the words it shows.
+    yourDataText: ownData ? { title: words.yourDataTitle, hint: words.yourDataHint, download: words.downloadMyData } : null,
+    reviewsText: reviewer ? { title: words.reviewsTitle, hint: words.reviewsCardHint, open: words.openScreen(words.reviewsTitle) } : null,
+    checkinText: locationAdministrator ? { title: words.checkinTitle, hint: words.checkinCardHint, open: words.openScreen(words.checkinTitle) } : null,
+    deleteText: deletion
+      ? { title: words.deleteAccountTitle, hint: words.deleteAccountHint, button: words.deleteAccountButton, confirm: words.deleteAccountConfirm }
+      : null,
     timeZoneText: {
       title: words.timeZoneTitle,
       shownIn: words.timeZoneShownIn,
@@ -114,13 +113,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     userName: user.userName,
     notice: flash.notice,
-    // The reviewers' screens (an extension screen name, docs/architecture/upstream-calls.md §6.1): linked only for a reviewer.
-    reviewer: (user.enabledScreens ?? []).includes("DisputeReviews"),
-    // Venue Check-In needs the consumer API's check-in extension too (app/routes/checkin.tsx).
-    locationAdministrator: checkins && administrator.ok && administrator.value.isLocationAdministrator,
-    // Download my data needs the consumer API's export; Delete my account that and the authority's deletion.
-    downloadData: ownData,
-    deleteAccount: ownData && accountDeletion,
     // The panels' HTML constraints, from the schemas the action validates with.
     constraints: {
       password: htmlConstraints(changePasswordSchema),
@@ -150,7 +142,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Settings() {
-  const { panel, userName, notice, profile, clock, timeZones, languageCard, text, panelText, timeZoneText, reviewer, locationAdministrator, downloadData, deleteAccount, constraints } = useLoaderData<typeof loader>();
+  const { panel, userName, notice, profile, clock, timeZones, languageCard, text, panelText, timeZoneText, yourDataText, reviewsText, checkinText, deleteText, constraints } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // After a failed post the panel that posted stays open, whatever the URL says.
   const open: Panel =
@@ -209,32 +201,32 @@ export default function Settings() {
         </p>
       </section>
 
-      {downloadData ? (
+      {yourDataText ? (
         <section className="card" aria-labelledby="your-data-heading">
-          <h2 id="your-data-heading">{text.yourData}</h2>
-          <p>{text.yourDataHint}</p>
+          <h2 id="your-data-heading">{yourDataText.title}</h2>
+          <p>{yourDataText.hint}</p>
           <Link className="button secondary" to="/settings/data" reloadDocument download>
-            {text.downloadMyData}
+            {yourDataText.download}
           </Link>
         </section>
       ) : null}
 
-      {reviewer ? (
+      {reviewsText ? (
         <section className="card" aria-labelledby="reviews-heading">
-          <h2 id="reviews-heading">{text.reviews}</h2>
-          <p>{text.reviewsHint}</p>
+          <h2 id="reviews-heading">{reviewsText.title}</h2>
+          <p>{reviewsText.hint}</p>
           <Link className="button secondary" to={reviewPaths.queue}>
-            {text.openReviews}
+            {reviewsText.open}
           </Link>
         </section>
       ) : null}
 
-      {locationAdministrator ? (
+      {checkinText ? (
         <section className="card" aria-labelledby="checkin-heading">
-          <h2 id="checkin-heading">{text.checkin}</h2>
-          <p>{text.checkinHint}</p>
+          <h2 id="checkin-heading">{checkinText.title}</h2>
+          <p>{checkinText.hint}</p>
           <Link className="button secondary" to="/checkin">
-            {text.openCheckin}
+            {checkinText.open}
           </Link>
         </section>
       ) : null}
@@ -255,15 +247,15 @@ export default function Settings() {
         </Form>
       </section>
 
-      {deleteAccount ? (
+      {deleteText ? (
         <section className="card" aria-labelledby="delete-account-heading">
-          <h2 id="delete-account-heading">{text.deleteAccount}</h2>
-          <p>{text.deleteAccountHint}</p>
+          <h2 id="delete-account-heading">{deleteText.title}</h2>
+          <p>{deleteText.hint}</p>
           {open === "delete" ? (
-            <DeleteAccountPanel result={actionData?.intent === "deleteAccount" ? actionData.result : undefined} constraint={constraints.delete} text={panelText} />
+            <DeleteAccountPanel result={actionData?.intent === "deleteAccount" ? actionData.result : undefined} constraint={constraints.delete} text={panelText} words={deleteText} />
           ) : (
             <Link className="button danger" to="?panel=delete">
-              {text.deleteAccountButton}
+              {deleteText.button}
             </Link>
           )}
         </section>

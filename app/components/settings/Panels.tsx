@@ -21,8 +21,6 @@ export interface PanelText {
   confirmNewPassword: string;
   update: string;
   newEmail: string;
-  deleteAccountConfirm: string;
-  deleteAccountButton: string;
 }
 
 interface PanelProps {
@@ -91,16 +89,17 @@ export function UserNamePanel({ result, constraint, text }: PanelProps) {
 }
 
 /** Delete my account: the current password, then the irreversible button. */
-export function DeleteAccountPanel({ result, constraint, text }: PanelProps) {
+/** `words`: the deletion's own words (sent only where deletion is offered). */
+export function DeleteAccountPanel({ result, constraint, text, words }: PanelProps & { words: { confirm: string; button: string } }) {
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.deleteAccountSchema), result, { id: "delete-account", constraint });
   return (
     <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
       <input type="hidden" name="intent" value="deleteAccount" />
       <FormMessage id={form.errorId} errors={form.errors} />
-      <p>{text.deleteAccountConfirm}</p>
+      <p>{words.confirm}</p>
       <PasswordField label={text.currentPassword} field={fields.currentPassword} autoComplete="current-password" />
-      <PanelActions label={text.deleteAccountButton} cancel={text.cancel} danger disabled={navigation.state === "submitting"} />
+      <PanelActions label={words.button} cancel={text.cancel} danger disabled={navigation.state === "submitting"} />
     </Form>
   );
 }
