@@ -38,9 +38,24 @@ import "./app.css";
 export const middleware: Route.MiddlewareFunction[] = [retryAfterMiddleware, languageMiddleware, basePathRedirectMiddleware, sessionMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const m = messagesOf(context);
+  const consentAnswered = (await consentAnswer(request)) !== null;
   return {
+    /** The frame's words in the page's language (docs/architecture/behaviour.md §4 "Language"). */
+    text: {
+      description: m.appDescription,
+      skipToContent: m.skipToContent,
+      home: m.homeLinkLabel,
+      logout: m.logoutButton,
+      checkingAccount: m.checkingAccount,
+      goToStart: m.goToStartPage,
+      // The Confirm/Cancel step of several screens (app/components/ConfirmStep.tsx).
+      confirmStep: { confirm: m.confirmButton, cancel: m.cancelButton },
+      // Only while it is shown: a page carries the words it shows, no others.
+      cookieBanner: consentAnswered ? null : { label: m.cookieConsentLabel, text: m.cookieConsentText, accept: m.acceptButton, decline: m.declineButton },
+    },
     signedIn: Boolean(getSessionUser(context)),
-    consentAnswered: (await consentAnswer(request)) !== null,
+    consentAnswered,
     browserTimeZone: (await browserTimeZone(request)) ?? "",
     /** The page's language (app/server/i18n.server.ts). */
     language: languageOf(context),
@@ -50,7 +65,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
      */
     languageSwitch:
       offeredLanguages.length > 1
-        ? { label: messagesOf(context).languageTitle, choices: offeredLanguages.map((code) => ({ code, name: languageNames[code] })) }
+        ? { label: m.languageTitle, choices: offeredLanguages.map((code) => ({ code, name: languageNames[code] })) }
         : null,
   };
 }
@@ -66,9 +81,9 @@ const bootScript = `(function(){try{var s=document.currentScript,k=s&&s.getAttri
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: `${import.meta.env.BASE_URL}favicon.svg`, type: "image/svg+xml" }];
 
-export const meta: Route.MetaFunction = () => [
-  { title: "SafeWindow" },
-  { name: "description", content: "Upload your COVID-19 test result and share your safe window." },
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: messages.productName },
+  ...(loaderData ? [{ name: "description", content: loaderData.text.description }] : []),
 ];
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -87,28 +102,31 @@ export function Layout({ children }: { children: ReactNode }) {
       <body>
         {/* In a block of its own, and aimed at a div: text browsers such as w3m know neither <header>
             nor <main>, so they would run the link into the logo and not find a target on <main>. */}
-        <div>
-          <a className="skip-link" href={`#${contentId}`}>
-            Skip to content
-          </a>
-        </div>
+        {/* Its words come with the root's data: a page whose root loader failed has no skip link. */}
+        {data ? (
+          <div>
+            <a className="skip-link" href={`#${contentId}`}>
+              {data.text.skipToContent}
+            </a>
+          </div>
+        ) : null}
         {/* Inline at the top until answered: it never covers what the user is working on. */}
-        {data && !data.consentAnswered ? <CookieBanner /> : null}
+        {data?.text.cookieBanner ? <CookieBanner text={data.text.cookieBanner} /> : null}
         <header className="app-header">
-          <Link to="/" className="home-link" aria-label="SafeWindow home">
+          <Link to="/" className="home-link" aria-label={data?.text.home ?? messages.productName}>
             <Logo />
           </Link>
           {data?.signedIn ? (
             <Form method="post" action="/logout" className="header-logout">
               <button type="submit" className="button-link">
-                Logout
+                {data.text.logout}
               </button>
             </Form>
           ) : (
             <LanguageSwitch languageSwitch={data?.languageSwitch} language={data?.language} />
           )}
         </header>
-        <PendingBar />
+        <PendingBar checking={data?.text.checkingAccount ?? messages.checkingAccount} />
         <main>
           <div id={contentId}>{children}</div>
         </main>
@@ -145,15 +163,15 @@ export function LanguageSwitch({ languageSwitch, language }: { languageSwitch?: 
   );
 }
 
-/** With JavaScript: a progress line while a navigation loads, and the product's gate text. */
-function PendingBar() {
+/** With JavaScript: a progress line while a navigation loads, and the product's gate text (`checking`, in the page's language). */
+function PendingBar({ checking: checkingText }: { checking: string }) {
   const navigation = useNavigation();
   if (navigation.state === "idle") return null;
   const checking = navigation.location?.pathname.endsWith("/checkaccountstatus");
   return (
     <div className="navigation-pending" role="status">
       <span className="pending-bar" />
-      {checking ? <p className="pending-text">{messages.checkingAccount}</p> : null}
+      {checking ? <p className="pending-text">{checkingText}</p> : null}
     </div>
   );
 }
@@ -170,13 +188,18 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  // The way back in the page's language when the root's loader answered. The message itself is the
+  // English catalogue's: the words of an error do not travel with it yet.
+  const text = useRouteLoaderData<typeof loader>("root")?.text;
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const upstreamDown = isRouteErrorResponse(error) && (error.status === 502 || error.status === 503);
   return (
     <section className="card narrow">
-      <h1>{notFound ? messages.notFound : upstreamDown ? messages.upstreamUnavailable : messages.serverError}</h1>
+      <h1>
+        {notFound ? messages.notFound : upstreamDown ? messages.upstreamUnavailable : messages.serverError}
+      </h1>
       <p>
-        <Link to="/">Go to the start page</Link>
+        <Link to="/">{text?.goToStart ?? messages.goToStartPage}</Link>
       </p>
     </section>
   );

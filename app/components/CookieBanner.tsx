@@ -1,14 +1,14 @@
 /**
  * The cookie-consent banner (docs/product/README.md §1): on every page until answered. Without JavaScript a plain
  * form post that returns to the page it came from; with it a fetcher posts the answer and the
- * banner hides at once, staying on the page.
+ * banner hides at once, staying on the page. `text`: its words in the page's language (the root's loader data).
  */
 import { useEffect } from "react";
 import { useFetcher, useLocation } from "react-router";
 import { focusHeading } from "~/hooks/useFocusAfterNavigation";
 import { useHydrated } from "~/hooks/useHydrated";
 
-export function CookieBanner() {
+export function CookieBanner({ text }: { text: { label: string; text: string; accept: string; decline: string } }) {
   const fetcher = useFetcher<{ answered: boolean }>();
   const location = useLocation();
   const hydrated = useHydrated();
@@ -19,19 +19,16 @@ export function CookieBanner() {
   }, [answered]);
   if (fetcher.state !== "idle" || fetcher.data?.answered) return null;
   return (
-    <section className="cookie-banner" aria-label="Cookie consent">
-      <p>
-        SafeWindow uses cookies to keep you signed in and to remember your choices on this device. We use no advertising or tracking
-        cookies.
-      </p>
+    <section className="cookie-banner" aria-label={text.label}>
+      <p>{text.text}</p>
       <fetcher.Form method="post" action="/cookies" className="button-row">
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
         {hydrated ? <input type="hidden" name="stay" value="1" /> : null}
         <button type="submit" name="answer" value="accepted" className="button">
-          Accept
+          {text.accept}
         </button>{" "}
         <button type="submit" name="answer" value="declined" className="button secondary">
-          Decline
+          {text.decline}
         </button>
       </fetcher.Form>
     </section>

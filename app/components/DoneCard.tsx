@@ -1,17 +1,17 @@
 /**
  * The end of a link flow (set password, reset password): the screen's title, the product's success
- * message, and the way on to Sign In.
+ * message, and the way on to Sign In (`signIn`: its words in the page's language).
  */
 import { Link } from "react-router";
 import { FormMessage } from "./Field";
 
-export function DoneCard({ title, message }: { title: string; message: string }) {
+export function DoneCard({ title, message, signIn }: { title: string; message: string; signIn: string }) {
   return (
     <section className="card narrow">
       <h1>{title}</h1>
       <FormMessage tone="success" errors={[message]} />
       <Link className="button" to="/login">
-        Sign In
+        {signIn}
       </Link>
     </section>
   );

@@ -2,13 +2,14 @@
  * The working text of a screen that works in its loader, shown on a full load before the work
  * (app/server/interstitial.server.ts): the same address with `step=go` is opened at once, by a
  * zero-second refresh without JavaScript and by a client-side navigation with it (then the pending
- * bar shows while the loader works); a Continue link does the same for a browser that follows neither.
+ * bar shows while the loader works); a Continue link (`continueLabel`: its words in the page's
+ * language) does the same for a browser that follows neither.
  */
 import { useEffect } from "react";
 import { Link, useHref, useLocation, useNavigate } from "react-router";
 import { interstitialStep } from "~/paths";
 
-export function Interstitial({ title }: { title: string }) {
+export function Interstitial({ title, continueLabel }: { title: string; continueLabel: string }) {
   const location = useLocation();
   const navigate = useNavigate();
   const search = new URLSearchParams(location.search);
@@ -28,7 +29,7 @@ export function Interstitial({ title }: { title: string }) {
       </div>
       <p>
         <Link to={next} replace>
-          Continue
+          {continueLabel}
         </Link>
       </p>
     </section>

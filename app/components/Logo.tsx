@@ -1,4 +1,6 @@
-/** The SafeWindow logo: a window with a check mark, and the product name. */
+import { productName } from "~/messages/shell";
+
+/** The SafeWindow logo: a window with a check mark, and the product name (the same in every language). */
 export function Logo({ size = "small" }: { size?: "small" | "large" }) {
   return (
     <span className={`logo logo-${size}`}>
@@ -7,7 +9,7 @@ export function Logo({ size = "small" }: { size?: "small" | "large" }) {
         <path d="M32 6v52M6 32h52" className="logo-bars" />
         <path d="M20 33l8 8 16-18" className="logo-check" />
       </svg>
-      <span className="logo-name">SafeWindow</span>
+      <span className="logo-name">{productName}</span>
     </span>
   );
 }

@@ -3,17 +3,18 @@
  * A tab is current on its own path and on the sub-screens that belong to it (app/screens.ts: test
  * detail and the viewer under My Tests, a person and Add under People, Personal Info under Settings):
  * `aria-current="page"` on its own path, `"true"` on a sub-screen, and "(current)" for text browsers.
+ * `text`: the bar's name and that mark in the page's language (the main layout's loader data).
  */
 import { Link, useLocation } from "react-router";
 import { screenOf, type Tab } from "~/screens";
 import { TextOnly } from "./TextOnly";
 
-export function TabBar({ tabs }: { tabs: Pick<Tab, "to" | "label" | "screen">[] }) {
+export function TabBar({ tabs, text }: { tabs: Pick<Tab, "to" | "label" | "screen">[]; text: { navigation: string; current: string } }) {
   const { pathname } = useLocation();
   if (tabs.length === 0) return null;
   const currentScreen = screenOf(pathname);
   return (
-    <nav className="tab-bar" aria-label="Main">
+    <nav className="tab-bar" aria-label={text.navigation}>
       <ul>
         {tabs.map((tab) => {
           const current = tab.screen === currentScreen;
@@ -26,7 +27,7 @@ export function TabBar({ tabs }: { tabs: Pick<Tab, "to" | "label" | "screen">[] 
               >
                 <TabIcon screen={tab.screen} />
                 <span>{tab.label}</span>
-                {current ? <TextOnly> (current)</TextOnly> : null}
+                {current ? <TextOnly>{text.current}</TextOnly> : null}
               </Link>
             </li>
           );

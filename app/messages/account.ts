@@ -62,3 +62,43 @@ export const checkYourEmail = "Please check your email and click the link we sen
 /** Beside a disabled Create Account: what is still missing (docs/product/data.md §5 registration enables it only when complete). */
 export const createAccountMissing = (missing: string[]) =>
   missing.length === 0 ? "" : `Still needed: ${missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")} and ${missing.at(-1)}`}.`; // ours
+
+// ours: the account screens' own words (docs/product/screens.md §2 names the screens and their buttons)
+export const createAccountPageTitle = `Create Account · ${productName}`;
+export const confirmPasswordLabel = "Confirm Password";
+/** A Create Account box's words before its link: "I accept the <Terms of Service>". */
+export const acceptTheLead = "I accept the";
+export const termsOfServiceLink = "Terms of Service";
+export const privacyPolicyLink = "Privacy Policy";
+export const backLink = "Back";
+/** What Create Account still lacks, put together as createAccountMissing does: `${lead}${a, b and c}.` */
+export const createAccountMissingParts = {
+  lead: "Still needed: ",
+  and: " and ",
+  email: "your email",
+  password: "a password that follows the rule",
+  confirmPassword: "the same password in Confirm Password",
+  terms: "the Terms of Service accepted",
+  privacy: "the Privacy Policy accepted",
+} as const;
+export const changePasswordTitle = "Change Password";
+export const changePasswordPageTitle = `Change Password · ${productName}`;
+export const chooseNewPasswordFor = (email: string) => `Choose a new password for ${email}.`;
+export const sendNewResetLink = "Send a new reset link";
+export const setPasswordTitle = "Set Password";
+export const setPasswordPageTitle = `Set Password · ${productName}`;
+export const choosePasswordFor = (email: string) => `Choose the password for ${email}.`;
+export const checkYourEmailTitle = "Check Your Email";
+export const checkYourEmailPageTitle = `Check Your Email · ${productName}`;
+/** Around the address on Check Your Email: "We sent it to <address>. This page moves on …". */
+export const sentToLead = "We sent it to";
+export const sentToEnd = ". This page moves on by itself once your address is confirmed.";
+export const resendEmailButton = "Resend Email";
+export const confirmEmailTitle = "Confirm Email";
+export const confirmEmailPageTitle = `Confirm Email · ${productName}`;
+export const emailConfirmedTitle = "Email Confirmed";
+export const resendConfirmationButton = "Resend Confirmation";
+export const resetPasswordTitle = "Reset Password";
+export const resetPasswordPageTitle = `Reset Password · ${productName}`;
+export const sendResetEmailButton = "Send Reset Email";
+export const loginLink = "Login";

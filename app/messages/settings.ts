@@ -49,3 +49,36 @@ export const deleteAccountButton = "Delete my account";
 export const accountDeleted = "Your account and all your data have been deleted. We sent a confirmation to your email address.";
 export const deleteAccountFailed = "We could not delete your account right now. Nothing was deleted. Please try again.";
 export const deleteAccountIncomplete = "Your data was deleted, but we could not close your account right now. Please sign in and try again to finish.";
+
+// ours: My Settings' own words (docs/product/screens.md §2 /settings names the screen and its cards)
+export const settingsTitle = "My Settings";
+export const settingsPageTitle = "My Settings · SafeWindow";
+export const personalInfoTitle = "Personal Info";
+export const fullNameLabel = "Name";
+export const dateOfBirthLabel = "Date of Birth";
+export const postalCodeLabel = "Postal Code";
+export const changeButton = "Change";
+export const changePersonalInfoLabel = "Change personal info";
+export const changePasswordLabel = "Change password";
+export const userNameTitle = "Username/Email";
+export const changeUserNameLabel = "Change username or email";
+export const productIdTitle = "Product ID";
+export const reviewsCardHint = "The disputes waiting for a provider's review, and the decisions made.";
+export const checkinCardHint = "Check a visitor's safe window at the door of a location you administer, with the code they show.";
+/** The link to a screen from its card: "Open Dispute Reviews". */
+export const openScreen = (screen: string) => `Open ${screen}`;
+export const accountTitle = "Account";
+export const localDataTitle = "Local Data";
+export const localDataHint = "Signs you out and forgets the email address and choices remembered on this device.";
+export const wipeButton = "Wipe";
+// ours: the panels (app/components/settings/Panels.tsx)
+export const currentPasswordLabel = "Current Password";
+export const newPasswordLabel = "New Password";
+export const confirmNewPasswordLabel = "Confirm New Password";
+export const updateButton = "Update";
+export const newEmailLabel = "New Email";
+// ours: the Time Zone card (app/components/settings/TimeZoneCard.tsx)
+export const timeZoneTitle = "Time Zone";
+/** Before the zone in use: "Times are shown in <zone> (<source>)." */
+export const timeZoneShownIn = "Times are shown in";
+export const timeZoneLabel = "Time zone";

@@ -27,3 +27,32 @@ export const tooManyAttempts = (minutes: number) => `Too many attempts. Please t
 export const controlCharacters = "This contains characters that cannot be typed. Please type it again."; // ours
 export const crossSiteRefused = "That form was sent from another site, so we did nothing. Please use SafeWindow's own pages.";
 export const loadFailed = "This page could not be loaded"; // ours (docs/product/messages.md §8 load errors)
+
+// ours: the frame's and the shared controls' own words (app/root.tsx and app/components/)
+export const appDescription = "Upload your COVID-19 test result and share your safe window.";
+export const skipToContent = "Skip to content";
+export const homeLinkLabel = `${productName} home`;
+export const logoutButton = "Logout"; // docs/product/screens.md §2
+export const goToStartPage = "Go to the start page";
+export const cookieConsentLabel = "Cookie consent";
+export const cookieConsentText = `${productName} uses cookies to keep you signed in and to remember your choices on this device. We use no advertising or tracking cookies.`;
+export const acceptButton = "Accept";
+export const declineButton = "Decline";
+export const confirmButton = "Confirm";
+export const cancelButton = "Cancel";
+export const continueButton = "Continue";
+export const saveButton = "Save";
+export const tryAgainLink = "Try again";
+export const mainNavigationLabel = "Main";
+/** After the current tab, for text browsers (app/components/TabBar.tsx). */
+export const currentTabMark = " (current)";
+export const notFoundPageTitle = `Not found · ${productName}`;
+/** The bottom tabs' names, by screen (app/screens.ts; docs/product/screens.md §2 bottom navigation). */
+export const tabLabels = {
+  SafeWindow: "Safe Window",
+  MyTests: "My Tests",
+  MyFun: "My Fun",
+  Locations: "Locations",
+  Friends: "People",
+  Settings: "Settings",
+} as const;

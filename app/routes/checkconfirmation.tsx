@@ -4,14 +4,29 @@ import { useEffect } from "react";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/checkconfirmation";
 import { FormMessage } from "~/components/Field";
-import * as messages from "~/messages";
+import { messagesOf } from "~/server/i18n.server";
 import { requireUser } from "~/server/auth.server";
 import { attemptRefused } from "~/server/attempts.server";
 import { takeFlash } from "~/server/session.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { failureInit } from "~/server/upstream/result.server";
 
-export const meta = () => [{ title: "Check Your Email · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
+
+/** The page's words in the request's language. */
+function pageText(context: Route.LoaderArgs["context"]) {
+  const m = messagesOf(context);
+  return {
+    pageTitle: m.checkYourEmailPageTitle,
+    title: m.checkYourEmailTitle,
+    checkYourEmail: m.checkYourEmail,
+    sentTo: m.sentToLead,
+    sentToEnd: m.sentToEnd,
+    continue: m.continueButton,
+    resend: m.resendEmailButton,
+  };
+}
 
 /** docs/product/messages.md §9: the e-mail confirmation poll interval. */
 export const pollIntervalMs = 5_000;
@@ -20,13 +35,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const flash = takeFlash(context);
   const confirmed = await identityApi(context).isEmailConfirmed();
-  if (!confirmed.ok) return data({ email: user.userName, error: confirmed.message }, failureInit(confirmed));
+  if (!confirmed.ok) return data({ email: user.userName, error: confirmed.message, text: pageText(context) }, failureInit(confirmed));
   if (confirmed.value) return redirect("/checkaccountstatus");
-  return { email: user.userName, error: flash.error };
+  return { email: user.userName, error: flash.error, text: pageText(context) };
 }
 
 export async function action({ context }: Route.ActionArgs) {
   const user = requireUser(context);
+  const messages = messagesOf(context);
   const refused = await attemptRefused(context, "mail", user.userName);
   if (refused) return data({ notice: undefined, error: refused.message }, refused.init);
   const sent = await identityApi(context).sendConfirmationEmail(user.userName, messages.sendEmailConfirmationFailed);
@@ -36,7 +52,7 @@ export async function action({ context }: Route.ActionArgs) {
 }
 
 export default function CheckConfirmation() {
-  const { email, error } = useLoaderData<typeof loader>();
+  const { email, error, text } = useLoaderData<typeof loader>();
   const resend = useActionData<typeof action>();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -52,21 +68,22 @@ export default function CheckConfirmation() {
       <noscript>
         <meta httpEquiv="refresh" content={String(pollIntervalMs / 1000)} />
       </noscript>
-      <h1>Check Your Email</h1>
-      <p>{messages.checkYourEmail}</p>
+      <h1>{text.title}</h1>
+      <p>{text.checkYourEmail}</p>
       <p>
-        We sent it to <strong>{email}</strong>. This page moves on by itself once your address is confirmed.
+        {text.sentTo} <strong>{email}</strong>
+        {text.sentToEnd}
       </p>
       <FormMessage errors={error ? [error] : undefined} />
       {resend?.notice ? <FormMessage tone="success" errors={[resend.notice]} /> : null}
       {resend?.error ? <FormMessage errors={[resend.error]} /> : null}
       {/* A text browser may not follow the refresh: a link does the same. */}
       <p>
-        <Link to="/checkconfirmation">Continue</Link>
+        <Link to="/checkconfirmation">{text.continue}</Link>
       </p>
       <Form method="post">
         <button type="submit" className="button secondary" disabled={navigation.state === "submitting"}>
-          Resend Email
+          {text.resend}
         </button>
       </Form>
     </section>

@@ -9,15 +9,30 @@ import { PasswordField } from "~/components/PasswordField";
 import { DoneCard } from "~/components/DoneCard";
 import { FormMessage } from "~/components/Field";
 import { confirmAccountSchema, linkParameters } from "~/forms/account";
-import * as messages from "~/messages";
+import { messagesOf } from "~/server/i18n.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { failureInit } from "~/server/upstream/result.server";
 
-export const meta = () => [{ title: "Set Password · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   const link = linkParameters(new URL(request.url));
-  return { problem: link.problem, email: link.problem === undefined ? link.email : "" };
+  const m = messagesOf(context);
+  const email = link.problem === undefined ? link.email : "";
+  return {
+    problem: link.problem,
+    email,
+    text: {
+      pageTitle: m.setPasswordPageTitle,
+      title: m.setPasswordTitle,
+      chooseFor: email ? m.choosePasswordFor(email) : "",
+      password: m.passwordLabel,
+      linkIncomplete: m.inviteLinkIncomplete,
+      confirmed: m.accountConfirmed,
+      signIn: m.signInTitle,
+    },
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -36,30 +51,30 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ConfirmAccount() {
-  const { problem, email } = useLoaderData<typeof loader>();
+  const { problem, email, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.confirmAccountSchema), actionData?.result);
-  if (actionData?.done) return <DoneCard title="Set Password" message={messages.accountConfirmed} />;
+  if (actionData?.done) return <DoneCard title={text.title} message={text.confirmed} signIn={text.signIn} />;
   const disabled = Boolean(problem);
   return (
     <section className="card narrow">
-      <h1>Set Password</h1>
-      {email ? <p>Choose the password for {email}.</p> : null}
+      <h1>{text.title}</h1>
+      {email ? <p>{text.chooseFor}</p> : null}
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={problem ? [problem] : form.errors} />
         <fieldset disabled={disabled}>
-          <PasswordField label="Password" field={fields.password} autoComplete="new-password" showRule />
+          <PasswordField label={text.password} field={fields.password} autoComplete="new-password" showRule />
           <button type="submit" className="button" disabled={disabled || navigation.state === "submitting"}>
-            Set Password
+            {text.title}
           </button>
         </fieldset>
       </Form>
       {problem ? (
         <>
-          <p>{messages.inviteLinkIncomplete}</p>
+          <p>{text.linkIncomplete}</p>
           <p>
-            <Link to="/login">Sign In</Link>
+            <Link to="/login">{text.signIn}</Link>
           </p>
         </>
       ) : null}

@@ -9,20 +9,30 @@ import * as messages from "~/messages";
 import { tabs } from "~/screens";
 import { requireUser } from "~/server/auth.server";
 import { screenPermissionMiddleware } from "~/server/permissions.server";
+import { messagesOf } from "~/server/i18n.server";
 
 export const middleware: Route.MiddlewareFunction[] = [screenPermissionMiddleware];
 
 export function loader({ context }: Route.LoaderArgs) {
   const enabled = requireUser(context).enabledScreens ?? [];
-  return { tabs: tabs.filter((tab) => enabled.includes(tab.screen)).map(({ screen, to, label }) => ({ screen, to, label })) };
+  const m = messagesOf(context);
+  // Each tab's name in the page's language (app/screens.ts keeps the English one for a screen the catalogue does not name).
+  const labels: Partial<Record<string, string>> = m.tabLabels;
+  return {
+    tabs: tabs.filter((tab) => enabled.includes(tab.screen)).map(({ screen, to, label }) => ({ screen, to, label: labels[screen] ?? label })),
+    text: {
+      tabBar: { navigation: m.mainNavigationLabel, current: m.currentTabMark },
+      tryAgain: m.tryAgainLink,
+    },
+  };
 }
 
 export default function Main() {
-  const { tabs: enabledTabs } = useLoaderData<typeof loader>();
+  const { tabs: enabledTabs, text } = useLoaderData<typeof loader>();
   return (
     <>
       <Outlet />
-      <TabBar tabs={enabledTabs} />
+      <TabBar tabs={enabledTabs} text={text.tabBar} />
     </>
   );
 }
@@ -33,6 +43,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   // An upstream that is down (502/503 from the upstream clients) is said so, not called our error.
   const upstreamDown = isRouteErrorResponse(error) && (error.status === 502 || error.status === 503);
+  // Try again in the page's language when the layout's loader answered. The messages are the English
+  // catalogue's: the words of an error do not travel with it yet.
+  const text = layout?.text;
   return (
     <>
       <section className="card narrow">
@@ -44,11 +57,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         )}
         {notFound ? null : (
           <Link to={`${location.pathname}${location.search}`} className="button" reloadDocument>
-            Try again
+            {text?.tryAgain ?? messages.tryAgainLink}
           </Link>
         )}
       </section>
-      <TabBar tabs={layout?.tabs ?? []} />
+      {layout ? <TabBar tabs={layout.tabs} text={layout.text.tabBar} /> : null}
     </>
   );
 }

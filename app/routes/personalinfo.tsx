@@ -8,22 +8,34 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/personalinfo";
 import { FormMessage } from "~/components/Field";
-import { ProfileFields } from "~/components/ProfileFields";
+import { ProfileFields, type ProfileFieldsText } from "~/components/ProfileFields";
 import { toUsDate } from "~/dates";
 import { personalInfoSchema, toIsoDate } from "~/forms/profile";
 import { useHydrated } from "~/hooks/useHydrated";
-import * as messages from "~/messages";
+import { messagesOf } from "~/server/i18n.server";
 import { setFlash } from "~/server/session.server";
 import { rememberPostalTimeZone } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
-export const meta = () => [{ title: "Personal Info · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const profile = valueOrThrow(await consumerApi(context).getProfile());
   if (!profile) throw redirect("/checkaccountstatus");
+  const m = messagesOf(context);
   return {
+    text: {
+      pageTitle: m.personalInfoPageTitle,
+      title: m.personalInfoTitle,
+      warning: m.infoChangeWarning,
+      fields: { firstName: m.firstNameLabel, lastName: m.lastNameLabel, dob: m.dateOfBirthLabel, postalCode: m.postalCodeLabel, dateFormat: m.dateFormatHint },
+      save: m.saveButton,
+      cancel: m.cancelButton,
+      change: m.changeYourInfoButton,
+      back: m.backToSettingsLink,
+    },
     editing: new URL(request.url).searchParams.get("edit") === "1",
     original: { firstName: profile.firstName, lastName: profile.lastName, dob: toUsDate(profile.dob), postalCode: profile.postalCode },
   };
@@ -31,6 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: personalInfoSchema });
+  const messages = messagesOf(context);
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const api = consumerApi(context);
   const found = await api.getProfile();
@@ -47,17 +60,17 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function PersonalInfo() {
-  const { editing: editingUrl, original } = useLoaderData<typeof loader>();
+  const { editing: editingUrl, original, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const editing = editingUrl || Boolean(actionData);
   return (
     <section className="card narrow">
-      <h1>Personal Info</h1>
+      <h1>{text.title}</h1>
       <p className="warning" role="note">
-        {messages.infoChangeWarning}
+        {text.warning}
       </p>
       {/* A new key per mode: Cancel remounts the form with the original data. */}
-      <PersonalInfoForm key={editing ? "edit" : "view"} editing={editing} original={original} result={actionData?.result} />
+      <PersonalInfoForm key={editing ? "edit" : "view"} editing={editing} original={original} result={actionData?.result} text={text} />
     </section>
   );
 }
@@ -66,7 +79,9 @@ function PersonalInfoForm({
   editing,
   original,
   result,
+  text,
 }: {
+  text: { fields: ProfileFieldsText; save: string; cancel: string; change: string; back: string };
   editing: boolean;
   original: { firstName: string; lastName: string; dob: string; postalCode: string };
   result: SubmissionResult<string[]> | undefined;
@@ -78,24 +93,24 @@ function PersonalInfoForm({
   return (
     <Form method="post" action="/personalinfo?edit=1" {...getFormProps(form)} aria-describedby={form.errorId}>
       <FormMessage id={form.errorId} errors={form.errors} />
-      <ProfileFields fields={fields} readOnly={!editing} />
+      <ProfileFields fields={fields} text={text.fields} readOnly={!editing} />
       <div className="button-row">
         {editing ? (
           <>
             <button type="submit" className="button" disabled={(hydrated && !valid) || navigation.state === "submitting"}>
-              Save
+              {text.save}
             </button>{" "}
             <Link className="button secondary" to="/personalinfo" replace>
-              Cancel
+              {text.cancel}
             </Link>
           </>
         ) : (
           <Link className="button" to="/personalinfo?edit=1" replace>
-            Change Your Info
+            {text.change}
           </Link>
         )}
         <Link className="button-link" to="/settings">
-          Back to My Settings
+          {text.back}
         </Link>
       </div>
     </Form>

@@ -1,6 +1,6 @@
 // app/routes/registration.tsx: docs/product/screens.md §2 /registration; §4 Registration (register, automatic login,
 // confirmation e-mail, /checkconfirmation); §5 Registration rules; §8 register errors
-import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useActionData, useFetcher, useLoaderData, useNavigation } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
@@ -10,7 +10,8 @@ import { Field, FormMessage, Toggle } from "~/components/Field";
 import { registrationSchema } from "~/forms/account";
 import { isValidPassword } from "~/forms/password";
 import { useHydrated } from "~/hooks/useHydrated";
-import * as messages from "~/messages";
+import type { Messages } from "~/messages/catalogues";
+import { messagesOf } from "~/server/i18n.server";
 import { authenticate, SignInError, type SignedIn } from "~/server/auth.server";
 import { rememberUserName } from "~/server/preferences.server";
 import { attemptRefused } from "~/server/attempts.server";
@@ -21,7 +22,29 @@ import type { SharedPageHandle } from "~/server/page-cache.server";
 import type { LanguageSwitchHandle } from "~/i18n";
 import { TextSeparator } from "~/components/TextOnly";
 
-export const meta = () => [{ title: "Create Account · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
+
+export function loader({ context }: Route.LoaderArgs) {
+  const m = messagesOf(context);
+  return {
+    text: {
+      pageTitle: m.createAccountPageTitle,
+      title: m.createAccountLink,
+      email: m.emailLabel,
+      password: m.passwordLabel,
+      confirmPassword: m.confirmPasswordLabel,
+      acceptThe: m.acceptTheLead,
+      terms: m.termsOfServiceLink,
+      privacy: m.privacyPolicyLink,
+      submit: m.createAccountLink,
+      back: m.backLink,
+      signIn: m.signInTitle,
+      emailUnavailable: m.emailUnavailable,
+      missing: m.createAccountMissingParts,
+    },
+  };
+}
 
 /** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture/request-path.md §7.1). */
 export const handle: SharedPageHandle & LanguageSwitchHandle = { sharedPage: true, languageSwitch: true };
@@ -46,6 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The sign-in after registering reads the body itself: this reads a clone (remix-auth-form's README).
   const formData = await request.clone().formData();
   if (formData.get("intent") === "check-email") return checkEmail(formData, context);
+  const messages = messagesOf(context);
 
   const submission = parseWithZod(formData, { schema: registrationSchema });
   if (submission.status !== "success") {
@@ -77,19 +101,27 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect("/checkconfirmation", { headers: { "Set-Cookie": await rememberUserName(signedIn.userName) } });
 }
 
-/** What the form still lacks before Create Account can be pressed, in the form's order. */
-function missingForAccount(fields: { email: { value?: unknown }; password: { value?: unknown }; confirmPassword: { value?: unknown }; acceptTerms: { value?: unknown }; acceptPrivacy: { value?: unknown } }): string[] {
+/**
+ * What the form still lacks before Create Account can be pressed, in the form's order, as one sentence
+ * in the page's language ("" when nothing): the words are the loader's `createAccountMissingParts`.
+ */
+function missingForAccount(
+  fields: { email: { value?: unknown }; password: { value?: unknown }; confirmPassword: { value?: unknown }; acceptTerms: { value?: unknown }; acceptPrivacy: { value?: unknown } },
+  words: Messages["createAccountMissingParts"],
+): string {
   const password = String(fields.password.value ?? "");
   const missing: string[] = [];
-  if (!String(fields.email.value ?? "").trim()) missing.push("your email");
-  if (!isValidPassword(password)) missing.push("a password that follows the rule");
-  else if (password !== String(fields.confirmPassword.value ?? "")) missing.push("the same password in Confirm Password");
-  if (fields.acceptTerms.value !== "on") missing.push("the Terms of Service accepted");
-  if (fields.acceptPrivacy.value !== "on") missing.push("the Privacy Policy accepted");
-  return missing;
+  if (!String(fields.email.value ?? "").trim()) missing.push(words.email);
+  if (!isValidPassword(password)) missing.push(words.password);
+  else if (password !== String(fields.confirmPassword.value ?? "")) missing.push(words.confirmPassword);
+  if (fields.acceptTerms.value !== "on") missing.push(words.terms);
+  if (fields.acceptPrivacy.value !== "on") missing.push(words.privacy);
+  if (missing.length === 0) return "";
+  return `${words.lead}${missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")}${words.and}${missing.at(-1)}`}.`;
 }
 
 export default function Registration() {
+  const { text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
@@ -100,7 +132,7 @@ export default function Registration() {
   const checked = availability.data && "emailCheck" in availability.data ? availability.data.emailCheck : undefined;
   const typedEmail = String(fields.email.value ?? "").trim();
   const unavailable = checked && !checked.available && checked.email === typedEmail;
-  const emailErrors = unavailable ? [messages.emailUnavailable] : fields.email.errors;
+  const emailErrors = unavailable ? [text.emailUnavailable] : fields.email.errors;
 
   const password = String(fields.password.value ?? "");
   const canSubmit =
@@ -112,11 +144,11 @@ export default function Registration() {
   const emailProps = getInputProps(fields.email, { type: "email" });
   return (
     <section className="card narrow">
-      <h1>Create Account</h1>
+      <h1>{text.title}</h1>
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={form.errors} />
         <Field
-          label="Email"
+          label={text.email}
           inputProps={{
             ...emailProps,
             autoComplete: "email",
@@ -130,12 +162,12 @@ export default function Registration() {
           errorId={fields.email.errorId}
           errors={emailErrors}
         />
-        <PasswordField label="Password" field={fields.password} autoComplete="new-password" showRule />
-        <PasswordField label="Confirm Password" field={fields.confirmPassword} autoComplete="new-password" />
+        <PasswordField label={text.password} field={fields.password} autoComplete="new-password" showRule />
+        <PasswordField label={text.confirmPassword} field={fields.confirmPassword} autoComplete="new-password" />
         <Toggle
           label={
             <>
-              I accept the <Link to="/terms">Terms of Service</Link>
+              {text.acceptThe} <Link to="/terms">{text.terms}</Link>
             </>
           }
           inputProps={{ ...getInputProps(fields.acceptTerms, { type: "checkbox" }), required: false }}
@@ -145,7 +177,7 @@ export default function Registration() {
         <Toggle
           label={
             <>
-              I accept the <Link to="/privacy">Privacy Policy</Link>
+              {text.acceptThe} <Link to="/privacy">{text.privacy}</Link>
             </>
           }
           inputProps={{ ...getInputProps(fields.acceptPrivacy, { type: "checkbox" }), required: false }}
@@ -159,19 +191,19 @@ export default function Registration() {
           disabled={(hydrated && !canSubmit) || navigation.state === "submitting"}
           aria-describedby={hydrated && !canSubmit ? "create-account-missing" : undefined}
         >
-          Create Account
+          {text.submit}
         </button>
         {hydrated && !canSubmit ? (
           <p id="create-account-missing" className="field-hint">
-            {messages.createAccountMissing(missingForAccount(fields))}
+            {missingForAccount(fields, text.missing)}
           </p>
         ) : null}
       </Form>
       {/* docs/product/data.md §5's 'not available' message tells the user to hit 'Back' then 'Sign In'. */}
       <p className="form-links">
-        <Link to="/">Back</Link>
+        <Link to="/">{text.back}</Link>
         <TextSeparator />
-        <Link to="/login">Sign In</Link>
+        <Link to="/login">{text.signIn}</Link>
       </p>
     </section>
   );

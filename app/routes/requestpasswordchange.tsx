@@ -1,21 +1,36 @@
 // app/routes/requestpasswordchange.tsx: docs/product/screens.md §2 /requestpasswordchange (and /consumer/...):
 // e-mail, 'Send Reset Email', 'Login'; §5 reset request; §8: the answer never tells whether the account exists
-import { data, Form, Link, useActionData, useNavigation } from "react-router";
+import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/requestpasswordchange";
 import { Field, FormMessage } from "~/components/Field";
 import { requestPasswordChangeSchema } from "~/forms/account";
-import * as messages from "~/messages";
+import { messagesOf } from "~/server/i18n.server";
 import { attemptRefused } from "~/server/attempts.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import type { SharedPageHandle } from "~/server/page-cache.server";
 
-export const meta = () => [{ title: "Reset Password · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 /** The same page for every anonymous visitor: kept in the shared page cache (docs/architecture/request-path.md §7.1). */
 export const handle: SharedPageHandle = { sharedPage: true };
+
+export function loader({ context }: Route.LoaderArgs) {
+  const m = messagesOf(context);
+  return {
+    text: {
+      pageTitle: m.resetPasswordPageTitle,
+      title: m.resetPasswordTitle,
+      requested: m.resetRequested,
+      email: m.emailLabel,
+      submit: m.sendResetEmailButton,
+      login: m.loginLink,
+    },
+  };
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: requestPasswordChangeSchema });
@@ -30,27 +45,28 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function RequestPasswordChange() {
+  const { text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.requestPasswordChangeSchema), actionData?.result);
   return (
     <section className="card narrow">
-      <h1>Reset Password</h1>
-      {actionData?.sent ? <FormMessage tone="success" errors={[messages.resetRequested]} /> : null}
+      <h1>{text.title}</h1>
+      {actionData?.sent ? <FormMessage tone="success" errors={[text.requested]} /> : null}
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={form.errors} />
         <Field
-          label="Email"
+          label={text.email}
           inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", required: false }}
           errorId={fields.email.errorId}
           errors={fields.email.errors}
         />
         <button type="submit" className="button" disabled={navigation.state === "submitting"}>
-          Send Reset Email
+          {text.submit}
         </button>
       </Form>
       <Link className="button secondary" to="/login">
-        Login
+        {text.login}
       </Link>
     </section>
   );

@@ -9,18 +9,35 @@ import { PasswordField } from "~/components/PasswordField";
 import { DoneCard } from "~/components/DoneCard";
 import { FormMessage } from "~/components/Field";
 import { linkParameters, resetPasswordSchema } from "~/forms/account";
-import * as messages from "~/messages";
+import { messagesOf } from "~/server/i18n.server";
 import { revokeSessionsOf } from "~/server/session.server";
 import { failureInit } from "~/server/upstream/result.server";
 import { identityApi } from "~/server/upstream/identity.server";
 
-export const meta = () => [{ title: "Change Password · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 const hideFields = ["newPassword", "confirmPassword"];
 
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   const link = linkParameters(new URL(request.url));
-  return { problem: link.problem, email: link.problem === undefined ? link.email : "" };
+  const m = messagesOf(context);
+  const email = link.problem === undefined ? link.email : "";
+  return {
+    problem: link.problem,
+    email,
+    text: {
+      pageTitle: m.changePasswordPageTitle,
+      title: m.changePasswordTitle,
+      chooseFor: email ? m.chooseNewPasswordFor(email) : "",
+      newPassword: m.newPasswordLabel,
+      confirmPassword: m.confirmPasswordLabel,
+      linkIncomplete: m.resetLinkIncomplete,
+      newResetLink: m.sendNewResetLink,
+      succeeded: m.resetSucceeded,
+      signIn: m.signInTitle,
+    },
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -38,31 +55,31 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ResetPassword() {
-  const { problem, email } = useLoaderData<typeof loader>();
+  const { problem, email, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.resetPasswordSchema), actionData?.result);
-  if (actionData?.done) return <DoneCard title="Change Password" message={messages.resetSucceeded} />;
+  if (actionData?.done) return <DoneCard title={text.title} message={text.succeeded} signIn={text.signIn} />;
   const disabled = Boolean(problem);
   return (
     <section className="card narrow">
-      <h1>Change Password</h1>
-      {email ? <p>Choose a new password for {email}.</p> : null}
+      <h1>{text.title}</h1>
+      {email ? <p>{text.chooseFor}</p> : null}
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={problem ? [problem] : form.errors} />
         <fieldset disabled={disabled}>
-          <PasswordField label="New Password" field={fields.newPassword} autoComplete="new-password" showRule />
-          <PasswordField label="Confirm Password" field={fields.confirmPassword} autoComplete="new-password" />
+          <PasswordField label={text.newPassword} field={fields.newPassword} autoComplete="new-password" showRule />
+          <PasswordField label={text.confirmPassword} field={fields.confirmPassword} autoComplete="new-password" />
           <button type="submit" className="button" disabled={disabled || navigation.state === "submitting"}>
-            Change Password
+            {text.title}
           </button>
         </fieldset>
       </Form>
       {problem ? (
         <>
-          <p>{messages.resetLinkIncomplete}</p>
+          <p>{text.linkIncomplete}</p>
           <p>
-            <Link to="/requestpasswordchange">Send a new reset link</Link>
+            <Link to="/requestpasswordchange">{text.newResetLink}</Link>
           </p>
         </>
       ) : null}

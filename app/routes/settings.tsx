@@ -11,7 +11,6 @@ import { TimeZoneCard } from "~/components/settings/TimeZoneCard";
 import { LanguageCard } from "~/components/settings/LanguageCard";
 import { changePasswordSchema, changeUserNameSchema, deleteAccountSchema } from "~/forms/settings";
 import { toUsDate } from "~/dates";
-import * as messages from "~/messages";
 import { reviewPaths } from "~/screens";
 import { requireUser } from "~/server/auth.server";
 import { htmlConstraints } from "~/server/form-constraints.server";
@@ -24,7 +23,8 @@ import { consumerApi } from "~/server/upstream/consumer.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { valueOrThrow } from "~/server/upstream/result.server";
 
-export const meta = () => [{ title: "My Settings · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 type Panel = "password" | "username" | "delete" | null;
 
@@ -53,21 +53,66 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const flash = takeFlash(context);
   const clock = await clockOf(request, context);
   const words = messagesOf(context);
+  // The reviewers' screens (an extension screen name, docs/architecture/upstream-calls.md §6.1): linked only for a reviewer.
+  const reviewer = (user.enabledScreens ?? []).includes("DisputeReviews");
+  // Venue Check-In needs the consumer API's check-in extension too (app/routes/checkin.tsx).
+  const locationAdministrator = checkins && administrator.ok && administrator.value.isLocationAdministrator;
+  // Download my data needs the consumer API's export; Delete my account that and the authority's deletion.
+  const deletion = ownData && accountDeletion;
   return {
     panel: panelOf(new URL(request.url)),
     clock,
     timeZones: selectableTimeZones,
     // The Language card's words, in the page's language (shown only while more than one language is offered).
     languageCard: { hint: words.languageHint, save: words.languageSave },
+    text: {
+      pageTitle: words.settingsPageTitle,
+      title: words.settingsTitle,
+      personalInfo: words.personalInfoTitle,
+      name: words.fullNameLabel,
+      dob: words.dateOfBirthLabel,
+      postalCode: words.postalCodeLabel,
+      change: words.changeButton,
+      changePersonalInfo: words.changePersonalInfoLabel,
+      password: words.passwordLabel,
+      changePassword: words.changePasswordLabel,
+      userName: words.userNameTitle,
+      changeUserName: words.changeUserNameLabel,
+      productId: words.productIdTitle,
+      account: words.accountTitle,
+      logout: words.logoutButton,
+      signOutEverywhere: words.signOutEverywhere,
+      signOutEverywhereHint: words.signOutEverywhereHint,
+      localData: words.localDataTitle,
+      localDataHint: words.localDataHint,
+      wipe: words.wipeButton,
+    },
+    panelText: {
+      cancel: words.cancelButton,
+      currentPassword: words.currentPasswordLabel,
+      newPassword: words.newPasswordLabel,
+      confirmNewPassword: words.confirmNewPasswordLabel,
+      update: words.updateButton,
+      newEmail: words.newEmailLabel,
+    },
+    // The cards of the extensions, with their words only when offered: a page carries the words it shows.
+    yourDataText: ownData ? { title: words.yourDataTitle, hint: words.yourDataHint, download: words.downloadMyData } : null,
+    reviewsText: reviewer ? { title: words.reviewsTitle, hint: words.reviewsCardHint, open: words.openScreen(words.reviewsTitle) } : null,
+    checkinText: locationAdministrator ? { title: words.checkinTitle, hint: words.checkinCardHint, open: words.openScreen(words.checkinTitle) } : null,
+    deleteText: deletion
+      ? { title: words.deleteAccountTitle, hint: words.deleteAccountHint, button: words.deleteAccountButton, confirm: words.deleteAccountConfirm }
+      : null,
+    timeZoneText: {
+      title: words.timeZoneTitle,
+      shownIn: words.timeZoneShownIn,
+      label: words.timeZoneLabel,
+      automatic: words.timeZoneAutomatic,
+      hint: words.timeZoneHint,
+      sources: words.timeZoneSources,
+      save: words.saveButton,
+    },
     userName: user.userName,
     notice: flash.notice,
-    // The reviewers' screens (an extension screen name, docs/architecture/upstream-calls.md §6.1): linked only for a reviewer.
-    reviewer: (user.enabledScreens ?? []).includes("DisputeReviews"),
-    // Venue Check-In needs the consumer API's check-in extension too (app/routes/checkin.tsx).
-    locationAdministrator: checkins && administrator.ok && administrator.value.isLocationAdministrator,
-    // Download my data needs the consumer API's export; Delete my account that and the authority's deletion.
-    downloadData: ownData,
-    deleteAccount: ownData && accountDeletion,
     // The panels' HTML constraints, from the schemas the action validates with.
     constraints: {
       password: htmlConstraints(changePasswordSchema),
@@ -97,131 +142,131 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Settings() {
-  const { panel, userName, notice, profile, clock, timeZones, languageCard, reviewer, locationAdministrator, downloadData, deleteAccount, constraints } = useLoaderData<typeof loader>();
+  const { panel, userName, notice, profile, clock, timeZones, languageCard, text, panelText, timeZoneText, yourDataText, reviewsText, checkinText, deleteText, constraints } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   // After a failed post the panel that posted stays open, whatever the URL says.
   const open: Panel =
     actionData?.intent === "password" || actionData?.intent === "username" ? actionData.intent : actionData?.intent === "deleteAccount" ? "delete" : panel;
   return (
     <section className="settings">
-      <h1>My Settings</h1>
+      <h1>{text.title}</h1>
       {notice ? <FormMessage tone="success" errors={[notice]} /> : null}
 
       <section className="card" aria-labelledby="personal-info-heading">
-        <h2 id="personal-info-heading">Personal Info</h2>
+        <h2 id="personal-info-heading">{text.personalInfo}</h2>
         <dl className="summary">
-          <dt>Name</dt>
+          <dt>{text.name}</dt>
           <dd>{profile.fullName}</dd>
-          <dt>Date of Birth</dt>
+          <dt>{text.dob}</dt>
           <dd>{profile.dob}</dd>
-          <dt>Postal Code</dt>
+          <dt>{text.postalCode}</dt>
           <dd>{profile.postalCode}</dd>
         </dl>
-        <Link className="button secondary" to="/personalinfo" aria-label="Change personal info">
-          Change
+        <Link className="button secondary" to="/personalinfo" aria-label={text.changePersonalInfo}>
+          {text.change}
         </Link>
       </section>
 
       <section className="card" aria-labelledby="password-heading">
-        <h2 id="password-heading">Password</h2>
+        <h2 id="password-heading">{text.password}</h2>
         {open === "password" ? (
-          <PasswordPanel result={actionData?.intent === "password" ? actionData.result : undefined} constraint={constraints.password} />
+          <PasswordPanel result={actionData?.intent === "password" ? actionData.result : undefined} constraint={constraints.password} text={panelText} />
         ) : (
-          <Link className="button secondary" to="?panel=password" aria-label="Change password">
-            Change
+          <Link className="button secondary" to="?panel=password" aria-label={text.changePassword}>
+            {text.change}
           </Link>
         )}
       </section>
 
       <section className="card" aria-labelledby="username-heading">
-        <h2 id="username-heading">Username/Email</h2>
+        <h2 id="username-heading">{text.userName}</h2>
         <p>{userName}</p>
         {open === "username" ? (
-          <UserNamePanel result={actionData?.intent === "username" ? actionData.result : undefined} constraint={constraints.username} />
+          <UserNamePanel result={actionData?.intent === "username" ? actionData.result : undefined} constraint={constraints.username} text={panelText} />
         ) : (
-          <Link className="button secondary" to="?panel=username" aria-label="Change username or email">
-            Change
+          <Link className="button secondary" to="?panel=username" aria-label={text.changeUserName}>
+            {text.change}
           </Link>
         )}
       </section>
 
-      <TimeZoneCard clock={clock} chosen={clock.source === "setting" ? clock.timeZone : null} zones={timeZones} error={actionData && "error" in actionData ? actionData.error : undefined} />
+      <TimeZoneCard text={timeZoneText} clock={clock} chosen={clock.source === "setting" ? clock.timeZone : null} zones={timeZones} error={actionData && "error" in actionData ? actionData.error : undefined} />
 
       <LanguageCard hint={languageCard.hint} save={languageCard.save} />
 
       <section className="card" aria-labelledby="product-id-heading">
-        <h2 id="product-id-heading">Product ID</h2>
+        <h2 id="product-id-heading">{text.productId}</h2>
         <p>
           <code className="product-id">{profile.safeWindowId}</code>
         </p>
       </section>
 
-      {downloadData ? (
+      {yourDataText ? (
         <section className="card" aria-labelledby="your-data-heading">
-          <h2 id="your-data-heading">{messages.yourDataTitle}</h2>
-          <p>{messages.yourDataHint}</p>
+          <h2 id="your-data-heading">{yourDataText.title}</h2>
+          <p>{yourDataText.hint}</p>
           <Link className="button secondary" to="/settings/data" reloadDocument download>
-            {messages.downloadMyData}
+            {yourDataText.download}
           </Link>
         </section>
       ) : null}
 
-      {reviewer ? (
+      {reviewsText ? (
         <section className="card" aria-labelledby="reviews-heading">
-          <h2 id="reviews-heading">{messages.reviewsTitle}</h2>
-          <p>The disputes waiting for a provider&apos;s review, and the decisions made.</p>
+          <h2 id="reviews-heading">{reviewsText.title}</h2>
+          <p>{reviewsText.hint}</p>
           <Link className="button secondary" to={reviewPaths.queue}>
-            Open {messages.reviewsTitle}
+            {reviewsText.open}
           </Link>
         </section>
       ) : null}
 
-      {locationAdministrator ? (
+      {checkinText ? (
         <section className="card" aria-labelledby="checkin-heading">
-          <h2 id="checkin-heading">{messages.checkinTitle}</h2>
-          <p>Check a visitor&apos;s safe window at the door of a location you administer, with the code they show.</p>
+          <h2 id="checkin-heading">{checkinText.title}</h2>
+          <p>{checkinText.hint}</p>
           <Link className="button secondary" to="/checkin">
-            Open {messages.checkinTitle}
+            {checkinText.open}
           </Link>
         </section>
       ) : null}
 
       <section className="card" aria-labelledby="account-heading">
-        <h2 id="account-heading">Account</h2>
+        <h2 id="account-heading">{text.account}</h2>
         <Form method="post" action="/logout">
           <button type="submit" className="button secondary">
-            Logout
+            {text.logout}
           </button>
         </Form>
-        <p>{messages.signOutEverywhereHint}</p>
+        <p>{text.signOutEverywhereHint}</p>
         <Form method="post" action="/logout">
           <input type="hidden" name="everywhere" value="1" />
           <button type="submit" className="button secondary">
-            {messages.signOutEverywhere}
+            {text.signOutEverywhere}
           </button>
         </Form>
       </section>
 
-      {deleteAccount ? (
+      {deleteText ? (
         <section className="card" aria-labelledby="delete-account-heading">
-          <h2 id="delete-account-heading">{messages.deleteAccountTitle}</h2>
-          <p>{messages.deleteAccountHint}</p>
+          <h2 id="delete-account-heading">{deleteText.title}</h2>
+          <p>{deleteText.hint}</p>
           {open === "delete" ? (
-            <DeleteAccountPanel result={actionData?.intent === "deleteAccount" ? actionData.result : undefined} constraint={constraints.delete} />
+            <DeleteAccountPanel result={actionData?.intent === "deleteAccount" ? actionData.result : undefined} constraint={constraints.delete} text={panelText} words={deleteText} />
           ) : (
             <Link className="button danger" to="?panel=delete">
-              {messages.deleteAccountButton}
+              {deleteText.button}
             </Link>
           )}
         </section>
       ) : null}
 
       <section className="card" aria-labelledby="local-data-heading">
-        <h2 id="local-data-heading">Local Data</h2>
-        <p>Signs you out and forgets the email address and choices remembered on this device.</p>
+        <h2 id="local-data-heading">{text.localData}</h2>
+        <p>{text.localDataHint}</p>
         <Form method="post" action="/wipe">
           <button type="submit" className="button danger">
-            Wipe
+            {text.wipe}
           </button>
         </Form>
       </section>

@@ -4,36 +4,54 @@ import { Link, redirect, useLoaderData } from "react-router";
 import type { Route } from "./+types/welcome";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { valueOrThrow } from "~/server/upstream/result.server";
+import { messagesOf } from "~/server/i18n.server";
 
-export const meta = () => [{ title: "Welcome · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 export async function loader({ context }: Route.LoaderArgs) {
   const profile = valueOrThrow(await consumerApi(context).getProfile());
   if (!profile) throw redirect("/yourinfo");
-  return { firstName: profile.firstName, safeWindowId: profile.safeWindowId };
+  const m = messagesOf(context);
+  return {
+    safeWindowId: profile.safeWindowId,
+    text: {
+      pageTitle: m.welcomePageTitle,
+      title: m.welcomeTitle(profile.firstName),
+      productIdLead: m.welcomeProductIdLead,
+      productIdEnd: m.welcomeProductIdEnd,
+      howItWorks: m.howItWorksTitle,
+      steps: m.howItWorksSteps,
+      howWeCount: m.howWeCountLink,
+      share: m.shareTitle,
+      shareText: m.shareText,
+      continue: m.continueButton,
+    },
+  };
 }
 
 export default function Welcome() {
-  const { firstName, safeWindowId } = useLoaderData<typeof loader>();
+  const { safeWindowId, text } = useLoaderData<typeof loader>();
   return (
     <section className="card narrow">
-      <h1>Welcome, {firstName}!</h1>
+      <h1>{text.title}</h1>
       <p>
-        Your SafeWindow product ID is <code className="product-id">{safeWindowId}</code>. Friends can find you with it.
+        {text.productIdLead} <code className="product-id">{safeWindowId}</code>
+        {text.productIdEnd}
       </p>
-      <h2>How it works</h2>
+      <h2>{text.howItWorks}</h2>
       <ol>
-        <li>Upload the original PDF your testing lab gave you for a COVID-19 test.</li>
-        <li>We check that it is an original from a lab we know and that it is yours: your first name, last name and date of birth must match exactly.</li>
-        <li>A negative result opens your safe window: a strong and a weak validity date, counted from when your sample was taken.</li>
+        <li>{text.steps.upload}</li>
+        <li>{text.steps.check}</li>
+        <li>{text.steps.window}</li>
       </ol>
       <p>
-        <Link to="/testing-philosophy">Read how we count safe windows</Link>
+        <Link to="/testing-philosophy">{text.howWeCount}</Link>
       </p>
-      <h2>Share it with friends</h2>
-      <p>People can ask to follow you. Once you confirm, they see your safe window card (never your date of birth), and you can follow them back.</p>
+      <h2>{text.share}</h2>
+      <p>{text.shareText}</p>
       <Link className="button" to="/safewindow">
-        Continue
+        {text.continue}
       </Link>
     </section>
   );

@@ -1,6 +1,6 @@
 // app/routes/yourinfo.tsx: docs/product/screens.md §2 /yourinfo, first-time profile: first name, last name, date of
 // birth, postal code; Finish enabled only when valid and 18+; the always-shown warning; §8 creation errors
-import { data, Form, redirect, useActionData, useNavigation } from "react-router";
+import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
@@ -9,18 +9,29 @@ import { FormMessage } from "~/components/Field";
 import { ProfileFields } from "~/components/ProfileFields";
 import { toIsoDate, yourInfoSchema } from "~/forms/profile";
 import { useHydrated } from "~/hooks/useHydrated";
-import * as messages from "~/messages";
+import { messagesOf } from "~/server/i18n.server";
 import { saveEnabledScreens } from "~/server/session.server";
 import { rememberPostalTimeZone } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 
-export const meta = () => [{ title: "Your Info · SafeWindow" }];
+// The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 export async function loader({ context }: Route.LoaderArgs) {
   // Someone who already has a profile belongs on the gate's next step, not here.
   if (valueOrThrow(await consumerApi(context).getProfile())) return redirect("/checkaccountstatus");
-  return null;
+  const m = messagesOf(context);
+  return {
+    text: {
+      pageTitle: m.yourInfoPageTitle,
+      title: m.yourInfoTitle,
+      prompt: m.yourInfoPrompt,
+      warning: m.infoChangeWarning,
+      fields: { firstName: m.firstNameLabel, lastName: m.lastNameLabel, dob: m.dateOfBirthLabel, postalCode: m.postalCodeLabel, dateFormat: m.dateFormatHint },
+      finish: m.finishButton,
+    },
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -39,6 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function YourInfo() {
+  const { text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
@@ -46,16 +58,16 @@ export default function YourInfo() {
   const valid = yourInfoSchema.safeParse(form.value ?? {}).success;
   return (
     <section className="card narrow">
-      <h1>Your Info</h1>
-      <p>{messages.yourInfoPrompt}</p>
+      <h1>{text.title}</h1>
+      <p>{text.prompt}</p>
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={form.errors} />
-        <ProfileFields fields={fields} />
+        <ProfileFields fields={fields} text={text.fields} />
         <p className="warning" role="note">
-          {messages.infoChangeWarning}
+          {text.warning}
         </p>
         <button type="submit" className="button" disabled={(hydrated && !valid) || navigation.state === "submitting"}>
-          Finish
+          {text.finish}
         </button>
       </Form>
     </section>

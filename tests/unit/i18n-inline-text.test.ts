@@ -80,12 +80,17 @@ describe("English written into the screens' markup", () => {
   const inventory = Object.fromEntries(screenModules().map((file) => [file, inlineTexts(file)]));
   const left = Object.entries(inventory).filter(([, texts]) => texts.length > 0);
 
-  it("is found where it is (the reader itself works)", () => {
-    const has = (file: string, text: string) => inventory[file]!.some((found) => found.endsWith(`: ${text}`));
-    expect(has("app/routes/registration.tsx", "Confirm Password")).toBe(true);
-    expect(has("app/routes/registration.tsx", "Create Account · SafeWindow")).toBe(true);
-    expect(has("app/routes/welcome.tsx", "Read how we count safe windows")).toBe(true);
-    expect(has("app/root.tsx", "Skip to content")).toBe(true);
+  it("is found where it is (the reader itself works, on a module written with English in each place it reads)", () => {
+    const texts = inlineTexts("tests/unit/fixtures/inline-text.tsx");
+    const has = (text: string) => texts.some((found) => found.endsWith(`: ${text}`));
+    expect(has("Create Account · SafeWindow"), "a meta title").toBe(true);
+    expect(has("Cookie consent"), "an aria-label").toBe(true);
+    expect(has("Skip to content"), "JSX text").toBe(true);
+    expect(has("MM/DD/YYYY"), "a placeholder").toBe(true);
+    expect(has("Confirm Password") && has("Set Password"), "both branches of a conditional").toBe(true);
+    expect(has("Nobody yet"), "the right side of ??").toBe(true);
+    expect(has("Back to Create Account"), "a string literal shown in JSX").toBe(true);
+    expect(texts, "nothing else: an expression without words is not English").toHaveLength(8);
   });
 
   it("finds none in Sign In, whose words come in its loader data", () => {

@@ -12,29 +12,39 @@ import { PasswordField } from "~/components/PasswordField";
 import { passwordMinLength } from "~/forms/password";
 import { useHydrated } from "~/hooks/useHydrated";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
-import * as messages from "~/messages";
+
+/** The panels' words, in the page's language (from the settings loader's data). */
+export interface PanelText {
+  cancel: string;
+  currentPassword: string;
+  newPassword: string;
+  confirmNewPassword: string;
+  update: string;
+  newEmail: string;
+}
 
 interface PanelProps {
   result: SubmissionResult<string[]> | undefined;
   constraint: Record<string, Constraint>;
+  text: PanelText;
 }
 
 /** A settings panel's buttons: its submit (red for an irreversible one), and Cancel back to the closed panels. */
-function PanelActions({ label, disabled, danger = false }: { label: string; disabled: boolean; danger?: boolean }) {
+function PanelActions({ label, cancel, disabled, danger = false }: { label: string; cancel: string; disabled: boolean; danger?: boolean }) {
   return (
     <div className="button-row">
       <button type="submit" className={danger ? "button danger" : "button"} disabled={disabled}>
         {label}
       </button>{" "}
       <Link className="button secondary" to="/settings">
-        Cancel
+        {cancel}
       </Link>
     </div>
   );
 }
 
 /** Change password: current, new (with the rule), confirm. */
-export function PasswordPanel({ result, constraint }: PanelProps) {
+export function PasswordPanel({ result, constraint, text }: PanelProps) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changePasswordSchema), result, { id: "change-password", constraint });
@@ -50,16 +60,16 @@ export function PasswordPanel({ result, constraint }: PanelProps) {
     <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
       <input type="hidden" name="intent" value="password" />
       <FormMessage id={form.errorId} errors={form.errors} />
-      <PasswordField label="Current Password" field={fields.currentPassword} autoComplete="current-password" />
-      <PasswordField label="New Password" field={fields.newPassword} autoComplete="new-password" showRule disabled={newDisabled} />
-      <PasswordField label="Confirm New Password" field={fields.confirmPassword} autoComplete="new-password" disabled={confirmDisabled} />
-      <PanelActions label="Update" disabled={updateDisabled} />
+      <PasswordField label={text.currentPassword} field={fields.currentPassword} autoComplete="current-password" />
+      <PasswordField label={text.newPassword} field={fields.newPassword} autoComplete="new-password" showRule disabled={newDisabled} />
+      <PasswordField label={text.confirmNewPassword} field={fields.confirmPassword} autoComplete="new-password" disabled={confirmDisabled} />
+      <PanelActions label={text.update} cancel={text.cancel} disabled={updateDisabled} />
     </Form>
   );
 }
 
 /** Change username: the new e-mail and the current password. */
-export function UserNamePanel({ result, constraint }: PanelProps) {
+export function UserNamePanel({ result, constraint, text }: PanelProps) {
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changeUserNameSchema), result, { id: "change-username", constraint });
   return (
@@ -67,28 +77,29 @@ export function UserNamePanel({ result, constraint }: PanelProps) {
       <input type="hidden" name="intent" value="username" />
       <FormMessage id={form.errorId} errors={form.errors} />
       <Field
-        label="New Email"
+        label={text.newEmail}
         inputProps={{ ...getInputProps(fields.userName, { type: "email" }), autoComplete: "email", required: false }}
         errorId={fields.userName.errorId}
         errors={fields.userName.errors}
       />
-      <PasswordField label="Current Password" field={fields.currentPassword} autoComplete="current-password" />
-      <PanelActions label="Update" disabled={navigation.state === "submitting"} />
+      <PasswordField label={text.currentPassword} field={fields.currentPassword} autoComplete="current-password" />
+      <PanelActions label={text.update} cancel={text.cancel} disabled={navigation.state === "submitting"} />
     </Form>
   );
 }
 
 /** Delete my account: the current password, then the irreversible button. */
-export function DeleteAccountPanel({ result, constraint }: PanelProps) {
+/** `words`: the deletion's own words (sent only where deletion is offered). */
+export function DeleteAccountPanel({ result, constraint, text, words }: PanelProps & { words: { confirm: string; button: string } }) {
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.deleteAccountSchema), result, { id: "delete-account", constraint });
   return (
     <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
       <input type="hidden" name="intent" value="deleteAccount" />
       <FormMessage id={form.errorId} errors={form.errors} />
-      <p>{messages.deleteAccountConfirm}</p>
-      <PasswordField label="Current Password" field={fields.currentPassword} autoComplete="current-password" />
-      <PanelActions label={messages.deleteAccountButton} danger disabled={navigation.state === "submitting"} />
+      <p>{words.confirm}</p>
+      <PasswordField label={text.currentPassword} field={fields.currentPassword} autoComplete="current-password" />
+      <PanelActions label={words.button} cancel={text.cancel} danger disabled={navigation.state === "submitting"} />
     </Form>
   );
 }

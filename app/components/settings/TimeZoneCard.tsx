@@ -1,23 +1,33 @@
 /** My Settings' Time Zone card (docs/architecture/behaviour.md §4 "One clock"): the zone every time is shown in, where it came from, and the choice of another (a plain form post). */
 import { Form, useNavigation } from "react-router";
-import * as messages from "~/messages";
 import type { Clock } from "~/server/timezone.server";
 
 /** A zone as people read it: `America/Los_Angeles` → `America/Los Angeles`. */
 const zoneLabel = (zone: string) => zone.replace(/_/g, " ");
 
-export function TimeZoneCard({ clock, chosen, zones, error }: { clock: Clock; chosen: string | null; zones: readonly string[]; error?: string }) {
+/** The card's words, in the page's language (from the settings loader's data); `sources` says where the zone came from. */
+export interface TimeZoneText {
+  title: string;
+  shownIn: string;
+  label: string;
+  automatic: string;
+  hint: string;
+  sources: Readonly<Record<Clock["source"], string>>;
+  save: string;
+}
+
+export function TimeZoneCard({ text, clock, chosen, zones, error }: { text: TimeZoneText; clock: Clock; chosen: string | null; zones: readonly string[]; error?: string }) {
   const navigation = useNavigation();
   return (
     <section className="card" aria-labelledby="time-zone-heading">
-      <h2 id="time-zone-heading">Time Zone</h2>
+      <h2 id="time-zone-heading">{text.title}</h2>
       <p id="time-zone-current">
-        Times are shown in <strong>{zoneLabel(clock.timeZone)}</strong> ({messages.timeZoneSources[clock.source]}).
+        {text.shownIn} <strong>{zoneLabel(clock.timeZone)}</strong> ({text.sources[clock.source]}).
       </p>
       <Form method="post" aria-describedby="time-zone-current">
         <input type="hidden" name="intent" value="timeZone" />
         <div className="field">
-          <label htmlFor="time-zone">Time zone</label>
+          <label htmlFor="time-zone">{text.label}</label>
           <select
             id="time-zone"
             name="timeZone"
@@ -25,7 +35,7 @@ export function TimeZoneCard({ clock, chosen, zones, error }: { clock: Clock; ch
             aria-describedby={error ? "time-zone-hint time-zone-error" : "time-zone-hint"}
             aria-invalid={error ? true : undefined}
           >
-            <option value="">{messages.timeZoneAutomatic}</option>
+            <option value="">{text.automatic}</option>
             {zones.map((zone) => (
               <option key={zone} value={zone}>
                 {zoneLabel(zone)}
@@ -33,7 +43,7 @@ export function TimeZoneCard({ clock, chosen, zones, error }: { clock: Clock; ch
             ))}
           </select>
           <p id="time-zone-hint" className="field-hint">
-            {messages.timeZoneHint}
+            {text.hint}
           </p>
           {error ? (
             <p id="time-zone-error" className="field-error" role="alert">
@@ -42,7 +52,7 @@ export function TimeZoneCard({ clock, chosen, zones, error }: { clock: Clock; ch
           ) : null}
         </div>
         <button type="submit" className="button secondary" disabled={navigation.state === "submitting"}>
-          Save
+          {text.save}
         </button>
       </Form>
     </section>

@@ -49,3 +49,39 @@ export const confirmationEmailSent = "Le enviamos un nuevo correo de confirmaci�
 export const checkYourEmail = "Revise su correo electrónico y haga clic en el enlace que le enviamos para confirmar su dirección.";
 export const createAccountMissing = (missing: string[]) =>
   missing.length === 0 ? "" : `Falta: ${new Intl.ListFormat("es", { type: "conjunction" }).format(missing)}.`;
+
+export const createAccountPageTitle = `Crear cuenta · ${productName}`;
+export const confirmPasswordLabel = "Confirme la contraseña";
+export const acceptTheLead = "Acepto los";
+export const termsOfServiceLink = "Términos del servicio";
+export const privacyPolicyLink = "Política de privacidad";
+export const backLink = "Atrás";
+export const createAccountMissingParts = {
+  lead: "Falta: ",
+  and: " y ",
+  email: "su correo electrónico",
+  password: "una contraseña que cumpla la regla",
+  confirmPassword: "la misma contraseña en Confirme la contraseña",
+  terms: "aceptar los Términos del servicio",
+  privacy: "aceptar la Política de privacidad",
+} as const;
+export const changePasswordTitle = "Cambiar la contraseña";
+export const changePasswordPageTitle = `Cambiar la contraseña · ${productName}`;
+export const chooseNewPasswordFor = (email: string) => `Elija una nueva contraseña para ${email}.`;
+export const sendNewResetLink = "Enviar un nuevo enlace para restablecer la contraseña";
+export const setPasswordTitle = "Establecer la contraseña";
+export const setPasswordPageTitle = `Establecer la contraseña · ${productName}`;
+export const choosePasswordFor = (email: string) => `Elija la contraseña para ${email}.`;
+export const checkYourEmailTitle = "Revise su correo electrónico";
+export const checkYourEmailPageTitle = `Revise su correo electrónico · ${productName}`;
+export const sentToLead = "Lo enviamos a";
+export const sentToEnd = ". Esta página avanzará sola cuando se confirme su dirección.";
+export const resendEmailButton = "Reenviar el correo";
+export const confirmEmailTitle = "Confirmar el correo electrónico";
+export const confirmEmailPageTitle = `Confirmar el correo electrónico · ${productName}`;
+export const emailConfirmedTitle = "Correo electrónico confirmado";
+export const resendConfirmationButton = "Reenviar la confirmación";
+export const resetPasswordTitle = "Restablecer la contraseña";
+export const resetPasswordPageTitle = `Restablecer la contraseña · ${productName}`;
+export const sendResetEmailButton = "Enviar el correo para restablecer";
+export const loginLink = "Iniciar sesión";

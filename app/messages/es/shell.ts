@@ -21,3 +21,29 @@ export const tooManyAttempts = (minutes: number) => `Demasiados intentos. Intén
 export const controlCharacters = "Esto contiene caracteres que no se pueden escribir. Escríbalo de nuevo.";
 export const crossSiteRefused = "Ese formulario se envió desde otro sitio, así que no hicimos nada. Use las páginas de SafeWindow.";
 export const loadFailed = "No se pudo cargar esta página";
+
+export const appDescription = "Suba el resultado de su prueba de COVID-19 y comparta su ventana segura.";
+export const skipToContent = "Saltar al contenido";
+export const homeLinkLabel = `Inicio de ${productName}`;
+export const logoutButton = "Cerrar sesión";
+export const goToStartPage = "Ir a la página de inicio";
+export const cookieConsentLabel = "Consentimiento de cookies";
+export const cookieConsentText = `${productName} usa cookies para mantener su sesión iniciada y recordar sus opciones en este dispositivo. No usamos cookies de publicidad ni de seguimiento.`;
+export const acceptButton = "Aceptar";
+export const declineButton = "Rechazar";
+export const confirmButton = "Confirmar";
+export const cancelButton = "Cancelar";
+export const continueButton = "Continuar";
+export const saveButton = "Guardar";
+export const tryAgainLink = "Inténtelo de nuevo";
+export const mainNavigationLabel = "Principal";
+export const currentTabMark = " (actual)";
+export const notFoundPageTitle = `No encontrada · ${productName}`;
+export const tabLabels = {
+  SafeWindow: "Ventana segura",
+  MyTests: "Mis pruebas",
+  MyFun: "Mis salidas",
+  Locations: "Locales",
+  Friends: "Personas",
+  Settings: "Configuración",
+} as const;
