@@ -40,8 +40,6 @@ export const followerTitle = "Follower";
 export const followerPageTitle = `Follower · ${productName}`; // ours: the document title
 export const followRequestLabel = "Follow request";
 export const askedToFollow = (firstName: string) => `${firstName} asked to follow you.`;
-export const confirmButton = "Confirm";
-export const declineButton = "Decline";
 export const pendingButton = "Pending";
 export const followingButton = "Following";
 export const followBackButton = "Follow Back";

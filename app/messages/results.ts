@@ -71,7 +71,7 @@ export const guidelinesUnderstood = "I understand";
 export const safeWindowTitle = "My Safe Window";
 export const safeWindowPageTitle = `My Safe Window · ${productName}`; // ours: the document title
 export const productIdLabel = "Product ID";
-export const howWeCountLink = "How we count safe windows";
+export const howWeCountSafeWindowsLink = "How we count safe windows";
 export const checkinHeading = "Check in at a venue";
 /** `spelled`: the code's characters, space-separated, so a screen reader reads them one by one. */
 export const checkinCodeLabel = (spelled: string) => `Check-in code ${spelled}`;
@@ -82,7 +82,6 @@ export const newCheckinCode = "New check-in code";
 export const showCheckinCode = "Show a check-in code";
 // The safe window card
 export const cardLabel = (fullName: string) => `Safe window of ${fullName}`;
-export const dateOfBirthLabel = "Date of Birth";
 export const windowLabel = "Window";
 export const strongWindow = "Strong";
 export const weakWindow = "Weak";

@@ -32,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     title: m.safeWindowTitle,
     pageTitle: m.safeWindowPageTitle,
     productId: m.productIdLabel,
-    howWeCount: m.howWeCountLink,
+    howWeCount: m.howWeCountSafeWindowsLink,
     // Only for a person offered check-in codes: the words a page does not show do not travel.
     checkin: checkins
       ? {

@@ -31,8 +31,6 @@ export const followerTitle = "Seguidor";
 export const followerPageTitle = `Seguidor · ${productName}`;
 export const followRequestLabel = "Solicitud de seguimiento";
 export const askedToFollow = (firstName: string) => `${firstName} pidió seguirle.`;
-export const confirmButton = "Confirmar";
-export const declineButton = "Rechazar";
 export const pendingButton = "Pendiente";
 export const followingButton = "Siguiendo";
 export const followBackButton = "Seguir también";

@@ -63,7 +63,7 @@ export const guidelinesUnderstood = "Entiendo";
 export const safeWindowTitle = "Mi ventana segura";
 export const safeWindowPageTitle = `Mi ventana segura · ${productName}`;
 export const productIdLabel = "ID de producto";
-export const howWeCountLink = "Cómo contamos las ventanas seguras";
+export const howWeCountSafeWindowsLink = "Cómo contamos las ventanas seguras";
 export const checkinHeading = "Registrar su entrada en un local";
 export const checkinCodeLabel = (spelled: string) => `Código de registro ${spelled}`;
 export const checkinQrLabel = (code: string) => `Código QR del código de registro ${code}`;
@@ -72,7 +72,6 @@ export const checkinUnavailable = "Los códigos de registro no están disponible
 export const newCheckinCode = "Nuevo código de registro";
 export const showCheckinCode = "Mostrar un código de registro";
 export const cardLabel = (fullName: string) => `Ventana segura de ${fullName}`;
-export const dateOfBirthLabel = "Fecha de nacimiento";
 export const windowLabel = "Ventana";
 export const strongWindow = "Fuerte";
 export const weakWindow = "Débil";
