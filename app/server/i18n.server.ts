@@ -13,7 +13,7 @@
  * (app/server/page-cache.server.ts) must compute the same language outside React Router to key on it.
  */
 import Negotiator from "negotiator";
-import type { Cookie, MiddlewareFunction, RouterContextProvider } from "react-router";
+import { createContext, type Cookie, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { createI18nextMiddleware } from "remix-i18next";
 import { defaultLanguage, offeredLanguages, type Language } from "~/i18n";
 import { catalogues, type Messages } from "~/messages/catalogues";
@@ -52,6 +52,13 @@ export function headerLanguage(acceptLanguage: string | null | undefined, offere
 export function negotiatedLanguage(acceptLanguage: string | null | undefined, offered: readonly Language[] = offeredLanguages): Language {
   return headerLanguage(acceptLanguage, offered) ?? defaultLanguage;
 }
+
+/**
+ * The language the negotiation picked for this request, set by the negotiation's middleware before the
+ * routes run; null in a context that no negotiation saw. The upstream clients send it as
+ * `Accept-Language` (docs/architecture/upstream-calls.md §6.2).
+ */
+export const requestLanguageContext = createContext<Language | null>(null);
 
 /** The language middleware, its language reader and its i18next reader, for one set of offered languages. */
 export interface LanguageNegotiation {
@@ -97,7 +104,10 @@ export function createLanguageNegotiation(offered: readonly Language[], cookie: 
   return {
     async middleware(args, next) {
       // remix-i18next's middleware answers what `next` answered: always a Response here.
-      const response = (await negotiation()[0](args, next)) as Response;
+      const response = (await negotiation()[0](args, () => {
+        args.context.set(requestLanguageContext, negotiation()[1](args.context) as Language);
+        return next();
+      })) as Response;
       const language = negotiation()[1](args.context);
       return withLanguageHeaders(response, language);
     },
@@ -132,6 +142,15 @@ export const languageMiddleware: MiddlewareFunction<Response> = negotiation.midd
 /** The request's language (set by `languageMiddleware`). */
 export function languageOf(context: Readonly<RouterContextProvider>): Language {
   return negotiation.languageOf(context);
+}
+
+/**
+ * The language to send upstream as `Accept-Language` for a call made in `context`: the request's
+ * negotiated language, or undefined for a call outside a request (no context) or in a context that
+ * no negotiation saw (docs/architecture/upstream-calls.md §6.2).
+ */
+export function upstreamLanguageOf(context: Readonly<RouterContextProvider> | undefined): Language | undefined {
+  return context?.get(requestLanguageContext) ?? undefined;
 }
 
 /** The request's message catalogue (set by `languageMiddleware`): what loaders word their answers with. */

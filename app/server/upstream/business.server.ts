@@ -16,6 +16,7 @@ import { businessCalls, type BusinessCallName } from "../../../contracts/busines
 import * as messages from "~/messages";
 import { getConfig } from "../config.server";
 import { requestContext, userContext } from "../context";
+import { upstreamLanguageOf } from "../i18n.server";
 import { callContract, explainedRefusal, screenLoadMessages, type CallMessages, type ContractRequest } from "./http.server";
 
 export type {
@@ -52,9 +53,11 @@ function businessUrl(): string {
 export function businessApi(context: Readonly<RouterContextProvider>) {
   const user = context.get(userContext);
   const log = context.get(requestContext).log;
+  const language = upstreamLanguageOf(context);
   const call = <N extends BusinessCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = screenLoadMessages, optional = false) =>
     callContract(businessUrl(), name, businessCalls[name], { ...request, token: user.accessToken }, callMessages, {
       log,
+      language,
       // A look-up a page can do without (optional) must not end the session: a business API that refuses
       // the token is then only a `refused` answer.
       ...(optional ? {} : { onUnauthorized: () => user.signInAgain() }),

@@ -15,6 +15,7 @@ import { consumerCalls, uploadField, type ConsumerCallName } from "../../../cont
 import * as messages from "~/messages";
 import { getConfig } from "../config.server";
 import { requestContext, userContext } from "../context";
+import { upstreamLanguageOf } from "../i18n.server";
 import { callContract, explainedRefusal, screenLoadMessages, type CallMessages, type ContractRequest } from "./http.server";
 import { minutesToWait } from "../attempt-limits.server";
 import type { Result } from "./result.server";
@@ -103,9 +104,11 @@ const disputeCall = { ...consumerCalls.dispute, answer: z.unknown() } satisfies 
 export function consumerApi(context: Readonly<RouterContextProvider>) {
   const user = context.get(userContext);
   const { log, draining } = context.get(requestContext);
+  const language = upstreamLanguageOf(context);
   const call = <N extends ConsumerCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = screenLoadMessages) =>
     callContract(consumerUrl(), name, consumerCalls[name], { ...request, token: user.accessToken }, callMessages, {
       log,
+      language,
       onUnauthorized: () => user.signInAgain(),
     });
 
@@ -144,6 +147,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     async getPermissions(): Promise<Result<ScreenName[]>> {
       const answer = await callContract(consumerUrl(), "getPermissions", permissionsCall, { token: user.accessToken }, screenLoadMessages, {
         log,
+        language,
         onUnauthorized: () => user.signInAgain(),
       });
       return answer.ok ? { ok: true, value: knownScreens(answer.value.enabledScreens, log) } : answer;
@@ -234,6 +238,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     async dispute(result: TestResult, disputeComment: string): Promise<Result<true>> {
       const answer = await callContract(consumerUrl(), "dispute", disputeCall, { json: { ...result, disputeComment }, token: user.accessToken }, { failed: messages.disputeFailed }, {
         log,
+        language,
         onUnauthorized: () => user.signInAgain(),
       });
       return answer.ok ? { ok: true, value: true } : answer;

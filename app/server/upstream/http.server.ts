@@ -7,6 +7,7 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { CallContract } from "../../../contracts/call.ts";
+import type { Language } from "~/i18n";
 import * as appMessages from "~/messages";
 import { minutesToWait } from "../attempt-limits.server";
 import { getConfig } from "../config.server";
@@ -148,6 +149,11 @@ export interface CallOptions {
   log?: Logger;
   /** Called on a 401 (the upstream refused the user's token); throws (the sign-in redirect). */
   onUnauthorized?: () => never;
+  /**
+   * The person's language (the request's negotiation), sent as `Accept-Language` so that what the
+   * upstream words for them (its mail) is in it; none is sent without one (docs/architecture/upstream-calls.md §6.2).
+   */
+  language?: Language;
 }
 
 let processLog: Logger | undefined;
@@ -204,7 +210,8 @@ function reasonOfStatus(status: number, messages: CallMessages): FailureReason {
  * - 404 `notFound`, 429 `tooManyAttempts` (with Retry-After), 503 `busy` for a call whose messages
  *   name `busy` (with Retry-After when the upstream gave one; messages.busy's sentence), other 5xx
  *   `unavailable`, any other 4xx `refused`, with the reasons the body lists in `errors`.
- * The failure's message comes from `messages` (docs/product/messages.md §8).
+ * The failure's message comes from `messages` (docs/product/messages.md §8). With `options.language`
+ * the call sends it as `Accept-Language`, the request's other headers unchanged (docs/architecture/upstream-calls.md §6.2).
  * @throws only programming errors (a missing configuration, a bug), and the redirect of `onUnauthorized`
  */
 export async function callContract<C extends CallContract>(
@@ -257,7 +264,8 @@ async function answerOf<C extends CallContract>(
   const unavailableMessage = messages.unavailable ?? messages.failed;
   let answer: UpstreamResponse;
   try {
-    answer = await callUpstream(baseUrl, call.path, { ...request, method: call.method });
+    const headers = options.language ? { ...request.headers, "accept-language": options.language } : request.headers;
+    answer = await callUpstream(baseUrl, call.path, { ...request, ...(headers ? { headers } : {}), method: call.method });
   } catch (error) {
     if (!(error instanceof UpstreamError)) throw error;
     log.warn({ upstreamCall: name, status: 0 }, error.message);

@@ -14,6 +14,7 @@ import * as messages from "~/messages";
 import { minutesToWait } from "../attempt-limits.server";
 import { getConfig } from "../config.server";
 import { requestContext, userContext, type SessionUser } from "../context";
+import { upstreamLanguageOf } from "../i18n.server";
 import { callContract, type CallMessages, type CallOptions, type ContractRequest } from "./http.server";
 import { extensionSupported, learnFromAnswer } from "./extensions.server";
 import { failure, type Result } from "./result.server";
@@ -79,15 +80,21 @@ export function forgetClientToken(): void {
 /**
  * The identity authority as seen from one request: `context` gives the request's logger and, for
  * user calls, the signed-in user (whose token a 401 makes them sign in again for). Without a
- * context (the sign-in strategy) calls log to the process logger.
+ * context calls log to the process logger. Every call sends the request's negotiated language as
+ * `Accept-Language` (none without a context), except the shared client-token request
+ * (docs/architecture/upstream-calls.md §6.2).
  */
 export function identityApi(context?: Readonly<RouterContextProvider>) {
   const log = context?.get(requestContext).log;
+  const language = upstreamLanguageOf(context);
   const call = <N extends IdentityCallName>(name: N, request: ContractRequest, callMessages: CallMessages, options: CallOptions = {}) =>
-    callContract(identityUrl(), name, identityCalls[name], request, callMessages, { log, ...options });
+    callContract(identityUrl(), name, identityCalls[name], request, callMessages, { log, ...(language ? { language } : {}), ...options });
 
-  /** The token endpoint with the app's client credentials added to `form`. */
-  const tokenRequest = (form: Record<string, string>, callMessages: CallMessages, clientIp?: string) => {
+  /**
+   * The token endpoint with the app's client credentials added to `form`. `ownLanguage: false` for
+   * the client token, which is shared by every request (no person's language belongs to it).
+   */
+  const tokenRequest = (form: Record<string, string>, callMessages: CallMessages, clientIp?: string, ownLanguage = true) => {
     const { IDENTITY_CLIENT_ID, IDENTITY_CLIENT_SECRET } = getConfig();
     return call(
       "token",
@@ -97,6 +104,7 @@ export function identityApi(context?: Readonly<RouterContextProvider>) {
         headers: clientIp ? { "x-forwarded-for": clientIp } : undefined,
       },
       callMessages,
+      ownLanguage ? {} : { language: undefined },
     );
   };
 
@@ -105,7 +113,7 @@ export function identityApi(context?: Readonly<RouterContextProvider>) {
     if (cachedClientToken && cachedClientToken.expiresAt - renewBeforeMs > now) return { ok: true, value: cachedClientToken };
     pendingClientToken ??= (async () => {
       try {
-        const answer = await tokenRequest({ grant_type: "client_credentials", scope: clientScope }, callMessages);
+        const answer = await tokenRequest({ grant_type: "client_credentials", scope: clientScope }, callMessages, undefined, false);
         if (!answer.ok) return answer;
         cachedClientToken = { accessToken: answer.value.access_token, expiresAt: now + answer.value.expires_in * 1000 };
         return { ok: true, value: cachedClientToken } as const;
