@@ -11,7 +11,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/testdetail";
 import { FormMessage, TextareaField } from "~/components/Field";
-import { ResultIcon, resultState, resultStateLabels } from "~/components/ResultIcon";
+import { ResultIcon, resultState } from "~/components/ResultIcon";
 import { ResultPager, pageParameter, resultImageUrl } from "~/components/ResultPager";
 import { formatInstant, localizeTimes } from "~/dates";
 import { disputeSchema } from "~/forms/dispute";
@@ -57,6 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     unverifiedSignature: result.proof?.unverifiedSignature ? m.unverifiedSignature(result.proof.unverifiedSignature) : null,
     testDateLabel: m.testDateLabel,
     testDate,
+    stateLabels: m.resultStateLabels,
     tabs: m.resultTabsLabel,
     details: m.detailsTab,
     dispute: m.disputeTab,
@@ -172,8 +173,8 @@ export default function TestDetail() {
       </p>
       {result.valid === 1 ? (
         <p className="result-state">
-          <ResultIcon state={state} />
-          <span aria-hidden="true">{resultStateLabels[state]}</span>
+          <ResultIcon state={state} label={text.stateLabels[state]} />
+          <span aria-hidden="true">{text.stateLabels[state]}</span>
         </p>
       ) : null}
 

@@ -9,6 +9,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { PasswordField } from "../../app/components/PasswordField";
+import { ResultBadge, ResultIcon } from "../../app/components/ResultIcon";
 import { catalogues } from "../../app/messages/catalogues";
 
 const en = catalogues.en;
@@ -35,5 +36,33 @@ describe("PasswordField", () => {
   it("English unchanged; no rule, no hint", () => {
     expect(passwordField(en.passwordRuleHint)).toContain(`<p class="field-hint" id="f-password-hint">${html(en.passwordRuleHint)}</p>`);
     expect(passwordField(undefined)).not.toContain("field-hint");
+  });
+});
+
+describe("ResultIcon and ResultBadge", () => {
+  const states = ["strong", "weak", "expired", "disputed", "invalid"] as const;
+  /** Every English word of the states' labels and words ("Strong", "within", "dispute", ...). */
+  const englishWords = new Set(states.flatMap((s) => `${en.resultStateLabels[s]} ${en.resultStateWords[s]}`.match(/[A-Za-z]{2,}/g) ?? []));
+
+  it("in Spanish, the icon's name, its title and the badge's word carry no English of them", () => {
+    for (const state of states) {
+      const icon = renderToStaticMarkup(createElement(ResultIcon, { state, label: es.resultStateLabels[state] }));
+      expect(icon).toContain(`aria-label="${html(es.resultStateLabels[state])}"`);
+      expect(icon).toContain(`<title>${html(es.resultStateLabels[state])}</title>`);
+      const badge = renderToStaticMarkup(createElement(ResultBadge, { state, word: es.resultStateWords[state], label: es.resultStateLabels[state] }));
+      expect(badge).toContain(`title="${html(es.resultStateLabels[state])}"`);
+      expect(badge).toContain(`</svg>${html(es.resultStateWords[state])}</span>`);
+      // What a person reads or hears: the text between tags, the aria-label and the title (not the class names).
+      const read = [...`${icon}${badge}`.matchAll(/>([^<]+)<|(?:aria-label|title)="([^"]*)"/g)].map((m) => m[1] ?? m[2]).join(" ");
+      expect(read).toContain(es.resultStateWords[state]);
+      for (const word of englishWords) expect(read, `${state}: ${word}`).not.toMatch(new RegExp(`\\b${word}\\b`));
+    }
+  });
+
+  it("in English, the same words as before", () => {
+    const icon = renderToStaticMarkup(createElement(ResultIcon, { state: "strong", label: en.resultStateLabels.strong }));
+    expect(icon).toBe('<svg viewBox="0 0 24 24" class="result-icon strong" role="img" aria-label="Strong: within the strong safe window"><title>Strong: within the strong safe window</title><path d="M12 2l8 3v6c0 5-3.5 9.5-8 11-4.5-1.5-8-6-8-11V5l8-3zM8 12l3 3 5-6"></path></svg>');
+    const badge = renderToStaticMarkup(createElement(ResultBadge, { state: "disputed", word: en.resultStateWords.disputed, label: en.resultStateLabels.disputed }));
+    expect(badge).toMatch(/^<span class="status-badge disputed" title="Invalid, dispute submitted"><svg [^>]*aria-hidden="true"[^>]*>.*<\/svg>Disputed<\/span>$/);
   });
 });
