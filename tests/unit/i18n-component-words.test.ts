@@ -7,9 +7,11 @@
 import { useForm } from "@conform-to/react";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 import { PasswordField } from "../../app/components/PasswordField";
 import { ResultBadge, ResultIcon } from "../../app/components/ResultIcon";
+import { ResultPager, resultPagerText } from "../../app/components/ResultPager";
 import { catalogues } from "../../app/messages/catalogues";
 
 const en = catalogues.en;
@@ -64,5 +66,25 @@ describe("ResultIcon and ResultBadge", () => {
     expect(icon).toBe('<svg viewBox="0 0 24 24" class="result-icon strong" role="img" aria-label="Strong: within the strong safe window"><title>Strong: within the strong safe window</title><path d="M12 2l8 3v6c0 5-3.5 9.5-8 11-4.5-1.5-8-6-8-11V5l8-3zM8 12l3 3 5-6"></path></svg>');
     const badge = renderToStaticMarkup(createElement(ResultBadge, { state: "disputed", word: en.resultStateWords.disputed, label: en.resultStateLabels.disputed }));
     expect(badge).toMatch(/^<span class="status-badge disputed" title="Invalid, dispute submitted"><svg [^>]*aria-hidden="true"[^>]*>.*<\/svg>Disputed<\/span>$/);
+  });
+});
+
+/** The pager as the server renders it, with its words from the Spanish catalogue. */
+function spanishPager(page: number, pageCount: number | undefined): string {
+  const text = resultPagerText(es, page, pageCount);
+  return renderToStaticMarkup(createElement(MemoryRouter, null, createElement(ResultPager, { page, pageCount, hrefOf: (n: number) => `/v?page=${n}`, focus: false, text })));
+}
+
+describe("ResultPager", () => {
+  /** Every English word of the pager's catalogue entries. */
+  const englishWords = `${en.pagesOfResult} ${en.previousPage} ${en.nextPage} ${en.pageOf(2, 3)} ${en.onlyFirstPage}`.match(/[A-Za-z]{2,}/g) ?? [];
+
+  it("in Spanish, its name, links, status line and note carry no English of them", () => {
+    const middle = spanishPager(2, 3);
+    for (const words of [es.pagesOfResult, es.previousPage, es.nextPage, es.pageOf(2, 3)]) expect(middle).toContain(words);
+    const only = spanishPager(1, undefined);
+    expect(only).toContain(html(es.onlyFirstPage));
+    const read = [...`${middle}${only}`.matchAll(/>([^<]+)<|aria-label="([^"]*)"/g)].map((m) => m[1] ?? m[2]).join(" ");
+    for (const word of englishWords) expect(read, word).not.toMatch(new RegExp(`\\b${word}\\b`));
   });
 });
