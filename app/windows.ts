@@ -3,8 +3,6 @@
  * the card, the result icons and the people list can never disagree.
  */
 
-import * as messages from "./messages";
-
 /** The two validity dates of a window: ISO 8601 UTC instants, or null when there is none. */
 export interface WindowDates {
   strongSafetyDate: string | null;
@@ -20,12 +18,4 @@ export function windowStrength(dates: WindowDates, now: number): "Strong" | "Wea
   if (dates.strongSafetyDate && Date.parse(dates.strongSafetyDate) > now) return "Strong";
   if (dates.weakSafetyDate && Date.parse(dates.weakSafetyDate) > now) return "Weak";
   return null;
-}
-
-/**
- * What a venue saw of a window (the consumer API's windowState: Strong, Weak or None), in words:
- * Venue Check-In's answer and My Fun's visits say it alike (docs/venues.md "Check-in").
- */
-export function windowStateWords(state: "Strong" | "Weak" | "None"): string {
-  return state === "Strong" ? messages.strongWindowSeen : state === "Weak" ? messages.weakWindowSeen : messages.noOpenWindowSeen;
 }

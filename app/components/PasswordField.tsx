@@ -1,22 +1,24 @@
 /**
  * A password input wired to a conform field, optionally with docs/product/data.md §5's rule as its hint
- * (for every form that sets a new password).
+ * (for every form that sets a new password). The hint is the page's words (`passwordRuleHint` of the
+ * request's catalogue, from the loader data), so it is in the page's language.
  */
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import * as messages from "~/messages";
 import { Field } from "./Field";
+
+/** @param rule the password rule's hint in the page's language (the catalogue's `passwordRuleHint`), or none */
 
 export function PasswordField({
   label,
   field,
   autoComplete,
-  showRule = false,
+  rule,
   disabled,
 }: {
   label: string;
   field: FieldMetadata<string>;
   autoComplete: "new-password" | "current-password";
-  showRule?: boolean;
+  rule?: string;
   disabled?: boolean;
 }) {
   return (
@@ -25,7 +27,7 @@ export function PasswordField({
       inputProps={{ ...getInputProps(field, { type: "password" }), autoComplete, required: false, disabled }}
       errorId={field.errorId}
       errors={field.errors}
-      hint={showRule ? messages.passwordRuleHint : undefined}
+      hint={rule}
     />
   );
 }

@@ -15,23 +15,12 @@ export function resultState(result: Pick<TestResult, "valid" | "disputeStatus" |
   return strength === "Strong" ? "strong" : strength === "Weak" ? "weak" : "expired";
 }
 
-/** What each state's icon says (its accessible name, and the text shown beside it on Test Detail). */
-export const resultStateLabels: Record<ResultState, string> = {
-  strong: "Strong: within the strong safe window",
-  weak: "Weak: within the weak safe window",
-  expired: "Expired: outside the safe window",
-  disputed: "Invalid, dispute submitted",
-  invalid: "Invalid",
-};
-
-/** The state in one word, shown beside the icon wherever results are listed (never the icon alone). */
-export const resultStateWords: Record<ResultState, string> = {
-  strong: "Strong",
-  weak: "Weak",
-  expired: "Expired",
-  disputed: "Disputed",
-  invalid: "Invalid",
-};
+/**
+ * What each state's icon says, in the page's language (the catalogue's `resultStateLabels` and
+ * `resultStateWords`, picked by the loader): `label` is its accessible name (and the text shown beside
+ * it on Test Detail), `word` the state in one word wherever results are listed.
+ */
+export type ResultStateText = Record<ResultState, string>;
 
 const shapes: Record<ResultState, string> = {
   strong: "M12 2l8 3v6c0 5-3.5 9.5-8 11-4.5-1.5-8-6-8-11V5l8-3zM8 12l3 3 5-6",
@@ -41,16 +30,19 @@ const shapes: Record<ResultState, string> = {
   invalid: "M12 3a9 9 0 100 18 9 9 0 000-18zM5.6 5.6l12.8 12.8",
 };
 
-/** The icon alone, named by its label (Test Detail shows the label beside it for sighted users too). */
-export function ResultIcon({ state }: { state: ResultState }) {
-  return <StateIcon state={state} named />;
+/**
+ * The icon alone, named by its label (Test Detail shows the label beside it for sighted users too).
+ * @param label the state's label in the page's language (`resultStateLabels[state]`)
+ */
+export function ResultIcon({ state, label }: { state: ResultState; label: string }) {
+  return <StateIcon state={state} label={label} />;
 }
 
-/** The icon of `state`: named (an image with its label), or decorative when words stand beside it. */
-function StateIcon({ state, named }: { state: ResultState; named: boolean }) {
+/** The icon of `state`: named by `label` (an image), or decorative without one, when words stand beside it. */
+function StateIcon({ state, label }: { state: ResultState; label?: string }) {
   return (
-    <svg viewBox="0 0 24 24" className={`result-icon ${state}`} {...(named ? { role: "img", "aria-label": resultStateLabels[state] } : { "aria-hidden": true, focusable: false })}>
-      {named ? <title>{resultStateLabels[state]}</title> : null}
+    <svg viewBox="0 0 24 24" className={`result-icon ${state}`} {...(label !== undefined ? { role: "img", "aria-label": label } : { "aria-hidden": true, focusable: false })}>
+      {label !== undefined ? <title>{label}</title> : null}
       <path d={shapes[state]} />
     </svg>
   );
@@ -58,13 +50,14 @@ function StateIcon({ state, named }: { state: ResultState; named: boolean }) {
 
 /**
  * The state as a badge: the icon and its word, coloured by state. The word carries the meaning, so
- * the icon is decorative here; `title` gives the longer label (resultStateLabels) on hover.
+ * the icon is decorative here; `title` gives the longer label on hover.
+ * @param word the state in one word, `label` its longer label, both in the page's language
  */
-export function ResultBadge({ state }: { state: ResultState }) {
+export function ResultBadge({ state, word, label }: { state: ResultState; word: string; label: string }) {
   return (
-    <span className={`status-badge ${state}`} title={resultStateLabels[state]}>
-      <StateIcon state={state} named={false} />
-      {resultStateWords[state]}
+    <span className={`status-badge ${state}`} title={label}>
+      <StateIcon state={state} />
+      {word}
     </span>
   );
 }

@@ -9,8 +9,25 @@
  */
 import { Link } from "react-router";
 import { useHydrated } from "~/hooks/useHydrated";
-import * as messages from "~/messages";
+import type { Messages } from "~/messages/catalogues";
 import { TextSeparator } from "./TextOnly";
+
+/** The pager's words in the page's language, picked by `resultPagerText` in a loader. */
+export interface PagerText {
+  /** The nav's name. */
+  label: string;
+  previous: string;
+  next: string;
+  /** "Page N of M" for the page shown. */
+  status: string;
+  /** What an upstream serving page 1 only leaves to say. */
+  onlyFirst: string;
+}
+
+/** The pager's words from the catalogue `m` of the request's language, for `page` (1-based) of `pageCount` (undefined: unknown). */
+export function resultPagerText(m: Messages, page: number, pageCount: number | undefined): PagerText {
+  return { label: m.pagesOfResult, previous: m.previousPage, next: m.nextPage, status: m.pageOf(page, pageCount ?? 1), onlyFirst: m.onlyFirstPage };
+}
 
 /** The page of `value` (a `page` query parameter) within 1..pageCount (1 when unknown): 1 for anything else. */
 export function pageParameter(value: string | null, pageCount: number | undefined): number {
@@ -28,31 +45,32 @@ export function resultImageUrl(resultId: string, page: number): string {
  * @param pageCount the result's pageCount; undefined when the upstream serves page 1 only (it says so)
  * @param hrefOf the link to another page of the same view
  * @param focus true when the user came here by a page link: the "Page N of M" line takes focus
+ * @param text its words in the page's language (`resultPagerText` of the same page and pageCount)
  */
-export function ResultPager({ page, pageCount, hrefOf, focus }: { page: number; pageCount: number | undefined; hrefOf: (page: number) => string; focus: boolean }) {
+export function ResultPager({ page, pageCount, hrefOf, focus, text }: { page: number; pageCount: number | undefined; hrefOf: (page: number) => string; focus: boolean; text: PagerText }) {
   const hydrated = useHydrated();
-  if (pageCount === undefined) return <p className="pager-note">{messages.onlyFirstPage}</p>;
+  if (pageCount === undefined) return <p className="pager-note">{text.onlyFirst}</p>;
   if (pageCount <= 1) return null;
   // Once hydrated, useFocusAfterNavigation moves focus; autofocus is for the page as the server sends it.
   const focusProps = focus ? { tabIndex: -1, autoFocus: !hydrated, "data-focus-target": "" } : {};
   return (
-    <nav className="pager" aria-label={messages.pagesOfResult}>
+    <nav className="pager" aria-label={text.label}>
       {page > 1 ? (
         <>
           <Link className="button secondary" to={hrefOf(page - 1)} replace preventScrollReset>
-            {messages.previousPage}
+            {text.previous}
           </Link>
           <TextSeparator />
         </>
       ) : null}
       <p className="pager-status" {...focusProps}>
-        {messages.pageOf(page, pageCount)}
+        {text.status}
       </p>
       {page < pageCount ? (
         <>
           <TextSeparator />
           <Link className="button secondary" to={hrefOf(page + 1)} replace preventScrollReset>
-            {messages.nextPage}
+            {text.next}
           </Link>
         </>
       ) : null}

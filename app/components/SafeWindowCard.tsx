@@ -38,6 +38,9 @@ export interface CardText {
   window: string;
   strong: string;
   weak: string;
+  /** The strong and weak icons' labels (ResultIcon). */
+  strongIcon: string;
+  weakIcon: string;
   strongUntil: string;
   weakUntil: string;
   basedOn: string;
@@ -57,6 +60,8 @@ export function safeWindowCardText(m: Messages, language: Language, person: Card
     window: m.windowLabel,
     strong: m.strongWindow,
     weak: m.weakWindow,
+    strongIcon: m.resultStateLabels.strong,
+    weakIcon: m.resultStateLabels.weak,
     strongUntil: m.strongUntil,
     weakUntil: m.weakUntil,
     basedOn: m.basedOn,
@@ -118,7 +123,7 @@ export function SafeWindowCard({
       ) : strength ? (
         <div className="window-state">
           <p className="strength">
-            <span className="label">{text.window}</span> <strong>{strength === "Strong" ? text.strong : text.weak}</strong> <ResultIcon state={strength === "Strong" ? "strong" : "weak"} />
+            <span className="label">{text.window}</span> <strong>{strength === "Strong" ? text.strong : text.weak}</strong> <ResultIcon state={strength === "Strong" ? "strong" : "weak"} label={strength === "Strong" ? text.strongIcon : text.weakIcon} />
           </p>
           {strength === "Strong" && person.strongSafetyDate ? (
             <p>

@@ -41,6 +41,22 @@ export const nextPage = "Next page";
 export const pageOf = (page: number, pageCount: number) => `Page ${page} of ${pageCount}`;
 export const pagesOfResult = "Pages of the result";
 export const onlyFirstPage = "Only the first page of this result can be shown here.";
+// ours: what a result's icon says (app/components/ResultIcon.tsx): its label (the accessible name, and the
+// text beside it on Test Detail), and the state in one word wherever results are listed
+export const resultStateLabels = {
+  strong: "Strong: within the strong safe window",
+  weak: "Weak: within the weak safe window",
+  expired: "Expired: outside the safe window",
+  disputed: "Invalid, dispute submitted",
+  invalid: "Invalid",
+} as const;
+export const resultStateWords = {
+  strong: "Strong",
+  weak: "Weak",
+  expired: "Expired",
+  disputed: "Disputed",
+  invalid: "Invalid",
+} as const;
 // ours: the proof a result carries (docs/product/labs.md §10.9)
 export const proofIconLabels = {
   signed: "Signed result: the signature of its QR code was verified",

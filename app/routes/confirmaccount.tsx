@@ -28,6 +28,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
       title: m.setPasswordTitle,
       chooseFor: email ? m.choosePasswordFor(email) : "",
       password: m.passwordLabel,
+      passwordRule: m.passwordRuleHint,
       linkIncomplete: m.inviteLinkIncomplete,
       confirmed: m.accountConfirmed,
       signIn: m.signInTitle,
@@ -64,7 +65,7 @@ export default function ConfirmAccount() {
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={problem ? [problem] : form.errors} />
         <fieldset disabled={disabled}>
-          <PasswordField label={text.password} field={fields.password} autoComplete="new-password" showRule />
+          <PasswordField label={text.password} field={fields.password} autoComplete="new-password" rule={text.passwordRule} />
           <button type="submit" className="button" disabled={disabled || navigation.state === "submitting"}>
             {text.title}
           </button>

@@ -57,6 +57,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     yourResults: m.yourResultsHeading,
     resultList: m.resultListLabel,
     noResults: m.noResults,
+    stateLabels: m.resultStateLabels,
+    stateWords: m.resultStateWords,
     card: safeWindowCardText(m, language, person, timeZone),
   };
   return { results: valueOrThrow(results), card: person, showGuidelines, notice, error: flash.error, now: Date.now(), timeZone, language, linkConstraint, text };
@@ -195,7 +197,7 @@ export default function MyTests() {
             {results.map((result) => (
               <li key={result.sF_TestResultId}>
                 <Link to={`/testdetail?id=${encodeURIComponent(result.sF_TestResultId)}`} className="result-row">
-                  <ResultBadge state={resultState(result, now)} />
+                  <ResultBadge state={resultState(result, now)} word={text.stateWords[resultState(result, now)]} label={text.stateLabels[resultState(result, now)]} />
                   <TextSeparator />
                   <span className="result-text">
                     <span className="result-name">{result.publicName}</span>

@@ -34,6 +34,7 @@ export function loader({ context }: Route.LoaderArgs) {
       email: m.emailLabel,
       password: m.passwordLabel,
       confirmPassword: m.confirmPasswordLabel,
+      passwordRule: m.passwordRuleHint,
       acceptThe: m.acceptTheLead,
       terms: m.termsOfServiceLink,
       privacy: m.privacyPolicyLink,
@@ -162,7 +163,7 @@ export default function Registration() {
           errorId={fields.email.errorId}
           errors={emailErrors}
         />
-        <PasswordField label={text.password} field={fields.password} autoComplete="new-password" showRule />
+        <PasswordField label={text.password} field={fields.password} autoComplete="new-password" rule={text.passwordRule} />
         <PasswordField label={text.confirmPassword} field={fields.confirmPassword} autoComplete="new-password" />
         <Toggle
           label={

@@ -31,6 +31,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
       title: m.changePasswordTitle,
       chooseFor: email ? m.chooseNewPasswordFor(email) : "",
       newPassword: m.newPasswordLabel,
+      passwordRule: m.passwordRuleHint,
       confirmPassword: m.confirmPasswordLabel,
       linkIncomplete: m.resetLinkIncomplete,
       newResetLink: m.sendNewResetLink,
@@ -68,7 +69,7 @@ export default function ResetPassword() {
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={problem ? [problem] : form.errors} />
         <fieldset disabled={disabled}>
-          <PasswordField label={text.newPassword} field={fields.newPassword} autoComplete="new-password" showRule />
+          <PasswordField label={text.newPassword} field={fields.newPassword} autoComplete="new-password" rule={text.passwordRule} />
           <PasswordField label={text.confirmPassword} field={fields.confirmPassword} autoComplete="new-password" />
           <button type="submit" className="button" disabled={disabled || navigation.state === "submitting"}>
             {text.title}

@@ -9,7 +9,7 @@ import { getFormProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/reviews.dispute";
 import { FormMessage, TextareaField } from "~/components/Field";
-import { ResultPager, pageParameter } from "~/components/ResultPager";
+import { ResultPager, pageParameter, resultPagerText } from "~/components/ResultPager";
 import { formatInstant, localizeTimes } from "~/dates";
 import { reviewSchema } from "~/forms/review";
 import { htmlConstraints } from "~/server/form-constraints.server";
@@ -56,6 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     matchesProfile: m.matchesProfile,
     theResult: m.theResultHeading,
     pageAlt: m.disputedPageAlt(page),
+    pager: resultPagerText(m, page, dispute.pageCount),
     decision: m.decisionHeading,
     response: m.responseLabel,
     responseHint: m.responseHint,
@@ -126,7 +127,7 @@ export default function ReviewDispute() {
       </ul>
 
       <h2>{text.theResult}</h2>
-      <ResultPager page={d.page} pageCount={d.pageCount} hrefOf={(n) => `${here}&page=${n}`} focus={d.paged} />
+      <ResultPager page={d.page} pageCount={d.pageCount} hrefOf={(n) => `${here}&page=${n}`} focus={d.paged} text={d.text.pager} />
       <a className="review-page" href={imageUrl}>
         <img src={imageUrl} alt={text.pageAlt} width={625} height={500} />
       </a>

@@ -92,6 +92,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       currentPassword: words.currentPasswordLabel,
       newPassword: words.newPasswordLabel,
       confirmNewPassword: words.confirmNewPasswordLabel,
+      passwordRule: words.passwordRuleHint,
       update: words.updateButton,
       newEmail: words.newEmailLabel,
     },

@@ -11,8 +11,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/testdetail";
 import { FormMessage, TextareaField } from "~/components/Field";
-import { ResultIcon, resultState, resultStateLabels } from "~/components/ResultIcon";
-import { ResultPager, pageParameter, resultImageUrl } from "~/components/ResultPager";
+import { ResultIcon, resultState } from "~/components/ResultIcon";
+import { ResultPager, pageParameter, resultImageUrl, resultPagerText } from "~/components/ResultPager";
 import { formatInstant, localizeTimes } from "~/dates";
 import { disputeSchema } from "~/forms/dispute";
 import { htmlConstraints } from "~/server/form-constraints.server";
@@ -57,6 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     unverifiedSignature: result.proof?.unverifiedSignature ? m.unverifiedSignature(result.proof.unverifiedSignature) : null,
     testDateLabel: m.testDateLabel,
     testDate,
+    stateLabels: m.resultStateLabels,
     tabs: m.resultTabsLabel,
     details: m.detailsTab,
     dispute: m.disputeTab,
@@ -64,6 +65,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     openLargeView: m.openLargeView,
     thumbnailAlt: m.resultPageAlt(1, result.publicName),
     largeAlt: m.resultPageLargeAlt(page, result.publicName),
+    pager: resultPagerText(m, page, result.pageCount),
     reviewed: reviewed ? { accepted: m.resultAcceptedOnReview, differences: m.resultReviewedDifferences } : null,
     errorsHeading: m.resultErrorsHeading,
     processed: m.resultProcessed,
@@ -172,8 +174,8 @@ export default function TestDetail() {
       </p>
       {result.valid === 1 ? (
         <p className="result-state">
-          <ResultIcon state={state} />
-          <span aria-hidden="true">{resultStateLabels[state]}</span>
+          <ResultIcon state={state} label={text.stateLabels[state]} />
+          <span aria-hidden="true">{text.stateLabels[state]}</span>
         </p>
       ) : null}
 
@@ -361,7 +363,7 @@ function LargeView({
           {fitted ? text.fullSize : text.fitToScreen}
         </Link>
       </div>
-      <ResultPager page={page} pageCount={pageCount} hrefOf={(n) => `${viewHref}${fitted ? "&fit=1" : ""}&page=${n}`} focus={paged} />
+      <ResultPager page={page} pageCount={pageCount} hrefOf={(n) => `${viewHref}${fitted ? "&fit=1" : ""}&page=${n}`} focus={paged} text={text.pager} />
       {/* The frame is the link back: clicking the image closes the view; at full size the link is also the scrolling frame, so the keyboard scrolls it once focused. */}
       <Link to={closeHref} className={fitted ? "large-frame fitted" : "large-frame"} aria-label={fitted ? text.backToDetail : text.backToDetailFullSize}>
         <img src={imageUrl} alt={alt} width={1250} height={1000} />

@@ -2,7 +2,7 @@
 // (1250x1000), one page at a time (`page=`, components/ResultPager.tsx)
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/testresultviewer";
-import { ResultPager, pageParameter, resultImageUrl } from "~/components/ResultPager";
+import { ResultPager, pageParameter, resultImageUrl, resultPagerText } from "~/components/ResultPager";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { valueOrThrow } from "~/server/upstream/result.server";
 import { messagesOf } from "~/server/i18n.server";
@@ -22,6 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     frame: m.fullSizeFrameLabel,
     pageAlt: m.resultPageAlt(page, result.publicName),
     backToDetail: m.backToTestDetail,
+    pager: resultPagerText(m, page, result.pageCount),
   };
   return {
     id,
@@ -38,7 +39,7 @@ export default function TestResultViewer() {
   return (
     <section className="viewer">
       <h1>{text.heading}</h1>
-      <ResultPager page={page} pageCount={pageCount} hrefOf={(n) => `${href}&page=${n}`} focus={paged} />
+      <ResultPager page={page} pageCount={pageCount} hrefOf={(n) => `${href}&page=${n}`} focus={paged} text={text.pager} />
       {/* Drawn 1250x1000 like the large view (app.css .large-frame), in a frame the keyboard can scroll. */}
       <div className="large-frame" tabIndex={0} role="group" aria-label={text.frame}>
         <img src={resultImageUrl(id, page)} alt={text.pageAlt} width={1250} height={1000} />

@@ -8,11 +8,14 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
-import { ResultPager, pageParameter, resultImageUrl } from "../../app/components/ResultPager";
+import { ResultPager, pageParameter, resultImageUrl, resultPagerText } from "../../app/components/ResultPager";
 import * as messages from "../../app/messages";
+import { catalogues } from "../../app/messages/catalogues";
 
+/** The pager as the server renders it, with its English words. */
 function render(page: number, pageCount: number | undefined, focus = false): string {
-  return renderToStaticMarkup(createElement(MemoryRouter, null, createElement(ResultPager, { page, pageCount, hrefOf: (n: number) => `/v?id=r&page=${n}`, focus })));
+  const text = resultPagerText(catalogues.en, page, pageCount);
+  return renderToStaticMarkup(createElement(MemoryRouter, null, createElement(ResultPager, { page, pageCount, hrefOf: (n: number) => `/v?id=r&page=${n}`, focus, text })));
 }
 
 describe("pageParameter", () => {

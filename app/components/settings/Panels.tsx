@@ -19,6 +19,7 @@ export interface PanelText {
   currentPassword: string;
   newPassword: string;
   confirmNewPassword: string;
+  passwordRule: string;
   update: string;
   newEmail: string;
 }
@@ -61,7 +62,7 @@ export function PasswordPanel({ result, constraint, text }: PanelProps) {
       <input type="hidden" name="intent" value="password" />
       <FormMessage id={form.errorId} errors={form.errors} />
       <PasswordField label={text.currentPassword} field={fields.currentPassword} autoComplete="current-password" />
-      <PasswordField label={text.newPassword} field={fields.newPassword} autoComplete="new-password" showRule disabled={newDisabled} />
+      <PasswordField label={text.newPassword} field={fields.newPassword} autoComplete="new-password" rule={text.passwordRule} disabled={newDisabled} />
       <PasswordField label={text.confirmNewPassword} field={fields.confirmPassword} autoComplete="new-password" disabled={confirmDisabled} />
       <PanelActions label={text.update} cancel={text.cancel} disabled={updateDisabled} />
     </Form>

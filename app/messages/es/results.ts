@@ -36,6 +36,20 @@ export const nextPage = "Página siguiente";
 export const pageOf = (page: number, pageCount: number) => `Página ${page} de ${pageCount}`;
 export const pagesOfResult = "Páginas del resultado";
 export const onlyFirstPage = "Aquí solo se puede mostrar la primera página de este resultado.";
+export const resultStateLabels = {
+  strong: "Fuerte: dentro de la ventana segura fuerte",
+  weak: "Débil: dentro de la ventana segura débil",
+  expired: "Vencido: fuera de la ventana segura",
+  disputed: "No válido, reclamación presentada",
+  invalid: "No válido",
+} as const;
+export const resultStateWords = {
+  strong: "Fuerte",
+  weak: "Débil",
+  expired: "Vencido",
+  disputed: "En reclamación",
+  invalid: "No válido",
+} as const;
 export const proofIconLabels = {
   signed: "Resultado firmado: se verificó la firma de su código QR",
   link: "Obtenido del propio sitio del laboratorio",
