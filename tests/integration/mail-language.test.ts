@@ -128,6 +128,34 @@ describe("the identity authority's mail language", () => {
   });
 });
 
+describe("the identity authority's notices after a change with no language", () => {
+  it("follow the kept Spanish: an e-mail change's two mails, then the deleted account's notice", async () => {
+    const email = freshAddress("es-change");
+    await register(email, "es");
+    const bearer = await signIn(email, PASSWORD); // says no language: Spanish stays
+    const moved = freshAddress("es-moved");
+    let notice: Awaited<ReturnType<typeof mailAfter>> | undefined;
+    const confirmation = await mailAfter(services, moved, async () => {
+      notice = await mailAfter(services, email, async () => expect(await accountCall("changeusername", { userName: moved }, undefined, bearer)).toBe(true));
+    });
+    expect(confirmation.subject).toBe(SPANISH_CONFIRM_SUBJECT);
+    expect(notice?.subject).toBe("Se cambió la dirección de correo electrónico de su cuenta de SafeWindow");
+    expect(notice?.text).toContain(`La dirección de correo electrónico de su cuenta de SafeWindow cambió de ${email} a ${moved}.`);
+
+    const again = await signIn(moved, PASSWORD, "*");
+    const deleted = await mailAfter(services, moved, async () => {
+      const res = await contractFetch(`${services.identityUrl}/api/account/delete`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${again}`, "content-type": "application/json" },
+        body: JSON.stringify({ password: PASSWORD }),
+      });
+      expect(await res.json()).toBe(true);
+    });
+    expect(deleted.subject).toBe("Se eliminó su cuenta de SafeWindow");
+    expect(deleted.text).toContain("Esto no se puede deshacer.");
+  });
+});
+
 describe("the consumer API's mail language", () => {
   it("writes a dispute's decision in its owner's kept language, whatever the reviewer's request says", async () => {
     const ada = await makePerson(services, ADA, { tag: "es-dispute" });
