@@ -188,5 +188,7 @@ describe("the consumer API's mail language", () => {
     expect(formatUtc(collectedAt, "es")).toMatch(/^\d{1,2} de (enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre) de \d{4}, \d\d:\d\d:00 UTC \(tiempo universal coordinado\)$/);
     expect(mail.text).toContain("Nuestra respuesta: Typo confirmed.");
     expect(mail.text).toContain(`Abrir el resultado: http://localhost:3000/testdetail?id=${id}&tab=dispute`);
+    // "Download my data" says the language kept.
+    expect((await json(await callApi(services, "/consumer/export", ada))).language).toBe("es");
   });
 });
