@@ -427,6 +427,11 @@ export const dataExportSchema = z
   .object({
     exportedAt: instant,
     email: z.string().nullable().meta({ description: "The e-mail address the API last saw in the user's token (search by e-mail finds it); null when none." }),
+    language: z
+      .enum(["en", "es"])
+      .nullable()
+      .optional()
+      .meta({ description: "The language the API writes the user's mail in, the last one their calls asked for (docs/product/calls.md §7.4 \"The mail's language\"); null when none said." }),
     profile: consumerSchema.nullable().meta({ description: "The profile; null when the user has none." }),
     results: z.array(exportedResultSchema),
     followers: z.array(subscriptionSchema).meta({ description: "People who follow the user or asked to (as subscribers/)." }),

@@ -11,8 +11,8 @@ import { listPublishers, listSubscribers } from "./subscriptions.ts";
 import { allVisits } from "./visits.ts";
 
 /**
- * The user's data (contracts/consumer.ts dataExportSchema): the e-mail address last seen in their token,
- * the profile, every result with its checks, its dispute (comment, response, the decisions: what and
+ * The user's data (contracts/consumer.ts dataExportSchema): the e-mail address last seen in their token
+ * and the mail language kept with it (null: none said), the profile, every result with its checks, its dispute (comment, response, the decisions: what and
  * when) and whether its PDF is kept, both follow lists, and every visit. A user without a profile gets null and
  * empty lists. Reads only rows of `identityUserId`'s own profile.
  * @param now the export's time stamp.
@@ -20,9 +20,9 @@ import { allVisits } from "./visits.ts";
 export async function exportConsumerData(db: Kysely<ConsumerDatabase>, identityUserId: string, now: Date): Promise<DataExport> {
   const [profileRow, emailRow] = await Promise.all([
     db.selectFrom("consumer_profiles").selectAll().where("identity_user_id", "=", identityUserId).executeTakeFirst(),
-    db.selectFrom("consumer_identity_emails").select("email").where("identity_user_id", "=", identityUserId).executeTakeFirst(),
+    db.selectFrom("consumer_identity_emails").select(["email", "language"]).where("identity_user_id", "=", identityUserId).executeTakeFirst(),
   ]);
-  const base = { exportedAt: now.toISOString(), email: emailRow?.email ?? null };
+  const base = { exportedAt: now.toISOString(), email: emailRow?.email ?? null, language: emailRow?.language ?? null };
   if (!profileRow) return { ...base, profile: null, results: [], followers: [], following: [], visits: [] };
 
   const [results, extra, checks, reviews, followers, following, visits] = await Promise.all([

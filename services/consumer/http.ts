@@ -20,6 +20,7 @@ import type { ApiError, ProfileRefusal } from "../../contracts/consumer.ts";
 import { BadRequestError } from "../shared/errors.ts";
 import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, parse, reply, requestLogger, sendErrorAnswer, specOnlyMode } from "../shared/http.ts";
 import type { HttpAnswer } from "../shared/http.ts";
+import { requestedMailLanguage } from "../shared/language.ts";
 import type { AuthenticatedUser, TokenVerifier } from "../shared/auth.ts";
 import type { ConsumerOutbox } from "./outbox.ts";
 import { AuthorityUnavailableError, BusinessUnavailableError, ForbiddenError, NoProfileError, ProfileExistsError, ProfileRuleError, VenueError } from "./errors.ts";
@@ -74,7 +75,8 @@ export interface ConsumerAppDeps {
 function authenticate(deps: ConsumerAppDeps, emails: EmailMemory): RequestHandler {
   return async (req, res, next) => {
     const user = await deps.verifier.verify(req.get("authorization"));
-    if (user.email !== undefined) await emails.remember(user.identityUserId, user.email, deps.now());
+    // The address and the mail language a later mail uses (docs/product/calls.md §7.4 "The mail's language").
+    if (user.email !== undefined) await emails.remember(user.identityUserId, user.email, deps.now(), requestedMailLanguage(req.get("accept-language")));
     res.locals.user = user;
     next();
   };

@@ -58,6 +58,7 @@ export function createConsumerOutbox(opts: ConsumerOutboxOptions): ConsumerOutbo
       responseComment: row.response_comment,
       publicName: row.public_name,
       collectedAt: row.collected_at,
+      language: row.language,
     };
     await queue.send(mailer, claimed, row, render(mail));
   }
@@ -72,6 +73,7 @@ export function createConsumerOutbox(opts: ConsumerOutboxOptions): ConsumerOutbo
         response_comment: mail.responseComment,
         public_name: mail.publicName,
         collected_at: mail.collectedAt,
+        language: mail.language ?? "en",
       });
     },
     deliver: queue.deliver,

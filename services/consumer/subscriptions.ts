@@ -5,6 +5,7 @@
 // conditional statement, so concurrent requests cannot create duplicates or skip a rule.
 import { randomUUID } from "node:crypto";
 import { isUuid } from "../shared/ids.ts";
+import type { MailLanguage } from "../shared/language.ts";
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
 import type { PublisherHit, Subscription, SubscriptionStatus as ContractSubscriptionStatus } from "../../contracts/consumer.ts";
@@ -81,23 +82,35 @@ const fullNameKey = (first: string, last: string) => sql<string>`lower(normalize
 /**
  * Keeps the latest `email` claim of an identity user's token, for search by exact e-mail
  * (docs/product/README.md §1 "find other users by ... e-mail"); the identity authority offers no look-up by
- * e-mail. One statement, a no-op when the address is unchanged. Addresses without "@" or
- * longer than 320 characters are ignored.
+ * e-mail. With it, the mail language the request asked for, so that a mail sent later (a dispute's
+ * decision) follows it (docs/product/calls.md §7.4 "The mail's language"); a null language keeps the one
+ * stored. One statement, a no-op when nothing changed. Addresses without "@" or longer than 320
+ * characters are ignored.
  * @param identityUserId the token's `sub`.
  * @param email the token's `email` claim (the user name at the identity authority).
  * @param now time stamp of the change.
+ * @param language the request's mail language (services/shared/language.ts); null: it said none.
  */
-export async function rememberEmail(db: Kysely<ConsumerDatabase>, identityUserId: string, email: string, now: Date): Promise<void> {
+export async function rememberEmail(db: Kysely<ConsumerDatabase>, identityUserId: string, email: string, now: Date, language: MailLanguage | null = null): Promise<void> {
   const address = email.trim();
   if (address.length > EMAIL_MAX_LENGTH || !address.includes("@")) return;
   await db
     .insertInto("consumer_identity_emails")
-    .values({ identity_user_id: identityUserId, email: address, updated_at: now })
+    .values({ identity_user_id: identityUserId, email: address, updated_at: now, language })
     .onConflict((oc) =>
       oc
         .column("identity_user_id")
-        .doUpdateSet((eb) => ({ email: eb.ref("excluded.email"), updated_at: eb.ref("excluded.updated_at") }))
-        .where("consumer_identity_emails.email", "is distinct from", (eb) => eb.ref("excluded.email")),
+        .doUpdateSet((eb) => ({
+          email: eb.ref("excluded.email"),
+          updated_at: eb.ref("excluded.updated_at"),
+          language: eb.fn.coalesce("excluded.language", "consumer_identity_emails.language"),
+        }))
+        .where((eb) =>
+          eb.or([
+            eb("consumer_identity_emails.email", "is distinct from", eb.ref("excluded.email")),
+            eb.and([eb("excluded.language", "is not", null), eb("consumer_identity_emails.language", "is distinct from", eb.ref("excluded.language"))]),
+          ]),
+        ),
     )
     .execute();
 }
@@ -115,8 +128,8 @@ export const EMAIL_MEMORY_MAX_USERS = 10_000;
  * it (a profile deleted there); `forget` drops the user here when this process deletes it.
  */
 export class EmailMemory {
-  /** identity user id → the address stored and when (monotonic ms, `performance.now()`); oldest first. */
-  readonly #stored = new Map<string, { email: string; at: number }>();
+  /** identity user id → the address and language stored and when (monotonic ms, `performance.now()`); oldest first. */
+  readonly #stored = new Map<string, { email: string; language: MailLanguage | null; at: number }>();
 
   readonly #db: Kysely<ConsumerDatabase>;
   readonly #ttlMs: number;
@@ -133,15 +146,17 @@ export class EmailMemory {
   }
 
   /**
-   * `rememberEmail(db, identityUserId, email, now)` unless this process stored exactly that less than `ttlMs` ago.
+   * `rememberEmail(db, identityUserId, email, now, language)` unless this process stored exactly that
+   * (the address, and the language unless null) less than `ttlMs` ago.
    * @throws whatever the database throws (nothing is remembered then)
    */
-  async remember(identityUserId: string, email: string, now: Date): Promise<void> {
+  async remember(identityUserId: string, email: string, now: Date, language: MailLanguage | null = null): Promise<void> {
     const known = this.#stored.get(identityUserId);
-    if (known && known.email === email && performance.now() - known.at < this.#ttlMs) return;
-    await rememberEmail(this.#db, identityUserId, email, now);
+    if (known && known.email === email && (language === null || known.language === language) && performance.now() - known.at < this.#ttlMs) return;
+    await rememberEmail(this.#db, identityUserId, email, now, language);
     this.#stored.delete(identityUserId);
-    this.#stored.set(identityUserId, { email, at: performance.now() });
+    // A null language left the stored one as it was, which this process may not know: it is asked again only when a request names one.
+    this.#stored.set(identityUserId, { email, language: language ?? known?.language ?? null, at: performance.now() });
     if (this.#stored.size > this.#maxUsers) this.#stored.delete(this.#stored.keys().next().value as string);
   }
 

@@ -4,7 +4,10 @@
 // Every mail is queued in the outbox in the transaction of the change that causes it
 // (services/identity/README.md "Mail outbox"), then delivered at once by this process: the
 // link mails, and the notices that tell an address of a password change or reset, or of its
-// account moving to another address (README "Mails").
+// account moving to another address (README "Mails"). Each mail is written in the language of the
+// request that causes it, else the account's kept language, else English; a request of the account's
+// holder (registration, sign-in, a mailed link redeemed, a signed-in change) keeps its language with
+// the account (docs/product/calls.md §7.4 "The mail's language").
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import type { Kysely, Transaction } from "kysely";
@@ -12,6 +15,8 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import { AccountError, MailDeliveryError, describe } from "./errors.ts";
 import type { IdentityErrorItem } from "./errors.ts";
+import { mailLanguageOf } from "../shared/language.ts";
+import type { MailLanguage } from "../shared/language.ts";
 import type { ClaimedMail, Outbox, QueuedNotice } from "./outbox.ts";
 import type { IdentityDatabase, TokenPurpose, UserRow } from "./schema/tables.ts";
 
@@ -121,7 +126,7 @@ async function queueTokenMail(
   trx: Transaction<IdentityDatabase>,
   user: Pick<UserRow, "id" | "user_name">,
   purpose: TokenPurpose,
-  options: { now: Date; requestedUri?: string | undefined; hold?: boolean },
+  options: { now: Date; requestedUri?: string | undefined; hold?: boolean; language: MailLanguage },
 ): Promise<ClaimedMail | null> {
   const token = randomBytes(32).toString("base64url");
   const tokenId = randomUUID();
@@ -146,6 +151,7 @@ async function queueTokenMail(
     token,
     userId: user.id,
     tokenId,
+    language: options.language,
     ...(options.requestedUri ? { requestedUri: options.requestedUri } : {}),
   };
   if (options.hold) {
@@ -162,9 +168,20 @@ async function queueMailNow(
   user: Pick<UserRow, "id" | "user_name">,
   purpose: TokenPurpose,
   now: Date,
-  requestedUri?: string,
+  requestedUri: string | undefined,
+  language: MailLanguage,
 ): Promise<ClaimedMail> {
-  return (await queueTokenMail(ctx, trx, user, purpose, { now, requestedUri })) as ClaimedMail;
+  return (await queueTokenMail(ctx, trx, user, purpose, { now, requestedUri, language })) as ClaimedMail;
+}
+
+/**
+ * Keeps `language` as the account's mail language, through `executor` (a transaction, or the
+ * database): the account's holder asked for it. Nothing when it is null (the request said none)
+ * or already kept, so a sign-in in the same language writes nothing.
+ */
+async function keepLanguage(executor: Kysely<IdentityDatabase>, userId: string, language: MailLanguage | null): Promise<void> {
+  if (!language) return;
+  await executor.updateTable("identity_users").set({ language }).where("id", "=", userId).where("language", "is distinct from", language).execute();
 }
 
 /**
@@ -256,12 +273,12 @@ export async function validateRequestedEmail(ctx: AccountsContext, email: string
 
 /**
  * docs/product/calls.md §7 register: creates an account with e-mail unconfirmed and, in the same transaction,
- * its confirmation mail (24 h link), held in the outbox for `registrationHoldMs` (2 min): the
+ * its confirmation mail (24 h link) in `language` (the request's, kept with the account; null: English), held in the outbox for `registrationHoldMs` (2 min): the
  * client's sendconfirmationemail call right after registering (README "Mail outbox") sends it at once
  * instead of a second one; without the call (the client crashed) it goes out when the hold ends.
  * @throws AccountError with every failing rule: InvalidEmail, DuplicateUserName, Password*.
  */
-export async function registerUser(ctx: AccountsContext, input: { userName: string; password: string }): Promise<PublicUser> {
+export async function registerUser(ctx: AccountsContext, input: { userName: string; password: string }, language: MailLanguage | null = null): Promise<PublicUser> {
   const userName = normalizeEmail(input.userName);
   const errors: IdentityErrorItem[] = [];
   if (!isValidEmail(userName)) errors.push(describe.invalidEmail(input.userName.trim()));
@@ -278,11 +295,12 @@ export async function registerUser(ctx: AccountsContext, input: { userName: stri
     email_confirmed: false,
     created_at: now,
     updated_at: now,
+    language,
   };
   try {
     await ctx.db.transaction().execute(async (trx) => {
       await trx.insertInto("identity_users").values(user).execute();
-      await queueTokenMail(ctx, trx, user, "confirm_email", { now, hold: true });
+      await queueTokenMail(ctx, trx, user, "confirm_email", { now, hold: true, language: mailLanguageOf(language, null) });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AccountError([describe.duplicateUserName(userName)]);
@@ -296,14 +314,17 @@ export async function registerUser(ctx: AccountsContext, input: { userName: stri
  * The password grant's check. Null for an unknown user, an account without a password yet,
  * or a wrong password (the caller answers invalid_grant for all three alike). An unconfirmed
  * e-mail may still log in: the app then shows /checkconfirmation (docs/product/screens.md §2).
+ * A sign-in keeps the request's `language` with the account (null: the request said none).
  */
-export async function authenticateUser(ctx: AccountsContext, userName: string, password: string): Promise<PublicUser | null> {
+export async function authenticateUser(ctx: AccountsContext, userName: string, password: string, language: MailLanguage | null = null): Promise<PublicUser | null> {
   const user = await findUserByName(ctx.db, normalizeEmail(userName));
   if (!user) {
     await burnPasswordCheck(password);
     return null;
   }
-  return (await passwordMatches(user, password)) ? toPublic(user) : null;
+  if (!(await passwordMatches(user, password))) return null;
+  await keepLanguage(ctx.db, user.id, language);
+  return toPublic(user);
 }
 
 /**
@@ -313,30 +334,34 @@ export async function authenticateUser(ctx: AccountsContext, userName: string, p
  * one registration holds, or one waiting for a retry) is sent now instead of a second mail, so
  * registering and then asking for the mail yields one mail; otherwise a new link supersedes the
  * older ones. Nothing new is sent while such a mail is being sent by another request.
- * `requestedUri` may replace the link's page (mail.ts checks it).
+ * `requestedUri` may replace the link's page (mail.ts checks it). The mail is in `language` (the
+ * request's), else the account's; anyone may ask, so the request's language is not kept.
  * @throws MailDeliveryError when the mail transport fails (the mail stays queued and is retried).
  */
-export async function sendEmailConfirmation(ctx: AccountsContext, email: string, requestedUri?: string): Promise<void> {
+export async function sendEmailConfirmation(ctx: AccountsContext, email: string, requestedUri?: string, language: MailLanguage | null = null): Promise<void> {
   const user = await findUserByName(ctx.db, normalizeEmail(email));
   if (!user || user.email_confirmed) return;
   const now = ctx.now();
-  const waiting = await ctx.outbox.claimWaiting(user.id, "confirm_email", requestedUri, now);
+  const waiting = await ctx.outbox.claimWaiting(user.id, "confirm_email", requestedUri, now, language);
   if (waiting === "in_flight") return;
-  const claimed = waiting ?? (await ctx.db.transaction().execute((trx) => queueMailNow(ctx, trx, user, "confirm_email", now, requestedUri)));
+  const mailLanguage = mailLanguageOf(language, user.language);
+  const claimed = waiting ?? (await ctx.db.transaction().execute((trx) => queueMailNow(ctx, trx, user, "confirm_email", now, requestedUri, mailLanguage)));
   await ctx.outbox.deliver(claimed);
 }
 
 /**
- * docs/product/calls.md §7 confirmemail: marks the e-mail confirmed.
+ * docs/product/calls.md §7 confirmemail: marks the e-mail confirmed, and keeps the request's `language`
+ * with the account (the link proves the holder).
  * @throws AccountError InvalidToken for a wrong, expired (24 h), superseded or reused token.
  */
-export async function confirmEmail(ctx: AccountsContext, email: string, token: string): Promise<void> {
+export async function confirmEmail(ctx: AccountsContext, email: string, token: string, language: MailLanguage | null = null): Promise<void> {
   const now = ctx.now();
   const found = await findTokenOwner(ctx.db, email, "confirm_email", token, now);
   if (!found) throw new AccountError([describe.invalidToken()]);
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await consumeToken(trx, found.tokenId, now))) throw new AccountError([describe.invalidToken()]);
     await trx.updateTable("identity_users").set({ email_confirmed: true, updated_at: now }).where("id", "=", found.user.id).execute();
+    await keepLanguage(trx, found.user.id, language);
     // A confirmation mail still queued (a retry) would only carry a dead link now.
     await ctx.outbox.cancelPending(trx, found.user.id, "confirm_email");
   });
@@ -348,27 +373,29 @@ export async function confirmEmail(ctx: AccountsContext, email: string, token: s
  * no lookup, no token, no mail, so neither the answer nor its time discloses whether an account
  * has the address (README "Reset requests", docs/decisions/0011-reset-requests-queued.md). The
  * sender then resolves the request (resolvePasswordResetRequest), normally within milliseconds.
+ * The request keeps its `language` for the mail (anyone may ask: it is not kept with the account).
  * @throws only database errors (the caller answers 500); never MailDeliveryError.
  */
-export async function requestPasswordReset(ctx: AccountsContext, email: string, requestedUri?: string): Promise<void> {
-  await ctx.outbox.requestReset({ email: normalizeEmail(email), ...(requestedUri ? { requestedUri } : {}) });
+export async function requestPasswordReset(ctx: AccountsContext, email: string, requestedUri?: string, language: MailLanguage | null = null): Promise<void> {
+  await ctx.outbox.requestReset({ email: normalizeEmail(email), ...(requestedUri ? { requestedUri } : {}), ...(language ? { language } : {}) });
 }
 
 /**
  * The sender's half of a reset request (outbox.ts calls it in the transaction that marks the
  * request done): when an account has `request.email`, creates a reset token (1 h; older reset
  * links and their queued mails end) and queues its mail in `trx`, claimed by this process for
- * delivery after the commit. `requestedUri` may replace the link's page (mail.ts checks it).
+ * delivery after the commit. `requestedUri` may replace the link's page (mail.ts checks it). The mail
+ * is in the request's language, else the account's.
  * @returns the queued mail, or null when no account has the address (nothing is sent).
  */
 export async function resolvePasswordResetRequest(
   ctx: AccountsContext,
   trx: Transaction<IdentityDatabase>,
-  request: { email: string; requestedUri?: string },
+  request: { email: string; requestedUri?: string; language?: MailLanguage },
 ): Promise<ClaimedMail | null> {
   const user = await findUserByName(trx, request.email);
   if (!user) return null;
-  return queueMailNow(ctx, trx, user, "reset_password", ctx.now(), request.requestedUri);
+  return queueMailNow(ctx, trx, user, "reset_password", ctx.now(), request.requestedUri, mailLanguageOf(request.language, user.language));
 }
 
 /**
@@ -376,13 +403,15 @@ export async function resolvePasswordResetRequest(
  * dead link is reported before the password), then the rule, then redeems the token and sets
  * the password in one transaction; `confirm` also marks the e-mail confirmed. A reset also
  * queues, in that transaction, the notice of the reset to the account's address (an invitation
- * sets the first password: nothing to tell), and sends it once committed.
+ * sets the first password: nothing to tell), and sends it once committed. The link proves the
+ * holder: the request's `language` is kept with the account, and the notice is in it.
  */
 async function setPasswordWithToken(
   ctx: AccountsContext,
   purpose: TokenPurpose,
   input: { email: string; token: string; password: string },
   confirm: boolean,
+  language: MailLanguage | null,
 ): Promise<void> {
   const found = await findTokenOwner(ctx.db, input.email, purpose, input.token, ctx.now());
   if (!found) throw new AccountError([describe.invalidToken()]);
@@ -397,6 +426,7 @@ async function setPasswordWithToken(
       .set(confirm ? { password_hash: passwordHash, email_confirmed: true, updated_at: now } : { password_hash: passwordHash, updated_at: now })
       .where("id", "=", found.user.id)
       .execute();
+    await keepLanguage(trx, found.user.id, language);
     // A password set by mail ends every other outstanding reset link, and its queued mail.
     await trx
       .deleteFrom("identity_user_tokens")
@@ -409,7 +439,8 @@ async function setPasswordWithToken(
       await ctx.outbox.cancelPending(trx, found.user.id, purpose);
       return null;
     }
-    return ctx.outbox.enqueue(trx, { kind: "password_reset", to: found.user.user_name, at: now, userId: found.user.id });
+    const noticeLanguage = mailLanguageOf(language, found.user.language);
+    return ctx.outbox.enqueue(trx, { kind: "password_reset", to: found.user.user_name, at: now, userId: found.user.id, language: noticeLanguage });
   });
   if (notice) await deliverAfterChange(ctx, [notice], found.user.id, "password reset");
 }
@@ -420,8 +451,12 @@ async function setPasswordWithToken(
  * reset (it is retried).
  * @throws AccountError InvalidToken (wrong, expired after 1 h, reused) or the password rule's codes.
  */
-export async function resetPasswordWithToken(ctx: AccountsContext, input: { email: string; token: string; newPassword: string }): Promise<void> {
-  await setPasswordWithToken(ctx, "reset_password", { email: input.email, token: input.token, password: input.newPassword }, false);
+export async function resetPasswordWithToken(
+  ctx: AccountsContext,
+  input: { email: string; token: string; newPassword: string },
+  language: MailLanguage | null = null,
+): Promise<void> {
+  await setPasswordWithToken(ctx, "reset_password", { email: input.email, token: input.token, password: input.newPassword }, false, language);
 }
 
 /**
@@ -429,25 +464,26 @@ export async function resetPasswordWithToken(ctx: AccountsContext, input: { emai
  * password): creates the account if missing, password unset and e-mail unconfirmed, and mails
  * a /confirmaccount link (24 h). Inviting an existing account that has no password yet sends a
  * new link (the old one stops working). The account, the token and the mail are written in one
- * transaction.
+ * transaction. The mail is in the request's `language`, else the account's; the request is the
+ * inviter's, so its language is not kept.
  * @throws AccountError InvalidEmail, or UserAlreadyHasPassword for an account already in use.
  * @throws MailDeliveryError when the mail transport fails (the account stays and the mail is
  *   retried from the outbox; inviting again sends a new link instead).
  */
-export async function inviteUser(ctx: AccountsContext, rawUserName: string): Promise<void> {
+export async function inviteUser(ctx: AccountsContext, rawUserName: string, language: MailLanguage | null = null): Promise<void> {
   const userName = normalizeEmail(rawUserName);
   if (!isValidEmail(userName)) throw new AccountError([describe.invalidEmail(rawUserName.trim())]);
   const now = ctx.now();
   const claimed = await ctx.db.transaction().execute(async (trx) => {
     let user = await findUserByName(trx, userName);
     if (!user) {
-      const created: UserRow = { id: randomUUID(), user_name: userName, password_hash: null, email_confirmed: false, created_at: now, updated_at: now };
+      const created: UserRow = { id: randomUUID(), user_name: userName, password_hash: null, email_confirmed: false, created_at: now, updated_at: now, language: null };
       // Another request may create the same address meanwhile: then use that account.
       await trx.insertInto("identity_users").values(created).onConflict((oc) => oc.doNothing()).execute();
       user = await findUserByName(trx, userName);
     }
     if (!user || user.password_hash) throw new AccountError([describe.userAlreadyHasPassword()]);
-    return queueMailNow(ctx, trx, user, "invite", now);
+    return queueMailNow(ctx, trx, user, "invite", now, undefined, mailLanguageOf(language, user.language));
   });
   await ctx.outbox.deliver(claimed);
 }
@@ -456,8 +492,8 @@ export async function inviteUser(ctx: AccountsContext, rawUserName: string): Pro
  * docs/product/calls.md §7 confirmaccount: sets the invited account's password and confirms its e-mail.
  * @throws AccountError InvalidToken (wrong, expired after 24 h, reused) or the password rule's codes.
  */
-export async function confirmAccount(ctx: AccountsContext, input: { email: string; token: string; password: string }): Promise<void> {
-  await setPasswordWithToken(ctx, "invite", input, true);
+export async function confirmAccount(ctx: AccountsContext, input: { email: string; token: string; password: string }, language: MailLanguage | null = null): Promise<void> {
+  await setPasswordWithToken(ctx, "invite", input, true, language);
 }
 
 /**
@@ -468,9 +504,16 @@ export async function confirmAccount(ctx: AccountsContext, input: { email: strin
  * and sent at once: a confirmation link (24 h) to the new address, and to the old address a
  * notice of the change with its time and how to get help if it was not them (README "Mails").
  * A mail failure is logged but the change stands (the outbox retries it, the app can resend
- * the confirmation).
+ * the confirmation). Both mails are in the request's `language`, which the account keeps, else the
+ * account's.
  */
-export async function changeUserName(ctx: AccountsContext, userId: string, rawUserName: string, requestedUri?: string): Promise<boolean> {
+export async function changeUserName(
+  ctx: AccountsContext,
+  userId: string,
+  rawUserName: string,
+  requestedUri?: string,
+  language: MailLanguage | null = null,
+): Promise<boolean> {
   const userName = normalizeEmail(rawUserName);
   if (!isValidEmail(userName)) return false;
   const user = await ctx.db.selectFrom("identity_users").selectAll().where("id", "=", userId).executeTakeFirst();
@@ -481,12 +524,15 @@ export async function changeUserName(ctx: AccountsContext, userId: string, rawUs
   try {
     claimed = await ctx.db.transaction().execute(async (trx) => {
       // The address being replaced, read under the row's lock: the notice goes to it even when two changes race.
-      const { user_name: oldAddress } = await trx.selectFrom("identity_users").select("user_name").where("id", "=", userId).forUpdate().executeTakeFirstOrThrow();
+      const locked = await trx.selectFrom("identity_users").select(["user_name", "language"]).where("id", "=", userId).forUpdate().executeTakeFirstOrThrow();
+      const oldAddress = locked.user_name;
+      const mailLanguage = mailLanguageOf(language, locked.language);
+      await keepLanguage(trx, userId, language);
       await trx.updateTable("identity_users").set({ user_name: userName, email_confirmed: false, updated_at: now }).where("id", "=", userId).execute();
       await ctx.outbox.cancelPending(trx, userId);
       await trx.deleteFrom("identity_user_tokens").where("user_id", "=", userId).execute();
-      const confirmation = await queueMailNow(ctx, trx, { id: userId, user_name: userName }, "confirm_email", now, requestedUri);
-      const notice: QueuedNotice = { kind: "email_changed", to: oldAddress, at: now, newAddress: userName, userId };
+      const confirmation = await queueMailNow(ctx, trx, { id: userId, user_name: userName }, "confirm_email", now, requestedUri, mailLanguage);
+      const notice: QueuedNotice = { kind: "email_changed", to: oldAddress, at: now, newAddress: userName, userId, language: mailLanguage };
       return [confirmation, await ctx.outbox.enqueue(trx, notice)];
     });
   } catch (err) {
@@ -502,12 +548,14 @@ export async function changeUserName(ctx: AccountsContext, userId: string, rawUs
  * wrong current password or a new password failing the docs/product/data.md §5 rule. A change ends outstanding
  * reset links and tells the account's address of the change, with its time (README "Mails"):
  * the notice is queued in the change's transaction and sent at once; a failure to send it does
- * not undo the change (it is retried).
+ * not undo the change (it is retried). The notice is in the request's `language`, which the account
+ * keeps, else the account's.
  */
 export async function changePasswordWithCurrent(
   ctx: AccountsContext,
   userId: string,
   input: { currentPassword: string; newPassword: string },
+  language: MailLanguage | null = null,
 ): Promise<boolean> {
   const user = await ctx.db.selectFrom("identity_users").selectAll().where("id", "=", userId).executeTakeFirst();
   if (!user || !(await passwordMatches(user, input.currentPassword))) return false;
@@ -516,15 +564,16 @@ export async function changePasswordWithCurrent(
   const now = ctx.now();
   const notice = await ctx.db.transaction().execute(async (trx) => {
     // The address at the time of the change (an e-mail change may have raced this one).
-    const { user_name: address } = await trx
+    const changed = await trx
       .updateTable("identity_users")
       .set({ password_hash: passwordHash, updated_at: now })
       .where("id", "=", userId)
-      .returning("user_name")
+      .returning(["user_name", "language"])
       .executeTakeFirstOrThrow();
+    await keepLanguage(trx, userId, language);
     await trx.deleteFrom("identity_user_tokens").where("user_id", "=", userId).where("purpose", "=", "reset_password").execute();
     await ctx.outbox.cancelPending(trx, userId, "reset_password");
-    return ctx.outbox.enqueue(trx, { kind: "password_changed", to: address, at: now, userId });
+    return ctx.outbox.enqueue(trx, { kind: "password_changed", to: changed.user_name, at: now, userId, language: mailLanguageOf(language, changed.language) });
   });
   await deliverAfterChange(ctx, [notice], userId, "password changed");
   return true;
@@ -540,18 +589,25 @@ export async function changePasswordWithCurrent(
  * up: nothing here names the person afterwards (docs/security.md "Deleting an account").
  * Access tokens already issued are not revoked: they expire within ACCESS_TOKEN_LIFETIME_SECONDS, and
  * every call of this authority that needs a user refuses them at once (the user is gone).
+ * The notice is in the request's `language`, else the account's.
  * @returns true when deleted; false for a wrong password or an account that is already gone.
  */
-export async function deleteAccount(ctx: AccountsContext, userId: string, password: string): Promise<boolean> {
+export async function deleteAccount(ctx: AccountsContext, userId: string, password: string, language: MailLanguage | null = null): Promise<boolean> {
   const user = await ctx.db.selectFrom("identity_users").selectAll().where("id", "=", userId).executeTakeFirst();
   if (!user || !(await passwordMatches(user, password))) return false;
   const now = ctx.now();
   const done = await ctx.db.transaction().execute(async (trx) => {
     const addresses = await ctx.outbox.addressesOf(trx, userId);
-    const deleted = await trx.deleteFrom("identity_users").where("id", "=", userId).returning("user_name").executeTakeFirst();
+    const deleted = await trx.deleteFrom("identity_users").where("id", "=", userId).returning(["user_name", "language"]).executeTakeFirst();
     if (!deleted) return null; // deleted meanwhile, by a second request
     await ctx.outbox.forgetRequests(trx, addresses);
-    const notice = await ctx.outbox.enqueue(trx, { kind: "account_deleted", to: deleted.user_name, at: now, userId: null });
+    const notice = await ctx.outbox.enqueue(trx, {
+      kind: "account_deleted",
+      to: deleted.user_name,
+      at: now,
+      userId: null,
+      language: mailLanguageOf(language, deleted.language),
+    });
     return { notice, addresses };
   });
   if (!done) return false;

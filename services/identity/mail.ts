@@ -1,6 +1,7 @@
 // Mail of the identity authority (docs/architecture/README.md §2 "mail"): the templates of the account mails.
 // The transport (SMTP, or .eml files in an outbox directory) is services/shared/mail.ts; outbox.ts
 // queues mails in the database and calls them.
+import type { MailLanguage } from "../shared/language.ts";
 import { DEFAULT_SUPPORT_EMAIL, escapeHtml, formatUtc, notice } from "../shared/mail.ts";
 import type { OutgoingMail } from "../shared/mail.ts";
 import type { NoticeKind, TokenPurpose } from "./schema/tables.ts";
@@ -56,13 +57,15 @@ export interface LinkMail {
   token: string;
   /** The caller's requestedUri for confirm and reset links; buildLink checks it. */
   requestedUri?: string;
+  /** The mail's language (docs/product/calls.md §7.4 "The mail's language"); default English. */
+  language?: MailLanguage;
 }
 
 /** A notice: tells `to` of a change to its account made at `at`; it carries no token. */
 export type NoticeMail =
-  | { kind: Exclude<NoticeKind, "email_changed">; to: string; at: Date }
+  | { kind: Exclude<NoticeKind, "email_changed">; to: string; at: Date; language?: MailLanguage }
   /** To the old address; `newAddress` is the account's address since the change. */
-  | { kind: "email_changed"; to: string; at: Date; newAddress: string };
+  | { kind: "email_changed"; to: string; at: Date; newAddress: string; language?: MailLanguage };
 
 /** What an account mail is made of, as the outbox keeps it. */
 export type AccountMail = LinkMail | NoticeMail;
@@ -74,13 +77,17 @@ export type AccountMail = LinkMail | NoticeMail;
  * an address of a password change or reset, or that the account moved to another address, with
  * the time of the change in UTC and what to do when it was not them: the password notices link
  * to the app's /requestpasswordchange, and every notice names `supportEmail`. The outbox renders
- * a mail when it sends it.
+ * a mail when it sends it. Each mail is written in its `language` (docs/product/calls.md §7.4 "The
+ * mail's language"): English, the product rules' text, unless it says Spanish, which uses the terms of
+ * docs/glossary-es.md (usted).
  * @param publicUrl the app's public URL incl. base path, no trailing slash.
  * @param supportEmail the address someone who did not make a change writes to.
  */
 export function accountMailRenderer(publicUrl: string, supportEmail: string = DEFAULT_SUPPORT_EMAIL): (mail: AccountMail) => OutgoingMail {
   const resetPage = { href: `${publicUrl}/requestpasswordchange`, label: "Ask for a password reset link" };
+  const spanish = spanishAccountMailRenderer(publicUrl, supportEmail);
   return (mail) => {
+    if (mail.language === "es") return spanish(mail);
     switch (mail.kind) {
       case "confirm_email":
         return message(
@@ -155,6 +162,91 @@ export function accountMailRenderer(publicUrl: string, supportEmail: string = DE
           "If you made this change, there is nothing more to do.",
           "If you did not, someone else has taken over your account, and this address can no longer sign in to it or reset its password. " +
             `Write to ${supportEmail} at once, from this address, and say that you did not make this change, so that we can help you get your account back.`,
+        ]);
+    }
+  };
+}
+
+/** accountMailRenderer's Spanish mails: the same mails, links and layout, in the terms of docs/glossary-es.md. */
+function spanishAccountMailRenderer(publicUrl: string, supportEmail: string): (mail: AccountMail) => OutgoingMail {
+  const resetPage = { href: `${publicUrl}/requestpasswordchange`, label: "Pedir un enlace para restablecer la contraseña" };
+  const ifYouDid = "Si usted hizo este cambio, no tiene que hacer nada más.";
+  const every = "Le enviamos este mensaje cada vez que cambia la contraseña de su cuenta.";
+  return (mail) => {
+    switch (mail.kind) {
+      case "confirm_email":
+        return message(
+          mail.to,
+          "Confirme su dirección de correo electrónico de SafeWindow",
+          "Confirme la dirección de correo electrónico de su cuenta de SafeWindow abriendo este enlace:",
+          buildLink(publicUrl, "confirmemail", { email: mail.to, token: mail.token }, mail.requestedUri),
+          "Confirmar mi dirección de correo electrónico",
+          "El enlace funciona una sola vez y durante 24 horas. Si usted no pidió una cuenta de SafeWindow, ignore este mensaje.",
+        );
+      case "reset_password":
+        return message(
+          mail.to,
+          "Restablezca su contraseña de SafeWindow",
+          "Alguien pidió restablecer la contraseña de su cuenta de SafeWindow. Para elegir una contraseña nueva, abra este enlace:",
+          buildLink(publicUrl, "resetpassword", { email: mail.to, token: mail.token }, mail.requestedUri),
+          "Elegir una contraseña nueva",
+          "El enlace funciona una sola vez y durante 1 hora. Si usted no lo pidió, ignore este mensaje: su contraseña sigue siendo la misma.",
+        );
+      case "invite":
+        return message(
+          mail.to,
+          "Configure su cuenta de SafeWindow",
+          "Se creó una cuenta de SafeWindow para esta dirección de correo electrónico. Para establecer su contraseña, abra este enlace:",
+          buildLink(publicUrl, "confirmaccount", { email: mail.to, token: mail.token }),
+          "Establecer mi contraseña",
+          "El enlace funciona una sola vez y durante 24 horas. Si usted no esperaba este mensaje, ignórelo.",
+        );
+      case "password_changed":
+        return notice(
+          mail.to,
+          "Se cambió su contraseña de SafeWindow",
+          [
+            "Se cambió la contraseña de su cuenta de SafeWindow.",
+            `Hora del cambio: ${formatUtc(mail.at, "es")}`,
+            ifYouDid,
+            "Si no lo hizo, otra persona conoce su contraseña y ha iniciado sesión en su cuenta. " +
+              "Elija una contraseña nueva de inmediato: abra la página de abajo y pida un enlace para restablecer la contraseña de esta dirección. " +
+              `Después escriba a ${supportEmail} para que podamos ayudarle a revisar su cuenta.`,
+            every,
+          ],
+          resetPage,
+        );
+      case "password_reset":
+        return notice(
+          mail.to,
+          "Se restableció su contraseña de SafeWindow",
+          [
+            "Se restableció la contraseña de su cuenta de SafeWindow con un enlace enviado a esta dirección.",
+            `Hora del cambio: ${formatUtc(mail.at, "es")}`,
+            ifYouDid,
+            "Si no lo hizo, otra persona puede leer su correo electrónico o consiguió el enlace. " +
+              "Primero cambie la contraseña de su cuenta de correo electrónico; luego pida un nuevo enlace para restablecer la contraseña en la página de abajo. " +
+              `Después escriba a ${supportEmail} para que podamos ayudarle a revisar su cuenta.`,
+            every,
+          ],
+          resetPage,
+        );
+      case "account_deleted":
+        return notice(mail.to, "Se eliminó su cuenta de SafeWindow", [
+          "Se eliminaron su cuenta de SafeWindow y todo lo que contenía: su perfil, sus resultados de prueba con sus imágenes y archivos PDF, " +
+            "sus reclamaciones y las personas a las que seguía y que le seguían. Se cerró la sesión en todos los navegadores que la tenían abierta.",
+          `Hora de la eliminación: ${formatUtc(mail.at, "es")}`,
+          "Esto no se puede deshacer. Puede crear una cuenta nueva con esta dirección en cualquier momento.",
+          `Si usted no eliminó su cuenta, otra persona conocía su contraseña. Escriba a ${supportEmail} de inmediato.`,
+        ]);
+      case "email_changed":
+        return notice(mail.to, "Se cambió la dirección de correo electrónico de su cuenta de SafeWindow", [
+          `La dirección de correo electrónico de su cuenta de SafeWindow cambió de ${mail.to} a ${mail.newAddress}. ` +
+            "Desde ahora la cuenta inicia sesión con la nueva dirección, y su correo se envía allí.",
+          `Hora del cambio: ${formatUtc(mail.at, "es")}`,
+          ifYouDid,
+          "Si no lo hizo, otra persona se ha apoderado de su cuenta, y esta dirección ya no puede iniciar sesión en ella ni restablecer su contraseña. " +
+            `Escriba a ${supportEmail} de inmediato, desde esta dirección, y diga que usted no hizo este cambio, para que podamos ayudarle a recuperar su cuenta.`,
         ]);
     }
   };

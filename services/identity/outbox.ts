@@ -19,6 +19,8 @@ import type { Kysely, Transaction } from "kysely";
 import type { Logger } from "pino";
 import { DEFAULT_QUEUE_TIMINGS, createLeasedQueue, dbNowPlus, errorText } from "../shared/outbox.ts";
 import type { QueueTimings } from "../shared/outbox.ts";
+import { mailLanguageOf } from "../shared/language.ts";
+import type { MailLanguage } from "../shared/language.ts";
 import { MailDeliveryError } from "./errors.ts";
 import type { AccountMail, LinkMail, Mailer, NoticeMail, OutgoingMail } from "./mail.ts";
 import type { IdentityDatabase, OutboxKind, OutboxRow, TokenPurpose } from "./schema/tables.ts";
@@ -47,6 +49,8 @@ function isLinkKind(kind: OutboxKind): kind is TokenPurpose {
 /** A link mail to queue: its mail, and the user and token row it belongs to. */
 export interface QueuedLinkMail extends LinkMail {
   userId: string;
+  /** The mail's language (accounts.ts decides it: the request's, else the account's, else English). */
+  language: MailLanguage;
   /** identity_user_tokens.id of `token`: the mail is dropped if that row is gone, used or expired when it is sent. */
   tokenId: string;
 }
@@ -55,7 +59,10 @@ export interface QueuedLinkMail extends LinkMail {
  * A notice to queue, and the user whose account changed; it is sent whatever links die later. A
  * deletion's notice names no user: the account is gone when it is sent.
  */
-export type QueuedNotice = (NoticeMail & { kind: Exclude<NoticeMail["kind"], "account_deleted">; userId: string }) | (NoticeMail & { kind: "account_deleted"; userId: null });
+export type QueuedNotice = (
+  | (NoticeMail & { kind: Exclude<NoticeMail["kind"], "account_deleted">; userId: string })
+  | (NoticeMail & { kind: "account_deleted"; userId: null })
+) & { language: MailLanguage };
 
 /** Anything the outbox sends. */
 export type QueuedMail = QueuedLinkMail | QueuedNotice;
@@ -64,6 +71,8 @@ export type QueuedMail = QueuedLinkMail | QueuedNotice;
 export interface ResetRequest {
   email: string;
   requestedUri?: string;
+  /** The language the request asked for (services/shared/language.ts); absent: the account's is used. */
+  language?: MailLanguage;
 }
 
 /** A row this process has claimed and must deliver with `deliver` (after its transaction committed). */
@@ -86,9 +95,10 @@ export interface Outbox {
   /**
    * Claims the newest pending mail of `kind` for `userId` whose link still works at `now`
    * (held, or waiting for a retry), to send it now with `requestedUri` (undefined: the default
-   * page). `"in_flight"`: such a mail is being sent by a sender right now; null: none waits.
+   * page), in `language` when given (null: the language it was queued in). `"in_flight"`: such a
+   * mail is being sent by a sender right now; null: none waits.
    */
-  claimWaiting(userId: string, kind: TokenPurpose, requestedUri: string | undefined, now: Date): Promise<ClaimedMail | "in_flight" | null>;
+  claimWaiting(userId: string, kind: TokenPurpose, requestedUri: string | undefined, now: Date, language?: MailLanguage | null): Promise<ClaimedMail | "in_flight" | null>;
   /**
    * Cancels the pending link mails of `userId` (of `kind` only, when given) in `trx`: their
    * links died with the change `trx` makes. Their raw tokens are cleared. Notices are never
@@ -159,12 +169,13 @@ export interface OutboxOptions {
 
 /** The mail a row describes, as the renderer takes it (a reset request is no mail). */
 function mailOf(row: OutboxRow & { kind: Exclude<OutboxKind, "reset_request"> }): AccountMail {
+  const language = mailLanguageOf(null, row.language);
   if (isLinkKind(row.kind)) {
-    return { kind: row.kind, to: row.recipient, token: row.token ?? "", ...(row.requested_uri ? { requestedUri: row.requested_uri } : {}) };
+    return { kind: row.kind, to: row.recipient, token: row.token ?? "", ...(row.requested_uri ? { requestedUri: row.requested_uri } : {}), language };
   }
   const at = row.occurred_at ?? row.created_at;
-  if (row.kind === "email_changed") return { kind: row.kind, to: row.recipient, at, newAddress: row.new_address ?? "" };
-  return { kind: row.kind, to: row.recipient, at };
+  if (row.kind === "email_changed") return { kind: row.kind, to: row.recipient, at, newAddress: row.new_address ?? "", language };
+  return { kind: row.kind, to: row.recipient, at, language };
 }
 
 /**
@@ -205,7 +216,11 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       mail = await db.transaction().execute(async (trx) => {
         const taken = await queue.finish({ id: row.id, claimId }, "done", { last_error: null }, trx);
         if (!taken) return null; // its lease lapsed and another sender has it
-        return opts.resolveResetRequest(trx, { email: row.recipient, ...(row.requested_uri ? { requestedUri: row.requested_uri } : {}) });
+        return opts.resolveResetRequest(trx, {
+          email: row.recipient,
+          ...(row.requested_uri ? { requestedUri: row.requested_uri } : {}),
+          ...(row.language ? { language: row.language } : {}),
+        });
       });
     } catch (err) {
       const reason = errorText(err, null);
@@ -238,7 +253,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
   /** The outbox columns of `mail` (the queue's own columns are set by the queue). */
   function rowOf(mail: QueuedMail) {
-    const common = { user_id: mail.userId, kind: mail.kind, recipient: mail.to };
+    const common = { user_id: mail.userId, kind: mail.kind, recipient: mail.to, language: mail.language };
     if ("token" in mail) {
       return { ...common, token_id: mail.tokenId, token: mail.token, requested_uri: mail.requestedUri ?? null, occurred_at: null, new_address: null };
     }
@@ -275,12 +290,13 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         .execute();
     },
 
-    async claimWaiting(userId, kind, requestedUri, now) {
+    async claimWaiting(userId, kind, requestedUri, now, language) {
       const claimId = randomUUID();
       const claimed = await sql<{ id: string }>`
         update identity_outbox
            set claimed_by = ${claimId}, claimed_until = ${dbNowPlus(t.leaseMs)}, attempts = attempts + 1,
-               next_attempt_at = now(), requested_uri = ${requestedUri ?? null}
+               next_attempt_at = now(), requested_uri = ${requestedUri ?? null},
+               language = coalesce(${language ?? null}::text, language)
          where id = (select o.id from identity_outbox o
                        join identity_user_tokens k on k.id = o.token_id
                       where o.user_id = ${userId} and o.kind = ${kind} and o.status = 'pending'
@@ -334,6 +350,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
           finished_at: null,
           occurred_at: null,
           new_address: null,
+          language: request.language ?? null,
         })
         .execute();
       queue.wake();

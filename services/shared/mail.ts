@@ -11,6 +11,7 @@ import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import PostalMime from "postal-mime";
 import { MailDeliveryError } from "./errors.ts";
+import type { MailLanguage } from "./language.ts";
 import { redactUrl } from "../../lib/redact.ts";
 
 export const DEFAULT_MAIL_FROM = "SafeWindow <no-reply@safewindow.local>";
@@ -167,13 +168,17 @@ export function notice(to: string, subject: string, paragraphs: string[], link?:
 }
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS_ES = ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"];
 
 /**
  * The time of a change as notices show it, in UTC and labelled so, with the month named so no
- * reader takes the day for the month: "4 March 2025, 14:05:09 UTC (Coordinated Universal Time)".
+ * reader takes the day for the month: "4 March 2025, 14:05:09 UTC (Coordinated Universal Time)";
+ * in Spanish "4 de marzo de 2025, 14:05:09 UTC (tiempo universal coordinado)".
+ * @param language the mail's language (services/shared/language.ts); default English.
  */
-export function formatUtc(at: Date): string {
+export function formatUtc(at: Date, language: MailLanguage = "en"): string {
   const two = (n: number) => String(n).padStart(2, "0");
   const clock = `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())}`;
+  if (language === "es") return `${at.getUTCDate()} de ${MONTHS_ES[at.getUTCMonth()]} de ${at.getUTCFullYear()}, ${clock} UTC (tiempo universal coordinado)`;
   return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}, ${clock} UTC (Coordinated Universal Time)`;
 }

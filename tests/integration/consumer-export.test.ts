@@ -81,6 +81,7 @@ describe("the person's own data", () => {
     expect(data).toMatchObject({
       exportedAt: expect.any(String),
       email: ada.email,
+      language: null,
       profile: { sF_ConsumerId: ada.profile.sF_ConsumerId, firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10", postalCode: "94105", safeWindowId: ada.profile.safeWindowId },
       followers: [{ sF_ConsumerId: grace.profile.sF_ConsumerId, firstName: "Grace", confirmed: 1 }],
       following: [{ sF_ConsumerId: alan.profile.sF_ConsumerId, firstName: "Alan", confirmed: 0 }],
@@ -118,7 +119,7 @@ describe("the person's own data", () => {
 
   it("exports an account without a profile as its e-mail alone, and refuses a call without a token", async () => {
     const bare = await makeUser(services, { tag: "export-bare" });
-    expect(await json(await api("/consumer/export", bare))).toEqual({ exportedAt: expect.any(String), email: bare.email, profile: null, results: [], followers: [], following: [], visits: [] });
+    expect(await json(await api("/consumer/export", bare))).toEqual({ exportedAt: expect.any(String), email: bare.email, language: null, profile: null, results: [], followers: [], following: [], visits: [] });
     expect((await api("/consumer/export", null)).status).toBe(401);
   });
 });

@@ -1,7 +1,7 @@
 // The consumer API's memory of the e-mail addresses it stored for search (services/consumer/subscriptions.ts
 // EmailMemory): an authenticated call stores the token's address once, and skips the statement while this
 // process stored the same address for the same user within its time bound; a new address, `forget` and
-// the end of the bound store it again. The database is a real in-memory PGlite with the consumer
+// the end of the bound store it again; with it, the mail language a call names. The database is a real in-memory PGlite with the consumer
 // API's migrations; "another process deleted the row" is a DELETE by hand.
 import { PGlite } from "@electric-sql/pglite";
 import type { Kysely } from "kysely";
@@ -60,6 +60,25 @@ describe("EmailMemory", () => {
     await new Promise((resolve) => setTimeout(resolve, 80));
     await bounded.remember("user-3", "linus@example.com", new Date());
     expect(await stored("user-3")).toBe("linus@example.com");
+  });
+
+  it("keeps the language a call names with the address, keeps it through calls that name none, and writes a new one at once", async () => {
+    const memory = new EmailMemory(db, 60_000);
+    const language = async (user: string) =>
+      (await db.selectFrom("consumer_identity_emails").select("language").where("identity_user_id", "=", user).executeTakeFirst())?.language;
+    await memory.remember("user-7", "ada@example.com", new Date());
+    expect(await language("user-7")).toBeNull();
+    await memory.remember("user-7", "ada@example.com", new Date(), "es");
+    expect(await language("user-7")).toBe("es");
+    // A call that names no language keeps Spanish, also when the address changes.
+    await memory.remember("user-7", "ada.new@example.com", new Date(), null);
+    expect([await stored("user-7"), await language("user-7")]).toEqual(["ada.new@example.com", "es"]);
+    await memory.remember("user-7", "ada.new@example.com", new Date(), "en");
+    expect(await language("user-7")).toBe("en");
+    // The same pair again within the bound: no statement (a hand-made change stays).
+    await db.updateTable("consumer_identity_emails").set({ language: "es" }).where("identity_user_id", "=", "user-7").execute();
+    await memory.remember("user-7", "ada.new@example.com", new Date(), "en");
+    expect(await language("user-7")).toBe("es");
   });
 
   it("keeps at most its number of users, the oldest going first", async () => {

@@ -14,6 +14,7 @@ import type { DisputeQueueEntry, DisputeReview, ReviewDecision } from "../../../
 import { ForbiddenError } from "../errors.ts";
 import type { ConsumerOutbox } from "../outbox.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
+import { mailLanguageOf } from "../../shared/language.ts";
 import type { ClaimedRow } from "../../shared/outbox.ts";
 import { DisputeRuleError, ResultNotFoundError } from "./errors.ts";
 import type { PdfPool } from "./pool.ts";
@@ -161,7 +162,7 @@ export async function disputeImage(db: Kysely<ConsumerDatabase>, pool: PdfPool, 
  * and in the audit trail (with the reviewer's identity user id and e-mail address), on accept the
  * result made valid, a 'Manual Review' property value added (manualReviewText: no reviewer named)
  * and the consumer's window recomputed, and the mail that tells the owner queued in `outbox` (to the
- * address of their latest token; none when the API never saw one).
+ * address of their latest token, in their kept language; none when the API never saw one).
  * @returns the owner's consumer id, the new validity, and the queued mail, to `outbox.deliver` once committed.
  * @throws ResultNotFoundError when no such result is disputed; OwnDisputeError (403) when the result
  *   is the reviewer's own; DisputeRuleError response_required, response_too_long, or
@@ -185,7 +186,7 @@ export async function reviewDispute(
       .selectFrom("consumer_test_results as r")
       .innerJoin("consumer_profiles as p", "p.id", "r.consumer_id")
       .leftJoin("consumer_identity_emails as e", "e.identity_user_id", "p.identity_user_id")
-      .select(["r.id", "r.consumer_id", "r.valid", "r.dispute_status", "r.review_decision", "r.public_name", "r.collected_at", "p.first_name", "p.last_name", "p.dob", "p.identity_user_id", "e.email"])
+      .select(["r.id", "r.consumer_id", "r.valid", "r.dispute_status", "r.review_decision", "r.public_name", "r.collected_at", "p.first_name", "p.last_name", "p.dob", "p.identity_user_id", "e.email", "e.language"])
       .where("r.id", "=", resultId)
       .forUpdate("r")
       .executeTakeFirst();
@@ -246,6 +247,8 @@ export async function reviewDispute(
           responseComment: response,
           publicName: row.public_name,
           collectedAt: row.collected_at,
+          // The owner's language, never the reviewer's (docs/product/calls.md §7.4 "The mail's language").
+          language: mailLanguageOf(null, row.language),
         })
       : null;
     return { consumerId: row.consumer_id, valid, mail };

@@ -13,6 +13,7 @@ import { resultLinks } from "./0009_result_links.ts";
 import { resultProof } from "./0010_result_proof.ts";
 import { manualReviewUnnamed } from "./0011_manual_review_unnamed.ts";
 import { checkinGuesses } from "./0012_checkin_guesses.ts";
+import { mailLanguage } from "./0013_mail_language.ts";
 
 /** Migration table of the consumer API (kept apart from identity_… in a shared database). */
 export const CONSUMER_MIGRATION_TABLE = "consumer_migration";
@@ -31,4 +32,5 @@ export const consumerMigrations: Record<string, Migration> = {
   "0010_result_proof": resultProof,
   "0011_manual_review_unnamed": manualReviewUnnamed,
   "0012_checkin_guesses": checkinGuesses,
+  "0013_mail_language": mailLanguage,
 };

@@ -2,6 +2,7 @@
 // migrations are the source of truth for the SQL.
 import type { ColumnType, Selectable } from "kysely";
 import { profileScreenNames } from "../../../contracts/consumer.ts";
+import type { MailLanguage } from "../../shared/language.ts";
 import type { QueueTableColumns } from "../../shared/outbox.ts";
 
 /** docs/product/data.md §6 screens, as identifiers, in tab order: the contract's screenNames. */
@@ -63,6 +64,8 @@ export interface ConsumerIdentityEmailsTable {
   identity_user_id: ColumnType<string, string, never>;
   email: string;
   updated_at: Date;
+  /** The last mail language the user's requests asked for (0013_mail_language.ts); null: never said (English). */
+  language: ColumnType<MailLanguage | null, MailLanguage | null | undefined, MailLanguage | null>;
 }
 
 /** A stored test result (docs/product/data.md §3 test result; docs/architecture/results-pipeline.md §5): what the PDF said and whether it matched. */
@@ -181,6 +184,8 @@ export interface ConsumerOutboxTable extends QueueTableColumns<"pending" | "sent
   /** The result's lab and collection time, as they were when the mail was queued. */
   public_name: string;
   collected_at: Date;
+  /** The mail's language, decided when it was queued (its owner's, never the reviewer's). */
+  language: ColumnType<MailLanguage, MailLanguage | undefined, MailLanguage>;
 }
 
 /** A check-in code a person asked for (docs/venues.md "Check-in"): 2 minutes, one use. */

@@ -8,6 +8,7 @@ import { outboxPurgeIndex } from "./0005_outbox_purge_index.ts";
 import { accountDeleted } from "./0006_account_deleted.ts";
 import { sealedSigningKeys } from "./0007_sealed_signing_keys.ts";
 import { outboxDeletionIndexes } from "./0008_outbox_deletion_indexes.ts";
+import { mailLanguage } from "./0009_mail_language.ts";
 
 /** Migration table of the identity authority (kept apart from consumer_… in a shared database). */
 export const IDENTITY_MIGRATION_TABLE = "identity_migration";
@@ -22,4 +23,5 @@ export const identityMigrations: Record<string, Migration> = {
   "0006_account_deleted": accountDeleted,
   "0007_sealed_signing_keys": sealedSigningKeys,
   "0008_outbox_deletion_indexes": outboxDeletionIndexes,
+  "0009_mail_language": mailLanguage,
 };

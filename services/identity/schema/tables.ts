@@ -1,6 +1,7 @@
 // Row types of the identity authority's tables (see 0001_initial.ts … 0004_reset_requests.ts). Kysely reads these;
 // the migrations are the source of truth for the SQL.
 import type { ColumnType, Selectable } from "kysely";
+import type { MailLanguage } from "../../shared/language.ts";
 import type { QueueTableColumns } from "../../shared/outbox.ts";
 
 /** What a token row was issued for; each purpose has its own lifetime (accounts.ts). */
@@ -24,6 +25,8 @@ export interface IdentityUsersTable {
   email_confirmed: boolean;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
+  /** The last mail language the holder's requests asked for (0009_mail_language.ts); null: never said (English). */
+  language: ColumnType<MailLanguage | null, MailLanguage | null | undefined, MailLanguage | null>;
 }
 
 export interface IdentityUserTokensTable {
@@ -77,6 +80,8 @@ export interface IdentityOutboxTable extends QueueTableColumns<OutboxStatus> {
   occurred_at: Date | null;
   /** An e-mail change notice's new address (`recipient` is the old one); null otherwise. */
   new_address: string | null;
+  /** The mail's language, decided when it was queued; a reset request's is its request's (null: none said). */
+  language: ColumnType<MailLanguage | null, MailLanguage | null | undefined, MailLanguage | null>;
 }
 
 export interface IdentityDatabase {

@@ -12,6 +12,7 @@ import type { AugmentedRequest } from "express-rate-limit";
 import type { Logger } from "pino";
 import { identityCalls, passwordGrantSchema, tokenFormSchema } from "../../../contracts/identity.ts";
 import { reply, safeError } from "../../shared/http.ts";
+import { requestedMailLanguage } from "../../shared/language.ts";
 import * as accounts from "../accounts.ts";
 import type { AccountsContext } from "../accounts.ts";
 import { OAuthError } from "../errors.ts";
@@ -209,7 +210,8 @@ export function tokenRoutes(deps: TokenRoutesDeps): Router {
       const grant = passwordGrantSchema.safeParse(form);
       if (!grant.success) throw new OAuthError(400, "invalid_request", "username and password are required.");
       const scopes = grantedScopes(grant.data.scope, USER_SCOPES);
-      const user = await accounts.authenticateUser(deps.accounts, grant.data.username, grant.data.password);
+      // A sign-in keeps the request's language with the account (docs/product/calls.md §7.4 "The mail's language").
+      const user = await accounts.authenticateUser(deps.accounts, grant.data.username, grant.data.password, requestedMailLanguage(req.get("accept-language")));
       if (!user) throw new OAuthError(400, "invalid_grant", "The user name or password is incorrect.");
       const accessToken = await issueAccessToken(keys, { issuer, clientId: client.clientId, scopes, now: at, user });
       reply(res, identityCalls.token, { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_LIFETIME_SECONDS, scope: scopes.join(" ") });
