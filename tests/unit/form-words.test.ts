@@ -18,7 +18,10 @@ import { formWords } from "../../app/forms/words";
 import * as en from "../../app/messages";
 import * as es from "../../app/messages/es";
 import type { Messages } from "../../app/messages/catalogues";
-import { createLanguageNegotiation, messagesOf } from "../../app/server/i18n.server";
+import { createAttemptLimits } from "../../app/server/attempt-limits.server";
+import { attemptRefused } from "../../app/server/attempts.server";
+import { requestContext } from "../../app/server/context";
+import { createLanguageNegotiation, messagesOf, requestLanguageContext } from "../../app/server/i18n.server";
 
 type Schema = $ZodType<Record<string, unknown>, Record<string, unknown>>;
 type Key = keyof Messages;
@@ -147,5 +150,22 @@ describe("a loader sends its form's words in the request's language", () => {
     const { loader } = await import("../../app/routes/requestpasswordchange");
     const loaded = await load("/requestpasswordchange", "es-MX", loader);
     expect(loaded.text.form).toEqual({ resetEmailRequired: es.resetEmailRequired, emailInvalid: es.emailInvalid, controlCharacters: es.controlCharacters });
+  });
+});
+
+describe("a form's answer past the attempt limits (app/server/attempts.server.ts)", () => {
+  it("is in the request's language", async () => {
+    const log = { info() {}, warn() {}, error() {}, debug() {}, child: () => log };
+    const context = new RouterContextProvider();
+    context.set(requestContext, { nonce: "n", requestId: "r", log: log as never, clientIp: "198.51.100.20", sessions: undefined as never, attemptLimits: createAttemptLimits(), draining: new AbortController().signal });
+    context.set(requestLanguageContext, "es");
+    let refused: Awaited<ReturnType<typeof attemptRefused>>;
+    // docs/security.md "Limits": five mails an hour to one address; the sixth is refused.
+    for (let i = 0; i < 6 && !refused; i++) refused = await attemptRefused(context, "mail", "a@example.com");
+    expect(refused?.init.status).toBe(429);
+    // The wait is up to the hour's window, in whole minutes.
+    const minutes = Array.from({ length: 60 }, (_, i) => i + 1);
+    expect(minutes.map((m) => es.tooManyAttempts(m))).toContain(refused?.message);
+    expect(minutes.map((m) => en.tooManyAttempts(m))).not.toContain(refused?.message);
   });
 });
