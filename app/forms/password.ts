@@ -4,8 +4,8 @@
  * sets a password; the identity authority enforces the same rule.
  */
 import * as z from "zod/mini";
-import * as messages from "../messages";
 import { singleLine } from "./text";
+import type { FormWords } from "./words";
 
 export const passwordMinLength = 8;
 /** Upper bound against abuse (argon2 input); not a product rule. */
@@ -21,14 +21,22 @@ export function isValidPassword(password: string): boolean {
   return password.length >= passwordMinLength && password.length <= passwordMaxLength && hasPasswordCharacterClasses(password);
 }
 
+/** The words of a new password field's checks. */
+export const newPasswordWordKeys = ["passwordTooShort", "passwordFormat", "controlCharacters"] as const;
+/** The words of a current password field's checks. */
+export const currentPasswordWordKeys = ["passwordTooLong", "controlCharacters"] as const;
+/** The words of an e-mail field's checks. */
+export const emailAddressWordKeys = ["emailInvalid", "controlCharacters"] as const;
+
 /**
  * A new password field: required (with the form's own message), then the length message, then
  * the product's character-class message; only the first that fails is reported. Registration and resets name the length ('Passwords must be at
  * least 8 characters long.', docs/product/data.md §5 Registration); the settings change passes
- * `messages.passwordFormat`, since there any failed format check shows the shared password message
+ * `words.passwordFormat`, since there any failed format check shows the shared password message
  * (docs/product/data.md §5 Settings password change).
+ * @param words the form's words, in the request's language (app/forms/words.ts)
  */
-export function newPassword(requiredMessage: string, tooShortMessage: string = messages.passwordTooShort) {
+export function newPassword(words: FormWords<typeof newPasswordWordKeys>, requiredMessage: string, tooShortMessage: string = words.passwordTooShort) {
   // The first failed check is the one message shown (`abort`): a short password without a digit
   // reads "Passwords must be at least 8 characters long.", not that and the format message too.
   return z
@@ -36,29 +44,33 @@ export function newPassword(requiredMessage: string, tooShortMessage: string = m
     .check(
       z.minLength(1, { error: requiredMessage, abort: true }),
       z.minLength(passwordMinLength, { error: tooShortMessage, abort: true }),
-      z.maxLength(passwordMaxLength, { error: messages.passwordFormat, abort: true }),
-      z.refine(singleLine, { error: messages.controlCharacters, abort: true }),
-      z.refine(hasPasswordCharacterClasses, { error: messages.passwordFormat, abort: true }),
+      z.maxLength(passwordMaxLength, { error: words.passwordFormat, abort: true }),
+      z.refine(singleLine, { error: words.controlCharacters, abort: true }),
+      z.refine(hasPasswordCharacterClasses, { error: words.passwordFormat, abort: true }),
     );
 }
 
-/** An e-mail field: required with `requiredMessage`, then the product's format message. */
 /**
  * A password typed to prove who one is (sign-in, current password): required, single line, at most
  * 1024 characters (a bound against abuse, not a rule on its content).
+ * @param words the form's words, in the request's language (app/forms/words.ts)
  */
-export function currentPassword(requiredMessage: string) {
+export function currentPassword(words: FormWords<typeof currentPasswordWordKeys>, requiredMessage: string) {
   return z
     .string({ error: requiredMessage })
-    .check(z.minLength(1, requiredMessage), z.maxLength(1024, messages.passwordTooLong), z.refine(singleLine, messages.controlCharacters));
+    .check(z.minLength(1, requiredMessage), z.maxLength(1024, words.passwordTooLong), z.refine(singleLine, words.controlCharacters));
 }
 
-export function emailAddress(requiredMessage: string) {
+/**
+ * An e-mail field: required with `requiredMessage`, then the product's format message.
+ * @param words the form's words, in the request's language (app/forms/words.ts)
+ */
+export function emailAddress(words: FormWords<typeof emailAddressWordKeys>, requiredMessage: string) {
   return z.pipe(
     z
       .string({ error: requiredMessage })
-      .check(z.trim(), z.minLength(1, requiredMessage), z.maxLength(254, messages.emailInvalid), z.refine(singleLine, messages.controlCharacters)),
-    z.email(messages.emailInvalid),
+      .check(z.trim(), z.minLength(1, requiredMessage), z.maxLength(254, words.emailInvalid), z.refine(singleLine, words.controlCharacters)),
+    z.email(words.emailInvalid),
   );
 }
 

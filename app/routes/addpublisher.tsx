@@ -5,7 +5,6 @@ import { data, Form, useActionData, useLoaderData, useNavigation } from "react-r
 import type { Route } from "./+types/addpublisher";
 import { FormMessage } from "~/components/Field";
 import { peopleSearchMax, peopleSearchSchema } from "~/forms/search";
-import * as messages from "~/messages";
 import { messagesOf } from "~/server/i18n.server";
 import { htmlConstraints } from "~/server/form-constraints.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
@@ -17,8 +16,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ tit
 export async function loader({ request, context }: Route.LoaderArgs) {
   const query = new URL(request.url).searchParams.get("q")?.slice(0, peopleSearchMax) ?? "";
   // The search box's HTML constraints, from the schema the query is checked with.
-  const constraint = htmlConstraints(peopleSearchSchema).q;
   const m = messagesOf(context);
+  const constraint = htmlConstraints(peopleSearchSchema(m)).q;
   const text = {
     title: m.addTitle,
     pageTitle: m.addPageTitle,
@@ -31,11 +30,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     add: m.addButton,
   };
   if (!query.trim()) return { query, constraint, problem: undefined, results: null, text };
-  const checked = peopleSearchSchema.safeParse({ q: query });
+  const checked = peopleSearchSchema(m).safeParse({ q: query });
   if (!checked.success) {
     const problem = checked.error.issues[0]!.message;
     // Characters that cannot be typed are not shown back.
-    return data({ query: problem === messages.searchInvalid ? "" : query, constraint, problem, results: null, text }, { status: 400 });
+    return data({ query: problem === m.searchInvalid ? "" : query, constraint, problem, results: null, text }, { status: 400 });
   }
   const api = consumerApi(context);
   const [found, following] = await Promise.all([api.searchPublishers(query), api.publishers()]);

@@ -38,8 +38,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const asked = new URL(request.url).searchParams.get("location");
   const selected = locations.find((l) => l.locationId === asked)?.locationId ?? locations[0]!.locationId;
   // The code box's HTML constraints, from the schema the action checks the code with.
-  const constraint = htmlConstraints(checkinCodeSchema).code;
   const m = messagesOf(context);
+  const constraint = htmlConstraints(checkinCodeSchema(m)).code;
   const text = {
     title: m.checkinTitle,
     pageTitle: m.checkinPageTitle,
@@ -78,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // shown as notLocationAdministrator); asking here too would make every lookup cost one call more.
   const locationId = String(form.get("locationId") ?? "");
   if (!locationId) return data({ error: messages.notLocationAdministrator } satisfies ActionData, { status: 403 });
-  const checked = checkinCodeSchema.safeParse({ code: String(form.get("code") ?? "") });
+  const checked = checkinCodeSchema(messages).safeParse({ code: String(form.get("code") ?? "") });
   const code = checked.success ? checked.data.code : undefined;
   if (!code) return data({ codeError: messages.checkinCodeInvalid, locationId, code: String(form.get("code") ?? "").slice(0, 20) } satisfies ActionData, { status: 400 });
   const check = await api.redeemCheckinCode(code, locationId);

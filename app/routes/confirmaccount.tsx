@@ -8,7 +8,8 @@ import type { Route } from "./+types/confirmaccount";
 import { PasswordField } from "~/components/PasswordField";
 import { DoneCard } from "~/components/DoneCard";
 import { FormMessage } from "~/components/Field";
-import { confirmAccountSchema, linkParameters } from "~/forms/account";
+import { confirmAccountSchema, confirmAccountWordKeys, linkParameters } from "~/forms/account";
+import { formWords } from "~/forms/words";
 import { messagesOf } from "~/server/i18n.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { failureInit } from "~/server/upstream/result.server";
@@ -17,8 +18,8 @@ import { failureInit } from "~/server/upstream/result.server";
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 export function loader({ request, context }: Route.LoaderArgs) {
-  const link = linkParameters(new URL(request.url));
   const m = messagesOf(context);
+  const link = linkParameters(new URL(request.url), m);
   const email = link.problem === undefined ? link.email : "";
   return {
     problem: link.problem,
@@ -32,14 +33,17 @@ export function loader({ request, context }: Route.LoaderArgs) {
       linkIncomplete: m.inviteLinkIncomplete,
       confirmed: m.accountConfirmed,
       signIn: m.signInTitle,
+      // The form's checks, worded for the browser's validation on blur (app/forms/words.ts).
+      form: formWords(m, confirmAccountWordKeys),
     },
   };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const link = linkParameters(new URL(request.url));
+  const m = messagesOf(context);
+  const link = linkParameters(new URL(request.url), m);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: confirmAccountSchema });
+  const submission = parseWithZod(formData, { schema: confirmAccountSchema(m) });
   if (link.problem !== undefined) {
     return data({ done: false, result: submission.reply({ formErrors: [link.problem], hideFields: ["password"] }) }, { status: 400 });
   }
@@ -55,7 +59,7 @@ export default function ConfirmAccount() {
   const { problem, email, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.confirmAccountSchema), actionData?.result);
+  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.confirmAccountSchema(text.form)), actionData?.result);
   if (actionData?.done) return <DoneCard title={text.title} message={text.confirmed} signIn={text.signIn} />;
   const disabled = Boolean(problem);
   return (

@@ -33,7 +33,7 @@ function pageText(context: Route.LoaderArgs["context"]) {
 type Outcome = ({ confirmed: true } | { confirmed: false; errors: string[]; email: string } | { working: true }) & { text: ReturnType<typeof pageText> };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const link = linkParameters(new URL(request.url));
+  const link = linkParameters(new URL(request.url), messagesOf(context));
   const text = pageText(context);
   if (link.problem !== undefined) {
     return data<Outcome>({ confirmed: false, errors: [link.problem], email: "", text }, { status: 400 });

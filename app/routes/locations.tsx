@@ -35,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const api = consumerApi(context);
   const zip = (params.get("zip") ?? "").trim();
   // The ZIP box's HTML constraints, from the schema the ZIP code is checked with.
-  const constraint = htmlConstraints(zipSearchSchema).zip;
+  const constraint = htmlConstraints(zipSearchSchema(messagesOf(context))).zip;
   const latitude = coordinate(params.get("latitude"), 90);
   const longitude = coordinate(params.get("longitude"), 180);
   const near = latitude !== undefined && longitude !== undefined && !zip ? { latitude, longitude } : undefined;
@@ -58,7 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const profile = valueOrThrow(await api.getProfile());
     return { zip: profile?.postalCode ?? "", constraint, miles, searched: false as const, nearMe: false, problem: undefined, locations: [], ...none };
   }
-  const checked = zip ? zipSearchSchema.safeParse({ zip }) : undefined;
+  const checked = zip ? zipSearchSchema(m).safeParse({ zip }) : undefined;
   if (checked && !checked.success) return data({ zip: zip.slice(0, 10), constraint, miles, searched: false as const, nearMe: false, problem: checked.error.issues[0]!.message, locations: [], ...none }, { status: 400 });
   const found = await api.searchLocations(near ?? { zip }, miles);
   if (!found.ok && found.reason === "refused") return data({ zip, constraint, miles, searched: false as const, nearMe: false, problem: found.message, locations: [], ...none }, { status: 400 });

@@ -7,7 +7,8 @@ import type { Route } from "./+types/login";
 import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage } from "~/components/Field";
 import { TextSeparator } from "~/components/TextOnly";
-import { loginSchema } from "~/forms/account";
+import { loginSchema, loginWordKeys } from "~/forms/account";
+import { formWords } from "~/forms/words";
 import { authenticate, getSessionUser, safeRedirect, SignInError } from "~/server/auth.server";
 import { rememberedUserName, rememberUserName } from "~/server/preferences.server";
 import { attemptRefused, forgiveAttempt } from "~/server/attempts.server";
@@ -43,6 +44,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       submit: m.submitButton,
       forgotPassword: m.forgotPasswordLink,
       createAccount: m.createAccountLink,
+      // The form's checks, worded for the browser's validation on blur (app/forms/words.ts).
+      form: formWords(m, loginWordKeys),
     },
   };
 }
@@ -50,7 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   // The sign-in strategy reads the body itself: this reads a clone (remix-auth-form's README).
   const formData = await request.clone().formData();
-  const submission = parseWithZod(formData, { schema: loginSchema });
+  const submission = parseWithZod(formData, { schema: loginSchema(messagesOf(context)) });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   }
@@ -71,7 +74,7 @@ export default function Login() {
   const { redirectTo, email, ended, notice, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.loginSchema), actionData?.result, { defaultValue: { email, redirectTo } });
+  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.loginSchema(text.form)), actionData?.result, { defaultValue: { email, redirectTo } });
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>

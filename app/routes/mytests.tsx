@@ -37,8 +37,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const language = languageOf(context);
   const notice = flash.notice ? localizeTimes(flash.notice, timeZone, language) : undefined;
   // The link form's HTML constraints, from the schema its action parses with.
-  const linkConstraint = htmlConstraints(resultLinkSchema);
   const m = messagesOf(context);
+  const linkConstraint = htmlConstraints(resultLinkSchema(m));
   const person = valueOrThrow(card);
   const text = {
     title: m.myTestsTitle,
@@ -99,8 +99,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 async function addByLink(request: Request, context: Route.ActionArgs["context"], form: FormData) {
   const raw = form.get("url");
   const link = typeof raw === "string" ? raw : "";
-  const parsed = z.safeParse(resultLinkSchema, { url: link });
-  if (!parsed.success) return data({ linkError: parsed.error.issues[0]?.message ?? messagesOf(context).resultLinkRequired, link }, { status: 400 });
+  const m = messagesOf(context);
+  const parsed = z.safeParse(resultLinkSchema(m), { url: link });
+  if (!parsed.success) return data({ linkError: parsed.error.issues[0]?.message ?? m.resultLinkRequired, link }, { status: 400 });
   const added = await consumerApi(context).addByLink(parsed.data.url);
   if (!added.ok) {
     const linkError = localizeTimes(added.message, await timeZoneOf(request, context), languageOf(context));

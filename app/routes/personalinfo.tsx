@@ -10,7 +10,8 @@ import type { Route } from "./+types/personalinfo";
 import { FormMessage } from "~/components/Field";
 import { ProfileFields, type ProfileFieldsText } from "~/components/ProfileFields";
 import { toUsDate } from "~/dates";
-import { personalInfoSchema, toIsoDate } from "~/forms/profile";
+import { personalInfoSchema, personalInfoWordKeys, toIsoDate } from "~/forms/profile";
+import { formWords, type FormWords } from "~/forms/words";
 import { useHydrated } from "~/hooks/useHydrated";
 import { messagesOf } from "~/server/i18n.server";
 import { setFlash } from "~/server/session.server";
@@ -35,6 +36,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       cancel: m.cancelButton,
       change: m.changeYourInfoButton,
       back: m.backToSettingsLink,
+      // The form's checks, worded for the browser's validation on blur (app/forms/words.ts).
+      form: formWords(m, personalInfoWordKeys),
     },
     editing: new URL(request.url).searchParams.get("edit") === "1",
     original: { firstName: profile.firstName, lastName: profile.lastName, dob: toUsDate(profile.dob), postalCode: profile.postalCode },
@@ -42,8 +45,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: personalInfoSchema });
   const messages = messagesOf(context);
+  const submission = parseWithZod(await request.formData(), { schema: personalInfoSchema(messages) });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const api = consumerApi(context);
   const found = await api.getProfile();
@@ -81,15 +84,15 @@ function PersonalInfoForm({
   result,
   text,
 }: {
-  text: { fields: ProfileFieldsText; save: string; cancel: string; change: string; back: string };
+  text: { fields: ProfileFieldsText; save: string; cancel: string; change: string; back: string; form: FormWords<typeof personalInfoWordKeys> };
   editing: boolean;
   original: { firstName: string; lastName: string; dob: string; postalCode: string };
   result: SubmissionResult<string[]> | undefined;
 }) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useValidatedForm(() => import("~/forms/profile").then((m) => m.personalInfoSchema), result, { id: "personal-info", defaultValue: original });
-  const valid = personalInfoSchema.safeParse(form.value ?? original).success;
+  const [form, fields] = useValidatedForm(() => import("~/forms/profile").then((m) => m.personalInfoSchema(text.form)), result, { id: "personal-info", defaultValue: original });
+  const valid = personalInfoSchema(text.form).safeParse(form.value ?? original).success;
   return (
     <Form method="post" action="/personalinfo?edit=1" {...getFormProps(form)} aria-describedby={form.errorId}>
       <FormMessage id={form.errorId} errors={form.errors} />

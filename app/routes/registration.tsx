@@ -7,7 +7,8 @@ import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/registration";
 import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage, Toggle } from "~/components/Field";
-import { registrationSchema } from "~/forms/account";
+import { registrationSchema, registrationWordKeys } from "~/forms/account";
+import { formWords } from "~/forms/words";
 import { isValidPassword } from "~/forms/password";
 import { useHydrated } from "~/hooks/useHydrated";
 import type { Messages } from "~/messages/catalogues";
@@ -43,6 +44,8 @@ export function loader({ context }: Route.LoaderArgs) {
       signIn: m.signInTitle,
       emailUnavailable: m.emailUnavailable,
       missing: m.createAccountMissingParts,
+      // The form's checks, worded for the browser's validation on blur (app/forms/words.ts).
+      form: formWords(m, registrationWordKeys),
     },
   };
 }
@@ -72,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (formData.get("intent") === "check-email") return checkEmail(formData, context);
   const messages = messagesOf(context);
 
-  const submission = parseWithZod(formData, { schema: registrationSchema });
+  const submission = parseWithZod(formData, { schema: registrationSchema(messages) });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: hiddenFields }) }, { status: 400 });
   }
@@ -128,7 +131,7 @@ export default function Registration() {
   const hydrated = useHydrated();
   const availability = useFetcher<typeof action>();
   const result = actionData && "result" in actionData ? actionData.result : undefined;
-  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.registrationSchema), result);
+  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.registrationSchema(text.form)), result);
 
   const checked = availability.data && "emailCheck" in availability.data ? availability.data.emailCheck : undefined;
   const typedEmail = String(fields.email.value ?? "").trim();

@@ -6,7 +6,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/requestpasswordchange";
 import { Field, FormMessage } from "~/components/Field";
-import { requestPasswordChangeSchema } from "~/forms/account";
+import { requestPasswordChangeSchema, requestPasswordChangeWordKeys } from "~/forms/account";
+import { formWords } from "~/forms/words";
 import { messagesOf } from "~/server/i18n.server";
 import { attemptRefused } from "~/server/attempts.server";
 import { identityApi } from "~/server/upstream/identity.server";
@@ -28,12 +29,14 @@ export function loader({ context }: Route.LoaderArgs) {
       email: m.emailLabel,
       submit: m.sendResetEmailButton,
       login: m.loginLink,
+      // The form's checks, worded for the browser's validation on blur (app/forms/words.ts).
+      form: formWords(m, requestPasswordChangeWordKeys),
     },
   };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: requestPasswordChangeSchema });
+  const submission = parseWithZod(await request.formData(), { schema: requestPasswordChangeSchema(messagesOf(context)) });
   if (submission.status !== "success") return data({ sent: false, result: submission.reply() }, { status: 400 });
   // Counted per recipient, whether or not the account exists, so the limit discloses nothing either.
   const refused = await attemptRefused(context, "mail", submission.value.email);
@@ -48,7 +51,7 @@ export default function RequestPasswordChange() {
   const { text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.requestPasswordChangeSchema), actionData?.result);
+  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.requestPasswordChangeSchema(text.form)), actionData?.result);
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>

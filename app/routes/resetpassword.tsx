@@ -8,7 +8,8 @@ import type { Route } from "./+types/resetpassword";
 import { PasswordField } from "~/components/PasswordField";
 import { DoneCard } from "~/components/DoneCard";
 import { FormMessage } from "~/components/Field";
-import { linkParameters, resetPasswordSchema } from "~/forms/account";
+import { linkParameters, resetPasswordSchema, resetPasswordWordKeys } from "~/forms/account";
+import { formWords } from "~/forms/words";
 import { messagesOf } from "~/server/i18n.server";
 import { revokeSessionsOf } from "~/server/session.server";
 import { failureInit } from "~/server/upstream/result.server";
@@ -20,8 +21,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ tit
 const hideFields = ["newPassword", "confirmPassword"];
 
 export function loader({ request, context }: Route.LoaderArgs) {
-  const link = linkParameters(new URL(request.url));
   const m = messagesOf(context);
+  const link = linkParameters(new URL(request.url), m);
   const email = link.problem === undefined ? link.email : "";
   return {
     problem: link.problem,
@@ -37,13 +38,16 @@ export function loader({ request, context }: Route.LoaderArgs) {
       newResetLink: m.sendNewResetLink,
       succeeded: m.resetSucceeded,
       signIn: m.signInTitle,
+      // The form's checks, worded for the browser's validation on blur (app/forms/words.ts).
+      form: formWords(m, resetPasswordWordKeys),
     },
   };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const link = linkParameters(new URL(request.url));
-  const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
+  const m = messagesOf(context);
+  const link = linkParameters(new URL(request.url), m);
+  const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema(m) });
   if (link.problem !== undefined) {
     return data({ done: false, result: submission.reply({ formErrors: [link.problem], hideFields }) }, { status: 400 });
   }
@@ -59,7 +63,7 @@ export default function ResetPassword() {
   const { problem, email, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.resetPasswordSchema), actionData?.result);
+  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.resetPasswordSchema(text.form)), actionData?.result);
   if (actionData?.done) return <DoneCard title={text.title} message={text.succeeded} signIn={text.signIn} />;
   const disabled = Boolean(problem);
   return (

@@ -11,7 +11,8 @@ import type { Route } from "./+types/reviews.dispute";
 import { FormMessage, TextareaField } from "~/components/Field";
 import { ResultPager, pageParameter, resultPagerText } from "~/components/ResultPager";
 import { formatInstant, localizeTimes } from "~/dates";
-import { reviewSchema } from "~/forms/review";
+import { reviewSchema, reviewWordKeys } from "~/forms/review";
+import { formWords } from "~/forms/words";
 import { htmlConstraints } from "~/server/form-constraints.server";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
 import { languageOf, messagesOf } from "~/server/i18n.server";
@@ -63,11 +64,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     accept: m.acceptDecision,
     decline: m.declineDecision,
     backToReviews: m.backToReviews,
+    // The decision form's checks, worded for the browser's validation on blur (app/forms/words.ts).
+    form: formWords(m, reviewWordKeys),
   };
   return {
     text,
     // The decision form's HTML constraints, from the schema its action parses with.
-    constraint: htmlConstraints(reviewSchema),
+    constraint: htmlConstraints(reviewSchema(m)),
     id: dispute.sF_TestResultId,
     safeWindowId: dispute.safeWindowId,
     lab: `${dispute.publicName} (${dispute.testingCompanyName})`,
@@ -82,13 +85,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const dispute = await openDispute(request, context);
-  const submission = parseWithZod(await request.formData(), { schema: reviewSchema });
+  const m = messagesOf(context);
+  const submission = parseWithZod(await request.formData(), { schema: reviewSchema(m) });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { decision, responseComment } = submission.value;
   const decided = await consumerApi(context).reviewDispute(dispute.sF_TestResultId, decision, responseComment);
   if (!decided.ok) return data({ result: submission.reply({ formErrors: [decided.message] }) }, failureInit(decided));
   const name = `${dispute.firstName} ${dispute.lastName}`;
-  const m = messagesOf(context);
   setFlash(context, "notice", decision === "accept" ? m.reviewAccepted(name) : m.reviewDeclined(name));
   return redirect(reviewPaths.queue);
 }
@@ -98,7 +101,7 @@ export default function ReviewDispute() {
   const { text } = d;
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/review").then((m) => m.reviewSchema), actionData?.result, { constraint: d.constraint });
+  const [form, fields] = useValidatedForm(() => import("~/forms/review").then((m) => m.reviewSchema(text.form)), actionData?.result, { constraint: d.constraint });
   const here = `${reviewPaths.dispute}?id=${encodeURIComponent(d.id)}`;
   const imageUrl = `${reviewPaths.image}?id=${encodeURIComponent(d.id)}&page=${d.page}`;
   return (

@@ -9,7 +9,8 @@ import { FormMessage } from "~/components/Field";
 import { DeleteAccountPanel, PasswordPanel, UserNamePanel } from "~/components/settings/Panels";
 import { TimeZoneCard } from "~/components/settings/TimeZoneCard";
 import { LanguageCard } from "~/components/settings/LanguageCard";
-import { changePasswordSchema, changeUserNameSchema, deleteAccountSchema } from "~/forms/settings";
+import { changePasswordSchema, changePasswordWordKeys, changeUserNameSchema, changeUserNameWordKeys, deleteAccountSchema, deleteAccountWordKeys } from "~/forms/settings";
+import { formWords } from "~/forms/words";
 import { toUsDate } from "~/dates";
 import { reviewPaths } from "~/screens";
 import { requireUser } from "~/server/auth.server";
@@ -95,13 +96,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       passwordRule: words.passwordRuleHint,
       update: words.updateButton,
       newEmail: words.newEmailLabel,
+      // The panels' checks, worded for the browser's validation on blur (app/forms/words.ts).
+      passwordForm: formWords(words, changePasswordWordKeys),
+      userNameForm: formWords(words, changeUserNameWordKeys),
     },
     // The cards of the extensions, with their words only when offered: a page carries the words it shows.
     yourDataText: ownData ? { title: words.yourDataTitle, hint: words.yourDataHint, download: words.downloadMyData } : null,
     reviewsText: reviewer ? { title: words.reviewsTitle, hint: words.reviewsCardHint, open: words.openScreen(words.reviewsTitle) } : null,
     checkinText: locationAdministrator ? { title: words.checkinTitle, hint: words.checkinCardHint, open: words.openScreen(words.checkinTitle) } : null,
     deleteText: deletion
-      ? { title: words.deleteAccountTitle, hint: words.deleteAccountHint, button: words.deleteAccountButton, confirm: words.deleteAccountConfirm }
+      ? {
+          title: words.deleteAccountTitle,
+          hint: words.deleteAccountHint,
+          button: words.deleteAccountButton,
+          confirm: words.deleteAccountConfirm,
+          form: formWords(words, deleteAccountWordKeys),
+        }
       : null,
     timeZoneText: {
       title: words.timeZoneTitle,
@@ -116,9 +126,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     notice: flash.notice,
     // The panels' HTML constraints, from the schemas the action validates with.
     constraints: {
-      password: htmlConstraints(changePasswordSchema),
-      username: htmlConstraints(changeUserNameSchema),
-      delete: htmlConstraints(deleteAccountSchema),
+      password: htmlConstraints(changePasswordSchema(words)),
+      username: htmlConstraints(changeUserNameSchema(words)),
+      delete: htmlConstraints(deleteAccountSchema(words)),
     },
     profile: {
       fullName: [profile.firstName, profile.middleName, profile.lastName].filter(Boolean).join(" "),

@@ -14,7 +14,8 @@ import { FormMessage, TextareaField } from "~/components/Field";
 import { ResultIcon, resultState } from "~/components/ResultIcon";
 import { ResultPager, pageParameter, resultImageUrl, resultPagerText } from "~/components/ResultPager";
 import { formatInstant, localizeTimes } from "~/dates";
-import { disputeSchema } from "~/forms/dispute";
+import { disputeSchema, disputeWordKeys } from "~/forms/dispute";
+import { formWords } from "~/forms/words";
 import { htmlConstraints } from "~/server/form-constraints.server";
 import { useHydrated } from "~/hooks/useHydrated";
 import { ProofBadge, proofBadgeText } from "~/components/ProofBadge";
@@ -86,11 +87,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     fitToScreen: m.fitToScreen,
     backToDetail: m.backToTestDetail,
     backToDetailFullSize: m.backToTestDetailFullSize,
+    // The dispute form's checks, worded for the browser's validation on blur (app/forms/words.ts).
+    disputeForm: formWords(m, disputeWordKeys),
   };
   return {
     result,
     // The dispute form's HTML constraints, from the schema its action parses with.
-    disputeConstraint: htmlConstraints(disputeSchema),
+    disputeConstraint: htmlConstraints(disputeSchema(m)),
     mismatches,
     loadError,
     tab: tab === "dispute" || tab === "details" ? tab : null,
@@ -109,7 +112,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const id = new URL(request.url).searchParams.get("id") ?? "";
   const api = consumerApi(context);
   const result = valueOrThrow(await api.testResult(id));
-  const submission = parseWithZod(await request.formData(), { schema: disputeSchema });
+  const submission = parseWithZod(await request.formData(), { schema: disputeSchema(messagesOf(context)) });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   // A stale or hand-made post: docs/product/data.md §6 offers a dispute only for valid 0, and only once.
   if (result.valid !== 0 || result.disputeStatus !== 0) return data({ result: submission.reply({ formErrors: [messagesOf(context).disputeNotOffered] }) }, { status: 409 });
@@ -268,7 +271,7 @@ function DisputeTab({
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const { disputeConstraint, text } = useLoaderData<typeof loader>();
-  const [form, fields] = useValidatedForm(() => import("~/forms/dispute").then((m) => m.disputeSchema), actionData?.result, { constraint: disputeConstraint });
+  const [form, fields] = useValidatedForm(() => import("~/forms/dispute").then((m) => m.disputeSchema(text.disputeForm)), actionData?.result, { constraint: disputeConstraint });
   if (disputeStatus !== 0) {
     return (
       <div className="dispute">

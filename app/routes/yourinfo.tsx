@@ -7,7 +7,8 @@ import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/yourinfo";
 import { FormMessage } from "~/components/Field";
 import { ProfileFields } from "~/components/ProfileFields";
-import { toIsoDate, yourInfoSchema } from "~/forms/profile";
+import { toIsoDate, yourInfoSchema, yourInfoWordKeys } from "~/forms/profile";
+import { formWords } from "~/forms/words";
 import { useHydrated } from "~/hooks/useHydrated";
 import { messagesOf } from "~/server/i18n.server";
 import { saveEnabledScreens } from "~/server/session.server";
@@ -30,12 +31,14 @@ export async function loader({ context }: Route.LoaderArgs) {
       warning: m.infoChangeWarning,
       fields: { firstName: m.firstNameLabel, lastName: m.lastNameLabel, dob: m.dateOfBirthLabel, postalCode: m.postalCodeLabel, dateFormat: m.dateFormatHint },
       finish: m.finishButton,
+      // The form's checks, worded for the browser's validation on blur (app/forms/words.ts).
+      form: formWords(m, yourInfoWordKeys),
     },
   };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: yourInfoSchema });
+  const submission = parseWithZod(await request.formData(), { schema: yourInfoSchema(messagesOf(context)) });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { firstName, lastName, dob, postalCode } = submission.value;
   const api = consumerApi(context);
@@ -54,8 +57,8 @@ export default function YourInfo() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useValidatedForm(() => import("~/forms/profile").then((m) => m.yourInfoSchema), actionData?.result);
-  const valid = yourInfoSchema.safeParse(form.value ?? {}).success;
+  const [form, fields] = useValidatedForm(() => import("~/forms/profile").then((m) => m.yourInfoSchema(text.form)), actionData?.result);
+  const valid = yourInfoSchema(text.form).safeParse(form.value ?? {}).success;
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>

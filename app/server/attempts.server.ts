@@ -5,14 +5,14 @@
  * address (the load context's clientIp, as Express reads it with TRUST_PROXY).
  */
 import type { RouterContextProvider } from "react-router";
-import * as messages from "~/messages";
 import { minutesToWait, type AttemptKind } from "./attempt-limits.server";
 import { requestContext } from "./context";
+import { messagesOf } from "./i18n.server";
 import { noteRetryAfter } from "./retry-after.server";
 
 /** What an action answers when an address is over its limit. */
 export interface Refusal {
-  /** The form message: when to try again (ours). */
+  /** The form message: when to try again (ours), in the request's language. */
   message: string;
   /** 429; its Retry-After is noted for the root middleware (app/server/retry-after.server.ts). */
   init: { status: 429 };
@@ -36,5 +36,5 @@ export async function attemptRefused(context: Readonly<RouterContextProvider>, k
   if (verdict.allowed) return undefined;
   log.warn({ kind }, "per-account or per-recipient limit reached");
   noteRetryAfter(verdict.retryAfterSeconds);
-  return { message: messages.tooManyAttempts(minutesToWait(verdict.retryAfterSeconds)), init: { status: 429 } };
+  return { message: messagesOf(context).tooManyAttempts(minutesToWait(verdict.retryAfterSeconds)), init: { status: 429 } };
 }

@@ -139,9 +139,13 @@ const negotiation = createLanguageNegotiation(offeredLanguages);
 /** The root's language middleware, for the offered languages. */
 export const languageMiddleware: MiddlewareFunction<Response> = negotiation.middleware;
 
-/** The request's language (set by `languageMiddleware`). */
+/**
+ * The request's language: the one the negotiation's middleware put in `requestLanguageContext`
+ * (`languageMiddleware` in the app; a negotiation made by `createLanguageNegotiation` with other
+ * languages offered, in tests, sets the same context, so every reader follows it).
+ */
 export function languageOf(context: Readonly<RouterContextProvider>): Language {
-  return negotiation.languageOf(context);
+  return context.get(requestLanguageContext) ?? negotiation.languageOf(context);
 }
 
 /**

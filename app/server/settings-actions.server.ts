@@ -8,10 +8,10 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { changePasswordSchema, changeUserNameSchema, deleteAccountSchema } from "~/forms/settings";
-import * as messages from "~/messages";
 import { attemptRefused, forgiveAttempt } from "./attempts.server";
 import { authenticate, SignInError } from "./auth.server";
 import type { SessionUser } from "./context";
+import { messagesOf } from "./i18n.server";
 import { forgetLocalData, rememberUserName } from "./preferences.server";
 import { changeSessionUserName, forgetAccountSessions, revokeOtherSessions, setFlash } from "./session.server";
 import { isSelectableTimeZone, rememberTimeZone } from "./timezone.server";
@@ -30,7 +30,8 @@ const passwordFields = ["currentPassword", "newPassword", "confirmPassword"];
  * account is signed out, this one stays.
  */
 export async function changePassword(formData: FormData, context: Context) {
-  const submission = parseWithZod(formData, { schema: changePasswordSchema });
+  const messages = messagesOf(context);
+  const submission = parseWithZod(formData, { schema: changePasswordSchema(messages) });
   const hideFields = passwordFields;
   if (submission.status !== "success") return data({ intent: "password" as const, result: submission.reply({ hideFields }) }, { status: 400 });
   const { currentPassword, newPassword } = submission.value;
@@ -55,6 +56,7 @@ async function passwordRefusal(
 ): Promise<{ message: string; init: number | ResponseInit; field?: "currentPassword" } | null> {
   const refused = await attemptRefused(context, "signIn", user.userName);
   if (refused) return { message: refused.message, init: refused.init, field: "currentPassword" };
+  const messages = messagesOf(context);
   try {
     await authenticate(request, context, user.userName);
   } catch (error) {
@@ -75,7 +77,8 @@ async function passwordRefusal(
  * the new address, so it is counted per recipient.
  */
 export async function changeUserName(request: Request, formData: FormData, context: Context, user: SessionUser) {
-  const submission = parseWithZod(formData, { schema: changeUserNameSchema });
+  const messages = messagesOf(context);
+  const submission = parseWithZod(formData, { schema: changeUserNameSchema(messages) });
   const hideFields = ["currentPassword"];
   if (submission.status !== "success") return data({ intent: "username" as const, result: submission.reply({ hideFields }) }, { status: 400 });
   const { userName } = submission.value;
@@ -110,7 +113,8 @@ export async function changeUserName(request: Request, formData: FormData, conte
  * APIs go first: should the authority fail after them, the user can still sign in and finish.
  */
 export async function deleteAccount(request: Request, formData: FormData, context: Context, user: SessionUser) {
-  const submission = parseWithZod(formData, { schema: deleteAccountSchema });
+  const messages = messagesOf(context);
+  const submission = parseWithZod(formData, { schema: deleteAccountSchema(messages) });
   const hideFields = ["currentPassword"];
   if (submission.status !== "success") return data({ intent: "deleteAccount" as const, result: submission.reply({ hideFields }) }, { status: 400 });
   const fail = (message: string, init: number | ResponseInit, field?: "currentPassword") =>
@@ -133,6 +137,7 @@ export async function deleteAccount(request: Request, formData: FormData, contex
 /** Keeps the time zone chosen on this device (intent "timeZone"; "" is Automatic); docs/architecture/behaviour.md §4 "One clock". */
 export async function chooseTimeZone(formData: FormData, context: Context) {
   const zone = formData.get("timeZone");
+  const messages = messagesOf(context);
   if (zone !== "" && !isSelectableTimeZone(zone)) return data({ intent: "timeZone" as const, error: messages.timeZoneUnknown }, { status: 400 });
   setFlash(context, "notice", zone === "" ? messages.timeZoneAutomaticSaved : messages.timeZoneSaved);
   return redirect("/settings", { headers: { "Set-Cookie": await rememberTimeZone(zone === "" ? null : zone) } });

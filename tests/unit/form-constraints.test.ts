@@ -24,23 +24,23 @@ function pageSources(): [string, string][] {
 
 describe("HTML constraints from the forms' schemas", () => {
   it("gives each form's length bound as its schema checks it", () => {
-    expect(htmlConstraints(peopleSearchSchema)).toEqual({ q: { maxLength: 254 } });
-    expect(htmlConstraints(zipSearchSchema)).toEqual({ zip: { maxLength: 5 } });
-    expect(htmlConstraints(checkinCodeSchema)).toEqual({ code: { maxLength: 9 } });
-    expect(htmlConstraints(resultLinkSchema)).toEqual({ url: { maxLength: 2048 } });
-    expect(htmlConstraints(disputeSchema).disputeComment?.maxLength).toBeGreaterThan(0);
-    expect(htmlConstraints(reviewSchema).responseComment?.maxLength).toBeGreaterThan(0);
+    expect(htmlConstraints(peopleSearchSchema(messages))).toEqual({ q: { maxLength: 254 } });
+    expect(htmlConstraints(zipSearchSchema(messages))).toEqual({ zip: { maxLength: 5 } });
+    expect(htmlConstraints(checkinCodeSchema(messages))).toEqual({ code: { maxLength: 9 } });
+    expect(htmlConstraints(resultLinkSchema(messages))).toEqual({ url: { maxLength: 2048 } });
+    expect(htmlConstraints(disputeSchema(messages)).disputeComment?.maxLength).toBeGreaterThan(0);
+    expect(htmlConstraints(reviewSchema(messages)).responseComment?.maxLength).toBeGreaterThan(0);
   });
 
   it("checks on the server what the constraint promises the browser", () => {
-    expect(peopleSearchSchema.safeParse({ q: "a".repeat(255) }).success).toBe(false);
-    expect(peopleSearchSchema.safeParse({ q: " a b " }).error?.issues[0]?.message).toBe(messages.searchTooShort);
-    expect(peopleSearchSchema.safeParse({ q: "ab\u0007c" }).error?.issues[0]?.message).toBe(messages.searchInvalid);
-    expect(zipSearchSchema.safeParse({ zip: "123456" }).error?.issues[0]?.message).toBe(messages.zipInvalid);
-    expect(zipSearchSchema.safeParse({ zip: " 02139 " }).data).toEqual({ zip: "02139" });
-    expect(checkinCodeSchema.safeParse({ code: "ab3-d9e" }).data).toEqual({ code: "AB3D9E" });
-    expect(checkinCodeSchema.safeParse({ code: "ab3-d9e-x" }).error?.issues[0]?.message).toBe(messages.checkinCodeInvalid);
-    expect(checkinCodeSchema.safeParse({ code: "a b 3 - d 9 e" }).success).toBe(false);
+    expect(peopleSearchSchema(messages).safeParse({ q: "a".repeat(255) }).success).toBe(false);
+    expect(peopleSearchSchema(messages).safeParse({ q: " a b " }).error?.issues[0]?.message).toBe(messages.searchTooShort);
+    expect(peopleSearchSchema(messages).safeParse({ q: "ab\u0007c" }).error?.issues[0]?.message).toBe(messages.searchInvalid);
+    expect(zipSearchSchema(messages).safeParse({ zip: "123456" }).error?.issues[0]?.message).toBe(messages.zipInvalid);
+    expect(zipSearchSchema(messages).safeParse({ zip: " 02139 " }).data).toEqual({ zip: "02139" });
+    expect(checkinCodeSchema(messages).safeParse({ code: "ab3-d9e" }).data).toEqual({ code: "AB3D9E" });
+    expect(checkinCodeSchema(messages).safeParse({ code: "ab3-d9e-x" }).error?.issues[0]?.message).toBe(messages.checkinCodeInvalid);
+    expect(checkinCodeSchema(messages).safeParse({ code: "a b 3 - d 9 e" }).success).toBe(false);
   });
 
   it("no route or component types a length bound of its own", () => {

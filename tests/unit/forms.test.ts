@@ -27,7 +27,7 @@ function form(values: Record<string, string>): FormData {
 }
 
 function errors(values: Record<string, string>) {
-  const submission = parseWithZod(form(values), { schema: registrationSchema });
+  const submission = parseWithZod(form(values), { schema: registrationSchema(messages) });
   return submission.status === "success" ? {} : (submission.reply().error ?? {});
 }
 
@@ -43,7 +43,7 @@ describe("registration schema (docs/product/data.md §5)", () => {
   const valid = { email: "a@example.com", password: "Window#2026a", confirmPassword: "Window#2026a", acceptTerms: "on", acceptPrivacy: "on" };
 
   it("accepts a complete form", () => {
-    expect(parseWithZod(form(valid), { schema: registrationSchema }).status).toBe("success");
+    expect(parseWithZod(form(valid), { schema: registrationSchema(messages) }).status).toBe("success");
   });
   it.each([
     [{ email: "" }, "email", messages.registerEmailRequired],
@@ -68,7 +68,7 @@ describe("registration schema (docs/product/data.md §5)", () => {
 
 describe("reset password schema", () => {
   it("requires the confirmation to match", () => {
-    const submission = parseWithZod(form({ newPassword: "Window#2026a", confirmPassword: "Window#2026b" }), { schema: resetPasswordSchema });
+    const submission = parseWithZod(form({ newPassword: "Window#2026a", confirmPassword: "Window#2026b" }), { schema: resetPasswordSchema(messages) });
     expect(submission.status).toBe("error");
     expect(submission.reply().error?.confirmPassword).toEqual([messages.passwordsDoNotMatch]);
   });
@@ -77,7 +77,7 @@ describe("reset password schema", () => {
 describe("settings password change schema (docs/product/data.md §5)", () => {
   const valid = { intent: "password", currentPassword: "Window#2026a", newPassword: "Better!Pass77", confirmPassword: "Better!Pass77" };
   const errorsOf = (change: Record<string, string>) => {
-    const submission = parseWithZod(form({ ...valid, ...change }), { schema: changePasswordSchema });
+    const submission = parseWithZod(form({ ...valid, ...change }), { schema: changePasswordSchema(messages) });
     return submission.status === "success" ? {} : (submission.reply().error ?? {});
   };
 
@@ -94,9 +94,9 @@ describe("settings password change schema (docs/product/data.md §5)", () => {
 
 describe("linkParameters (docs/product/data.md §5 confirm account)", () => {
   it("names the first missing parameter", () => {
-    expect(linkParameters(new URL("http://h/x"))).toEqual({ problem: messages.missingEmailParameter });
-    expect(linkParameters(new URL("http://h/x?email=a%40b.c"))).toEqual({ problem: messages.missingTokenParameter });
-    expect(linkParameters(new URL("http://h/x?email=a%40b.c&token=t"))).toEqual({ email: "a@b.c", token: "t" });
+    expect(linkParameters(new URL("http://h/x"), messages)).toEqual({ problem: messages.missingEmailParameter });
+    expect(linkParameters(new URL("http://h/x?email=a%40b.c"), messages)).toEqual({ problem: messages.missingTokenParameter });
+    expect(linkParameters(new URL("http://h/x?email=a%40b.c&token=t"), messages)).toEqual({ email: "a@b.c", token: "t" });
   });
 });
 
@@ -108,20 +108,20 @@ describe("control characters (docs/security.md Input)", () => {
 
   it.each(["\u0000", "\u0007", "\u001b", "\u007f", "\n", "\t"])("a single-line field refuses U+%s with the field's message", async (c) => {
     const { loginSchema } = await import("../../app/forms/account");
-    expect(fieldErrors(loginSchema, { email: `a${c}@example.com`, password: "x" }).email).toEqual([messages.controlCharacters]);
-    expect(fieldErrors(loginSchema, { email: "a@example.com", password: `pass${c}word` }).password).toEqual([messages.controlCharacters]);
+    expect(fieldErrors(loginSchema(messages), { email: `a${c}@example.com`, password: "x" }).email).toEqual([messages.controlCharacters]);
+    expect(fieldErrors(loginSchema(messages), { email: "a@example.com", password: `pass${c}word` }).password).toEqual([messages.controlCharacters]);
     expect(errors({ email: "a@example.com", password: `Window#2026a${c}`, confirmPassword: `Window#2026a${c}`, acceptTerms: "on", acceptPrivacy: "on" }).password).toContain(messages.controlCharacters);
   });
 
   it("the dispute comment keeps tab, CR and LF, and refuses NUL", async () => {
     const { disputeSchema } = await import("../../app/forms/dispute");
-    expect(fieldErrors(disputeSchema, { disputeComment: "Line one\r\n\tline two" })).toEqual({});
-    expect(fieldErrors(disputeSchema, { disputeComment: "typo\u0000" }).disputeComment).toEqual([messages.controlCharacters]);
+    expect(fieldErrors(disputeSchema(messages), { disputeComment: "Line one\r\n\tline two" })).toEqual({});
+    expect(fieldErrors(disputeSchema(messages), { disputeComment: "typo\u0000" }).disputeComment).toEqual([messages.controlCharacters]);
   });
 
   it("profile names refuse a NUL", async () => {
     const { yourInfoSchema } = await import("../../app/forms/profile");
-    expect(fieldErrors(yourInfoSchema, { firstName: "Gr\u0000ace", lastName: "Hopper", dob: "12/09/1986", postalCode: "10001" }).firstName).toEqual([messages.controlCharacters]);
+    expect(fieldErrors(yourInfoSchema(messages), { firstName: "Gr\u0000ace", lastName: "Hopper", dob: "12/09/1986", postalCode: "10001" }).firstName).toEqual([messages.controlCharacters]);
   });
 });
 
@@ -130,16 +130,16 @@ describe("the browser's parse (parseSubmission) and the server's (parseWithZod) 
   // Every form schema, with posts that pass and posts that break each kind of check once (the
   // settings intent is not broken: the action picks the schema by it, so a wrong one never parses).
   const cases: [string, ZodSchema, Record<string, string>[]][] = [
-    ["login", loginSchema, [{}, { email: "", password: "" }, { email: " a@b.c ", password: "x", redirectTo: "" }, { email: long(300), password: long(1100) }, { email: "a\u0000b", password: "p", redirectTo: long(3000) }]],
-    ["registration", registrationSchema, [{}, { email: "nope", password: "Ab1!", confirmPassword: "x" }, { email: "a@example.com", password: "Window#2026a", confirmPassword: "Window#2026a", acceptTerms: "on", acceptPrivacy: "on" }, { email: long(250) + "@b.co", password: long(200) }]],
-    ["confirm account", confirmAccountSchema, [{}, { password: "abcdefgh1" }, { password: "Window#2026a" }]],
-    ["request password change", requestPasswordChangeSchema, [{}, { email: "   " }, { email: "a@example.com" }]],
-    ["reset password", resetPasswordSchema, [{}, { newPassword: "Window#2026a", confirmPassword: "Window#2026b" }, { newPassword: "Window#2026a", confirmPassword: "Window#2026a" }]],
-    ["your info", yourInfoSchema, [{}, { firstName: long(101), lastName: "B", dob: "13/40/1990", postalCode: "!" }, { firstName: "A", lastName: "B", dob: "01/01/2020", postalCode: "12345" }, { firstName: "A", lastName: "B", dob: "01/01/1980", postalCode: "12345" }]],
-    ["personal info", personalInfoSchema, [{ firstName: "A\u0007", lastName: "", dob: "1980-01-01", postalCode: long(13) }]],
-    ["settings password", changePasswordSchema, [{ intent: "password" }, { intent: "password", currentPassword: "x", newPassword: "short", confirmPassword: "short" }]],
-    ["settings user name", changeUserNameSchema, [{ intent: "username" }, { intent: "username", userName: long(255), currentPassword: long(1025) }]],
-    ["dispute", disputeSchema, [{}, { disputeComment: "  " }, { disputeComment: long(1001) }, { disputeComment: "line\nline\t" }, { disputeComment: "a\u0000" }]],
+    ["login", loginSchema(messages), [{}, { email: "", password: "" }, { email: " a@b.c ", password: "x", redirectTo: "" }, { email: long(300), password: long(1100) }, { email: "a\u0000b", password: "p", redirectTo: long(3000) }]],
+    ["registration", registrationSchema(messages), [{}, { email: "nope", password: "Ab1!", confirmPassword: "x" }, { email: "a@example.com", password: "Window#2026a", confirmPassword: "Window#2026a", acceptTerms: "on", acceptPrivacy: "on" }, { email: long(250) + "@b.co", password: long(200) }]],
+    ["confirm account", confirmAccountSchema(messages), [{}, { password: "abcdefgh1" }, { password: "Window#2026a" }]],
+    ["request password change", requestPasswordChangeSchema(messages), [{}, { email: "   " }, { email: "a@example.com" }]],
+    ["reset password", resetPasswordSchema(messages), [{}, { newPassword: "Window#2026a", confirmPassword: "Window#2026b" }, { newPassword: "Window#2026a", confirmPassword: "Window#2026a" }]],
+    ["your info", yourInfoSchema(messages), [{}, { firstName: long(101), lastName: "B", dob: "13/40/1990", postalCode: "!" }, { firstName: "A", lastName: "B", dob: "01/01/2020", postalCode: "12345" }, { firstName: "A", lastName: "B", dob: "01/01/1980", postalCode: "12345" }]],
+    ["personal info", personalInfoSchema(messages), [{ firstName: "A\u0007", lastName: "", dob: "1980-01-01", postalCode: long(13) }]],
+    ["settings password", changePasswordSchema(messages), [{ intent: "password" }, { intent: "password", currentPassword: "x", newPassword: "short", confirmPassword: "short" }]],
+    ["settings user name", changeUserNameSchema(messages), [{ intent: "username" }, { intent: "username", userName: long(255), currentPassword: long(1025) }]],
+    ["dispute", disputeSchema(messages), [{}, { disputeComment: "  " }, { disputeComment: long(1001) }, { disputeComment: "line\nline\t" }, { disputeComment: "a\u0000" }]],
   ];
   it.each(cases)("%s", (_name, schema, posts) => {
     for (const post of posts) {

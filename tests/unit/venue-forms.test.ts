@@ -20,7 +20,7 @@ describe("phone", () => {
   });
 
   it("as a form field: required, then 10 digits, stored as the digits", () => {
-    const schema = z.object({ phone: phoneField() });
+    const schema = z.object({ phone: phoneField(messages) });
     expect(schema.parse({ phone: "(206) 555-0123" })).toEqual({ phone: "2065550123" });
     expect(z.safeParse(schema, { phone: "  " }).error?.issues[0]?.message).toBe(messages.phoneRequired);
     expect(z.safeParse(schema, { phone: "555-0123" }).error?.issues[0]?.message).toBe(messages.phoneInvalid);
@@ -34,8 +34,8 @@ describe("time HH:MM", () => {
 
   it("refuses 24:01, 00:61, 25:00 and anything not HH:MM", () => {
     for (const invalid of ["24:01", "24:60", "00:61", "25:00", "7:05", "07:5", "0705", "07-05", "07:05:00", "", " 07:05", "ab:cd"]) expect(isTime(invalid), invalid).toBe(false);
-    expect(z.safeParse(timeField("Opening time is required"), "7:05").error?.issues[0]?.message).toBe(messages.timeInvalid);
-    expect(z.safeParse(timeField("Opening time is required"), "").error?.issues[0]?.message).toBe("Opening time is required");
+    expect(z.safeParse(timeField(messages, "Opening time is required"), "7:05").error?.issues[0]?.message).toBe(messages.timeInvalid);
+    expect(z.safeParse(timeField(messages, "Opening time is required"), "").error?.issues[0]?.message).toBe("Opening time is required");
   });
 });
 
@@ -51,7 +51,7 @@ describe("age check 21", () => {
   });
 
   it("as a form field: the date format first, then the age", () => {
-    const field = dob21Field(messages.dobRequired, messages.dobFormat);
+    const field = dob21Field(messages, messages.dobRequired, messages.dobFormat);
     expect(z.safeParse(field, "").error?.issues[0]?.message).toBe(messages.dobRequired);
     expect(z.safeParse(field, "2005-11-25").error?.issues[0]?.message).toBe(messages.dobFormat);
     expect(z.safeParse(field, "01/01/2020").error?.issues[0]?.message).toBe(messages.under21);
@@ -62,8 +62,8 @@ describe("age check 21", () => {
 describe("required fields", () => {
   it("say the product's message for each empty field", () => {
     for (const message of [messages.mobileNumberRequired, messages.businessNameRequired, messages.addressRequired, messages.cityRequired, messages.stateRequired, messages.locationNameRequired]) {
-      expect(z.safeParse(requiredField(message), "   ").error?.issues[0]?.message).toBe(message);
-      expect(z.safeParse(requiredField(message), "Ballard").success).toBe(true);
+      expect(z.safeParse(requiredField(messages, message), "   ").error?.issues[0]?.message).toBe(message);
+      expect(z.safeParse(requiredField(messages, message), "Ballard").success).toBe(true);
     }
   });
 });

@@ -10,6 +10,8 @@ import type { Constraint } from "@conform-to/dom";
 import { Field, FormMessage } from "~/components/Field";
 import { PasswordField } from "~/components/PasswordField";
 import { passwordMinLength } from "~/forms/password";
+import type { changePasswordWordKeys, changeUserNameWordKeys, deleteAccountWordKeys } from "~/forms/settings";
+import type { FormWords } from "~/forms/words";
 import { useHydrated } from "~/hooks/useHydrated";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
 
@@ -22,6 +24,10 @@ export interface PanelText {
   passwordRule: string;
   update: string;
   newEmail: string;
+  /** The password panel's checks (app/forms/words.ts). */
+  passwordForm: FormWords<typeof changePasswordWordKeys>;
+  /** The username panel's checks. */
+  userNameForm: FormWords<typeof changeUserNameWordKeys>;
 }
 
 interface PanelProps {
@@ -48,7 +54,7 @@ function PanelActions({ label, cancel, disabled, danger = false }: { label: stri
 export function PasswordPanel({ result, constraint, text }: PanelProps) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changePasswordSchema), result, { id: "change-password", constraint });
+  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changePasswordSchema(text.passwordForm)), result, { id: "change-password", constraint });
   const current = String(fields.currentPassword.value ?? "");
   const next = String(fields.newPassword.value ?? "");
   const confirm = String(fields.confirmPassword.value ?? "");
@@ -72,7 +78,7 @@ export function PasswordPanel({ result, constraint, text }: PanelProps) {
 /** Change username: the new e-mail and the current password. */
 export function UserNamePanel({ result, constraint, text }: PanelProps) {
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changeUserNameSchema), result, { id: "change-username", constraint });
+  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changeUserNameSchema(text.userNameForm)), result, { id: "change-username", constraint });
   return (
     <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
       <input type="hidden" name="intent" value="username" />
@@ -90,10 +96,10 @@ export function UserNamePanel({ result, constraint, text }: PanelProps) {
 }
 
 /** Delete my account: the current password, then the irreversible button. */
-/** `words`: the deletion's own words (sent only where deletion is offered). */
-export function DeleteAccountPanel({ result, constraint, text, words }: PanelProps & { words: { confirm: string; button: string } }) {
+/** `words`: the deletion's own words and its form's checks (sent only where deletion is offered). */
+export function DeleteAccountPanel({ result, constraint, text, words }: PanelProps & { words: { confirm: string; button: string; form: FormWords<typeof deleteAccountWordKeys> } }) {
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.deleteAccountSchema), result, { id: "delete-account", constraint });
+  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.deleteAccountSchema(words.form)), result, { id: "delete-account", constraint });
   return (
     <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
       <input type="hidden" name="intent" value="deleteAccount" />
