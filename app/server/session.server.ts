@@ -25,8 +25,8 @@
 import { createContext, createSession, createSessionStorage, data, type Cookie, type MiddlewareFunction, type RouterContextProvider, type Session, type SessionStorage } from "react-router";
 import { z } from "zod";
 import { counter } from "../../lib/metrics.ts";
-import * as messages from "~/messages";
 import { getConfig } from "./config.server";
+import { messagesOf } from "./i18n.server";
 import { appCookie } from "./cookies.server";
 import { requestContext } from "./context";
 import type { SessionDataStore } from "./session-store.server";
@@ -162,7 +162,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   if (session.has("accessToken") && session.get("userName")) {
     if ((session.get("generation") ?? 0) < current) {
       context.get(requestContext).log.info("session from before an account change elsewhere: signed out");
-      signOut(session);
+      signOut(session, context);
     }
   }
   const state: SessionState = { session, fate: "keep" };
@@ -244,16 +244,16 @@ export function saveEnabledScreens(context: Readonly<RouterContextProvider>, scr
  * sign in again instead of using it; the rest of the session stays.
  */
 export function forgetAccessToken(context: Readonly<RouterContextProvider>): void {
-  signOut(sessionOf(context));
+  signOut(sessionOf(context), context);
 }
 
-/** Removes what makes `session` signed in, and says why on the next page. */
-function signOut(session: AppSession): void {
+/** Removes what makes `session` signed in, and says why on the next page, in the request's language. */
+function signOut(session: AppSession, context: Readonly<RouterContextProvider>): void {
   session.unset("accessToken");
   session.unset("expiresAt");
   session.unset("enabledScreens");
   session.unset("generation");
-  session.flash("error", messages.sessionExpired);
+  session.flash("error", messagesOf(context).sessionExpired);
 }
 
 /**

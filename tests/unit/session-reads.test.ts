@@ -6,7 +6,9 @@ import { PGlite } from "@electric-sql/pglite";
 import { pino } from "pino";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as es from "../../app/messages/es";
 import { requestContext } from "../../app/server/context.ts";
+import { requestLanguageContext } from "../../app/server/i18n.server.ts";
 import { sessionMiddleware, setFlash, signInSession, takeFlash } from "../../app/server/session.server.ts";
 import { databaseSessionStore, migrateSessionTable, type SessionDataStore } from "../../app/server/session-store.server.ts";
 import { databaseOn } from "../../lib/db/database.ts";
@@ -32,9 +34,10 @@ afterAll(async () => {
 });
 
 /** Runs the session middleware for `request` around `handler`; the response and the store calls it made. */
-async function run(request: Request, handler: (context: RouterContextProvider) => void = () => {}) {
+async function run(request: Request, handler: (context: RouterContextProvider) => void = () => {}, language?: "en" | "es") {
   calls.length = 0;
   const context = new RouterContextProvider();
+  if (language) context.set(requestLanguageContext, language);
   context.set(requestContext, {
     nonce: "n",
     requestId: "r",
@@ -93,5 +96,18 @@ describe("the session store per request", () => {
     const view = await run(new Request("http://localhost/safewindow", { headers: { cookie: signIn.cookie! } }));
     expect(view.calls).toEqual(["readSession"]);
     expect(view.response.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("a session signed out by an account change elsewhere says so in the request's language", async () => {
+    const signIn = await run(new Request("http://localhost/login", { method: "POST" }), (context) =>
+      signInSession(context, { accessToken: "token", expiresAt: Date.now() + 3_600_000, userName: "elsewhere@example.com" }),
+    );
+    await store.nextUserGeneration("elsewhere@example.com");
+    let error: string | undefined;
+    await run(new Request("http://localhost/safewindow", { headers: { cookie: signIn.cookie! } }), (context) => {
+      error = takeFlash(context).error;
+    }, "es");
+    expect(error).toBe(es.sessionExpired);
+    expect(es.sessionExpired).not.toBe("");
   });
 });
