@@ -4,7 +4,7 @@
  * of the catalogue, app/forms/words.ts), so its messages are in the request's language.
  */
 import * as z from "zod/mini";
-import { bothPresent, currentPassword, currentPasswordWordKeys, emailAddress, emailAddressWordKeys, newPassword, newPasswordWordKeys } from "./password";
+import { confirmationMatches, currentPassword, currentPasswordWordKeys, emailAddress, emailAddressWordKeys, newPassword, newPasswordWordKeys } from "./password";
 import { singleLine } from "./text";
 import { perWords, type FormWords } from "./words";
 
@@ -44,11 +44,7 @@ export const registrationSchema = perWords((words: FormWords<typeof registration
       acceptPrivacy: z.literal("on", { error: words.acceptPrivacyRequired }),
     })
     .check(
-      z.refine((value) => value.password === value.confirmPassword, {
-        message: words.passwordsDoNotMatch,
-        path: ["confirmPassword"],
-        when: bothPresent("password", "confirmPassword"),
-      }),
+      confirmationMatches("password", words.passwordsDoNotMatch),
     ),
 );
 
@@ -83,11 +79,7 @@ export const resetPasswordSchema = perWords((words: FormWords<typeof resetPasswo
       confirmPassword: z.string({ error: words.passwordsDoNotMatch }),
     })
     .check(
-      z.refine((value) => value.newPassword === value.confirmPassword, {
-        message: words.passwordsDoNotMatch,
-        path: ["confirmPassword"],
-        when: bothPresent("newPassword", "confirmPassword"),
-      }),
+      confirmationMatches("newPassword", words.passwordsDoNotMatch),
     ),
 );
 

@@ -75,12 +75,18 @@ export function emailAddress(words: FormWords<typeof emailAddressWordKeys>, requ
 }
 
 /**
- * A zod `when` predicate that runs a confirmation-match check even when other fields have errors
- * (zod skips object refinements otherwise), so "Passwords do not match." shows with the rest.
+ * The check that a form's `confirmPassword` repeats `field`, with `message` on `confirmPassword`
+ * (docs/product/data.md §5). It runs even when other fields have errors (zod skips object
+ * refinements otherwise, unless `when` says so), so "Passwords do not match." shows with the rest;
+ * and only when both are strings.
  */
-export function bothPresent(a: string, b: string) {
-  return (payload: { value: unknown }) => {
-    const value = payload.value as Record<string, unknown> | undefined;
-    return typeof value?.[a] === "string" && typeof value?.[b] === "string";
-  };
+export function confirmationMatches(field: string, message: string) {
+  return z.refine<Record<string, unknown>>((value) => value[field] === value.confirmPassword, {
+    message,
+    path: ["confirmPassword"],
+    when: (payload) => {
+      const value = payload.value as Record<string, unknown> | undefined;
+      return typeof value?.[field] === "string" && typeof value?.confirmPassword === "string";
+    },
+  });
 }

@@ -3,7 +3,7 @@
  * Each schema is a function of its words (app/forms/words.ts), so its messages are in the request's language.
  */
 import * as z from "zod/mini";
-import { bothPresent, currentPassword, currentPasswordWordKeys, newPassword, newPasswordWordKeys } from "./password";
+import { confirmationMatches, currentPassword, currentPasswordWordKeys, newPassword, newPasswordWordKeys } from "./password";
 import { singleLine } from "./text";
 import { perWords, type FormWords } from "./words";
 
@@ -20,11 +20,7 @@ export const changePasswordSchema = perWords((words: FormWords<typeof changePass
       confirmPassword: z.string({ error: words.passwordsDoNotMatch }),
     })
     .check(
-      z.refine((value) => value.newPassword === value.confirmPassword, {
-        message: words.passwordsDoNotMatch,
-        path: ["confirmPassword"],
-        when: bothPresent("newPassword", "confirmPassword"),
-      }),
+      confirmationMatches("newPassword", words.passwordsDoNotMatch),
     ),
 );
 
