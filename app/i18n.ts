@@ -14,12 +14,11 @@ export const defaultLanguage: Language = "en";
 
 /**
  * The languages offered to people: negotiated from Accept-Language, accepted from the language
- * switch and shown in it. English alone until every screen reads its text from the catalogues;
- * while screens still carry English written into their markup, offering Spanish would show
- * half-translated pages, so Spanish joins this list only when no English-only text is left
- * (docs/architecture/behaviour.md §4 "Language").
+ * switch and shown in it. Every language with a catalogue, now that every screen reads its text
+ * from the catalogues (docs/architecture/behaviour.md §4 "Language"; tests/unit/i18n-inline-text.test.ts
+ * keeps a language out of this list while any screen carries English written into its markup).
  */
-export const offeredLanguages: readonly Language[] = ["en"];
+export const offeredLanguages: readonly Language[] = ["en", "es"];
 
 /** The Intl locale dates, times and durations are written in for each language: US English, US Spanish. */
 export const intlLocales: Record<Language, string> = { en: "en-US", es: "es-US" };

@@ -1,9 +1,11 @@
 /**
  * Account journeys (docs/product/screens.md §2), run in both projects (JavaScript enabled and disabled):
- * registration → confirmation mail → confirm → /checkconfirmation moves on; sign in; the guard's
- * redirectTo; forgotten password; confirm account; logout; the 404 screen.
+ * registration → confirmation mail → confirm → /checkconfirmation moves on; the same in Spanish, chosen
+ * by the switch on Sign In; sign in; the guard's redirectTo; forgotten password; confirm account;
+ * logout; the 404 screen. Resending the confirmation mail is in the working-text journey at the end.
  */
 import * as messages from "../../app/messages";
+import { catalogues } from "../../app/messages/catalogues";
 import { createAccount, createAccountThroughForm, expect, expectAccessible, inviteAccount, linkPath, signIn, strongPassword, test, uniqueEmail, waitForMail } from "./support";
 
 test("register, confirm the e-mail from the outbox, and /checkconfirmation moves on", async ({ page, context }, testInfo) => {
@@ -32,19 +34,40 @@ test("register, confirm the e-mail from the outbox, and /checkconfirmation moves
   await expect(confirmPage.getByRole("button", { name: "Resend Confirmation" })).toBeVisible();
 });
 
-test("resend the confirmation e-mail from /checkconfirmation", async ({ page }, testInfo) => {
-  const email = uniqueEmail(testInfo, "resend");
-  await createAccount(email, strongPassword, { confirmed: false });
+test("in Spanish: the switch on Sign In, Create Account, the confirmation mail in Spanish, confirm, on to Your Info", async ({ page, context }, testInfo) => {
+  // The browser asks for English; the switch, a plain form posting to /language (so it works
+  // without JavaScript), chooses Spanish, and the choice outlasts the pages that follow.
+  const es = catalogues.es;
+  const email = uniqueEmail(testInfo, "espanol");
   await page.goto("/login");
-  await signIn(page, email, strongPassword);
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await page.getByRole("form", { name: messages.languageTitle }).getByRole("button", { name: "Español" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.locator("html")).toHaveAttribute("lang", "es");
+  await expect(page.getByRole("heading", { name: es.signInTitle })).toBeVisible();
+  await expect(page.getByRole("form", { name: es.languageTitle }).getByRole("button", { name: "English" })).toBeVisible();
+
+  await page.getByRole("link", { name: es.createAccountLink }).click();
+  await expect(page).toHaveURL(/\/registration$/);
+  await page.getByLabel(es.emailLabel, { exact: true }).fill(email);
+  await page.getByLabel(es.passwordLabel, { exact: true }).fill(strongPassword);
+  await page.getByLabel(es.confirmPasswordLabel).fill(strongPassword);
+  await page.getByRole("switch", { name: new RegExp(es.termsOfServiceLink) }).check();
+  await page.getByRole("switch", { name: new RegExp(es.privacyPolicyLink) }).check();
+  await page.getByRole("button", { name: es.createAccountLink }).click();
   await expect(page).toHaveURL(/\/checkconfirmation$/);
-  await page.getByRole("button", { name: "Resend Email" }).click();
-  await expect(page.getByText(messages.confirmationEmailSent)).toBeVisible();
+  await expect(page.getByRole("heading", { name: es.checkYourEmailTitle })).toBeVisible();
+
+  // The mail is written by the identity authority in the language the app sends it (Accept-Language).
   const mail = await waitForMail(email, "/confirmemail");
-  await page.goto(linkPath(mail, "/confirmemail"));
-  await expect(page.getByText(messages.emailConfirmed)).toBeVisible();
-  await page.getByRole("link", { name: "Continue" }).click();
-  await expect(page).toHaveURL(/\/yourinfo$/);
+  expect.soft(mail.language, `${mail.subject}\n${mail.text}`).toBe("es");
+  const confirmPage = await context.newPage();
+  await confirmPage.goto(linkPath(mail, "/confirmemail"));
+  await expect(confirmPage.getByText(es.emailConfirmed)).toBeVisible();
+
+  // The first tab polls (timer with JavaScript, meta refresh without) and moves on, still in Spanish.
+  await expect(page).toHaveURL(/\/yourinfo$/, { timeout: 15_000 });
+  await expect(page.getByRole("heading", { name: es.yourInfoTitle })).toBeVisible();
 });
 
 test("sign in with a confirmed account, then log out", async ({ page }, testInfo) => {

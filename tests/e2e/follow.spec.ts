@@ -1,12 +1,14 @@
 /**
  * Following, in both projects, with two or three people in their own browser contexts:
  * search by name, product ID and e-mail; request; pending count; confirm; the followed card without
- * date of birth; follow back; unfollow with Confirm; declined and cancelled requests leave nothing.
+ * date of birth; follow back; unfollow with Confirm; People and a follower in Spanish; declined and
+ * cancelled requests leave nothing.
  */
 import type { Page } from "@playwright/test";
 import * as messages from "../../app/messages";
+import { catalogues } from "../../app/messages/catalogues";
 import { labPdf } from "../fixtures/index";
-import { dismissGuidelines, expect, expectAccessible, isoDob, otherPerson, signedInUser, test, uniqueProfile, uploadPdf } from "./support";
+import { chooseLanguageInSettings, dismissGuidelines, expect, expectAccessible, isoDob, otherPerson, signedInUser, test, uniqueProfile, uploadPdf } from "./support";
 
 async function productIdOf(page: Page): Promise<string> {
   await page.goto("/settings");
@@ -21,7 +23,7 @@ async function search(page: Page, text: string) {
   await page.waitForLoadState("domcontentloaded");
 }
 
-test("find, request, confirm, see the card, follow back, unfollow", async ({ page, browser, baseURL }, testInfo) => {
+test("find, request, confirm, see the card, follow back, unfollow; then People in Spanish", async ({ page, browser, baseURL }, testInfo) => {
   // Two people in two browsers, three searches and four accessibility checks: about a minute.
   test.slow();
   const aProfile = uniqueProfile("Alma");
@@ -105,6 +107,18 @@ test("find, request, confirm, see the card, follow back, unfollow", async ({ pag
   await expect(page.getByText("You do not follow anyone yet.")).toBeVisible();
   // ...and still has B's follow-back request waiting.
   await expect(page.getByRole("link", { name: "Followers (1)" })).toBeVisible();
+
+  // In Spanish (chosen on My Settings' Language card), A's People and the follower's card speak it; B's name stays as B wrote it.
+  const es = catalogues.es;
+  await chooseLanguageInSettings(page, "es");
+  await page.goto("/people");
+  await expect(page.locator("html")).toHaveAttribute("lang", "es");
+  await expect(page.getByText(es.noneFollowed)).toBeVisible();
+  await page.getByRole("link", { name: es.followersTab(1) }).click();
+  await page.getByRole("link", { name: new RegExp(`${bProfile.firstName} ${bProfile.lastName}`) }).click();
+  await expect(page).toHaveURL(/\/follower\?/);
+  await expect(page.getByRole("button", { name: es.confirmButton })).toBeVisible();
+  await expectAccessible(page);
   await b.context.close();
 });
 

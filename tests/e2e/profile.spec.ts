@@ -1,9 +1,11 @@
 /**
  * Profile and settings journeys (docs/product/screens.md §2), in both projects: the gate, first-time profile,
  * welcome, the empty safe-window card, settings panels, personal info, logout, wipe, the
- * cookie banner, and the enabledScreens check.
+ * cookie banner, and the enabledScreens check. Personal info is then done again in Spanish, chosen on
+ * My Settings' Language card.
  */
 import * as messages from "../../app/messages";
+import { catalogues } from "../../app/messages/catalogues";
 import {
   birthday,
   blurOrSubmit,
@@ -185,7 +187,7 @@ test("settings: change the e-mail (taken, invalid, then a good one)", async ({ p
   await expect(page).toHaveURL(/\/checkconfirmation$/);
 });
 
-test("personal info: Cancel restores, Save persists", async ({ page, hasJs }, testInfo) => {
+test("personal info: Cancel restores, Save persists; then the same in Spanish, chosen on the Language card", async ({ page, hasJs }, testInfo) => {
   await signedInUser(page, testInfo, "personal", sampleProfile);
   await page.goto("/settings");
   await page.getByRole("link", { name: "Change personal info" }).click();
@@ -211,6 +213,26 @@ test("personal info: Cancel restores, Save persists", async ({ page, hasJs }, te
   await expect(page.getByText(messages.profileSaved)).toBeVisible();
   await expect(page.getByText("Zoey O'Brien-Smith")).toBeVisible();
   await expect(page.getByText("10001")).toBeVisible();
+
+  // In Spanish, chosen on My Settings' Language card (a plain form posting to /language): the same
+  // screens speak it, and a change saved in Spanish is confirmed in Spanish.
+  const es = catalogues.es;
+  const card = page.getByRole("region", { name: messages.languageTitle });
+  await card.getByLabel(messages.languageTitle).selectOption("es");
+  await card.getByRole("button", { name: messages.languageSave }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page.locator("html")).toHaveAttribute("lang", "es");
+  await expect(page.getByRole("heading", { name: es.settingsTitle, level: 1 })).toBeVisible();
+  await expect(page.getByRole("region", { name: es.languageTitle }).getByLabel(es.languageTitle)).toHaveValue("es");
+  await page.getByRole("link", { name: es.changePersonalInfoLabel }).click();
+  await expect(page).toHaveURL(/\/personalinfo$/);
+  await expect(page.getByText(es.infoChangeWarning)).toBeVisible();
+  await page.getByRole("link", { name: es.changeYourInfoButton }).click();
+  await page.getByLabel(es.firstNameLabel).fill("Zoé");
+  await page.getByRole("button", { name: es.saveButton }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page.getByText(es.profileSaved)).toBeVisible();
+  await expect(page.getByText("Zoé O'Brien-Smith")).toBeVisible();
 });
 
 test("Logout goes to login; Wipe goes to the intro and forgets the e-mail", async ({ page }, testInfo) => {

@@ -6,9 +6,17 @@
  * above the fixed tab bar; nothing makes the page wider than the screen; axe finds no violation; at
  * most one primary button. In both projects, one test per screen: the signed-in screens share one
  * person (A, who follows B and is followed by B, with one valid result) made once per worker.
+ * Every screen is checked in Spanish (a browser asking for es-US), at both sizes and in both
+ * projects, and fails on any English string of the message catalogues it shows
+ * (tests/e2e/catalogue-english.ts). English is not checked here a second time: the layout is the
+ * same stylesheet with shorter words (the Spanish pass is the one that finds a page grown too
+ * wide), and the English journeys run axe on their pages in both projects; a second pass in
+ * English, even at phone size in one project only, costs more time than the suite's budget allows.
  */
 import type { Browser, Cookie, Page, TestInfo } from "@playwright/test";
 import { labPdf } from "../fixtures/index";
+import { catalogues } from "../../app/messages/catalogues";
+import { englishOn, englishOnlyStrings } from "./catalogue-english";
 import { checkControls } from "./controls";
 import { consentCookie, dismissGuidelines, expect, expectAccessible, isoDob, otherPerson, signedInUser, test, uniqueProfile, uploadPdf } from "./support";
 
@@ -16,6 +24,9 @@ const viewports = [
   { width: 390, height: 844 },
   { width: 1280, height: 720 },
 ];
+
+/** The language each screen is checked in: the browser's locale (and so its Accept-Language), its catalogue, the sizes, the English it must not show. */
+const languages = [{ locale: "es-US", messages: catalogues.es, viewports, english: englishOnlyStrings() as string[] | null }];
 
 /** A's session (without the consent answer) and the addresses of A's screens that depend on what A made. */
 interface Friends {
@@ -109,9 +120,11 @@ const anonymousScreens = [
  * and the primary buttons. The screen is loaded once, at phone size, and then resized: the layout
  * is the stylesheet's media queries alone (the app reads no viewport size in script), so a resized
  * page is laid out as one loaded at that size, without a second render and load of the page.
+ * With `english` (the page is Spanish), also that the page shows none of those English strings.
  */
-async function checkScreen(page: Page, screen: string, hasJs: boolean) {
-  for (const [index, viewport] of viewports.entries()) {
+async function checkScreen(page: Page, screen: string, hasJs: boolean, language: (typeof languages)[number]) {
+  const { viewports: sizes, english } = language;
+  for (const [index, viewport] of sizes.entries()) {
     await page.setViewportSize(viewport);
     if (index === 0) {
       await page.goto(screen);
@@ -127,11 +140,16 @@ async function checkScreen(page: Page, screen: string, hasJs: boolean) {
         window.scrollTo(0, 0);
       });
     }
-    await expect(page.getByRole("region", { name: "Cookie consent" }), screen).toBeVisible();
+    await expect(page.getByRole("region", { name: language.messages.cookieConsentLabel }), screen).toBeVisible();
     expect(await checkControls(page, `${viewport.width}x${viewport.height} ${screen}`)).toEqual([]);
     // Nothing (a long e-mail address or surname) makes the page wider than the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `${screen} at ${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
     if (viewport.width === 390) {
+      if (english) {
+        expect(await page.locator("html").getAttribute("lang"), screen).toBe("es");
+        // Soft: the geometry and axe checks still run, so that one failure lists all that is wrong with the screen.
+        expect.soft(await englishOn(page, english), `${screen}: English on the Spanish page`).toEqual([]);
+      }
       await expectAccessible(page);
       // One primary action per screen (docs/style-guide.md): at most one filled button in the page's content.
       const primaries = await page.evaluate(() =>
@@ -154,10 +172,12 @@ test.describe("every screen, signed in, with the banner unanswered: each control
   });
   for (const [name, address] of signedInScreens) {
     test(name, async ({ browser, baseURL, hasJs }) => {
-      const context = await browser.newContext({ baseURL, javaScriptEnabled: hasJs });
-      await context.addCookies(friends.cookies);
-      await checkScreen(await context.newPage(), address(friends), hasJs);
-      await context.close();
+      for (const language of languages) {
+        const context = await browser.newContext({ baseURL, javaScriptEnabled: hasJs, locale: language.locale });
+        await context.addCookies(friends.cookies);
+        await checkScreen(await context.newPage(), address(friends), hasJs, language);
+        await context.close();
+      }
     });
   }
 });
@@ -165,9 +185,11 @@ test.describe("every screen, signed in, with the banner unanswered: each control
 test.describe("every screen, signed out, with the banner unanswered: each control clickable and visible when focused; axe clean", () => {
   for (const screen of anonymousScreens) {
     test(screen, async ({ browser, baseURL, hasJs }) => {
-      const context = await browser.newContext({ baseURL, javaScriptEnabled: hasJs });
-      await checkScreen(await context.newPage(), screen, hasJs);
-      await context.close();
+      for (const language of languages) {
+        const context = await browser.newContext({ baseURL, javaScriptEnabled: hasJs, locale: language.locale });
+        await checkScreen(await context.newPage(), screen, hasJs, language);
+        await context.close();
+      }
     });
   }
 });

@@ -8,6 +8,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 import PostalMime from "postal-mime";
+import * as messages from "../../app/messages";
 import { e2e, targetOf, type E2eTarget } from "./env";
 
 export const strongPassword = "Window#2026a";
@@ -43,6 +44,8 @@ export function uniqueEmail(testInfo: TestInfo, label: string): string {
 
 export interface Mail {
   to: string;
+  /** The mail's Content-Language header ("es"), "" when it has none. */
+  language: string;
   subject: string;
   text: string;
   links: string[];
@@ -65,7 +68,7 @@ export async function waitForMail(to: string, linkPart: string | null, outbox = 
       if (!recipients.includes(to.toLowerCase())) continue;
       const text = parsed.text ?? "";
       const links = [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]);
-      if (linkPart === null || links.some((l) => l.includes(linkPart))) return { to, subject: parsed.subject ?? "", text, links };
+      if (linkPart === null || links.some((l) => l.includes(linkPart))) return { to, language: parsed.headers.find((h) => h.key === "content-language")?.value.trim() ?? "", subject: parsed.subject ?? "", text, links };
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -303,4 +306,18 @@ export async function dismissGuidelines(page: Page): Promise<void> {
     await dialog.getByRole("button", { name: "I understand" }).click();
     await expect(dialog).toHaveCount(0);
   }
+}
+
+/**
+ * Chooses `language` ("es") on My Settings' Language card, a plain form posting to /language that
+ * keeps the choice in the sw_lang cookie (docs/architecture/behaviour.md §4 "Language"); the card's
+ * words are read in English, the page's language before the choice. Ends back on /settings.
+ */
+export async function chooseLanguageInSettings(page: Page, language: string): Promise<void> {
+  await page.goto("/settings");
+  const card = page.getByRole("region", { name: messages.languageTitle });
+  await card.getByLabel(messages.languageTitle).selectOption(language);
+  await card.getByRole("button", { name: messages.languageSave }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page.locator("html")).toHaveAttribute("lang", language);
 }

@@ -84,9 +84,9 @@ describe("the Spanish catalogue (app/messages/es/)", () => {
 });
 
 describe("the offered languages (app/i18n.ts)", () => {
-  it("offers English alone while screens still carry English written into their markup", () => {
-    // Spanish joins when every screen reads its text from the catalogues (docs/architecture/behaviour.md §4 "Language").
-    expect(offeredLanguages).toEqual(["en"]);
+  it("offers English and Spanish, now that every screen reads its text from the catalogues", () => {
+    // docs/architecture/behaviour.md §4 "Language": every language with a catalogue is offered.
+    expect(offeredLanguages).toEqual(["en", "es"]);
     expect(catalogueLanguages).toEqual(["en", "es"]);
   });
 });
@@ -110,8 +110,9 @@ describe("Accept-Language (app/server/i18n.server.ts)", () => {
     expect(negotiatedLanguage("fr", both)).toBe("en");
     expect(negotiatedLanguage(null, both)).toBe("en");
   });
-  it("does not honour Spanish while it is not offered", () => {
-    expect(negotiatedLanguage("es")).toBe("en");
+  it("honours Spanish, which the app offers, and still gives English for a language it does not", () => {
+    expect(negotiatedLanguage("es")).toBe("es");
+    expect(negotiatedLanguage("fr-FR")).toBe("en");
   });
 });
 
@@ -155,10 +156,10 @@ describe("the language middleware (remix-i18next, app/server/i18n.server.ts)", (
     const english = (await run(both, {})).response;
     expect(english.headers.get("content-language")).toBe("en");
   });
-  it("answers in English alone as the app offers languages now, whatever the cookie or the header ask", async () => {
-    const { language, response } = await run(offeredLanguages, { cookie: await chose("es"), "accept-language": "es" });
-    expect(language).toBe("en");
-    expect(response.headers.get("content-language")).toBe("en");
+  it("answers in the chosen language with the languages the app offers now, whatever the header asks", async () => {
+    const { language, response } = await run(offeredLanguages, { cookie: await chose("es"), "accept-language": "en" });
+    expect(language).toBe("es");
+    expect(response.headers.get("content-language")).toBe("es");
   });
 });
 
