@@ -44,8 +44,6 @@ export function uniqueEmail(testInfo: TestInfo, label: string): string {
 
 export interface Mail {
   to: string;
-  /** The mail's Content-Language header ("es"), "" when it has none. */
-  language: string;
   subject: string;
   text: string;
   links: string[];
@@ -68,7 +66,7 @@ export async function waitForMail(to: string, linkPart: string | null, outbox = 
       if (!recipients.includes(to.toLowerCase())) continue;
       const text = parsed.text ?? "";
       const links = [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]);
-      if (linkPart === null || links.some((l) => l.includes(linkPart))) return { to, language: parsed.headers.find((h) => h.key === "content-language")?.value.trim() ?? "", subject: parsed.subject ?? "", text, links };
+      if (linkPart === null || links.some((l) => l.includes(linkPart))) return { to, subject: parsed.subject ?? "", text, links };
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
