@@ -153,6 +153,15 @@ export function upstreamLanguageOf(context: Readonly<RouterContextProvider> | un
   return context?.get(requestLanguageContext) ?? undefined;
 }
 
+/**
+ * The catalogue an upstream call's failure messages are worded from (docs/architecture/upstream-calls.md
+ * §6.2): the request's negotiated language, English for a call outside a request or in a context that
+ * no negotiation saw (the same rule as `upstreamLanguageOf`, so a message and the language sent upstream agree).
+ */
+export function callMessagesOf(context: Readonly<RouterContextProvider> | undefined): Messages {
+  return catalogues[upstreamLanguageOf(context) ?? defaultLanguage];
+}
+
 /** The request's message catalogue (set by `languageMiddleware`): what loaders word their answers with. */
 export function messagesOf(context: Readonly<RouterContextProvider>): Messages {
   return catalogues[languageOf(context)];
