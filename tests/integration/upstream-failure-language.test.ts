@@ -2,7 +2,8 @@
 // §4 "Language"): the identity, consumer and business clients, called inside a request whose
 // negotiation picked Spanish, answer Spanish messages for an upstream that is down, busy, throttling
 // or refusing; English ones, byte for byte the product's (docs/product/messages.md §8), for English;
-// and a sentence the upstream wrote itself (an upload's consumerMessage) as it sent it. The upstream
+// a test-result refusal worded from its reason in Spanish; and a sentence the upstream wrote itself
+// that the app cannot word (an upload's consumerMessage with the case's details) as it sent it. The upstream
 // is a real HTTP server of the test that answers each path with the failure under test; the
 // negotiation is the app's own, with Spanish offered (createLanguageNegotiation(["en","es"])).
 import { createServer, type Server } from "node:http";
@@ -12,6 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Language } from "../../app/i18n";
 import { catalogues } from "../../app/messages/catalogues";
 import { requestContext, userContext } from "../../app/server/context";
+
+/** The reference consumer API's sentence for `link_not_found`, as a third party might word it too. */
+const linkNotFound = "Your testing company's site has no result at that link; the link may have expired. Check the link, or download the PDF from your testing company and upload it.";
 
 let upstream: Server;
 let apis: {
@@ -32,9 +36,12 @@ const answers: Record<string, { status: number; body: unknown; headers?: Record<
   "/applicationsecurity/getuserinfo/": { status: 429, body: {} },
   // An upload: busy, with when to try again.
   "/testresult/addtestresultmultipart/": { status: 503, body: {}, headers: { "retry-after": "7" } },
-  // A result by link, refused with the consumer API's own sentence.
-  "/testresult/addtestresulturl/": { status: 200, body: { success: false, consumerMessage: "That lab's link has expired." } },
+  // A result by link, refused for a reason the app words itself (the consumer API's own sentence beside it).
+  "/testresult/addtestresulturl/": { status: 422, body: { success: false, reason: "link_not_found", consumerMessage: linkNotFound } },
 };
+
+/** A refusal whose sentence carries details of the case (a date): the app cannot word it, so shows it as sent. */
+const futureRefusal = { status: 200, body: { success: false, reason: "future", consumerMessage: "This report says the specimen was collected at 2099-01-01 10:00 UTC, which is in the future." } };
 
 beforeAll(async () => {
   upstream = createServer((request, response) => {
@@ -44,7 +51,12 @@ beforeAll(async () => {
     request.on("data", (chunk: Buffer) => (body += chunk.toString()));
     request.on("end", () => {
       const clientToken = form !== undefined && body.includes("grant_type=client_credentials");
-      const answer = clientToken ? { status: 200, body: { access_token: "client-token", expires_in: 3600, token_type: "Bearer" } } : (answers[path] ?? { status: 404, body: {} });
+      const future = request.url?.includes("future");
+      const answer = clientToken
+        ? { status: 200, body: { access_token: "client-token", expires_in: 3600, token_type: "Bearer" } }
+        : future
+          ? futureRefusal
+          : (answers[path] ?? { status: 404, body: {} });
       response.writeHead(answer.status, { "content-type": "application/json", ...("headers" in answer ? answer.headers : {}) });
       response.end(JSON.stringify(answer.body));
     });
@@ -93,6 +105,7 @@ async function failuresFor(acceptLanguage: string) {
     const file = new File([new Uint8Array([37, 80, 68, 70])], "result.pdf", { type: "application/pdf" });
     messages.upload = text(await apis.consumerApi(context).upload(file));
     messages.link = text(await apis.consumerApi(context).addByLink("https://lab.example/result/1"));
+    messages.future = text(await apis.consumerApi(context).addByLink("https://lab.example/result/future"));
     return new Response("");
   });
   return messages;
@@ -107,16 +120,19 @@ function expected(language: Language) {
     // A 429 that did not say how long: a minute.
     userInfo: m.tooManyAttempts(1),
     upload: m.uploadBusy(7),
-    // The consumer API's own sentence, as it sent it, whatever the language.
-    link: "That lab's link has expired.",
+    // Worded from the refusal's reason in Spanish; in English the consumer API's own sentence as it sent it.
+    link: language === "en" ? linkNotFound : m.resultRefusalReasons.link_not_found,
+    // A reason whose sentence carries the case's details: as the consumer API sent it, whatever the language.
+    future: futureRefusal.body.consumerMessage,
   };
 }
 
 describe("an upstream failure's message in the request's language", () => {
-  it("is Spanish for a request in Spanish: down, throttled, busy, a refused sign-in; the upstream's own sentence as sent", async () => {
+  it("is Spanish for a request in Spanish: down, throttled, busy, a refused sign-in, a refusal by its reason; the upstream's own sentence as sent", async () => {
     const spanish = await failuresFor("es-MX,es;q=0.9");
     expect(spanish).toEqual(expected("es"));
     expect(spanish.profile).toBe("El servicio no respondió. Inténtelo de nuevo en un minuto.");
+    expect(spanish.link).toMatch(/^El sitio de su empresa de pruebas no tiene ningún resultado en ese enlace/);
   });
 
   it("stays the product's English, byte for byte, for a request in English", async () => {

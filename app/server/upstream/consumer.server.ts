@@ -12,6 +12,7 @@
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { consumerCalls, uploadField, type ConsumerCallName } from "../../../contracts/consumer.ts";
+import type { Language } from "~/i18n";
 import type { Messages } from "~/messages/catalogues";
 import { getConfig } from "../config.server";
 import { requestContext, userContext } from "../context";
@@ -83,11 +84,27 @@ function consumerMessageOf(status: number, body: unknown): string | undefined {
 }
 
 /**
- * The messages of an upload call (a file or a link): `failed`, the consumerMessage of a refusal,
- * uploadBusy (of `m`, the request's catalogue) for a 503.
+ * A test-result refusal's sentence in `language`, worded from its `reason` by the catalogue `m`
+ * when that reason alone decides the sentence (`resultRefusalReasons`); undefined, and the consumer
+ * API's consumerMessage shown as it sent it, for English (the language the consumer API writes,
+ * docs/product/messages.md §8), without a language, or for a reason whose sentence carries details
+ * of the case (a date, a lab, a size) (docs/product/calls.md §7.4 "What the upstream writes").
  */
-function uploadMessages(m: Messages, failed: string): CallMessages {
-  return { failed, answered: consumerMessageOf, busy: (retryAfterSeconds) => m.uploadBusy(retryAfterSeconds ?? busyRetryAfterSeconds()) };
+export function refusalInLanguage(language: Language | undefined, m: Messages): (body: unknown) => string | undefined {
+  return (body) => {
+    if (!language || language === "en") return undefined;
+    const reason = (body as { reason?: unknown } | null)?.reason;
+    return typeof reason === "string" && Object.hasOwn(m.resultRefusalReasons, reason) ? m.resultRefusalReasons[reason as keyof Messages["resultRefusalReasons"]] : undefined;
+  };
+}
+
+/**
+ * The messages of an upload call (a file or a link): `failed`, a refusal's sentence by its reason
+ * (`worded`, in the request's language) or its consumerMessage, uploadBusy (of `m`, the request's
+ * catalogue) for a 503.
+ */
+function uploadMessages(m: Messages, failed: string, worded: CallMessages["worded"]): CallMessages {
+  return { failed, worded, answered: consumerMessageOf, busy: (retryAfterSeconds) => m.uploadBusy(retryAfterSeconds ?? busyRetryAfterSeconds()) };
 }
 
 function consumerUrl(): string {
@@ -112,6 +129,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
   const language = upstreamLanguageOf(context);
   // Failure messages in the request's language (docs/architecture/behaviour.md §4 "Language").
   const messages = callMessagesOf(context);
+  const worded = refusalInLanguage(language, messages);
   const call = <N extends ConsumerCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = screenLoadMessages(messages)) =>
     callContract(consumerUrl(), name, consumerCalls[name], { ...request, token: user.accessToken }, callMessages, {
       log,
@@ -228,7 +246,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     upload(file: File) {
       const multipart = new FormData();
       multipart.set(uploadField, file, file.name || "result.pdf");
-      return inTurn(() => call("addTestResultMultipart", { multipart }, uploadMessages(messages, messages.uploadFailed)), draining, messages);
+      return inTurn(() => call("addTestResultMultipart", { multipart }, uploadMessages(messages, messages.uploadFailed, worded)), draining, messages);
     },
     /**
      * GET /testresult/addtestresulturl/?url (docs/product/labs.md §10.8): the consumer API fetches the result from
@@ -236,7 +254,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
      * without one says linkFailed. Sent in its turn, busy as `upload`.
      */
     addByLink(url: string) {
-      return inTurn(() => call("addTestResultUrl", { query: { url } }, uploadMessages(messages, messages.resultLinkFailed)), draining, messages);
+      return inTurn(() => call("addTestResultUrl", { query: { url } }, uploadMessages(messages, messages.resultLinkFailed, worded)), draining, messages);
     },
     /**
      * POST /testresult/dispute/ with the result and the comment. the product rules do not read the answer (docs/product/calls.md §7):

@@ -117,6 +117,13 @@ export interface CallMessages {
    * when the contract declares one.
    */
   answered?: (status: number, body: unknown) => string | undefined;
+  /**
+   * For a refusal whose answer carries a field the app can word itself (a test-result refusal's
+   * `reason`): the sentence in the request's language, or undefined to show the upstream's own
+   * sentence as it sent it (docs/product/calls.md §7.4 "What the upstream writes"). Asked before
+   * the upstream's consumerMessage and before `answered`.
+   */
+  worded?: (body: unknown) => string | undefined;
 }
 
 /**
@@ -188,7 +195,7 @@ function reasonsOf(body: unknown): Failure["errors"] {
 function refusalOf(status: number, body: unknown, messages: CallMessages): Failure | undefined {
   if (typeof body !== "object" || body === null || (body as { success?: unknown }).success !== false) return undefined;
   const own = (body as { consumerMessage?: unknown }).consumerMessage;
-  const message = typeof own === "string" && own.trim() ? own : (messages.answered?.(status, body) ?? messages.failed);
+  const message = messages.worded?.(body) ?? (typeof own === "string" && own.trim() ? own : (messages.answered?.(status, body) ?? messages.failed));
   const errors = reasonsOf(body);
   return failure("refused", message, status, errors ? { errors } : {});
 }
@@ -302,6 +309,7 @@ async function answerOf<C extends CallContract>(
     return failure("busy", messages.busy!(answer.retryAfterSeconds), status, answer.retryAfterSeconds !== undefined ? { retryAfterSeconds: answer.retryAfterSeconds } : {});
   }
   const message =
+    (reason === "refused" || reason === "notFound" ? messages.worded?.(body) : undefined) ??
     messages.answered?.(status, body) ??
     (reason === "unavailable"
       ? unavailableMessage
