@@ -171,6 +171,10 @@ describe("server.ts with the embedded identity authority", () => {
   it("refuses a 1 MB field with 413 and keeps serving", async () => {
     const response = await fetch(`${server.url}/login`, form({ email: "a@example.com", password: "x".repeat(1 << 20) }, server.url));
     expect(response.status).toBe(413);
+    // The server's own error page says its language as every page does, English while only English is offered.
+    expect(response.headers.get("content-language")).toBe("en");
+    expect(response.headers.get("vary")).toMatch(/Accept-Language/);
+    expect(await response.text()).toContain(`<html lang="en">`);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
 
