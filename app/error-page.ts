@@ -1,7 +1,8 @@
 /**
  * The words of the error pages (app/root.tsx and app/routes/main.tsx error boundaries;
  * docs/architecture/behaviour.md §4 "Language"), and where a boundary finds them. Safe in the
- * browser: no catalogue, only the shape and the choice.
+ * browser: types only, so that no chunk of its own is loaded with every page (a boundary reads
+ * `error.data?.errorPage` itself).
  *
  * An error page speaks the request's language: its words come with the error when the error
  * carries them (a route error thrown before the root's loader could answer, such as the session
@@ -30,10 +31,4 @@ export interface ErrorPageText {
 /** The data of a route error response that carries its page's words and language. */
 export interface ErrorPageData {
   errorPage: { language: Language; text: ErrorPageText };
-}
-
-/** The words and language `error` carries (a route error response's `ErrorPageData`), or undefined. */
-export function errorPageOf(error: unknown): ErrorPageData["errorPage"] | undefined {
-  const carried = (error as { data?: Partial<ErrorPageData> } | null)?.data?.errorPage;
-  return carried && typeof carried.language === "string" && typeof carried.text === "object" && carried.text !== null ? carried : undefined;
 }

@@ -20,7 +20,7 @@ import {
 import { type ReactNode, useEffect } from "react";
 import type { Route } from "./+types/root";
 import { CookieBanner } from "./components/CookieBanner";
-import { errorPageOf } from "./error-page";
+import type { ErrorPageData } from "./error-page";
 import { Logo } from "./components/Logo";
 import * as messages from "./messages";
 import { useNonce } from "./nonce";
@@ -95,7 +95,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
   // Without the root's data (an error thrown before its loader answered), the language the error carries.
-  const failed = errorPageOf(useRouteError());
+  const failed = (useRouteError() as { data?: Partial<ErrorPageData> } | undefined)?.data?.errorPage;
   return (
     <html lang={data?.language ?? failed?.language ?? defaultLanguage}>
       <head>
@@ -198,7 +198,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   // In the request's language: the words the error carries, else the root's data's, else (an error
   // before the language was known) the English catalogue's (app/error-page.ts).
   const root = useRouteLoaderData<typeof loader>("root");
-  const text = errorPageOf(error)?.text ?? root?.text.errorPage;
+  const text = (error as { data?: Partial<ErrorPageData> } | undefined)?.data?.errorPage?.text ?? root?.text.errorPage;
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const upstreamDown = isRouteErrorResponse(error) && (error.status === 502 || error.status === 503);
   return (

@@ -5,7 +5,7 @@
 import { isRouteErrorResponse, Link, Outlet, useLoaderData, useLocation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/main";
 import { TabBar } from "~/components/TabBar";
-import { errorPageOf } from "~/error-page";
+import type { ErrorPageData } from "~/error-page";
 import type { loader as rootLoader } from "~/root";
 import * as messages from "~/messages";
 import { tabs } from "~/screens";
@@ -47,7 +47,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   // In the request's language: the words the error carries, else the root's data's, else the
   // English catalogue's (app/error-page.ts).
   const root = useRouteLoaderData<typeof rootLoader>("root");
-  const text = errorPageOf(error)?.text ?? root?.text.errorPage;
+  const text = (error as { data?: Partial<ErrorPageData> } | undefined)?.data?.errorPage?.text ?? root?.text.errorPage;
   return (
     <>
       <section className="card narrow">
