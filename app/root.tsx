@@ -14,11 +14,13 @@ import {
   useLocation,
   useMatches,
   useNavigation,
+  useRouteError,
   useRouteLoaderData,
 } from "react-router";
 import { type ReactNode, useEffect } from "react";
 import type { Route } from "./+types/root";
 import { CookieBanner } from "./components/CookieBanner";
+import type { ErrorPageData } from "./error-page";
 import { Logo } from "./components/Logo";
 import * as messages from "./messages";
 import { useNonce } from "./nonce";
@@ -31,6 +33,7 @@ import { defaultLanguage, languageNames, offeredLanguages, type LanguageSwitchHa
 import { sessionMiddleware } from "./server/session.server";
 import { consentAnswer } from "./server/preferences.server";
 import { browserTimeZone } from "./server/timezone.server";
+import { errorPageText } from "./server/error-page.server";
 import "./app.css";
 
 // retryAfterMiddleware first: it sees every answer, including the other middleware's; then the
@@ -48,7 +51,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       home: m.homeLinkLabel,
       logout: m.logoutButton,
       checkingAccount: m.checkingAccount,
-      goToStart: m.goToStartPage,
+      // On every page: any page, and any later navigation from it, may end on an error page, whose
+      // error carries no words of its own (app/error-page.ts).
+      errorPage: errorPageText(m),
       // The Confirm/Cancel step of several screens (app/components/ConfirmStep.tsx).
       confirmStep: { confirm: m.confirmButton, cancel: m.cancelButton },
       // Only while it is shown: a page carries the words it shows, no others.
@@ -89,8 +94,10 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
+  // Without the root's data (an error thrown before its loader answered), the language the error carries.
+  const failed = (useRouteError() as { data?: Partial<ErrorPageData> } | undefined)?.data?.errorPage;
   return (
-    <html lang={data?.language ?? defaultLanguage}>
+    <html lang={data?.language ?? failed?.language ?? defaultLanguage}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -188,15 +195,20 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  // The way back in the page's language when the root's loader answered. The message itself is the
-  // English catalogue's: the words of an error do not travel with it yet.
-  const text = useRouteLoaderData<typeof loader>("root")?.text;
+  // In the request's language: the words the error carries, else the root's data's, else (an error
+  // before the language was known) the English catalogue's (app/error-page.ts).
+  const root = useRouteLoaderData<typeof loader>("root");
+  const text = (error as { data?: Partial<ErrorPageData> } | undefined)?.data?.errorPage?.text ?? root?.text.errorPage;
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const upstreamDown = isRouteErrorResponse(error) && (error.status === 502 || error.status === 503);
   return (
     <section className="card narrow">
       <h1>
-        {notFound ? messages.notFound : upstreamDown ? messages.upstreamUnavailable : messages.serverError}
+        {notFound
+          ? (text?.notFound ?? messages.notFound)
+          : upstreamDown
+            ? (text?.upstreamUnavailable ?? messages.upstreamUnavailable)
+            : (text?.serverError ?? messages.serverError)}
       </h1>
       <p>
         <Link to="/">{text?.goToStart ?? messages.goToStartPage}</Link>

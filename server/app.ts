@@ -24,14 +24,15 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import { createRequestHandler } from "@react-router/express";
 import { maxFormBodyBytes, uploadDiscardLimitBytes } from "../app/limits.ts";
 import { paths, routePathOf } from "../app/paths.ts";
-import * as messages from "../app/messages.ts";
+import { defaultLanguage, type Language } from "../app/i18n.ts";
+import { messagesIn, type Messages } from "../app/messages/catalogues.ts";
 import { sharedPageCookies } from "../app/entry.server.tsx";
 import { createAttemptLimits, formName, minutesToWait, rateLimitRejections } from "../app/server/attempt-limits.server.ts";
 import { setAppConfig, type Config } from "../app/server/config.server.ts";
 import { requestContext } from "../app/server/context.ts";
 import { isCrossSite } from "../app/server/crosssite.server.ts";
 import { httpMetrics, metricsEndpoint, routePaths } from "../app/server/http-metrics.server.ts";
-import { negotiatedLanguage } from "../app/server/i18n.server.ts";
+import { headersLanguage, negotiatedLanguage } from "../app/server/i18n.server.ts";
 import { httpSerializers, requestId } from "../app/server/log.server.ts";
 import { createSharedPageCache, policyWithHashes, type PageCacheSlot } from "../app/server/page-cache.server.ts";
 import type { RedisClient } from "../app/server/redis.server.ts";
@@ -107,9 +108,28 @@ export async function createApp(options: AppOptions): Promise<Express> {
   const build = dev ? undefined : await loadBuild();
   const knownRoutes = build ? routePaths(build.routes) : undefined;
 
-  /** A small self-contained error page (no scripts, no stack trace). */
-  const errorPage = (message: string) =>
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>SafeWindow</title></head><body><main><h1>SafeWindow</h1><p>${message}</p><p><a href="${base}/">Go to the start page</a></p></main></body></html>`;
+  /**
+   * Answers `req` with a small self-contained error page (no scripts, no stack trace) in the
+   * request's language (the chosen one's cookie, else Accept-Language: `headersLanguage`), its
+   * message `words` of that language's catalogue; with `Content-Language` and `Vary: Accept-Language`
+   * as every page of the app (docs/architecture/behaviour.md §4 "Language").
+   */
+  const sendErrorPage = async (req: Request, res: Response, words: (m: Messages) => string) => {
+    let language: Language = defaultLanguage;
+    try {
+      language = await headersLanguage(req.headers.cookie, req.headers["accept-language"]);
+    } catch (error) {
+      req.log.warn({ err: error }, "error page language unknown");
+    }
+    const m = messagesIn(language);
+    res
+      .set("Content-Language", language)
+      .vary("Accept-Language")
+      .type("html")
+      .send(
+        `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>SafeWindow</title></head><body><main><h1>SafeWindow</h1><p>${words(m)}</p><p><a href="${base}/">${m.goToStartPage}</a></p></main></body></html>`,
+      );
+  };
 
   const app = express();
   app.disable("x-powered-by");
@@ -213,14 +233,16 @@ export async function createApp(options: AppOptions): Promise<Express> {
     const site = { method: req.method, secFetchSite: req.get("sec-fetch-site"), origin: req.get("origin"), host: req.get("host") ?? "" };
     if (!isCrossSite(site, trustedOrigins)) return next();
     req.log.warn({ origin: site.origin, secFetchSite: site.secFetchSite }, "cross-site request refused");
-    res.status(403).type("html").send(errorPage(messages.crossSiteRefused));
+    res.status(403);
+    void sendErrorPage(req, res, (m) => m.crossSiteRefused);
   });
 
   // Bodies are bounded before anything reads them: forms are small, the upload form carries one
   // PDF; a body without a declared length (chunked) is refused, so none is buffered unbounded.
   app.use((req, res, next) => {
     if (req.headers["transfer-encoding"] && !req.headers["content-length"]) {
-      res.status(411).set("Connection", "close").type("html").send(errorPage("Your browser sent the form in a way we cannot accept. Please try again."));
+      res.status(411).set("Connection", "close");
+      void sendErrorPage(req, res, (m) => m.bodyWithoutLength);
       return;
     }
     const length = Number(req.headers["content-length"] ?? 0);
@@ -229,8 +251,8 @@ export async function createApp(options: AppOptions): Promise<Express> {
     const upload = req.method === "POST" && routePathOf(req.path, base) === paths.mytests;
     if (length > (upload ? uploadDiscardLimitBytes : maxFormBodyBytes)) {
       req.log.warn({ length }, "request body too large");
-      const message = upload ? messages.uploadTooLarge : "That was more than this form accepts. Please go back and shorten what you entered.";
-      res.status(413).set("Connection", "close").type("html").send(errorPage(message));
+      res.status(413).set("Connection", "close");
+      void sendErrorPage(req, res, (m) => (upload ? m.uploadTooLarge : m.formBodyTooLarge));
       return;
     }
     next();
@@ -258,7 +280,8 @@ export async function createApp(options: AppOptions): Promise<Express> {
         rateLimitRejections.inc({ limit: "formsPerAddress" });
         const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
         const seconds = resetTime ? Math.ceil((resetTime.getTime() - Date.now()) / 1000) : 600;
-        res.status(429).set("Retry-After", String(Math.max(1, seconds))).type("html").send(errorPage(messages.tooManyAttempts(minutesToWait(seconds))));
+        res.status(429).set("Retry-After", String(Math.max(1, seconds)));
+        void sendErrorPage(req, res, (m) => m.tooManyAttempts(minutesToWait(seconds)));
       },
     }),
   );
@@ -354,10 +377,8 @@ export async function createApp(options: AppOptions): Promise<Express> {
     if (res.headersSent) return res.end();
     const status = (error as { status?: number }).status;
     const clientError = typeof status === "number" && status >= 400 && status < 500;
-    res
-      .status(clientError ? status : 500)
-      .type("html")
-      .send(errorPage(clientError ? "We could not read that request. Please go back and try again." : "Something went wrong on our side. Please try again in a minute."));
+    res.status(clientError ? status : 500);
+    void sendErrorPage(req, res, (m) => (clientError ? m.requestUnreadable : m.serverError));
   });
 
   return app;

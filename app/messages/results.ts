@@ -137,3 +137,38 @@ export const fitToScreen = "Fit to screen";
 export const backToTestDetail = "Back to the test detail";
 export const backToTestDetailFullSize = "Back to the test detail (the page is at full size: scroll to see all of it)";
 export const fullSizeFrameLabel = "The page at full size; scroll to see all of it";
+
+/**
+ * A refused test-result call's sentence by the answer's `reason` (docs/product/calls.md §7.4 "What
+ * the upstream writes"), for the reasons whose sentence the reason alone decides: the reference
+ * consumer API's own consumerMessage, word for word, as the source of each translation. English
+ * shows the upstream's consumerMessage as it sent it; another language words these reasons itself.
+ */
+export const resultRefusalReasons = {
+  no_file: "No file was received. Choose your test result PDF and upload it again.",
+  not_pdf: "This file is not a PDF. Upload the original PDF exactly as you received it from your testing company.",
+  archive: "This file is a ZIP archive, not a PDF. Open it and upload the PDF inside, exactly as your testing company sent it.",
+  wrapped: "This file is another kind of file with a PDF inside it, so we cannot tell it is the original. Upload the original PDF exactly as you received it from your testing company.",
+  appended: "This file has other data added after the end of the PDF, so it is not the file your testing company issued. Upload the original PDF exactly as you received it from your testing company.",
+  javascript: "This PDF contains JavaScript, which no test result from a testing company has, so it was changed after it was issued. Upload the original PDF exactly as you received it from your testing company.",
+  launch: "This PDF tries to open another program or file, which no test result from a testing company does, so it was changed after it was issued. Upload the original PDF exactly as you received it from your testing company.",
+  embedded_file: "This PDF has other files attached inside it, which no test result from a testing company has, so it was changed after it was issued. Upload the original PDF exactly as you received it from your testing company.",
+  actions: "This PDF runs actions by itself when it is opened or viewed, which no test result from a testing company does, so it was changed after it was issued. Upload the original PDF exactly as you received it from your testing company.",
+  corrupt: "This PDF is damaged or incomplete and cannot be read. Download it again from your testing company and upload the new copy.",
+  too_complex: "This PDF is too large or too complex for us to check. Upload the original PDF exactly as you received it from your testing company.",
+  duplicate: "You have already uploaded this test result; it is in your list of tests. There is no need to upload it again.",
+  no_text: "This PDF has no readable text: it looks scanned, faxed or photographed. We can only check the original PDF. Upload the original PDF exactly as you received it from your testing company.",
+  printed: "This PDF was printed or saved again by another program, so we cannot tell it is the original. Upload the original PDF exactly as you received it from your testing company.",
+  changed: "This PDF was changed after the testing company issued it. Upload the original PDF exactly as you received it from your testing company.",
+  link_invalid: "That is not a link we can open. Paste the link to your result exactly as your testing company sent it; it starts with https://.",
+  link_not_https: "That link is not a secure one (it does not start with https://), so we could not be sure the result comes from your testing company. Paste the secure link your testing company sent you.",
+  link_address: "That link leads to an address we do not fetch results from. Paste the link to your result exactly as your testing company sent it.",
+  link_redirect: "Your testing company's site sent us on to another site, so we could not be sure the result comes from your testing company. Check the link, or download the PDF from your testing company and upload it.",
+  link_unreachable: "We could not reach your testing company's results site. Try again later, or download the PDF and upload it.",
+  link_not_found: "Your testing company's site has no result at that link; the link may have expired. Check the link, or download the PDF from your testing company and upload it.",
+  link_slow: "Your testing company's results site took too long to answer. Try again later, or download the PDF and upload it.",
+  link_type: "That link does not lead to a test result as your testing company serves them. Paste the link to your result exactly as your testing company sent it.",
+  signature_invalid: "The signed code (QR code) on this PDF does not verify, so the report or its code was changed after it was issued. Upload the original PDF exactly as you received it from your testing company.",
+  signature_revoked: "The issuer of the signed code (QR code) on this PDF has revoked it, so it no longer proves this result. Ask your testing company about it.",
+  signature_expired: "The signed code (QR code) on this PDF has expired, so it no longer proves this result. Take a new test to get a new result.",
+};

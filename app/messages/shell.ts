@@ -56,3 +56,8 @@ export const tabLabels = {
   Friends: "People",
   Settings: "Settings",
 } as const;
+
+// ours: the server's own error pages, answered before the app reads a request (server/app.ts)
+export const bodyWithoutLength = "Your browser sent the form in a way we cannot accept. Please try again.";
+export const formBodyTooLarge = "That was more than this form accepts. Please go back and shorten what you entered.";
+export const requestUnreadable = "We could not read that request. Please go back and try again.";

@@ -5,6 +5,8 @@
 import { isRouteErrorResponse, Link, Outlet, useLoaderData, useLocation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/main";
 import { TabBar } from "~/components/TabBar";
+import type { ErrorPageData } from "~/error-page";
+import type { loader as rootLoader } from "~/root";
 import * as messages from "~/messages";
 import { tabs } from "~/screens";
 import { requireUser } from "~/server/auth.server";
@@ -22,7 +24,6 @@ export function loader({ context }: Route.LoaderArgs) {
     tabs: tabs.filter((tab) => enabled.includes(tab.screen)).map(({ screen, to, label }) => ({ screen, to, label: labels[screen] ?? label })),
     text: {
       tabBar: { navigation: m.mainNavigationLabel, current: m.currentTabMark },
-      tryAgain: m.tryAgainLink,
     },
   };
 }
@@ -43,16 +44,17 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   // An upstream that is down (502/503 from the upstream clients) is said so, not called our error.
   const upstreamDown = isRouteErrorResponse(error) && (error.status === 502 || error.status === 503);
-  // Try again in the page's language when the layout's loader answered. The messages are the English
-  // catalogue's: the words of an error do not travel with it yet.
-  const text = layout?.text;
+  // In the request's language: the words the error carries, else the root's data's, else the
+  // English catalogue's (app/error-page.ts).
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const text = (error as { data?: Partial<ErrorPageData> } | undefined)?.data?.errorPage?.text ?? root?.text.errorPage;
   return (
     <>
       <section className="card narrow">
-        <h1>{notFound ? messages.notFound : messages.loadFailed}</h1>
+        <h1>{notFound ? (text?.notFound ?? messages.notFound) : (text?.loadFailed ?? messages.loadFailed)}</h1>
         {notFound ? null : (
           <p role="alert" className="form-message error">
-            {upstreamDown ? messages.upstreamUnavailable : messages.serverError}
+            {upstreamDown ? (text?.upstreamUnavailable ?? messages.upstreamUnavailable) : (text?.serverError ?? messages.serverError)}
           </p>
         )}
         {notFound ? null : (

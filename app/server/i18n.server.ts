@@ -54,6 +54,24 @@ export function negotiatedLanguage(acceptLanguage: string | null | undefined, of
 }
 
 /**
+ * The language of a request known only by its headers (the server's own error pages, answered
+ * before React Router reads the request): the explicit choice in the language cookie when it names
+ * an offered language, else `negotiatedLanguage` of `Accept-Language` (the rule of this module).
+ * @param cookieHeader the request's `Cookie` header, if any
+ * @param cookie the language cookie (a getter: its name and flags come from the configuration)
+ */
+export async function headersLanguage(
+  cookieHeader: string | undefined,
+  acceptLanguage: string | undefined,
+  offered: readonly Language[] = offeredLanguages,
+  cookie: () => Cookie = languageCookie,
+): Promise<Language> {
+  const chosen: unknown = cookieHeader ? await cookie().parse(cookieHeader) : null;
+  if (typeof chosen === "string" && (offered as readonly string[]).includes(chosen)) return chosen as Language;
+  return negotiatedLanguage(acceptLanguage, offered);
+}
+
+/**
  * The language the negotiation picked for this request, set by the negotiation's middleware before the
  * routes run; null in a context that no negotiation saw. The upstream clients send it as
  * `Accept-Language` (docs/architecture/upstream-calls.md §6.2).
@@ -155,6 +173,15 @@ export function languageOf(context: Readonly<RouterContextProvider>): Language {
  */
 export function upstreamLanguageOf(context: Readonly<RouterContextProvider> | undefined): Language | undefined {
   return context?.get(requestLanguageContext) ?? undefined;
+}
+
+/**
+ * The catalogue an upstream call's failure messages are worded from (docs/architecture/upstream-calls.md
+ * §6.2): the request's negotiated language, English for a call outside a request or in a context that
+ * no negotiation saw (the same rule as `upstreamLanguageOf`, so a message and the language sent upstream agree).
+ */
+export function callMessagesOf(context: Readonly<RouterContextProvider> | undefined): Messages {
+  return catalogues[upstreamLanguageOf(context) ?? defaultLanguage];
 }
 
 /** The request's message catalogue (set by `languageMiddleware`): what loaders word their answers with. */

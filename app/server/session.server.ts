@@ -22,9 +22,10 @@
  * so neither a shared cache nor the back button after logout keeps personal data
  * (docs/security.md); anonymous pages keep their own caching.
  */
-import { createContext, createSession, createSessionStorage, data, type Cookie, type MiddlewareFunction, type RouterContextProvider, type Session, type SessionStorage } from "react-router";
+import { createContext, createSession, createSessionStorage, type Cookie, type MiddlewareFunction, type RouterContextProvider, type Session, type SessionStorage } from "react-router";
 import { z } from "zod";
 import { counter } from "../../lib/metrics.ts";
+import { routeErrorInLanguage } from "./error-page.server";
 import { getConfig } from "./config.server";
 import { messagesOf } from "./i18n.server";
 import { appCookie } from "./cookies.server";
@@ -136,7 +137,8 @@ const sessionStoreFailures = counter("safewindow_session_store_failures_total", 
 function storeUnavailable(error: unknown, context: Readonly<RouterContextProvider>, operation: "read" | "write"): never {
   sessionStoreFailures.inc({ operation });
   context.get(requestContext).log.error({ err: error }, "session store unavailable");
-  throw data(null, { status: 503, statusText: "Service Unavailable" });
+  // No loader has answered: the error carries its page's words (app/error-page.ts).
+  throw routeErrorInLanguage(context, { status: 503, statusText: "Service Unavailable" });
 }
 
 /**

@@ -171,6 +171,10 @@ describe("server.ts with the embedded identity authority", () => {
   it("refuses a 1 MB field with 413 and keeps serving", async () => {
     const response = await fetch(`${server.url}/login`, form({ email: "a@example.com", password: "x".repeat(1 << 20) }, server.url));
     expect(response.status).toBe(413);
+    // The server's own error page says its language as every page does, English while only English is offered.
+    expect(response.headers.get("content-language")).toBe("en");
+    expect(response.headers.get("vary")).toMatch(/Accept-Language/);
+    expect(await response.text()).toContain(`<html lang="en">`);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
 
@@ -453,9 +457,12 @@ describe("a main screen whose upstream fails while loading", () => {
     // The consumer API cannot be reached: 503 (the service is briefly unavailable), not our 500.
     expect(response.status).toBe(503);
     const html = await response.text();
-    expect(html).toContain(messages.loadFailed);
-    expect(html).toContain(messages.upstreamUnavailable);
-    expect(html).not.toContain(messages.serverError);
+    // What the page shows: the root's data (in the hydration script) carries every error page word
+    // of the page's language, for an error of a later navigation (app/error-page.ts).
+    const shown = html.slice(html.indexOf("<main>"), html.indexOf("</main>"));
+    expect(shown).toContain(messages.loadFailed);
+    expect(shown).toContain(messages.upstreamUnavailable);
+    expect(shown).not.toContain(messages.serverError);
     expect(html).toMatch(new RegExp(`<a[^>]*href="${screen}"[^>]*>Try again</a>`));
     expect(html).toContain('aria-label="Main"'); // the tab bar
     expect(html).not.toMatch(/127\.0\.0\.1:\d+/); // no upstream address

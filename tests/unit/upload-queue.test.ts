@@ -4,6 +4,7 @@
 // queue's own module, with a configuration of one upload at a time and a wait far longer than the test.
 import { beforeAll, describe, expect, it } from "vitest";
 import * as messages from "../../app/messages";
+import { catalogues } from "../../app/messages/catalogues";
 import { parseConfig, setAppConfig } from "../../app/server/config.server";
 import { success, type Result } from "../../app/server/upstream/result.server";
 import { inTurn } from "../../app/server/upstream/upload-queue.server";
@@ -47,8 +48,8 @@ describe("the upload queue when the drain begins", () => {
     const busyBefore = await metric("safewindow_upload_queue_busy_total");
     const running = heldUpload("stored");
     const waiting = [heldUpload("never"), heldUpload("never")];
-    const runningAnswer = inTurn(running.run, drain.signal);
-    const waitingAnswers = waiting.map((upload) => inTurn(upload.run, drain.signal));
+    const runningAnswer = inTurn(running.run, drain.signal, catalogues.en);
+    const waitingAnswers = waiting.map((upload) => inTurn(upload.run, drain.signal, catalogues.en));
     await settledSoon(runningAnswer);
     expect(running.sent).toBe(true);
     expect(await metric("safewindow_upload_queue_length")).toBe(2);
@@ -74,7 +75,7 @@ describe("the upload queue when the drain begins", () => {
     drain.abort();
     const busyBefore = await metric("safewindow_upload_queue_busy_total");
     const late = heldUpload("never");
-    const answer = await settledSoon(inTurn(late.run, drain.signal));
+    const answer = await settledSoon(inTurn(late.run, drain.signal, catalogues.en));
     expect(answer).toMatchObject({ ok: false, reason: "busy", status: 503, retryAfterSeconds: waitMs / 1000 });
     expect(late.sent).toBe(false);
     expect(await metric("safewindow_upload_queue_busy_total")).toBe(busyBefore + 1);
@@ -84,7 +85,7 @@ describe("the upload queue when the drain begins", () => {
     const drain = new AbortController();
     const first = heldUpload("first");
     const second = heldUpload("second");
-    const answers = [inTurn(first.run, drain.signal), inTurn(second.run, drain.signal)];
+    const answers = [inTurn(first.run, drain.signal, catalogues.en), inTurn(second.run, drain.signal, catalogues.en)];
     await settledSoon(answers[0]!);
     expect([first.sent, second.sent]).toEqual([true, false]);
     first.release();

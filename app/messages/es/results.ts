@@ -121,3 +121,35 @@ export const fitToScreen = "Ajustar a la pantalla";
 export const backToTestDetail = "Volver al detalle de la prueba";
 export const backToTestDetailFullSize = "Volver al detalle de la prueba (la página está a tamaño completo: desplácese para verla entera)";
 export const fullSizeFrameLabel = "La página a tamaño completo; desplácese para verla entera";
+
+const subirOriginal = "Suba el PDF original tal como lo recibió de su empresa de pruebas.";
+const enlaceComoLoEnvio = "Pegue el enlace a su resultado tal como se lo envió su empresa de pruebas.";
+const enlaceOSubir = "Revise el enlace, o descargue el PDF de su empresa de pruebas y súbalo.";
+export const resultRefusalReasons = {
+  no_file: "No recibimos ningún archivo. Elija el PDF de su resultado de prueba y vuelva a subirlo.",
+  not_pdf: `Este archivo no es un PDF. ${subirOriginal}`,
+  archive: "Este archivo es un archivo ZIP, no un PDF. Ábralo y suba el PDF que contiene, tal como se lo envió su empresa de pruebas.",
+  wrapped: `Este archivo es otro tipo de archivo con un PDF dentro, así que no podemos saber si es el original. ${subirOriginal}`,
+  appended: `Este archivo tiene otros datos añadidos después del final del PDF, así que no es el archivo que emitió su empresa de pruebas. ${subirOriginal}`,
+  javascript: `Este PDF contiene JavaScript, que ningún resultado de prueba de una empresa de pruebas tiene, así que se modificó después de emitirse. ${subirOriginal}`,
+  launch: `Este PDF intenta abrir otro programa o archivo, algo que ningún resultado de prueba de una empresa de pruebas hace, así que se modificó después de emitirse. ${subirOriginal}`,
+  embedded_file: `Este PDF tiene otros archivos adjuntos dentro, que ningún resultado de prueba de una empresa de pruebas tiene, así que se modificó después de emitirse. ${subirOriginal}`,
+  actions: `Este PDF ejecuta acciones por sí solo al abrirse o verse, algo que ningún resultado de prueba de una empresa de pruebas hace, así que se modificó después de emitirse. ${subirOriginal}`,
+  corrupt: "Este PDF está dañado o incompleto y no se puede leer. Descárguelo de nuevo de su empresa de pruebas y suba la copia nueva.",
+  too_complex: `Este PDF es demasiado grande o complejo para que lo revisemos. ${subirOriginal}`,
+  duplicate: "Ya subió este resultado de prueba; está en su lista de pruebas. No hace falta subirlo de nuevo.",
+  no_text: `Este PDF no tiene texto legible: parece escaneado, enviado por fax o fotografiado. Solo podemos revisar el PDF original. ${subirOriginal}`,
+  printed: `Este PDF se imprimió o se guardó de nuevo con otro programa, así que no podemos saber si es el original. ${subirOriginal}`,
+  changed: `Este PDF se modificó después de que la empresa de pruebas lo emitiera. ${subirOriginal}`,
+  link_invalid: "Ese no es un enlace que podamos abrir. Pegue el enlace a su resultado tal como se lo envió su empresa de pruebas; empieza por https://.",
+  link_not_https: "Ese enlace no es seguro (no empieza por https://), así que no pudimos estar seguros de que el resultado venga de su empresa de pruebas. Pegue el enlace seguro que le envió su empresa de pruebas.",
+  link_address: `Ese enlace lleva a una dirección de la que no obtenemos resultados. ${enlaceComoLoEnvio}`,
+  link_redirect: `El sitio de su empresa de pruebas nos envió a otro sitio, así que no pudimos estar seguros de que el resultado venga de su empresa de pruebas. ${enlaceOSubir}`,
+  link_unreachable: "No pudimos llegar al sitio de resultados de su empresa de pruebas. Inténtelo de nuevo más tarde, o descargue el PDF y súbalo.",
+  link_not_found: `El sitio de su empresa de pruebas no tiene ningún resultado en ese enlace; puede que el enlace haya caducado. ${enlaceOSubir}`,
+  link_slow: "El sitio de resultados de su empresa de pruebas tardó demasiado en responder. Inténtelo de nuevo más tarde, o descargue el PDF y súbalo.",
+  link_type: `Ese enlace no lleva a un resultado de prueba tal como los sirve su empresa de pruebas. ${enlaceComoLoEnvio}`,
+  signature_invalid: `El código firmado (código QR) de este PDF no se puede verificar, así que el informe o su código se modificaron después de emitirse. ${subirOriginal}`,
+  signature_revoked: "El emisor del código firmado (código QR) de este PDF lo revocó, así que ya no demuestra este resultado. Consulte a su empresa de pruebas.",
+  signature_expired: "El código firmado (código QR) de este PDF caducó, así que ya no demuestra este resultado. Hágase una prueba nueva para obtener un resultado nuevo.",
+};

@@ -47,3 +47,7 @@ export const tabLabels = {
   Friends: "Personas",
   Settings: "Configuración",
 } as const;
+
+export const bodyWithoutLength = "Su navegador envió el formulario de una manera que no podemos aceptar. Inténtelo de nuevo.";
+export const formBodyTooLarge = "Eso es más de lo que acepta este formulario. Regrese y acorte lo que escribió.";
+export const requestUnreadable = "No pudimos leer esa solicitud. Regrese e inténtelo de nuevo.";

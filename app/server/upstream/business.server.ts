@@ -13,10 +13,9 @@
  */
 import type { RouterContextProvider } from "react-router";
 import { businessCalls, type BusinessCallName } from "../../../contracts/business.ts";
-import * as messages from "~/messages";
 import { getConfig } from "../config.server";
 import { requestContext, userContext } from "../context";
-import { upstreamLanguageOf } from "../i18n.server";
+import { callMessagesOf, upstreamLanguageOf } from "../i18n.server";
 import { callContract, explainedRefusal, screenLoadMessages, type CallMessages, type ContractRequest } from "./http.server";
 
 export type {
@@ -54,7 +53,10 @@ export function businessApi(context: Readonly<RouterContextProvider>) {
   const user = context.get(userContext);
   const log = context.get(requestContext).log;
   const language = upstreamLanguageOf(context);
-  const call = <N extends BusinessCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = screenLoadMessages, optional = false) =>
+  // Failure messages in the request's language (docs/architecture/behaviour.md §4 "Language").
+  const messages = callMessagesOf(context);
+  const loadMessages = screenLoadMessages(messages);
+  const call = <N extends BusinessCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = loadMessages, optional = false) =>
     callContract(businessUrl(), name, businessCalls[name], { ...request, token: user.accessToken }, callMessages, {
       log,
       language,
@@ -66,7 +68,7 @@ export function businessApi(context: Readonly<RouterContextProvider>) {
   return {
     /** GET /applicationsecurity/getuserinfo/: user name, names and mobile number (null until saved). */
     userInfo({ optional = false }: { optional?: boolean } = {}) {
-      return call("getUserInfo", {}, screenLoadMessages, optional);
+      return call("getUserInfo", {}, loadMessages, optional);
     },
     /** POST /applicationsecurity/saveuserinfopartial/: the fields given (mobile number as 10 digits); the others stay. */
     saveUserInfo(changes: SaveUserInfoPartialRequest) {
@@ -89,7 +91,7 @@ export function businessApi(context: Readonly<RouterContextProvider>) {
      * when given). `optional`: for a page that only adds a link with it, a refused token does not sign the user out.
      */
     locationAdministrator(locationId?: string, { optional = false }: { optional?: boolean } = {}) {
-      return call("isUserLocationAdministrator", locationId === undefined ? {} : { query: { locationId } }, screenLoadMessages, optional);
+      return call("isUserLocationAdministrator", locationId === undefined ? {} : { query: { locationId } }, loadMessages, optional);
     },
 
     /** GET /hospitalitygroup/?hospitalityGroupId: the group and its locations (`notFound` unless the user has a role in it). */
@@ -98,7 +100,7 @@ export function businessApi(context: Readonly<RouterContextProvider>) {
     },
     /** GET /hospitalitygroup/getadministratorhospitalitygroups/: the groups the user is a licensed administrator of. */
     administratorGroups({ optional = false }: { optional?: boolean } = {}) {
-      return call("getAdministratorHospitalityGroups", {}, screenLoadMessages, optional);
+      return call("getAdministratorHospitalityGroups", {}, loadMessages, optional);
     },
     /** GET /hospitalitygroup/getusersandroles/?hospitalityGroupId (licensed administrators; `refused` for a smaller role). */
     usersAndRoles(hospitalityGroupId: string) {

@@ -12,10 +12,11 @@
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { consumerCalls, uploadField, type ConsumerCallName } from "../../../contracts/consumer.ts";
-import * as messages from "~/messages";
+import type { Language } from "~/i18n";
+import type { Messages } from "~/messages/catalogues";
 import { getConfig } from "../config.server";
 import { requestContext, userContext } from "../context";
-import { upstreamLanguageOf } from "../i18n.server";
+import { callMessagesOf, upstreamLanguageOf } from "../i18n.server";
 import { callContract, explainedRefusal, screenLoadMessages, type CallMessages, type ContractRequest } from "./http.server";
 import { minutesToWait } from "../attempt-limits.server";
 import type { Result } from "./result.server";
@@ -59,15 +60,17 @@ const followChanges = {
 } as const;
 export type FollowChange = keyof typeof followChanges;
 
-/** The messages of the follow changes (docs/product/messages.md §8). */
-const followMessages: Record<FollowChange, string> = {
-  request: messages.followRequestFailed,
-  cancel: messages.followCancelFailed,
-  confirm: messages.followConfirmFailed,
-  decline: messages.followDeclineFailed,
-  delete: messages.followDeleteFailed,
-  unfollow: messages.unfollowFailed,
-};
+/** The message of each follow change's failure (docs/product/messages.md §8), from the catalogue `m` of the request's language. */
+function followMessages(m: Messages): Record<FollowChange, string> {
+  return {
+    request: m.followRequestFailed,
+    cancel: m.followCancelFailed,
+    confirm: m.followConfirmFailed,
+    decline: m.followDeclineFailed,
+    delete: m.followDeleteFailed,
+    unfollow: m.unfollowFailed,
+  };
+}
 
 
 /**
@@ -80,9 +83,28 @@ function consumerMessageOf(status: number, body: unknown): string | undefined {
   return typeof message === "string" && message.trim() ? message : undefined;
 }
 
-/** The messages of an upload call (a file or a link): `failed`, the consumerMessage of a refusal, uploadBusy for a 503. */
-function uploadMessages(failed: string): CallMessages {
-  return { failed, answered: consumerMessageOf, busy: (retryAfterSeconds) => messages.uploadBusy(retryAfterSeconds ?? busyRetryAfterSeconds()) };
+/**
+ * A test-result refusal's sentence in `language`, worded from its `reason` by the catalogue `m`
+ * when that reason alone decides the sentence (`resultRefusalReasons`); undefined, and the consumer
+ * API's consumerMessage shown as it sent it, for English (the language the consumer API writes,
+ * docs/product/messages.md §8), without a language, or for a reason whose sentence carries details
+ * of the case (a date, a lab, a size) (docs/product/calls.md §7.4 "What the upstream writes").
+ */
+export function refusalInLanguage(language: Language | undefined, m: Messages): (body: unknown) => string | undefined {
+  return (body) => {
+    if (!language || language === "en") return undefined;
+    const reason = (body as { reason?: unknown } | null)?.reason;
+    return typeof reason === "string" && Object.hasOwn(m.resultRefusalReasons, reason) ? m.resultRefusalReasons[reason as keyof Messages["resultRefusalReasons"]] : undefined;
+  };
+}
+
+/**
+ * The messages of an upload call (a file or a link): `failed`, a refusal's sentence by its reason
+ * (`worded`, in the request's language) or its consumerMessage, uploadBusy (of `m`, the request's
+ * catalogue) for a 503.
+ */
+function uploadMessages(m: Messages, failed: string, worded: CallMessages["worded"]): CallMessages {
+  return { failed, worded, answered: consumerMessageOf, busy: (retryAfterSeconds) => m.uploadBusy(retryAfterSeconds ?? busyRetryAfterSeconds()) };
 }
 
 function consumerUrl(): string {
@@ -105,7 +127,10 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
   const user = context.get(userContext);
   const { log, draining } = context.get(requestContext);
   const language = upstreamLanguageOf(context);
-  const call = <N extends ConsumerCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = screenLoadMessages) =>
+  // Failure messages in the request's language (docs/architecture/behaviour.md §4 "Language").
+  const messages = callMessagesOf(context);
+  const worded = refusalInLanguage(language, messages);
+  const call = <N extends ConsumerCallName>(name: N, request: ContractRequest = {}, callMessages: CallMessages = screenLoadMessages(messages)) =>
     callContract(consumerUrl(), name, consumerCalls[name], { ...request, token: user.accessToken }, callMessages, {
       log,
       language,
@@ -145,7 +170,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
      * name compared ignoring case, spaces and `_`; unknown names are ignored (app/server/upstream/screen-names.server.ts).
      */
     async getPermissions(): Promise<Result<ScreenName[]>> {
-      const answer = await callContract(consumerUrl(), "getPermissions", permissionsCall, { token: user.accessToken }, screenLoadMessages, {
+      const answer = await callContract(consumerUrl(), "getPermissions", permissionsCall, { token: user.accessToken }, screenLoadMessages(messages), {
         log,
         language,
         onUnauthorized: () => user.signInAgain(),
@@ -221,7 +246,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     upload(file: File) {
       const multipart = new FormData();
       multipart.set(uploadField, file, file.name || "result.pdf");
-      return inTurn(() => call("addTestResultMultipart", { multipart }, uploadMessages(messages.uploadFailed)), draining);
+      return inTurn(() => call("addTestResultMultipart", { multipart }, uploadMessages(messages, messages.uploadFailed, worded)), draining, messages);
     },
     /**
      * GET /testresult/addtestresulturl/?url (docs/product/labs.md §10.8): the consumer API fetches the result from
@@ -229,7 +254,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
      * without one says linkFailed. Sent in its turn, busy as `upload`.
      */
     addByLink(url: string) {
-      return inTurn(() => call("addTestResultUrl", { query: { url } }, uploadMessages(messages.resultLinkFailed)), draining);
+      return inTurn(() => call("addTestResultUrl", { query: { url } }, uploadMessages(messages, messages.resultLinkFailed, worded)), draining, messages);
     },
     /**
      * POST /testresult/dispute/ with the result and the comment. the product rules do not read the answer (docs/product/calls.md §7):
@@ -339,7 +364,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     /** A follow change of docs/product/calls.md §7 on relation (or, for `request`, person) `id`, with its §8 message. */
     async follow(change: FollowChange, id: string): Promise<Result<true>> {
       const { name, parameter } = followChanges[change];
-      const answer = await call(name, { query: { [parameter]: id } }, { failed: followMessages[change] });
+      const answer = await call(name, { query: { [parameter]: id } }, { failed: followMessages(messages)[change] });
       return answer.ok ? { ok: true, value: true } : answer;
     },
   };

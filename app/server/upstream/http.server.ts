@@ -7,8 +7,8 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { CallContract } from "../../../contracts/call.ts";
-import type { Language } from "~/i18n";
-import * as appMessages from "~/messages";
+import { defaultLanguage, type Language } from "~/i18n";
+import { catalogues, type Messages } from "~/messages/catalogues";
 import { minutesToWait } from "../attempt-limits.server";
 import { getConfig } from "../config.server";
 import { createLogger } from "../log.server";
@@ -117,10 +117,22 @@ export interface CallMessages {
    * when the contract declares one.
    */
   answered?: (status: number, body: unknown) => string | undefined;
+  /**
+   * For a refusal whose answer carries a field the app can word itself (a test-result refusal's
+   * `reason`): the sentence in the request's language, or undefined to show the upstream's own
+   * sentence as it sent it (docs/product/calls.md §7.4 "What the upstream writes"). Asked before
+   * the upstream's consumerMessage and before `answered`.
+   */
+  worded?: (body: unknown) => string | undefined;
 }
 
-/** Messages of the reads a screen needs to load: a failure is its route error (docs/product/messages.md §8.2). */
-export const screenLoadMessages: CallMessages = { failed: appMessages.loadFailed, unavailable: appMessages.upstreamUnavailable };
+/**
+ * Messages of the reads a screen needs to load, from the catalogue `m` of the request's language: a
+ * failure is its route error (docs/product/messages.md §8.2).
+ */
+export function screenLoadMessages(m: Messages): CallMessages {
+  return { failed: m.loadFailed, unavailable: m.upstreamUnavailable };
+}
 
 /**
  * For `CallMessages.answered`: the upstream's own sentence (`error_description`) for a refusal it explains
@@ -183,7 +195,7 @@ function reasonsOf(body: unknown): Failure["errors"] {
 function refusalOf(status: number, body: unknown, messages: CallMessages): Failure | undefined {
   if (typeof body !== "object" || body === null || (body as { success?: unknown }).success !== false) return undefined;
   const own = (body as { consumerMessage?: unknown }).consumerMessage;
-  const message = typeof own === "string" && own.trim() ? own : (messages.answered?.(status, body) ?? messages.failed);
+  const message = messages.worded?.(body) ?? (typeof own === "string" && own.trim() ? own : (messages.answered?.(status, body) ?? messages.failed));
   const errors = reasonsOf(body);
   return failure("refused", message, status, errors ? { errors } : {});
 }
@@ -210,7 +222,8 @@ function reasonOfStatus(status: number, messages: CallMessages): FailureReason {
  * - 404 `notFound`, 429 `tooManyAttempts` (with Retry-After), 503 `busy` for a call whose messages
  *   name `busy` (with Retry-After when the upstream gave one; messages.busy's sentence), other 5xx
  *   `unavailable`, any other 4xx `refused`, with the reasons the body lists in `errors`.
- * The failure's message comes from `messages` (docs/product/messages.md §8). With `options.language`
+ * The failure's message comes from `messages` (docs/product/messages.md §8), which the client words in the
+ * request's language (`callMessagesOf`; a 429 without its own entry in `options.language`). With `options.language`
  * the call sends it as `Accept-Language`, the request's other headers unchanged (docs/architecture/upstream-calls.md §6.2).
  * @throws only programming errors (a missing configuration, a bug), and the redirect of `onUnauthorized`
  */
@@ -296,13 +309,14 @@ async function answerOf<C extends CallContract>(
     return failure("busy", messages.busy!(answer.retryAfterSeconds), status, answer.retryAfterSeconds !== undefined ? { retryAfterSeconds: answer.retryAfterSeconds } : {});
   }
   const message =
+    (reason === "refused" || reason === "notFound" ? messages.worded?.(body) : undefined) ??
     messages.answered?.(status, body) ??
     (reason === "unavailable"
       ? unavailableMessage
       : reason === "notFound"
         ? (messages.notFound ?? messages.failed)
         : reason === "tooManyAttempts"
-          ? (messages.tooManyAttempts?.(answer.retryAfterSeconds) ?? appMessages.tooManyAttempts(minutesToWait(answer.retryAfterSeconds ?? 60)))
+          ? (messages.tooManyAttempts?.(answer.retryAfterSeconds) ?? catalogues[options.language ?? defaultLanguage].tooManyAttempts(minutesToWait(answer.retryAfterSeconds ?? 60)))
           : messages.failed);
   const errors = reasonsOf(body);
   return failure(reason, message, status, {

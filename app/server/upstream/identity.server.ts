@@ -10,11 +10,11 @@
  */
 import type { RouterContextProvider } from "react-router";
 import { identityCalls, type IdentityCallName } from "../../../contracts/identity.ts";
-import * as messages from "~/messages";
+import { catalogues, type Messages } from "~/messages/catalogues";
 import { minutesToWait } from "../attempt-limits.server";
 import { getConfig } from "../config.server";
 import { requestContext, userContext, type SessionUser } from "../context";
-import { upstreamLanguageOf } from "../i18n.server";
+import { callMessagesOf, upstreamLanguageOf } from "../i18n.server";
 import { callContract, type CallMessages, type CallOptions, type ContractRequest } from "./http.server";
 import { extensionSupported, learnFromAnswer } from "./extensions.server";
 import { failure, type Result } from "./result.server";
@@ -40,9 +40,10 @@ export interface AccessToken {
  * docs/product/messages.md §8 message for a refused token request, by the authority's status: 400 → wrong
  * credentials, 500 → unexpected, 429 → when to try again (ours; `retryAfterSeconds` from the
  * authority's Retry-After, 15 minutes when it gave none), 0 (no answer) → 'Unknown Error: the
- * service did not answer', anything else → 'Unknown Error: ' and the authority's description.
+ * service did not answer', anything else → 'Unknown Error: ' and the authority's description; in
+ * the catalogue `messages` (the request's language; English by default). The authority's description is shown as it sent it.
  */
-export function signInErrorMessage(status: number, detail?: string, retryAfterSeconds = authorityLockoutSeconds): string {
+export function signInErrorMessage(status: number, detail?: string, retryAfterSeconds = authorityLockoutSeconds, messages: Messages = catalogues.en): string {
   if (status === 400) return messages.loginFailed;
   if (status === 500) return messages.unexpectedError;
   if (status === 0) return messages.unknownError(messages.upstreamUnavailable);
@@ -50,18 +51,20 @@ export function signInErrorMessage(status: number, detail?: string, retryAfterSe
   return messages.unknownError(detail ?? `status ${status}`);
 }
 
-/** The messages of the token endpoint's password grant (docs/product/messages.md §8 login). */
-const signInMessages: CallMessages = {
-  failed: messages.loginFailed,
-  unavailable: signInErrorMessage(0),
-  tooManyAttempts: (seconds) => signInErrorMessage(429, undefined, seconds),
-  answered: (status, body) => {
-    if (status === 429) return undefined;
-    const answer = body as { error?: unknown; error_description?: unknown } | null;
-    const detail = typeof answer?.error_description === "string" ? answer.error_description : typeof answer?.error === "string" ? answer.error : undefined;
-    return signInErrorMessage(status, detail);
-  },
-};
+/** The messages of the token endpoint's password grant (docs/product/messages.md §8 login), from the catalogue `m` of the request's language. */
+function signInMessages(m: Messages): CallMessages {
+  return {
+    failed: m.loginFailed,
+    unavailable: signInErrorMessage(0, undefined, undefined, m),
+    tooManyAttempts: (seconds) => signInErrorMessage(429, undefined, seconds, m),
+    answered: (status, body) => {
+      if (status === 429) return undefined;
+      const answer = body as { error?: unknown; error_description?: unknown } | null;
+      const detail = typeof answer?.error_description === "string" ? answer.error_description : typeof answer?.error === "string" ? answer.error : undefined;
+      return signInErrorMessage(status, detail, undefined, m);
+    },
+  };
+}
 
 function identityUrl(): string {
   const url = getConfig().IDENTITY_URL;
@@ -87,6 +90,8 @@ export function forgetClientToken(): void {
 export function identityApi(context?: Readonly<RouterContextProvider>) {
   const log = context?.get(requestContext).log;
   const language = upstreamLanguageOf(context);
+  // Failure messages in the request's language (docs/architecture/behaviour.md §4 "Language").
+  const messages = callMessagesOf(context);
   const call = <N extends IdentityCallName>(name: N, request: ContractRequest, callMessages: CallMessages, options: CallOptions = {}) =>
     callContract(identityUrl(), name, identityCalls[name], request, callMessages, { log, ...(language ? { language } : {}), ...options });
 
@@ -164,7 +169,7 @@ export function identityApi(context?: Readonly<RouterContextProvider>) {
      * lockout) carries its Retry-After.
      */
     async passwordGrant(username: string, password: string, clientIp?: string, now = Date.now()): Promise<Result<AccessToken>> {
-      const answer = await tokenRequest({ grant_type: "password", username, password, scope: userScopes }, signInMessages, clientIp);
+      const answer = await tokenRequest({ grant_type: "password", username, password, scope: userScopes }, signInMessages(messages), clientIp);
       if (!answer.ok) return answer.reason === "tooManyAttempts" ? { ...answer, retryAfterSeconds: answer.retryAfterSeconds ?? authorityLockoutSeconds } : answer;
       return { ok: true, value: { accessToken: answer.value.access_token, expiresAt: now + answer.value.expires_in * 1000 } };
     },

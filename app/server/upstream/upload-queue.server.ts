@@ -15,7 +15,7 @@
  * finish within the drain.
  */
 import PQueue from "p-queue";
-import * as messages from "~/messages";
+import type { Messages } from "~/messages/catalogues";
 import { getConfig } from "../config.server";
 import { failure, type Result } from "./result.server";
 import { counter, gauge } from "../../../lib/metrics.ts";
@@ -68,8 +68,8 @@ export function busyRetryAfterSeconds(): number {
   return Math.max(1, Math.ceil(getConfig().UPLOAD_QUEUE_WAIT_MS / 1000));
 }
 
-/** The failure of an upload that did not get its turn: `busy`, status 503, with when to try again; counted. */
-function queueBusy(): Result<never> {
+/** The failure of an upload that did not get its turn: `busy`, status 503, with when to try again (in `messages`' language); counted. */
+function queueBusy(messages: Messages): Result<never> {
   turnedAway.inc();
   const seconds = busyRetryAfterSeconds();
   return failure("busy", messages.uploadBusy(seconds), 503, { retryAfterSeconds: seconds });
@@ -89,12 +89,13 @@ function withRetryAfter<T>(result: Result<T>): Result<T> {
  * messages.uploadBusy). Once started, `upload` runs to its own answer, drain or not; its `busy`
  * failure (the consumer API's 503) without a Retry-After gets the same wait.
  * @param draining aborted when the server's drain begins (the request context's `draining`, app/server/context.ts)
+ * @param messages the catalogue of the request's language, for the busy failure's message
  * @returns upload's result, or the busy failure
  * @throws whatever `upload` throws (programming errors, the sign-in redirect)
  */
-export async function inTurn<T>(upload: () => Promise<Result<T>>, draining: AbortSignal): Promise<Result<T>> {
+export async function inTurn<T>(upload: () => Promise<Result<T>>, draining: AbortSignal, messages: Messages): Promise<Result<T>> {
   const uploads = uploadQueue();
-  if (draining.aborted || uploads.size >= maxWaitingUploads) return queueBusy();
+  if (draining.aborted || uploads.size >= maxWaitingUploads) return queueBusy(messages);
   watchDrain(draining);
   const waited = new AbortController();
   notStarted.add(waited);
@@ -117,7 +118,7 @@ export async function inTurn<T>(upload: () => Promise<Result<T>>, draining: Abor
   } catch (error) {
     if (!started) {
       if (queued) waitingGauge.dec();
-      return queueBusy();
+      return queueBusy(messages);
     }
     throw error;
   } finally {
