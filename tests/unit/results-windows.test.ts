@@ -6,7 +6,7 @@ import { COLLECTION_CLOCK_SKEW_MS, WINDOW_RULES } from "../../services/consumer/
 import { UploadRejectedError } from "../../services/consumer/results/errors.ts";
 import { readDateTime } from "../../services/consumer/results/extract.ts";
 import { harborview } from "../../services/consumer/labs/harborview.ts";
-import { checkCollectionTime, consumerWindow, isOpen, reportWindow, resultWindow, windowDescription } from "../../services/consumer/results/windows.ts";
+import { checkCollectionTime, consumerWindow, isOpen, reportWindow, resultWindow, windowDescription, windowDescriptionIn } from "../../services/consumer/results/windows.ts";
 import type { WindowCandidate } from "../../services/consumer/results/windows.ts";
 
 const T = new Date("2026-11-20T16:15:00Z");
@@ -106,5 +106,20 @@ describe("the consumer's window", () => {
     const expired = consumerWindow([result(h(-100), "Negative")]);
     expect(expired.weakSafetyDate).toEqual(h(-28));
     expect(isOpen(expired.weakSafetyDate, T)).toBe(false);
+  });
+});
+
+describe("a window's description in the reader's language", () => {
+  const stored = windowDescription("PCR (NAAT)", new Date("2026-11-20T16:15:00Z"));
+
+  it("Spanish says when the sample was taken, keeping the lab's method term and the UTC instant the app localizes", () => {
+    expect(stored).toBe("PCR (NAAT), collected 2026-11-20 16:15 UTC");
+    expect(windowDescriptionIn(stored, "es")).toBe("PCR (NAAT), muestra tomada el 2026-11-20 16:15 UTC");
+  });
+
+  it("English, null and a text of another shape are unchanged", () => {
+    expect(windowDescriptionIn(stored, "en")).toBe(stored);
+    expect(windowDescriptionIn(null, "es")).toBeNull();
+    expect(windowDescriptionIn("Rapid antigen, read by a clinician", "es")).toBe("Rapid antigen, read by a clinician");
   });
 });

@@ -6,6 +6,7 @@
 // person's state, so an earlier negative result still stands. Every function takes `now`.
 import { COLLECTION_CLOCK_SKEW_MS, WINDOW_RULES } from "../labs/rules.ts";
 import type { Method, Outcome } from "../labs/types.ts";
+import type { MailLanguage } from "../../shared/language.ts";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -99,4 +100,19 @@ export function consumerWindow(results: readonly WindowCandidate[]): ConsumerWin
 /** The description stored with a result's window: `<method wording>, collected <UTC time>`. */
 export function windowDescription(methodDescription: string, collectedAt: Date): string {
   return `${methodDescription}, collected ${utcText(collectedAt)}`;
+}
+
+/**
+ * A stored window description in the language of the request that reads it (docs/product/calls.md
+ * §7.4 "What the upstream writes"): windowDescription's `<method wording>, collected <UTC time>`
+ * becomes `<method wording>, muestra tomada el <UTC time>` in Spanish, in the terms of
+ * docs/glossary-es.md; the method's wording (the lab's own term, e.g. "PCR (NAAT)") and the
+ * instant stay as written, so the app still shows the instant in the person's time zone. English,
+ * null and any text of another shape are returned unchanged.
+ * @param language the request's language (services/shared/language.ts requestedMailLanguage; English when it says none).
+ */
+export function windowDescriptionIn(description: string | null, language: MailLanguage): string | null {
+  if (description === null || language === "en") return description;
+  const parts = /^(.+), collected (\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)$/.exec(description);
+  return parts ? `${parts[1]}, muestra tomada el ${parts[2]}` : description;
 }
