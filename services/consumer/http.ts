@@ -20,7 +20,7 @@ import type { ApiError, ProfileRefusal } from "../../contracts/consumer.ts";
 import { BadRequestError } from "../shared/errors.ts";
 import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, parse, reply, requestLogger, sendErrorAnswer, specOnlyMode } from "../shared/http.ts";
 import type { HttpAnswer } from "../shared/http.ts";
-import { DEFAULT_MAIL_LANGUAGE, requestedMailLanguage } from "../shared/language.ts";
+import { answerLanguage, requestedMailLanguage } from "../shared/language.ts";
 import type { AuthenticatedUser, TokenVerifier } from "../shared/auth.ts";
 import type { ConsumerOutbox } from "./outbox.ts";
 import { AuthorityUnavailableError, BusinessUnavailableError, ForbiddenError, NoProfileError, ProfileExistsError, ProfileRuleError, VenueError } from "./errors.ts";
@@ -98,11 +98,6 @@ function requireContentType(req: Request, type: "json" | "application/x-www-form
 
 // ---------------------------------------------------------------- /consumer
 
-/** The language of the words the consumer API writes into an answer: the request's `Accept-Language`, else English (docs/product/calls.md §7.4). */
-function answerLanguage(req: Request) {
-  return requestedMailLanguage(req.get("accept-language")) ?? DEFAULT_MAIL_LANGUAGE;
-}
-
 /** docs/product/calls.md §7.2: GET /consumer, POST createprofile, POST modifycore/, GET getpermissions, GET getsafewindow. */
 function profileRoutes(deps: ConsumerAppDeps, auth: RequestHandler, emails: EmailMemory): Router {
   const router = express.Router();
@@ -110,7 +105,7 @@ function profileRoutes(deps: ConsumerAppDeps, auth: RequestHandler, emails: Emai
 
   router.get("/", async (req, res) => {
     const profile = await findProfile(deps.profiles, userOf(res).identityUserId);
-    reply(res, consumerCalls.getProfile, profile && { ...profile, safeWindowDescription: windowDescriptionIn(profile.safeWindowDescription, answerLanguage(req)) });
+    reply(res, consumerCalls.getProfile, profile && { ...profile, safeWindowDescription: windowDescriptionIn(profile.safeWindowDescription, answerLanguage(req.get("accept-language"))) });
   });
 
   router.post("/createprofile", async (req, res) => {
@@ -167,7 +162,7 @@ function profileRoutes(deps: ConsumerAppDeps, auth: RequestHandler, emails: Emai
   router.get("/getsafewindow", async (req, res) => {
     const window = await getSafeWindow(deps.profiles.db, userOf(res).identityUserId);
     if (!window) throw new NoProfileError();
-    reply(res, consumerCalls.getSafeWindow, { ...window, safeWindowDescription: windowDescriptionIn(window.safeWindowDescription, answerLanguage(req)) });
+    reply(res, consumerCalls.getSafeWindow, { ...window, safeWindowDescription: windowDescriptionIn(window.safeWindowDescription, answerLanguage(req.get("accept-language"))) });
   });
 
   return router;

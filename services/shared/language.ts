@@ -42,3 +42,13 @@ export function mailLanguageOf(requested: MailLanguage | null | undefined, kept:
   if (requested) return requested;
   return isMailLanguage(kept) ? kept : DEFAULT_MAIL_LANGUAGE;
 }
+
+/**
+ * The language of the words a service writes into an answer (a consumerMessage, a window's
+ * description; docs/product/calls.md §7.4 "What the upstream writes"): the request's, else
+ * English. Unlike a mail's, nothing kept with the account is used: the answer goes to the request.
+ * @param acceptLanguage the header's value, as Express's `req.get("accept-language")` gives it.
+ */
+export function answerLanguage(acceptLanguage: string | undefined | null): MailLanguage {
+  return requestedMailLanguage(acceptLanguage) ?? DEFAULT_MAIL_LANGUAGE;
+}

@@ -283,11 +283,11 @@ export function isoDob(profile: Profile): string {
   return `${year}-${month}-${day}`;
 }
 
-/** Uploads `bytes` as `name` through the /mytests form (a multipart post, with or without JavaScript). */
-export async function uploadPdf(page: Page, bytes: Uint8Array, name = "result.pdf"): Promise<void> {
-  await page.getByLabel("Test result PDF").setInputFiles({ name, mimeType: "application/pdf", buffer: Buffer.from(bytes) });
+/** Uploads `bytes` as `name` through the /mytests form (a multipart post, with or without JavaScript), finding its controls by `words` (the page's language). */
+export async function uploadPdf(page: Page, bytes: Uint8Array, name = "result.pdf", words: { resultFileLabel: string; uploadButton: string } = messages): Promise<void> {
+  await page.getByLabel(words.resultFileLabel).setInputFiles({ name, mimeType: "application/pdf", buffer: Buffer.from(bytes) });
   const answered = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/mytests"));
-  await page.getByRole("button", { name: "Upload" }).click();
+  await page.getByRole("button", { name: words.uploadButton }).click();
   await answered;
   await page.waitForLoadState("domcontentloaded");
 }

@@ -117,6 +117,25 @@ describe("access", () => {
 
 // ---------------------------------------------------------------- accepted uploads
 
+describe("the words the consumer API writes, in the request's language", () => {
+  it("answers an upload's consumerMessage and the window's description in Spanish for Accept-Language es, in English without it", async () => {
+    const user = await withProfile({ firstName: "Lucía", lastName: "Pérez", dob: "1988-05-06" });
+    const person = { firstName: "Lucía", lastName: "Pérez", dob: "1988-05-06" };
+    const spanish = { "accept-language": "es-US,es;q=0.9" };
+    const res = await api("/testresult/addtestresultmultipart/", user, { method: "POST", body: form(await harborviewPdf({ ...person, collectedAt: minute(hoursAgo(10)) })), headers: spanish });
+    const answer = await json(res);
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    expect(answer.consumerMessage).toMatch(/^Su resultado de prueba se validó\. Su ventana segura es fuerte hasta el \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC y débil hasta el \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.$/);
+
+    const inSpanish = await json(await api("/consumer/getsafewindow", user, { headers: spanish }));
+    expect(inSpanish.safeWindowDescription).toMatch(/^PCR \(NAAT\), muestra tomada el \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    const profile = await json(await api("/consumer", user, { headers: spanish }));
+    expect(profile.safeWindowDescription).toBe(inSpanish.safeWindowDescription);
+    // Without a language, what the service always wrote.
+    expect((await safeWindow(user)).safeWindowDescription).toMatch(/^PCR \(NAAT\), collected \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+  });
+});
+
 describe("upload of an original report", () => {
   it("validates a Harborview, a Meridian and a Cascade report made for the profile and opens the window", async () => {
     const user = await withProfile({ firstName: "José", lastName: "O'Brien-Smith", dob: "1990-03-04" });

@@ -25,6 +25,7 @@ import { matchProfile } from "./match.ts";
 import { checkProof, withProof } from "./proof/check.ts";
 import type { Proof, ProvenMatch } from "./proof/check.ts";
 import { proofTrust } from "./proof/trust.ts";
+import type { MailLanguage } from "../../shared/language.ts";
 import type { ProofTrust } from "./proof/trust.ts";
 import { checkOriginality } from "./originality.ts";
 import type { PdfPool } from "./pool.ts";
@@ -55,16 +56,17 @@ export interface UploadOutcome {
  * Runs an uploaded file through the pipeline and stores the result.
  * @param owner the uploader's profile (store.ts resultOwner).
  * @param now the server's clock: future collection times and the message's window wording.
+ * @param language the language of the answer's consumerMessage (outcomeMessage).
  * @throws UploadRejectedError from the step that refused the file; ResultsNeedProfileError
  *   when the profile disappeared meanwhile.
  */
-export async function addTestResult(ctx: ResultsContext, owner: ResultOwner, upload: Upload, now: Date): Promise<UploadOutcome> {
+export async function addTestResult(ctx: ResultsContext, owner: ResultOwner, upload: Upload, now: Date, language: MailLanguage = "en"): Promise<UploadOutcome> {
   const pdf = await checkIntake(ctx.db, ctx.pool, owner.consumerId, upload); // 1. intake
   checkOriginality(pdf); // 2. originality
   const lab = recogniseIssuer(pdf, ctx.labs); // 3. issuer
   const report = extractReport(pdf.page1.items, lab); // 4. extraction
   const file = { sha256: upload.sha256, size: upload.bytes.byteLength, pdf: upload.bytes, pageCount: pdf.pageCount, fetchedFrom: null };
-  return finishPdf(ctx, owner, lab, report, file, "document", now);
+  return finishPdf(ctx, owner, lab, report, file, "document", now, language);
 }
 
 /**
@@ -80,11 +82,12 @@ async function finishPdf(
   file: Pick<NewResult, "sha256" | "size" | "pageCount" | "fetchedFrom"> & { pdf: Uint8Array },
   fallback: "document" | "link",
   now: Date,
+  language: MailLanguage,
 ): Promise<UploadOutcome> {
   await checkNewReport(ctx.db, owner.consumerId, lab, report); // 5. same report: not stored already in other bytes
   const { codes, ...image } = await ctx.pool.renderWithCodes(file.pdf, QR_PAGES); // 6. image, and the QR codes
   const proof = await checkProof(codes, report, trustOf(ctx), now, fallback); // 7. proof
-  return finish(ctx, owner, lab, report, { ...file, proof }, image, now);
+  return finish(ctx, owner, lab, report, { ...file, proof }, image, now, language);
 }
 
 /** Pages whose QR codes are read (docs/product/labs.md §10.9): a signed code is printed on page 1, or on the next two. */
@@ -108,11 +111,12 @@ async function finish(
   file: Pick<NewResult, "sha256" | "size" | "pdf" | "pageCount" | "fetchedFrom" | "proof">,
   image: NewResult["image"],
   now: Date,
+  language: MailLanguage,
 ): Promise<UploadOutcome> {
   const match = withProof(matchProfile(report, owner), file.proof); // 8. matching
   const window = reportWindow(report, now); // 9. windows
   const stored = await storeResult(ctx.db, owner, { ...file, lab, report, match, window, image }, now);
-  return { sF_TestResultId: stored.id, valid: stored.match.valid, consumerMessage: outcomeMessage(report, stored.match, window, now, file.proof) };
+  return { sF_TestResultId: stored.id, valid: stored.match.valid, consumerMessage: outcomeMessage(report, stored.match, window, now, file.proof, language) };
 }
 
 /**
@@ -124,10 +128,11 @@ async function finish(
  * proof is "fetched from the lab" unless the PDF carries a verified signed code.
  * @param link the link as the user typed it.
  * @param criteria addtestresultlink's, checked against the lab's layout (criteria.ts); null: the lab's own labels.
+ * @param language the language of the answer's consumerMessage (outcomeMessage).
  * @throws UploadRejectedError from link.ts, criteria.ts, or any step of the pipeline;
  *   link_wrong_lab when the document is not the lab's.
  */
-export async function addTestResultByLink(ctx: ResultsContext, owner: ResultOwner, link: string, criteria: readonly Criterion[] | null, now: Date): Promise<UploadOutcome> {
+export async function addTestResultByLink(ctx: ResultsContext, owner: ResultOwner, link: string, criteria: readonly Criterion[] | null, now: Date, language: MailLanguage = "en"): Promise<UploadOutcome> {
   const labs = ctx.labs ?? LABS;
   // Criteria that cannot be right cost no fetch.
   if (criteria) checkCriteria(criteria, checkLink(link, labs).lab);
@@ -140,7 +145,7 @@ export async function addTestResultByLink(ctx: ResultsContext, owner: ResultOwne
     const lab = issuerOfFetched(() => recogniseIssuer(pdf, labs), fetched); // 3. issuer: the host's lab
     const report = extractReport(pdf.page1.items, lab); // 4. extraction
     const file = { sha256, size: fetched.bytes.byteLength, pdf: fetched.bytes, pageCount: pdf.pageCount, fetchedFrom: fetched.host };
-    return finishPdf(ctx, owner, lab, report, file, "link", now);
+    return finishPdf(ctx, owner, lab, report, file, "link", now, language);
   }
   await checkNewFile(ctx.db, owner.consumerId, sha256); // 1. intake
   // 2. originality is the lab's own site over verified TLS. The pool reads the page into lines and
@@ -151,7 +156,7 @@ export async function addTestResultByLink(ctx: ResultsContext, owner: ResultOwne
   await checkNewReport(ctx.db, owner.consumerId, fetched.lab, report); // 5. same report: not stored already in other bytes
   const proof: Proof = { kind: "link", issuer: null, unverified: null, disagreement: null }; // 7. proof: fetched from the lab
   const file = { sha256, size: fetched.bytes.byteLength, pdf: null, pageCount: 1, fetchedFrom: fetched.host, proof };
-  return finish(ctx, owner, fetched.lab, report, file, read.image as NonNullable<typeof read.image>, now);
+  return finish(ctx, owner, fetched.lab, report, file, read.image as NonNullable<typeof read.image>, now, language);
 }
 
 function wrongLab(fetched: FetchedDocument): UploadRejectedError {
@@ -194,8 +199,15 @@ export async function linkTextObjects(ctx: ResultsContext, link: string): Promis
   };
 }
 
-/** The consumerMessage of a stored result: validated or not, and what it means for the window. */
-export function outcomeMessage(report: Extracted, match: ProvenMatch, window: ResultWindow, now: Date, proof?: Proof): string {
+/**
+ * The consumerMessage of a stored result: validated or not, and what it means for the window, in
+ * `language` (the upload's `Accept-Language`, docs/product/calls.md §7.4 "What the upstream writes";
+ * Spanish in the terms of docs/glossary-es.md). The lab's own words (the result's text) and the
+ * details of a mismatch stay as they are; instants are written `YYYY-MM-DD HH:MM UTC` for the app
+ * to show in the person's time zone.
+ */
+export function outcomeMessage(report: Extracted, match: ProvenMatch, window: ResultWindow, now: Date, proof?: Proof, language: MailLanguage = "en"): string {
+  if (language === "es") return spanishOutcomeMessage(report, match, window, now, proof);
   if (proof?.disagreement) {
     return `We stored your result but it is not valid: the signed code (QR code) on it does not agree with its text: ${proof.disagreement}. If your testing company issued it so, you can dispute the result.`;
   }
@@ -218,4 +230,30 @@ export function outcomeMessage(report: Extracted, match: ProvenMatch, window: Re
     return `${validated} Its strong window has ended; its weak window lasts until ${utcText(window.weakSafetyDate as Date)}.`;
   }
   return `${validated} It was collected at ${utcText(report.collectedAt)}, so its safe window has already ended.`;
+}
+
+/** outcomeMessage in Spanish: the same cases, the same details. */
+function spanishOutcomeMessage(report: Extracted, match: ProvenMatch, window: ResultWindow, now: Date, proof?: Proof): string {
+  if (proof?.disagreement) {
+    return `Guardamos su resultado, pero no es válido: el código firmado (código QR) que lleva no coincide con su texto: ${proof.disagreement}. Si su empresa de pruebas lo emitió así, puede presentar una reclamación sobre el resultado.`;
+  }
+  if (!match.valid) {
+    const problems = match.properties
+      .filter((p) => p.matchInfo !== null)
+      .map((p) => `${p.name} (${p.matchInfo})`)
+      .join(", ");
+    return `Guardamos su resultado, pero no coincide con su perfil: ${problems}. Si su perfil está mal, corríjalo en su información personal; si no, puede presentar una reclamación sobre el resultado.`;
+  }
+  const validated = "Su resultado de prueba se validó.";
+  if (report.outcome === "Positive") return `${validated} Es positivo, así que no abre ninguna ventana segura y termina cualquier ventana de una prueba anterior.`;
+  if (report.outcome === "Inconclusive") {
+    return `${validated} Su resultado es ${report.resultText.toLowerCase()}, así que no abre ninguna ventana segura; hágase una prueba nueva para obtener una.`;
+  }
+  if (isOpen(window.strongSafetyDate, now)) {
+    return `${validated} Su ventana segura es fuerte hasta el ${utcText(window.strongSafetyDate as Date)} y débil hasta el ${utcText(window.weakSafetyDate as Date)}.`;
+  }
+  if (isOpen(window.weakSafetyDate, now)) {
+    return `${validated} Su ventana fuerte ya terminó; su ventana débil dura hasta el ${utcText(window.weakSafetyDate as Date)}.`;
+  }
+  return `${validated} La muestra se tomó el ${utcText(report.collectedAt)}, así que su ventana segura ya terminó.`;
 }

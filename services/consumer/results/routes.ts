@@ -8,6 +8,7 @@ import type { Request, RequestHandler, Response, Router } from "express";
 import { consumerCalls, resultLinkQuerySchema, resultLinkRequestSchema, disputeQueueQuerySchema, disputeRequestSchema, imageQuerySchema, pdfQuerySchema, propertyValuesQuerySchema, reviewDisputeRequestSchema } from "../../../contracts/consumer.ts";
 import { BadRequestError } from "../../shared/errors.ts";
 import { parse, reply } from "../../shared/http.ts";
+import { answerLanguage } from "../../shared/language.ts";
 import { counter } from "../../../lib/metrics.ts";
 import type { AuthenticatedUser } from "../../shared/auth.ts";
 import type { ConsumerOutbox } from "../outbox.ts";
@@ -77,7 +78,7 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
   router.post("/addtestresultmultipart", async (req, res) => {
     const owner = await resultOwner(db, deps.userOf(res).identityUserId);
     const outcome = await asUpload(
-      async () => addTestResult(deps.results, owner, await readUpload(req), deps.now()),
+      async () => addTestResult(deps.results, owner, await readUpload(req), deps.now(), answerLanguage(req.get("accept-language"))),
       () => req.resume(),
     );
     reply(res, consumerCalls.addTestResultMultipart, { success: true, consumerMessage: outcome.consumerMessage, sF_TestResultId: outcome.sF_TestResultId });
@@ -87,7 +88,7 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
   router.get("/addtestresulturl", async (req, res) => {
     const { url } = parse(resultLinkQuerySchema, req.query);
     const owner = await resultOwner(db, deps.userOf(res).identityUserId);
-    const outcome = await asUpload(() => addTestResultByLink(deps.results, owner, url, null, deps.now()));
+    const outcome = await asUpload(() => addTestResultByLink(deps.results, owner, url, null, deps.now(), answerLanguage(req.get("accept-language"))));
     reply(res, consumerCalls.addTestResultUrl, { success: true, consumerMessage: outcome.consumerMessage, sF_TestResultId: outcome.sF_TestResultId });
   });
 
@@ -95,7 +96,7 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
     if (!req.is("json")) throw new BadRequestError("Send the body as application/json.");
     const { url, criteria } = parse(resultLinkRequestSchema, req.body);
     const owner = await resultOwner(db, deps.userOf(res).identityUserId);
-    const outcome = await asUpload(() => addTestResultByLink(deps.results, owner, url, criteria, deps.now()));
+    const outcome = await asUpload(() => addTestResultByLink(deps.results, owner, url, criteria, deps.now(), answerLanguage(req.get("accept-language"))));
     reply(res, consumerCalls.addTestResultLink, { success: true, consumerMessage: outcome.consumerMessage, sF_TestResultId: outcome.sF_TestResultId });
   });
 
