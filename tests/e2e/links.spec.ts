@@ -43,7 +43,8 @@ test("a result added by the lab's link opens the window and says where it came f
   // The image is the page as it was read, drawn on the server.
   const image = page.getByRole("img", { name: "Page 1 of the Meridian Diagnostics result" });
   await expect(image).toBeVisible();
-  expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  // Visible is not loaded: wait for the image's bytes (a broken image is complete with no width).
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 
   // A PDF link (Harborview) too, with the same outcome as an upload.
   await page.goto("/mytests");
