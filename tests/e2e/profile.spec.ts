@@ -2,7 +2,7 @@
  * Profile and settings journeys (docs/product/screens.md §2), in both projects: the gate, first-time profile,
  * welcome, the empty safe-window card, settings panels, personal info, logout, wipe, the
  * cookie banner, and the enabledScreens check. Personal info is then done again in Spanish, chosen on
- * My Settings' Language card.
+ * My Settings' Language card, and the password changed in Spanish (a wrong current one refused first).
  */
 import * as messages from "../../app/messages";
 import { catalogues } from "../../app/messages/catalogues";
@@ -187,7 +187,7 @@ test("settings: change the e-mail (taken, invalid, then a good one)", async ({ p
   await expect(page).toHaveURL(/\/checkconfirmation$/);
 });
 
-test("personal info: Cancel restores, Save persists; then the same in Spanish, chosen on the Language card", async ({ page, hasJs }, testInfo) => {
+test("personal info: Cancel restores, Save persists; then the same in Spanish, chosen on the Language card, and the password changed in Spanish", async ({ page, hasJs }, testInfo) => {
   await signedInUser(page, testInfo, "personal", sampleProfile);
   await page.goto("/settings");
   await page.getByRole("link", { name: "Change personal info" }).click();
@@ -233,6 +233,22 @@ test("personal info: Cancel restores, Save persists; then the same in Spanish, c
   await expect(page).toHaveURL(/\/settings$/);
   await expect(page.getByText(es.profileSaved)).toBeVisible();
   await expect(page.getByText("Zoé O'Brien-Smith")).toBeVisible();
+
+  // A settings form in Spanish: a wrong current password is refused in Spanish, the right one changes it.
+  await page.getByRole("link", { name: es.changePasswordLabel }).click();
+  const current = page.getByLabel(es.currentPasswordLabel);
+  const next = page.getByLabel(es.newPasswordLabel, { exact: true });
+  const confirm = page.getByLabel(es.confirmNewPasswordLabel);
+  await current.fill("Wrong#Pass1");
+  await next.fill("Better!Pass77");
+  await confirm.fill("Better!Pass77");
+  await page.getByRole("button", { name: es.updateButton }).click();
+  await expect(page.getByText(es.settingsPasswordChangeFailed)).toBeVisible();
+  await current.fill(strongPassword);
+  await next.fill("Better!Pass77");
+  await confirm.fill("Better!Pass77");
+  await page.getByRole("button", { name: es.updateButton }).click();
+  await expect(page.getByText(es.passwordChanged)).toBeVisible();
 });
 
 test("Logout goes to login; Wipe goes to the intro and forgets the e-mail", async ({ page }, testInfo) => {
