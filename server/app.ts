@@ -19,7 +19,7 @@ import { ipKeyGenerator, rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
-import { RedisStore, type RedisReply } from "rate-limit-redis";
+import type { RedisReply } from "rate-limit-redis";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { createRequestHandler } from "@react-router/express";
 import { maxFormBodyBytes, uploadDiscardLimitBytes } from "../app/limits.ts";
@@ -263,9 +263,13 @@ export async function createApp(options: AppOptions): Promise<Express> {
   // (formName). The route actions add limits per target account and per mail recipient
   // (attemptLimits, in the load context). The counters are in Redis with REDIS_URL (shared by the
   // replicas), else in this process's memory.
-  const redisStore = (prefix: string) =>
-    new RedisStore({ prefix, sendCommand: (...args: string[]) => (redis as RedisClient).sendCommand(args) as Promise<RedisReply> });
-  const attemptLimits = createAttemptLimits(redis ? redisStore : undefined);
+  // rate-limit-redis is loaded only with REDIS_URL, as the Redis client is (app/server/redis.server.ts).
+  const { RedisStore } = redis ? await import("rate-limit-redis") : {};
+  const redisStore =
+    RedisStore && redis
+      ? (prefix: string) => new RedisStore({ prefix, sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<RedisReply> })
+      : undefined;
+  const attemptLimits = createAttemptLimits(redisStore);
   app.use(
     rateLimit({
       windowMs: 10 * 60 * 1000,
@@ -274,7 +278,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
       legacyHeaders: false,
       skip: (req) => req.method !== "POST" || !formName(req.path, base),
       keyGenerator: (req) => `${ipKeyGenerator(req.ip ?? "")}|${formName(req.path, base)}`,
-      store: redis ? redisStore("safewindow:ratelimit:") : undefined,
+      store: redisStore?.("safewindow:ratelimit:"),
       handler: (req, res) => {
         req.log.warn("account form rate limit reached");
         rateLimitRejections.inc({ limit: "formsPerAddress" });

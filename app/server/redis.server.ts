@@ -5,7 +5,8 @@
  * counters in memory).
  *
  * Imported both by server.ts (rate limits, readiness) and by the app bundle (sessions), so it
- * imports nothing but @redis/client and node built-ins. Each side opens its own connection.
+ * imports nothing but @redis/client (when it connects) and node built-ins. Each side opens its own
+ * connection.
  *
  * Failure policy: the first connection must succeed within `connectTimeoutMs`, else
  * `connectRedis` rejects with a `RedisUnavailableError` (the start stops, naming REDIS_URL but
@@ -13,13 +14,13 @@
  * with backoff, and commands fail at once while it is down (no offline queue), so a request
  * gets an error page instead of hanging.
  */
-import { createClient } from "@redis/client";
+import type * as RedisModule from "@redis/client";
 
 /** A client as `connectRedis` opens it (RESP3, no modules). */
 export type RedisClient = ReturnType<typeof newClient>;
 
-function newClient(url: string, reconnectStrategy: (retries: number, cause: Error) => number | Error) {
-  return createClient({
+function newClient(redis: typeof RedisModule, url: string, reconnectStrategy: (retries: number, cause: Error) => number | Error) {
+  return redis.createClient({
     url,
     RESP: 3,
     disableOfflineQueue: true,
@@ -49,7 +50,8 @@ export interface ErrorLog {
  */
 export async function connectRedis(url: string, log: ErrorLog): Promise<RedisClient> {
   let ready = false;
-  const client = newClient(url, (retries, cause) => (ready ? Math.min(100 * 2 ** retries, maxReconnectDelayMs) : cause));
+  // Loaded only with REDIS_URL: a server without Redis never holds the client (about 5 MiB of heap).
+  const client = newClient(await import("@redis/client"), url, (retries, cause) => (ready ? Math.min(100 * 2 ** retries, maxReconnectDelayMs) : cause));
   // Without a listener an 'error' event would end the process; the error's text can carry the
   // host and port, so only its code is logged.
   client.on("error", (error: NodeJS.ErrnoException) => {

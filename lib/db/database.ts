@@ -11,7 +11,6 @@ import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { NodeFS } from "@electric-sql/pglite/nodefs";
 import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
-import pg from "pg";
 
 const execFileAsync = promisify(execFile);
 
@@ -212,6 +211,8 @@ export function pgliteOf(db: Kysely<any>): PGlite | undefined {
 export async function createDatabase<DB>(opts: DatabaseOptions): Promise<Kysely<DB>> {
   let db: Kysely<DB>;
   if (opts.databaseUrl) {
+    // Loaded only for PostgreSQL: the embedded default never holds the driver (about 1.5 MiB of heap).
+    const { default: pg } = await import("pg");
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,

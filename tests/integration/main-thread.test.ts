@@ -3,7 +3,8 @@
  * (docs/decisions/0016-services-in-a-data-thread.md): server.ts runs with a module trace of its
  * main thread (module-trace.mjs) while a user signs up and in, opens a signed-in page and uploads a
  * result, in the embedded default and with every upstream external and neither DATABASE_URL nor
- * REDIS_URL (the data thread then holds only the sessions' database). Needs `npm run build` first.
+ * REDIS_URL (the data thread then holds only the sessions' database); and that neither thread loads
+ * the packages kept for when they are needed. Needs `npm run build` first.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +21,13 @@ const password = "Window#2026a";
 /** The module URLs a trace file lists. */
 const traced = (file: string) => readFileSync(file, "utf8").split("\n").filter(Boolean);
 const engines = (urls: string[]) => urls.filter((url) => url.includes("/@electric-sql/pglite/") || url.includes("/pdfjs-dist/"));
+/**
+ * Packages loaded only when something needs them (docs/decisions/0013-bounded-v8-heap.md "Loaded when
+ * needed"): the Redis client without REDIS_URL, the PostgreSQL driver without DATABASE_URL, undici
+ * without a result by link, the signed codes' readers without a signed code.
+ */
+const onDemand = (urls: string[]) =>
+  urls.filter((url) => ["@redis/client", "rate-limit-redis", "pg", "undici", "@peculiar/x509", "cborg", "base45", "zipcodes"].some((name) => url.includes(`/node_modules/${name}/`)));
 
 /** A signed-in page and an upload (collected `hoursAgo`, so that no two are the same result) with `cookie` on `server`. */
 async function useAsSignedIn(server: Running, cookie: string, hoursAgo: number): Promise<void> {
@@ -59,6 +67,8 @@ describe("the web app's thread", () => {
     expect(engines(traced(allTrace)).length).toBeGreaterThan(0);
     expect(traced(mainTrace).some((url) => url.endsWith("/server.ts"))).toBe(true);
     expect(engines(traced(mainTrace))).toEqual([]);
+    // Neither thread loaded what this configuration and these requests never need.
+    expect(onDemand(traced(allTrace))).toEqual([]);
 
     // A replica of the same services: every upstream external, no DATABASE_URL, no REDIS_URL.
     const output = embedded.output();
@@ -80,5 +90,6 @@ describe("the web app's thread", () => {
     await useAsSignedIn(external, externalCookie!, 5);
     expect(traced(externalTrace).some((url) => url.endsWith("/server/upstreams.ts"))).toBe(true);
     expect(engines(traced(externalTrace))).toEqual([]);
+    expect(onDemand(traced(externalTrace))).toEqual([]);
   }, 300_000);
 });

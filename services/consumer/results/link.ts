@@ -16,7 +16,6 @@ import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
-import { Agent, errors as undiciErrors, request } from "undici";
 import type { LabFormat } from "../labs/types.ts";
 import { MAX_UPLOAD_BYTES } from "./intake.ts";
 import { UploadRejectedError, rejectionMessages } from "./errors.ts";
@@ -181,6 +180,9 @@ export async function fetchLabDocument(raw: string, labs: readonly LabFormat[], 
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
   const pinned = await resolveChecked(host, labs, opts, signal);
+  // Loaded on the first link, not with the consumer API: undici holds about 5 MiB of heap that a
+  // data thread serving no result by link never needs (docs/decisions/0013-bounded-v8-heap.md).
+  const { Agent, errors: undiciErrors, request } = await import("undici");
   const agent = new Agent({
     connect: {
       lookup: pinnedLookup(pinned),

@@ -10,8 +10,6 @@ import { UploadRejectedError, rejectionMessages } from "../errors.ts";
 import type { Extracted } from "../extract.ts";
 import { firstNameMatches, lastNameMatches } from "../match.ts";
 import type { MatchOutcome } from "../match.ts";
-import { DccRefusedError, verifyDcc } from "./dcc.ts";
-import { ShcRefusedError, verifyShc } from "./shc.ts";
 import type { SignedLabResult } from "./shc.ts";
 import type { ProofTrust } from "./trust.ts";
 
@@ -88,21 +86,28 @@ export async function checkProof(codes: readonly string[], report: Extracted, tr
   // Every verified code is compared with the text: one that agrees does not hide one that does not.
   const verified: { kind: "shc" | "dcc"; issuer: string; disagreement: string | null }[] = [];
   let unverified: SignedScheme | null = null;
+  // The verifiers are loaded with the first code of their kind, not with the consumer API: the EU
+  // DCC's X.509, CBOR and base45 readers hold about 5 MiB of heap that a data thread whose reports
+  // carry no signed code never needs (docs/decisions/0013-bounded-v8-heap.md).
+  let shc: typeof import("./shc.ts") | undefined;
+  let dcc: typeof import("./dcc.ts") | undefined;
   for (const code of codes) {
     const text = code.trim();
     try {
       if (/^shc:\//i.test(text)) {
-        const card = await verifyShc(text, trust.shc, now);
+        shc ??= await import("./shc.ts");
+        const card = await shc.verifyShc(text, trust.shc, now);
         // A card without a signature (alg none) is no signed result: nothing to say about it.
         if (!card.trusted) unverified ??= card.signed ? "SMART Health Card" : null;
         else verified.push({ kind: "shc", issuer: card.issuer.name, disagreement: disagreementOf(card.result, report) });
       } else if (/^HC1:/.test(text)) {
-        const certificate = verifyDcc(text, trust.dcc, now);
+        dcc ??= await import("./dcc.ts");
+        const certificate = dcc.verifyDcc(text, trust.dcc, now);
         if (!certificate.trusted) unverified ??= certificate.signed ? "EU DCC" : null;
         else verified.push({ kind: "dcc", issuer: certificate.country, disagreement: disagreementOf(certificate.result, report) });
       }
     } catch (err) {
-      if (err instanceof ShcRefusedError || err instanceof DccRefusedError) {
+      if ((shc && err instanceof shc.ShcRefusedError) || (dcc && err instanceof dcc.DccRefusedError)) {
         // A signed card of another kind (a vaccination, a recovery) printed beside the result is not proof of it.
         if (err.reason === "not_lab_result" || err.reason === "not_test") continue;
         if (err.reason === "revoked") throw new UploadRejectedError("signature_revoked", rejectionMessages.signature_revoked());
