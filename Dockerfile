@@ -17,9 +17,12 @@ FROM node:24-bookworm-slim
 # V8's heap bounded and glibc's malloc held to two arenas with a fixed mmap threshold, as package.json's
 # config.nodeOptions and config.glibcTunables say (docs/operating.md "Memory"); override with
 # -e NODE_OPTIONS=... or -e GLIBC_TUNABLES=... (tests/unit/dockerfile.test.ts keeps them the same).
+# Node's compile cache as package.json's config.compileCache (relative to WORKDIR; docs/decisions/
+# 0017-module-compile-cache.md): a restart of the container strips and compiles nothing again.
 ENV NODE_ENV=production \
     NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=4 --expose-gc" \
     GLIBC_TUNABLES="glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072" \
+    NODE_COMPILE_CACHE="node_modules/.cache/node-compile-cache" \
     PORT=3000 \
     DATA_DIR=/data
 WORKDIR /app
@@ -35,7 +38,9 @@ COPY lib ./lib
 COPY services ./services
 # /data is the node user's alone (docs/security.md "DATA_DIR"): a new named volume copies this mode;
 # server.ts keeps what it writes there 0700/0600 and tightens a volume an older image left open.
-RUN mkdir -p /data && chown node:node /data && chmod 0700 /data
+# The compile cache is the node user's too, and only theirs: what it holds runs as code.
+RUN mkdir -p /data && chown node:node /data && chmod 0700 /data \
+ && mkdir -p node_modules/.cache/node-compile-cache && chown node:node node_modules/.cache/node-compile-cache && chmod 0700 node_modules/.cache/node-compile-cache
 USER node
 VOLUME ["/data"]
 EXPOSE 3000

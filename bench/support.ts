@@ -205,13 +205,19 @@ export const shippedNodeOptions = (JSON.parse(readFileSync(path.join(root, "pack
 /** glibc's malloc settings `npm start` and the Docker image run server.ts with (package.json config.glibcTunables). */
 export const shippedGlibcTunables = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { config: { glibcTunables: string } }).config.glibcTunables;
 
+/** Node's compile cache directory `npm start` runs server.ts with (package.json config.compileCache), made absolute. */
+export const shippedCompileCache = path.join(root, (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { config: { compileCache: string } }).config.compileCache);
+
 /**
  * The environment besides NODE_OPTIONS that server.ts runs with here, as `npm start` gives it:
  * GLIBC_TUNABLES (glibc's malloc: docs/decisions/0013-bounded-v8-heap.md), this bench's own when
- * its environment sets one (an empty value runs glibc's defaults), and MALLOC_ARENA_MAX when set.
+ * its environment sets one (an empty value runs glibc's defaults); NODE_COMPILE_CACHE (Node's
+ * compile cache: docs/decisions/0017-module-compile-cache.md), this bench's own when set, and
+ * NODE_DISABLE_COMPILE_CACHE when set; MALLOC_ARENA_MAX when set.
  */
 export function serverEnvironment(): Record<string, string> {
-  const env: Record<string, string> = { GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? shippedGlibcTunables };
+  const env: Record<string, string> = { GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? shippedGlibcTunables, NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? shippedCompileCache };
+  if (process.env.NODE_DISABLE_COMPILE_CACHE !== undefined) env.NODE_DISABLE_COMPILE_CACHE = process.env.NODE_DISABLE_COMPILE_CACHE;
   if (process.env.MALLOC_ARENA_MAX !== undefined) env.MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX;
   return env;
 }

@@ -23,6 +23,7 @@ import { pino } from "pino";
 import type { Config } from "../app/server/config.server.ts";
 import { createLogger, endLog } from "../app/server/log.server.ts";
 import { APP_MIGRATION_TABLE, databaseSessionStore, migrateSessionTable, type DatabaseSessionStore, type SessionDataStore } from "../app/server/session-store.server.ts";
+import { persistCompileCache } from "../lib/compile-cache.ts";
 import { createDatabase, pgliteOf } from "../lib/db/database.ts";
 import type { SchemaOwner } from "../lib/db/embedded.ts";
 import { migrateToLatest } from "../lib/db/migrate.ts";
@@ -276,6 +277,7 @@ function collectStartupGarbage(): void {
   dbLog.info({ heapTotalMb: [mb(before), mb(after)] }, "startup garbage of the data thread given back");
 }
 collectStartupGarbage();
+persistCompileCache();
 
 const ready: DataThreadReady = {
   type: "ready",

@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import { ConfigError, parseConfig, type Config } from "../app/server/config.server.ts";
 import { DataDirInUseError, lockDataDir, type DataDirLock } from "../lib/data-dir-lock.ts";
 import { ForeignEntryError, ownerOnlyUmask, secureDataDir, tightenedMessage } from "../lib/data-dir.ts";
+import { persistCompileCache } from "../lib/compile-cache.ts";
 import { createLogger } from "../lib/log.ts";
 import { drainable, type Drainable } from "../app/server/shutdown.server.ts";
 
@@ -91,7 +92,8 @@ export async function startProcess(env: Record<string, string | undefined>): Pro
 
 /**
  * Listens on HOST:PORT with the header and request timeouts (35 s, 60 s), logs the address, then
- * collects the start's garbage.
+ * writes the start's compiled modules to the compile cache (lib/compile-cache.ts) and collects the
+ * start's garbage ("startup garbage collected" is logged after both).
  * @param graceMs how long a shutdown's drain lets in-flight requests finish, ms
  * @returns the drainable server (app/server/shutdown.server.ts), watched from the first request on
  */
@@ -100,6 +102,7 @@ export function listen(app: Express, config: Config, log: Logger, graceMs: numbe
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
     log.info({ port, basePath: config.BASE_PATH, dataDir: config.DATA_DIR }, `SafeWindow listening on http://localhost:${port}${config.basePrefix}/`);
+    persistCompileCache();
     collectStartupGarbage(log);
   });
   server.headersTimeout = 35_000;

@@ -47,6 +47,8 @@ export const e2e = {
   nodeOptions: (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { config: { nodeOptions: string } }).config.nodeOptions,
   /** glibc's malloc settings the app ships with (package.json config.glibcTunables; docs/operating.md "Memory"). */
   glibcTunables: (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { config: { glibcTunables: string } }).config.glibcTunables,
+  /** Node's compile cache directory the app ships with (package.json config.compileCache, relative to the project, where the servers start). */
+  compileCache: (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { config: { compileCache: string } }).config.compileCache,
 } as const;
 
 /** Where one project's journeys run: its app, its identity authority when that runs alone, and where their mails land. */

@@ -157,7 +157,8 @@ if (import.meta.main) {
   const ready = new Map<string, Promise<void>>();
   const start = async (server: Server): Promise<void> => {
     await Promise.all((server.after ?? []).map((name) => ready.get(name)));
-    const child = spawn(server.command, { shell: true, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...server.env } });
+    // Every server with Node's compile cache, as `npm start` runs server.ts (docs/decisions/0017-module-compile-cache.md).
+    const child = spawn(server.command, { shell: true, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, NODE_COMPILE_CACHE: e2e.compileCache, ...server.env } });
     children.push(child);
     const exited = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`${server.name} exited (${code}) before it was up`))));
     await answered(server.health, exited);

@@ -14,14 +14,18 @@ export const root = path.resolve(import.meta.dirname, "../..");
 /** This Node (24), to run server.ts with. */
 export const node = process.execPath;
 
+/** Node's compile cache directory, as `npm start` gives it (package.json config.compileCache), made absolute. */
+export const compileCache = path.join(root, (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { config: { compileCache: string } }).config.compileCache);
+
 /**
  * The whole environment of a process a test starts: PATH, the run's blank database to copy
  * (PGLITE_TEMPLATE, tests/global-setup.ts; `PGLITE_TEMPLATE: ""` in `env` makes the process run
- * initdb itself), then `env`.
+ * initdb itself), Node's compile cache as `npm start` sets it (docs/decisions/0017-module-compile-cache.md),
+ * then `env`.
  */
 export function childEnv(env: Record<string, string>): Record<string, string> {
   const template = process.env.PGLITE_TEMPLATE;
-  return { PATH: process.env.PATH ?? "", ...(template ? { PGLITE_TEMPLATE: template } : {}), ...env };
+  return { PATH: process.env.PATH ?? "", ...(template ? { PGLITE_TEMPLATE: template } : {}), NODE_COMPILE_CACHE: compileCache, ...env };
 }
 
 /** A started server.ts. */

@@ -67,6 +67,17 @@ describe("Dockerfile", () => {
     expect(manifest.scripts.start).toContain("NODE_OPTIONS=\"${NODE_OPTIONS:-$npm_package_config_nodeOptions}\" ");
   });
 
+  it("runs server.ts with the compile cache npm start uses (package.json config.compileCache), in a directory only the node user writes", () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { config: { compileCache: string }; scripts: { start: string } };
+    const dockerfile = readFileSync(path.join(root, "Dockerfile"), "utf8");
+    // Relative, so the same value names node_modules/.cache under the project and under the image's WORKDIR.
+    expect(manifest.config.compileCache).toBe("node_modules/.cache/node-compile-cache");
+    expect(finalStageOf(dockerfile).env.NODE_COMPILE_CACHE).toBe(manifest.config.compileCache);
+    const finalStage = dockerfile.split(/^FROM /m).at(-1)!;
+    expect(finalStage).toContain(`chown node:node ${manifest.config.compileCache} && chmod 0700 ${manifest.config.compileCache}`);
+    expect(manifest.scripts.start).toContain('NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$npm_package_config_compileCache}" ');
+  });
+
   it("runs server.ts with the malloc settings npm start uses (package.json config.glibcTunables)", () => {
     const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { config: { glibcTunables: string }; scripts: { start: string } };
     // Two arenas and a fixed mmap threshold (docs/decisions/0013-bounded-v8-heap.md "glibc's malloc").

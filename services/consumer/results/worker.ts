@@ -14,6 +14,7 @@ import path from "node:path";
 import type { MessagePort } from "node:worker_threads";
 import type { PDFDocumentProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { TextLine } from "./text.ts";
+import { persistCompileCache } from "../../../lib/compile-cache.ts";
 import { ACTIVE_CONTENT_ORDER, scanObjects } from "./structure.ts";
 import type { ActiveContent } from "./structure.ts";
 
@@ -143,6 +144,7 @@ function load(): Promise<{ pdfjs: PdfJs; canvas: Canvas; assets: string }> {
     libraries = Promise.resolve(loaded);
     // A failed warm-up only means the first real task pays for what it did not load.
     await render({ op: "render", bytes: warmupPdf(), page: 1, box: { width: 125, height: 100 }, quality: 50, maxImagePixels: 1_000_000, memoryLimitBytes: 0 }).catch(() => {});
+    persistCompileCache();
     return loaded;
   })();
   return libraries;
