@@ -39,11 +39,11 @@ const ZIP_CODES = 100_000;
  * then deletes every file of the package from `require.cache` (also when the copy throws) and keeps
  * no reference to its objects, so the collector can take its module, its entries and its source.
  * Measured on Node 24 (`--max-old-space-size=384`; heap used after the first `zipCentre` minus the
- * same run without it): +0.0 MiB of heap and +0.81 MiB of array buffers once V8 has run its own full
+ * same run without it): +0.04 MiB of heap and +0.81 MiB of array buffers once V8 has run its own full
  * collections (or a last-resort gc()), against +8.9 MiB of heap with the package kept loaded; right
  * after it, two plain gc() still find +14.6 MiB (+21.5 kept loaded): V8's compilation cache holds the
- * package's source and compiled code until V8 flushes code it no longer runs, which forced gc() calls
- * do not do. It takes about 200 ms, as long as loading the package alone did (196-206 ms against 213-217 ms).
+ * package's source and compiled code (none with `--no-compilation-cache`) until V8 flushes code it
+ * no longer runs, which its own collections did and 60 forced gc() in a row did not. It takes about 200 ms, as long as loading the package alone did (196-206 ms against 213-217 ms).
  * Throws what `require` throws when the package is missing.
  */
 function loadZipTable(): ZipTable {
