@@ -43,7 +43,8 @@ const ZIP_CODES = 100_000;
  * collections (or a last-resort gc()), against +8.9 MiB of heap with the package kept loaded; right
  * after it, two plain gc() still find +14.6 MiB (+21.5 kept loaded): V8's compilation cache holds the
  * package's source and compiled code (none with `--no-compilation-cache`) until V8 flushes code it
- * no longer runs, which its own collections did and 60 forced gc() in a row did not. It takes about 200 ms, as long as loading the package alone did (196-206 ms against 213-217 ms).
+ * no longer runs, which its own collections did and 60 forced gc() in a row did not. It takes about
+ * 200 ms, as long as loading the package alone did (196-206 ms against 213-217 ms).
  * Throws what `require` throws when the package is missing.
  */
 function loadZipTable(): ZipTable {
