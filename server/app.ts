@@ -140,7 +140,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
       logger: log,
       genReqId: requestId,
       serializers: httpSerializers,
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+      customLogLevel: (_req, res, err) => accessLogLevel(res.statusCode, res.getHeader("retry-after") !== undefined, err !== undefined),
       autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
     }),
   );
@@ -386,6 +386,17 @@ export async function createApp(options: AppOptions): Promise<Express> {
   });
 
   return app;
+}
+
+/**
+ * The level of a request's access log line: error for a failure (an exception, or a 5xx), warn for
+ * a 4xx and for a 503 that says when to try again (Retry-After: the server is busy, or draining, by
+ * design, not failing; docs/operating.md "What the alerts mean"), else info.
+ */
+export function accessLogLevel(status: number, retryAfter: boolean, failed: boolean): "error" | "warn" | "info" {
+  if (failed) return "error";
+  if (status === 503 && retryAfter) return "warn";
+  return status >= 500 ? "error" : status >= 400 ? "warn" : "info";
 }
 
 /** True when `url` answers 2xx within 2 s. */

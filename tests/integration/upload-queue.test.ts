@@ -103,6 +103,10 @@ describe("an upload that does not get its turn in time", () => {
         expect(answer.body).toMatch(/<input[^>]*name="file"/);
       }
       expect((await listedResults(server!.url, cookie)).length).toBe(stored.length);
+      // Logged as back-pressure (warn), not as a failure (error): each refused upload's access line.
+      const lines = server!.output().split("\n").filter((line) => line.includes('"statusCode":503'));
+      expect(lines.length).toBe(refused.length);
+      for (const line of lines) expect((JSON.parse(line) as { level: number }).level).toBe(40);
       // Counted for operators (docs/operating.md), as many as were turned away.
       const metrics = await (await fetch(`${server!.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
       expect(metrics).toMatch(new RegExp(`^safewindow_upload_queue_busy_total ${refused.length}$`, "m"));
