@@ -2,7 +2,7 @@
 // or .eml files in an outbox directory) is services/shared/mail.ts; outbox.ts queues the mails in the
 // database and sends them.
 import type { MailLanguage } from "../shared/language.ts";
-import { formatUtc, notice } from "../shared/mail.ts";
+import { formatUtc, inLanguage, notice } from "../shared/mail.ts";
 import type { OutgoingMail } from "../shared/mail.ts";
 
 /** A dispute's decision as the outbox keeps it (consumer_outbox): what the mail tells. */
@@ -43,11 +43,14 @@ export function consumerMailRenderer(publicUrl: string, supportEmail: string): (
         mail.decision === "accept"
           ? `Revisamos su reclamación sobre ${result} y la aceptamos: el resultado ahora es válido y cuenta para su ventana segura.`
           : `Revisamos su reclamación sobre ${result}. No pudimos aceptarla: el resultado sigue como estaba.`;
-      return notice(
-        mail.to,
-        "Se revisó su reclamación de SafeWindow",
-        [outcome, `Nuestra respuesta: ${mail.responseComment}`, `Si tiene cualquier otra pregunta, escriba a ${supportEmail}.`],
-        { href, label: "Abrir el resultado" },
+      return inLanguage(
+        notice(
+          mail.to,
+          "Se revisó su reclamación de SafeWindow",
+          [outcome, `Nuestra respuesta: ${mail.responseComment}`, `Si tiene cualquier otra pregunta, escriba a ${supportEmail}.`],
+          { href, label: "Abrir el resultado" },
+        ),
+        "es",
       );
     }
     const result = `your ${mail.publicName} result of ${formatUtc(mail.collectedAt)}`;
@@ -55,11 +58,14 @@ export function consumerMailRenderer(publicUrl: string, supportEmail: string): (
       mail.decision === "accept"
         ? `We reviewed your dispute about ${result} and accepted it: the result is now valid and counts for your safe window.`
         : `We reviewed your dispute about ${result}. We could not accept it: the result stays as it was.`;
-    return notice(
-      mail.to,
-      "Your SafeWindow dispute has been reviewed",
-      [outcome, `Our response: ${mail.responseComment}`, `If you have any other questions, write to ${supportEmail}.`],
-      { href, label: "Open the result" },
+    return inLanguage(
+      notice(
+        mail.to,
+        "Your SafeWindow dispute has been reviewed",
+        [outcome, `Our response: ${mail.responseComment}`, `If you have any other questions, write to ${supportEmail}.`],
+        { href, label: "Open the result" },
+      ),
+      "en",
     );
   };
 }

@@ -2,7 +2,7 @@
 // The transport (SMTP, or .eml files in an outbox directory) is services/shared/mail.ts; outbox.ts
 // queues mails in the database and calls them.
 import type { MailLanguage } from "../shared/language.ts";
-import { DEFAULT_SUPPORT_EMAIL, escapeHtml, formatUtc, notice } from "../shared/mail.ts";
+import { DEFAULT_SUPPORT_EMAIL, escapeHtml, formatUtc, inLanguage, notice } from "../shared/mail.ts";
 import type { OutgoingMail } from "../shared/mail.ts";
 import type { NoticeKind, TokenPurpose } from "./schema/tables.ts";
 
@@ -86,8 +86,7 @@ export type AccountMail = LinkMail | NoticeMail;
 export function accountMailRenderer(publicUrl: string, supportEmail: string = DEFAULT_SUPPORT_EMAIL): (mail: AccountMail) => OutgoingMail {
   const resetPage = { href: `${publicUrl}/requestpasswordchange`, label: "Ask for a password reset link" };
   const spanish = spanishAccountMailRenderer(publicUrl, supportEmail);
-  return (mail) => {
-    if (mail.language === "es") return spanish(mail);
+  const english = (mail: AccountMail): OutgoingMail => {
     switch (mail.kind) {
       case "confirm_email":
         return message(
@@ -165,6 +164,7 @@ export function accountMailRenderer(publicUrl: string, supportEmail: string = DE
         ]);
     }
   };
+  return (mail) => (mail.language === "es" ? inLanguage(spanish(mail), "es") : inLanguage(english(mail), "en"));
 }
 
 /** accountMailRenderer's Spanish mails: the same mails, links and layout, in the terms of docs/glossary-es.md. */

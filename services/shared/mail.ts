@@ -25,6 +25,23 @@ export interface OutgoingMail {
   html: string;
   /** Links in the message, logged with their secrets redacted. */
   links: string[];
+  /** The language it is written in (inLanguage): sent as its Content-Language header. */
+  language?: MailLanguage;
+}
+
+/**
+ * `mail` marked as written in `language`: the transport sends it with `Content-Language`, and the
+ * HTML part's root element (`<html>`, as notice and the services' own layouts write it) gets `lang`,
+ * so that mail programs and screen readers read it in that language (docs/product/calls.md §7.4
+ * "The mail's language").
+ */
+export function inLanguage(mail: OutgoingMail, language: MailLanguage): OutgoingMail {
+  return { ...mail, language, html: mail.html.replace(/^<!doctype html><html>/, `<!doctype html><html lang="${language}">`) };
+}
+
+/** What nodemailer sends of `mail` besides its sender. */
+function envelopeOf(mail: OutgoingMail) {
+  return { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, ...(mail.language ? { headers: { "Content-Language": mail.language } } : {}) };
 }
 
 /** A mail transport: SMTP, or the directory of .eml files. */
@@ -68,7 +85,7 @@ export function createMailer(opts: MailerOptions): Mailer {
     return {
       async send(mail) {
         try {
-          const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+          const info = await transport.sendMail({ from: opts.from, ...envelopeOf(mail) });
           opts.logger.info({ to: mail.to, subject: mail.subject, messageId: info.messageId, links: mail.links.map(redactUrl) }, "mail sent");
         } catch (err) {
           throw new MailDeliveryError(`SMTP delivery failed: ${(err as Error).message}`, { cause: err });
@@ -87,7 +104,7 @@ export function createMailer(opts: MailerOptions): Mailer {
   return {
     async send(mail) {
       try {
-        const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        const info = await transport.sendMail({ from: opts.from, ...envelopeOf(mail) });
         const raw = info.message;
         if (!Buffer.isBuffer(raw)) throw new Error("nodemailer did not buffer the message");
         await mkdir(opts.outboxDir, { recursive: true, mode: 0o700 });

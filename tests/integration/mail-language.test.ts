@@ -70,6 +70,8 @@ describe("the identity authority's mail language", () => {
     // The app asks for the held mail right away; this call carries only Node's default `*`.
     const mail = await mailAfter(services, email, () => accountCall("sendconfirmationemail", { email, requestedUri: "http://localhost:3000/confirmemail" }));
     expect(mail.subject).toBe(SPANISH_CONFIRM_SUBJECT);
+    // Marked Spanish for mail programs and screen readers: the header and the HTML part's root.
+    expect([mail.contentLanguage, mail.htmlLang]).toEqual(["es", "es"]);
     expect(mail.link?.href).toMatch(/^http:\/\/localhost:3000\/confirmemail\?email=.+&token=/);
     expect(mail.text.trimEnd()).toBe(
       "Confirme la dirección de correo electrónico de su cuenta de SafeWindow abriendo este enlace:\n\n" +
@@ -84,6 +86,7 @@ describe("the identity authority's mail language", () => {
       await register(email, language);
       const mail = await mailAfter(services, email, () => accountCall("sendconfirmationemail", { email }));
       expect(mail.subject).toBe("Confirm your SafeWindow e-mail address");
+      expect([mail.contentLanguage, mail.htmlLang]).toEqual(["en", "en"]);
       expect(mail.text).toContain("Please confirm the e-mail address of your SafeWindow account by opening this link:");
       expect(mail.text).toContain("If you did not ask for a SafeWindow account, ignore this message.");
     }
@@ -103,6 +106,7 @@ describe("the identity authority's mail language", () => {
     const newPassword = "Nueva!clave2";
     const notice = await mailAfter(services, email, () => accountCall("changepasswordusingtoken", { email, token: token!, newPassword }, "es"));
     expect(notice.subject).toBe("Se restableció su contraseña de SafeWindow");
+    expect([notice.contentLanguage, notice.htmlLang]).toEqual(["es", "es"]);
     expect(notice.text).toMatch(/Hora del cambio: \d{1,2} de [a-z]+ de \d{4}, \d\d:\d\d:\d\d UTC \(tiempo universal coordinado\)/);
 
     // A later change whose request says no language follows the kept one.
@@ -183,6 +187,7 @@ describe("the consumer API's mail language", () => {
       "consumer",
     );
     expect(mail.subject).toBe("Se revisó su reclamación de SafeWindow");
+    expect([mail.contentLanguage, mail.htmlLang]).toEqual(["es", "es"]);
     expect(mail.text).toContain("Revisamos su reclamación sobre su resultado de ");
     expect(mail.text).toContain(` del ${formatUtc(collectedAt, "es")} y la aceptamos: el resultado ahora es válido y cuenta para su ventana segura.`);
     expect(formatUtc(collectedAt, "es")).toMatch(/^\d{1,2} de (enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre) de \d{4}, \d\d:\d\d:00 UTC \(tiempo universal coordinado\)$/);

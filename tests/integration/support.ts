@@ -324,7 +324,7 @@ export async function mailAfter(
   address: string,
   action: () => Promise<unknown>,
   source: MailSource = "identity",
-): Promise<{ subject: string; text: string; link: URL | null }> {
+): Promise<{ subject: string; text: string; link: URL | null; contentLanguage: string | null; htmlLang: string | null }> {
   const before = new Set(await outboxFiles(services, source));
   await action();
   const deadline = Date.now() + 15_000;
@@ -335,7 +335,9 @@ export async function mailAfter(
       const to = mail.to?.[0] && "address" in mail.to[0] ? mail.to[0].address : undefined;
       if (to?.toLowerCase() !== address.toLowerCase()) continue;
       const href = /https?:\/\/\S+/.exec(mail.text ?? "")?.[0];
-      return { subject: mail.subject ?? "", text: mail.text ?? "", link: href ? new URL(href) : null };
+      const contentLanguage = mail.headers.find((h) => h.key === "content-language")?.value ?? null;
+      const htmlLang = /^<!doctype html><html lang="([^"]+)">/i.exec(mail.html ?? "")?.[1] ?? null;
+      return { subject: mail.subject ?? "", text: mail.text ?? "", link: href ? new URL(href) : null, contentLanguage, htmlLang };
     }
     if (Date.now() > deadline) throw new Error(`no mail to ${address}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
