@@ -36,6 +36,8 @@ const answers: Record<string, { status: number; body: unknown; headers?: Record<
   "/applicationsecurity/getuserinfo/": { status: 429, body: {} },
   // An upload: busy, with when to try again.
   "/testresult/addtestresultmultipart/": { status: 503, body: {}, headers: { "retry-after": "7" } },
+  // A follow change refused.
+  "/consumersubscription/cancelsubscriptionrequest/": { status: 400, body: {} },
   // A result by link, refused for a reason the app words itself (the consumer API's own sentence beside it).
   "/testresult/addtestresulturl/": { status: 422, body: { success: false, reason: "link_not_found", consumerMessage: linkNotFound } },
 };
@@ -106,6 +108,7 @@ async function failuresFor(acceptLanguage: string) {
     messages.upload = text(await apis.consumerApi(context).upload(file));
     messages.link = text(await apis.consumerApi(context).addByLink("https://lab.example/result/1"));
     messages.future = text(await apis.consumerApi(context).addByLink("https://lab.example/result/future"));
+    messages.follow = text(await apis.consumerApi(context).follow("cancel", "relation-1"));
     return new Response("");
   });
   return messages;
@@ -124,6 +127,8 @@ function expected(language: Language) {
     link: language === "en" ? linkNotFound : m.resultRefusalReasons.link_not_found,
     // A reason whose sentence carries the case's details: as the consumer API sent it, whatever the language.
     future: futureRefusal.body.consumerMessage,
+    // The change's own message (docs/product/messages.md §8), as the screen shows it.
+    follow: m.followCancelFailed,
   };
 }
 

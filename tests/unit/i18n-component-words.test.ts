@@ -13,7 +13,6 @@ import { PasswordField } from "../../app/components/PasswordField";
 import { ResultBadge, ResultIcon } from "../../app/components/ResultIcon";
 import { ResultPager, resultPagerText } from "../../app/components/ResultPager";
 import { catalogues } from "../../app/messages/catalogues";
-import { followFailureMessage } from "../../app/server/follows.server";
 
 const en = catalogues.en;
 /** `text` as it stands in HTML text (the markup escapes `&`, `<`, `>`, and `"`). */
@@ -90,20 +89,3 @@ describe("ResultPager", () => {
   });
 });
 
-describe("followFailureMessage", () => {
-  const changes = { request: "followRequestFailed", cancel: "followCancelFailed", confirm: "followConfirmFailed", decline: "followDeclineFailed", delete: "followDeleteFailed", unfollow: "unfollowFailed" } as const;
-
-  it("a follow change's own message becomes the request's language; English stays as it was", () => {
-    for (const [change, key] of Object.entries(changes) as [keyof typeof changes, (typeof changes)[keyof typeof changes]][]) {
-      expect(followFailureMessage(es, change, en[key])).toBe(es[key]);
-      expect(followFailureMessage(es, change, en[key])).not.toMatch(/Failed|follow/);
-      expect(followFailureMessage(en, change, en[key])).toBe(en[key]);
-    }
-  });
-
-  it("a sentence the consumer API wrote itself is shown as it sent it", () => {
-    expect(followFailureMessage(es, "request", "This user does not accept followers.")).toBe("This user does not accept followers.");
-    // Another change's message is not this change's: it is left alone.
-    expect(followFailureMessage(es, "cancel", en.followRequestFailed)).toBe(en.followRequestFailed);
-  });
-});
