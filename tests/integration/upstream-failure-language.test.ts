@@ -7,24 +7,16 @@
 // is a real HTTP server of the test that answers each path with the failure under test; the
 // negotiation is the app's own, with Spanish offered (createLanguageNegotiation(["en","es"])).
 import { createServer, type Server } from "node:http";
-import { pino } from "pino";
-import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Language } from "../../app/i18n";
 import { catalogues } from "../../app/messages/catalogues";
-import { requestContext, userContext } from "../../app/server/context";
+import { appClientsAt, signedInContext, type AppClients } from "./app-clients.ts";
 
 /** The reference consumer API's sentence for `link_not_found`, as a third party might word it too. */
 const linkNotFound = "Your testing company's site has no result at that link; the link may have expired. Check the link, or download the PDF from your testing company and upload it.";
 
 let upstream: Server;
-let apis: {
-  identityApi: typeof import("../../app/server/upstream/identity.server").identityApi;
-  forgetClientToken: typeof import("../../app/server/upstream/identity.server").forgetClientToken;
-  consumerApi: typeof import("../../app/server/upstream/consumer.server").consumerApi;
-  businessApi: typeof import("../../app/server/upstream/business.server").businessApi;
-  createLanguageNegotiation: typeof import("../../app/server/i18n.server").createLanguageNegotiation;
-};
+let apis: AppClients;
 
 /** What the test's upstream answers, by path: status, body, headers. */
 const answers: Record<string, { status: number; body: unknown; headers?: Record<string, string> }> = {
@@ -65,38 +57,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
-  // The app reads its configuration once, on first use: set it before the clients load.
-  process.env.IDENTITY_URL = url;
-  process.env.CONSUMER_API_URL = url;
-  process.env.BUSINESS_API_URL = url;
-  process.env.IDENTITY_CLIENT_SECRET = "upstream-failure-language-secret-0123";
-  process.env.UPSTREAM_TIMEOUT_MS = "5000";
-  const identity = await import("../../app/server/upstream/identity.server");
-  apis = {
-    identityApi: identity.identityApi,
-    forgetClientToken: identity.forgetClientToken,
-    consumerApi: (await import("../../app/server/upstream/consumer.server")).consumerApi,
-    businessApi: (await import("../../app/server/upstream/business.server")).businessApi,
-    createLanguageNegotiation: (await import("../../app/server/i18n.server")).createLanguageNegotiation,
-  };
+  apis = await appClientsAt(url, "upstream-failure-language-secret-0123");
 }, 30_000);
 
 afterAll(() => {
   upstream?.close();
 });
 
-/** A request context as server/app.ts and the guard leave it, for a signed-in user. */
-function requestContextOf() {
-  const context = new RouterContextProvider();
-  context.set(requestContext, { nonce: "n", requestId: "r", log: pino({ level: "silent" }), clientIp: "127.0.0.1", sessions: {} as never, attemptLimits: {} as never, draining: new AbortController().signal });
-  context.set(userContext, { accessToken: "user-token", expiresAt: Date.now() + 3_600_000, userName: "someone@example.com", signInAgain: () => { throw new Error("signed out"); } });
-  return context;
-}
-
 /** The failure messages of one call through each client, made inside the negotiation for a browser asking for `acceptLanguage`. */
 async function failuresFor(acceptLanguage: string) {
   apis.forgetClientToken();
-  const context = requestContextOf();
+  const context = signedInContext();
   const request = new Request("http://app.test/mytests", { headers: { "accept-language": acceptLanguage } });
   const messages: Record<string, string | undefined> = {};
   const text = (result: { ok: boolean; message?: string }) => (result.ok ? undefined : result.message);

@@ -4,10 +4,9 @@
 // here is a real HTTP server of the test that records what it was sent; the negotiation is the app's
 // own, with Spanish offered (createLanguageNegotiation(["en","es"])), as the app will offer it.
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import { pino } from "pino";
-import { RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requestContext, userContext } from "../../app/server/context";
+import { appClientsAt, signedInContext, type AppClients } from "./app-clients.ts";
 
 interface Received {
   path: string;
@@ -16,13 +15,7 @@ interface Received {
 
 let upstream: Server;
 let received: Received[] = [];
-let apis: {
-  identityApi: typeof import("../../app/server/upstream/identity.server").identityApi;
-  forgetClientToken: typeof import("../../app/server/upstream/identity.server").forgetClientToken;
-  consumerApi: typeof import("../../app/server/upstream/consumer.server").consumerApi;
-  businessApi: typeof import("../../app/server/upstream/business.server").businessApi;
-  createLanguageNegotiation: typeof import("../../app/server/i18n.server").createLanguageNegotiation;
-};
+let apis: AppClients;
 
 beforeAll(async () => {
   // One recording upstream stands for all three: it answers the token endpoint with a token and
@@ -37,33 +30,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
-  // The app reads its configuration once, on first use: set it before the clients load.
-  process.env.IDENTITY_URL = url;
-  process.env.CONSUMER_API_URL = url;
-  process.env.BUSINESS_API_URL = url;
-  process.env.IDENTITY_CLIENT_SECRET = "upstream-language-secret-0123456789";
-  process.env.UPSTREAM_TIMEOUT_MS = "5000";
-  const identity = await import("../../app/server/upstream/identity.server");
-  apis = {
-    identityApi: identity.identityApi,
-    forgetClientToken: identity.forgetClientToken,
-    consumerApi: (await import("../../app/server/upstream/consumer.server")).consumerApi,
-    businessApi: (await import("../../app/server/upstream/business.server")).businessApi,
-    createLanguageNegotiation: (await import("../../app/server/i18n.server")).createLanguageNegotiation,
-  };
+  apis = await appClientsAt(url, "upstream-language-secret-0123456789");
 }, 30_000);
 
 afterAll(() => {
   upstream?.close();
 });
-
-/** A request context as server/app.ts and the guard leave it, for a signed-in user. */
-function requestContextOf() {
-  const context = new RouterContextProvider();
-  context.set(requestContext, { nonce: "n", requestId: "r", log: pino({ level: "silent" }), clientIp: "127.0.0.1", sessions: {} as never, attemptLimits: {} as never, draining: new AbortController().signal });
-  context.set(userContext, { accessToken: "user-token", expiresAt: Date.now() + 3_600_000, userName: "someone@example.com", signInAgain: () => { throw new Error("signed out"); } });
-  return context;
-}
 
 /** One upstream call through each client (a mail-sending identity call, a consumer read, a business read). */
 async function callEach(context: RouterContextProvider): Promise<void> {
@@ -79,7 +51,7 @@ async function callEach(context: RouterContextProvider): Promise<void> {
 async function callsInRequest(acceptLanguage: string): Promise<Received[]> {
   received = [];
   apis.forgetClientToken();
-  const context = requestContextOf();
+  const context = signedInContext();
   const request = new Request("http://app.test/login", { headers: { "accept-language": acceptLanguage } });
   const negotiation = apis.createLanguageNegotiation(["en", "es"]);
   await negotiation.middleware({ request, context, params: {}, unstable_pattern: "/login" } as never, async () => {
@@ -111,7 +83,7 @@ describe("the person's language upstream", () => {
     // Accept-Language every request is the same, header for header.
     received = [];
     apis.forgetClientToken();
-    await callEach(requestContextOf());
+    await callEach(signedInContext());
     const without = received;
     expect(without.map((r) => r.headers["accept-language"])).toEqual(["*", "*", "*", "*"]);
     expect(spanish.map(comparable)).toEqual(without.map(comparable));
