@@ -84,170 +84,180 @@ export type AccountMail = LinkMail | NoticeMail;
  * @param supportEmail the address someone who did not make a change writes to.
  */
 export function accountMailRenderer(publicUrl: string, supportEmail: string = DEFAULT_SUPPORT_EMAIL): (mail: AccountMail) => OutgoingMail {
-  const resetPage = { href: `${publicUrl}/requestpasswordchange`, label: "Ask for a password reset link" };
-  const spanish = spanishAccountMailRenderer(publicUrl, supportEmail);
-  const english = (mail: AccountMail): OutgoingMail => {
-    switch (mail.kind) {
-      case "confirm_email":
-        return message(
-          mail.to,
-          "Confirm your SafeWindow e-mail address",
-          "Please confirm the e-mail address of your SafeWindow account by opening this link:",
-          buildLink(publicUrl, "confirmemail", { email: mail.to, token: mail.token }, mail.requestedUri),
-          "Confirm my e-mail address",
-          "The link works once and for 24 hours. If you did not ask for a SafeWindow account, ignore this message.",
-        );
-      case "reset_password":
-        return message(
-          mail.to,
-          "Reset your SafeWindow password",
-          "Someone asked to reset the password of your SafeWindow account. To choose a new password, open this link:",
-          buildLink(publicUrl, "resetpassword", { email: mail.to, token: mail.token }, mail.requestedUri),
-          "Choose a new password",
-          "The link works once and for 1 hour. If you did not ask for this, ignore this message: your password stays as it is.",
-        );
-      case "invite":
-        return message(
-          mail.to,
-          "Set up your SafeWindow account",
-          "A SafeWindow account was created for this e-mail address. To set its password, open this link:",
-          buildLink(publicUrl, "confirmaccount", { email: mail.to, token: mail.token }),
-          "Set my password",
-          "The link works once and for 24 hours. If you did not expect this, ignore this message.",
-        );
-      case "password_changed":
-        return notice(
-          mail.to,
-          "Your SafeWindow password was changed",
-          [
-            "The password of your SafeWindow account was changed.",
-            `Time of the change: ${formatUtc(mail.at)}`,
-            "If you made this change, there is nothing more to do.",
-            "If you did not, someone else knows your password and has signed in to your account. " +
-              "Choose a new password at once: open the page below and ask for a password reset link for this address. " +
-              `Then write to ${supportEmail} so that we can help you check your account.`,
-            "We send this message whenever the password of your account changes.",
-          ],
-          resetPage,
-        );
-      case "password_reset":
-        return notice(
-          mail.to,
-          "Your SafeWindow password was reset",
-          [
-            "The password of your SafeWindow account was reset with a link sent to this address.",
-            `Time of the change: ${formatUtc(mail.at)}`,
-            "If you made this change, there is nothing more to do.",
-            "If you did not, someone else can read your e-mail or got hold of the link. " +
-              "Change the password of your e-mail account first, then ask for a new password reset link on the page below. " +
-              `Then write to ${supportEmail} so that we can help you check your account.`,
-            "We send this message whenever the password of your account changes.",
-          ],
-          resetPage,
-        );
-      case "account_deleted":
-        return notice(mail.to, "Your SafeWindow account was deleted", [
-          "Your SafeWindow account and everything it held were deleted: your profile, your test results with their images and PDFs, " +
-            "your disputes and the people you followed and who followed you. Every browser signed in to it was signed out.",
-          `Time of the deletion: ${formatUtc(mail.at)}`,
-          "This cannot be undone. You can create a new account with this address at any time.",
-          `If you did not delete your account, someone else knew your password. Write to ${supportEmail} at once.`,
-        ]);
-      case "email_changed":
-        return notice(mail.to, "The e-mail address of your SafeWindow account was changed", [
-          `The e-mail address of your SafeWindow account was changed from ${mail.to} to ${mail.newAddress}. ` +
-            "From now on the account signs in with the new address, and its mail goes there.",
-          `Time of the change: ${formatUtc(mail.at)}`,
-          "If you made this change, there is nothing more to do.",
-          "If you did not, someone else has taken over your account, and this address can no longer sign in to it or reset its password. " +
-            `Write to ${supportEmail} at once, from this address, and say that you did not make this change, so that we can help you get your account back.`,
-        ]);
+  const pages: Record<TokenPurpose, string> = { confirm_email: "confirmemail", reset_password: "resetpassword", invite: "confirmaccount" };
+  return (mail) => {
+    const language: MailLanguage = mail.language === "es" ? "es" : "en";
+    const words = ACCOUNT_MAIL_WORDS[language];
+    if (isLinkMail(mail)) {
+      // An invitation's link always goes to the app's own page; the others may go to the page the app asked for.
+      const link = buildLink(publicUrl, pages[mail.kind], { email: mail.to, token: mail.token }, mail.kind === "invite" ? undefined : mail.requestedUri);
+      const { subject, intro, action, footer } = words[mail.kind];
+      return inLanguage(message(mail.to, subject, intro, link, action, footer), language);
     }
+    const written = words[mail.kind]({ ...mail, at: formatUtc(mail.at, language), newAddress: "newAddress" in mail ? mail.newAddress : "" }, supportEmail);
+    const resetPage = { href: `${publicUrl}/requestpasswordchange`, label: words.resetPageLabel };
+    return inLanguage(notice(mail.to, written.subject, written.paragraphs, written.linksResetPage ? resetPage : undefined), language);
   };
-  return (mail) => (mail.language === "es" ? inLanguage(spanish(mail), "es") : inLanguage(english(mail), "en"));
 }
 
-/** accountMailRenderer's Spanish mails: the same mails, links and layout, in the terms of docs/glossary-es.md. */
-function spanishAccountMailRenderer(publicUrl: string, supportEmail: string): (mail: AccountMail) => OutgoingMail {
-  const resetPage = { href: `${publicUrl}/requestpasswordchange`, label: "Pedir un enlace para restablecer la contraseña" };
-  const ifYouDid = "Si usted hizo este cambio, no tiene que hacer nada más.";
-  const every = "Le enviamos este mensaje cada vez que cambia la contraseña de su cuenta.";
-  return (mail) => {
-    switch (mail.kind) {
-      case "confirm_email":
-        return message(
-          mail.to,
-          "Confirme su dirección de correo electrónico de SafeWindow",
-          "Confirme la dirección de correo electrónico de su cuenta de SafeWindow abriendo este enlace:",
-          buildLink(publicUrl, "confirmemail", { email: mail.to, token: mail.token }, mail.requestedUri),
-          "Confirmar mi dirección de correo electrónico",
-          "El enlace funciona una sola vez y durante 24 horas. Si usted no pidió una cuenta de SafeWindow, ignore este mensaje.",
-        );
-      case "reset_password":
-        return message(
-          mail.to,
-          "Restablezca su contraseña de SafeWindow",
-          "Alguien pidió restablecer la contraseña de su cuenta de SafeWindow. Para elegir una contraseña nueva, abra este enlace:",
-          buildLink(publicUrl, "resetpassword", { email: mail.to, token: mail.token }, mail.requestedUri),
-          "Elegir una contraseña nueva",
-          "El enlace funciona una sola vez y durante 1 hora. Si usted no lo pidió, ignore este mensaje: su contraseña sigue siendo la misma.",
-        );
-      case "invite":
-        return message(
-          mail.to,
-          "Configure su cuenta de SafeWindow",
-          "Se creó una cuenta de SafeWindow para esta dirección de correo electrónico. Para establecer su contraseña, abra este enlace:",
-          buildLink(publicUrl, "confirmaccount", { email: mail.to, token: mail.token }),
-          "Establecer mi contraseña",
-          "El enlace funciona una sola vez y durante 24 horas. Si usted no esperaba este mensaje, ignórelo.",
-        );
-      case "password_changed":
-        return notice(
-          mail.to,
-          "Se cambió su contraseña de SafeWindow",
-          [
-            "Se cambió la contraseña de su cuenta de SafeWindow.",
-            `Hora del cambio: ${formatUtc(mail.at, "es")}`,
-            ifYouDid,
-            "Si no lo hizo, otra persona conoce su contraseña y ha iniciado sesión en su cuenta. " +
-              "Elija una contraseña nueva de inmediato: abra la página de abajo y pida un enlace para restablecer la contraseña de esta dirección. " +
-              `Después escriba a ${supportEmail} para que podamos ayudarle a revisar su cuenta.`,
-            every,
-          ],
-          resetPage,
-        );
-      case "password_reset":
-        return notice(
-          mail.to,
-          "Se restableció su contraseña de SafeWindow",
-          [
-            "Se restableció la contraseña de su cuenta de SafeWindow con un enlace enviado a esta dirección.",
-            `Hora del cambio: ${formatUtc(mail.at, "es")}`,
-            ifYouDid,
-            "Si no lo hizo, otra persona puede leer su correo electrónico o consiguió el enlace. " +
-              "Primero cambie la contraseña de su cuenta de correo electrónico; luego pida un nuevo enlace para restablecer la contraseña en la página de abajo. " +
-              `Después escriba a ${supportEmail} para que podamos ayudarle a revisar su cuenta.`,
-            every,
-          ],
-          resetPage,
-        );
-      case "account_deleted":
-        return notice(mail.to, "Se eliminó su cuenta de SafeWindow", [
-          "Se eliminaron su cuenta de SafeWindow y todo lo que contenía: su perfil, sus resultados de prueba con sus imágenes y archivos PDF, " +
-            "sus reclamaciones y las personas a las que seguía y que le seguían. Se cerró la sesión en todos los navegadores que la tenían abierta.",
-          `Hora de la eliminación: ${formatUtc(mail.at, "es")}`,
-          "Esto no se puede deshacer. Puede crear una cuenta nueva con esta dirección en cualquier momento.",
-          `Si usted no eliminó su cuenta, otra persona conocía su contraseña. Escriba a ${supportEmail} de inmediato.`,
-        ]);
-      case "email_changed":
-        return notice(mail.to, "Se cambió la dirección de correo electrónico de su cuenta de SafeWindow", [
-          `La dirección de correo electrónico de su cuenta de SafeWindow cambió de ${mail.to} a ${mail.newAddress}. ` +
-            "Desde ahora la cuenta inicia sesión con la nueva dirección, y su correo se envía allí.",
-          `Hora del cambio: ${formatUtc(mail.at, "es")}`,
-          ifYouDid,
-          "Si no lo hizo, otra persona se ha apoderado de su cuenta, y esta dirección ya no puede iniciar sesión en ella ni restablecer su contraseña. " +
-            `Escriba a ${supportEmail} de inmediato, desde esta dirección, y diga que usted no hizo este cambio, para que podamos ayudarle a recuperar su cuenta.`,
-        ]);
-    }
-  };
+/** Whether `mail` carries a single-use link (its kind is a token's purpose), not a notice. */
+function isLinkMail(mail: AccountMail): mail is LinkMail {
+  return mail.kind === "confirm_email" || mail.kind === "reset_password" || mail.kind === "invite";
 }
+
+/** A link mail's words: its subject, the sentence before the link, the link's label, the sentence after. */
+interface LinkMailWords {
+  subject: string;
+  intro: string;
+  action: string;
+  footer: string;
+}
+
+/** A notice's words, given the change's address, time (formatted) and new address, and the support address. */
+type NoticeWords = (change: { to: string; at: string; newAddress: string }, supportEmail: string) => { subject: string; paragraphs: string[]; linksResetPage?: true };
+
+/** Every account mail's words in one language. */
+type AccountMailWords = Record<TokenPurpose, LinkMailWords> & Record<NoticeKind, NoticeWords> & { resetPageLabel: string };
+
+/**
+ * The account mails' words: English, the product rules' text; Spanish in the terms of
+ * docs/glossary-es.md (usted), the same mails, links and layout.
+ */
+const ACCOUNT_MAIL_WORDS: Record<MailLanguage, AccountMailWords> = {
+  en: {
+    resetPageLabel: "Ask for a password reset link",
+    confirm_email: {
+      subject: "Confirm your SafeWindow e-mail address",
+      intro: "Please confirm the e-mail address of your SafeWindow account by opening this link:",
+      action: "Confirm my e-mail address",
+      footer: "The link works once and for 24 hours. If you did not ask for a SafeWindow account, ignore this message.",
+    },
+    reset_password: {
+      subject: "Reset your SafeWindow password",
+      intro: "Someone asked to reset the password of your SafeWindow account. To choose a new password, open this link:",
+      action: "Choose a new password",
+      footer: "The link works once and for 1 hour. If you did not ask for this, ignore this message: your password stays as it is.",
+    },
+    invite: {
+      subject: "Set up your SafeWindow account",
+      intro: "A SafeWindow account was created for this e-mail address. To set its password, open this link:",
+      action: "Set my password",
+      footer: "The link works once and for 24 hours. If you did not expect this, ignore this message.",
+    },
+    password_changed: ({ at }, supportEmail) => ({
+      subject: "Your SafeWindow password was changed",
+      paragraphs: [
+        "The password of your SafeWindow account was changed.",
+        `Time of the change: ${at}`,
+        "If you made this change, there is nothing more to do.",
+        "If you did not, someone else knows your password and has signed in to your account. " +
+          "Choose a new password at once: open the page below and ask for a password reset link for this address. " +
+          `Then write to ${supportEmail} so that we can help you check your account.`,
+        "We send this message whenever the password of your account changes.",
+      ],
+      linksResetPage: true,
+    }),
+    password_reset: ({ at }, supportEmail) => ({
+      subject: "Your SafeWindow password was reset",
+      paragraphs: [
+        "The password of your SafeWindow account was reset with a link sent to this address.",
+        `Time of the change: ${at}`,
+        "If you made this change, there is nothing more to do.",
+        "If you did not, someone else can read your e-mail or got hold of the link. " +
+          "Change the password of your e-mail account first, then ask for a new password reset link on the page below. " +
+          `Then write to ${supportEmail} so that we can help you check your account.`,
+        "We send this message whenever the password of your account changes.",
+      ],
+      linksResetPage: true,
+    }),
+    account_deleted: ({ at }, supportEmail) => ({
+      subject: "Your SafeWindow account was deleted",
+      paragraphs: [
+        "Your SafeWindow account and everything it held were deleted: your profile, your test results with their images and PDFs, " +
+          "your disputes and the people you followed and who followed you. Every browser signed in to it was signed out.",
+        `Time of the deletion: ${at}`,
+        "This cannot be undone. You can create a new account with this address at any time.",
+        `If you did not delete your account, someone else knew your password. Write to ${supportEmail} at once.`,
+      ],
+    }),
+    email_changed: ({ to, at, newAddress }, supportEmail) => ({
+      subject: "The e-mail address of your SafeWindow account was changed",
+      paragraphs: [
+        `The e-mail address of your SafeWindow account was changed from ${to} to ${newAddress}. ` +
+          "From now on the account signs in with the new address, and its mail goes there.",
+        `Time of the change: ${at}`,
+        "If you made this change, there is nothing more to do.",
+        "If you did not, someone else has taken over your account, and this address can no longer sign in to it or reset its password. " +
+          `Write to ${supportEmail} at once, from this address, and say that you did not make this change, so that we can help you get your account back.`,
+      ],
+    }),
+  },
+  es: {
+    resetPageLabel: "Pedir un enlace para restablecer la contraseña",
+    confirm_email: {
+      subject: "Confirme su dirección de correo electrónico de SafeWindow",
+      intro: "Confirme la dirección de correo electrónico de su cuenta de SafeWindow abriendo este enlace:",
+      action: "Confirmar mi dirección de correo electrónico",
+      footer: "El enlace funciona una sola vez y durante 24 horas. Si usted no pidió una cuenta de SafeWindow, ignore este mensaje.",
+    },
+    reset_password: {
+      subject: "Restablezca su contraseña de SafeWindow",
+      intro: "Alguien pidió restablecer la contraseña de su cuenta de SafeWindow. Para elegir una contraseña nueva, abra este enlace:",
+      action: "Elegir una contraseña nueva",
+      footer: "El enlace funciona una sola vez y durante 1 hora. Si usted no lo pidió, ignore este mensaje: su contraseña sigue siendo la misma.",
+    },
+    invite: {
+      subject: "Configure su cuenta de SafeWindow",
+      intro: "Se creó una cuenta de SafeWindow para esta dirección de correo electrónico. Para establecer su contraseña, abra este enlace:",
+      action: "Establecer mi contraseña",
+      footer: "El enlace funciona una sola vez y durante 24 horas. Si usted no esperaba este mensaje, ignórelo.",
+    },
+    password_changed: ({ at }, supportEmail) => ({
+      subject: "Se cambió su contraseña de SafeWindow",
+      paragraphs: [
+        "Se cambió la contraseña de su cuenta de SafeWindow.",
+        `Hora del cambio: ${at}`,
+        "Si usted hizo este cambio, no tiene que hacer nada más.",
+        "Si no lo hizo, otra persona conoce su contraseña y ha iniciado sesión en su cuenta. " +
+          "Elija una contraseña nueva de inmediato: abra la página de abajo y pida un enlace para restablecer la contraseña de esta dirección. " +
+          `Después escriba a ${supportEmail} para que podamos ayudarle a revisar su cuenta.`,
+        "Le enviamos este mensaje cada vez que cambia la contraseña de su cuenta.",
+      ],
+      linksResetPage: true,
+    }),
+    password_reset: ({ at }, supportEmail) => ({
+      subject: "Se restableció su contraseña de SafeWindow",
+      paragraphs: [
+        "Se restableció la contraseña de su cuenta de SafeWindow con un enlace enviado a esta dirección.",
+        `Hora del cambio: ${at}`,
+        "Si usted hizo este cambio, no tiene que hacer nada más.",
+        "Si no lo hizo, otra persona puede leer su correo electrónico o consiguió el enlace. " +
+          "Primero cambie la contraseña de su cuenta de correo electrónico; luego pida un nuevo enlace para restablecer la contraseña en la página de abajo. " +
+          `Después escriba a ${supportEmail} para que podamos ayudarle a revisar su cuenta.`,
+        "Le enviamos este mensaje cada vez que cambia la contraseña de su cuenta.",
+      ],
+      linksResetPage: true,
+    }),
+    account_deleted: ({ at }, supportEmail) => ({
+      subject: "Se eliminó su cuenta de SafeWindow",
+      paragraphs: [
+        "Se eliminaron su cuenta de SafeWindow y todo lo que contenía: su perfil, sus resultados de prueba con sus imágenes y archivos PDF, " +
+          "sus reclamaciones y las personas a las que seguía y que le seguían. Se cerró la sesión en todos los navegadores que la tenían abierta.",
+        `Hora de la eliminación: ${at}`,
+        "Esto no se puede deshacer. Puede crear una cuenta nueva con esta dirección en cualquier momento.",
+        `Si usted no eliminó su cuenta, otra persona conocía su contraseña. Escriba a ${supportEmail} de inmediato.`,
+      ],
+    }),
+    email_changed: ({ to, at, newAddress }, supportEmail) => ({
+      subject: "Se cambió la dirección de correo electrónico de su cuenta de SafeWindow",
+      paragraphs: [
+        `La dirección de correo electrónico de su cuenta de SafeWindow cambió de ${to} a ${newAddress}. ` +
+          "Desde ahora la cuenta inicia sesión con la nueva dirección, y su correo se envía allí.",
+        `Hora del cambio: ${at}`,
+        "Si usted hizo este cambio, no tiene que hacer nada más.",
+        "Si no lo hizo, otra persona se ha apoderado de su cuenta, y esta dirección ya no puede iniciar sesión en ella ni restablecer su contraseña. " +
+          `Escriba a ${supportEmail} de inmediato, desde esta dirección, y diga que usted no hizo este cambio, para que podamos ayudarle a recuperar su cuenta.`,
+      ],
+    }),
+  },
+};
