@@ -140,7 +140,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
       logger: log,
       genReqId: requestId,
       serializers: httpSerializers,
-      customLogLevel: (_req, res, err) => accessLogLevel(res.statusCode, res.getHeader("retry-after") !== undefined, err !== undefined),
+      customLogLevel: (_req, res, err) => accessLogLevel(res.statusCode, res.getHeader("retry-after") !== undefined, Boolean(err)),
       autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
     }),
   );
