@@ -10,6 +10,7 @@ import { ConfigError, parseConfig, type Config } from "../app/server/config.serv
 import { DataDirInUseError, lockDataDir, type DataDirLock } from "../lib/data-dir-lock.ts";
 import { ForeignEntryError, ownerOnlyUmask, secureDataDir, tightenedMessage } from "../lib/data-dir.ts";
 import { persistCompileCache } from "../lib/compile-cache.ts";
+import { trimMallocEvery, trimMallocNow } from "../lib/malloc-trim.ts";
 import { createLogger } from "../lib/log.ts";
 import { drainable, type Drainable } from "../app/server/shutdown.server.ts";
 
@@ -92,8 +93,10 @@ export async function startProcess(env: Record<string, string | undefined>): Pro
 
 /**
  * Listens on HOST:PORT with the header and request timeouts (35 s, 60 s), logs the address, then
- * writes the start's compiled modules to the compile cache (lib/compile-cache.ts) and collects the
- * start's garbage ("startup garbage collected" is logged after both).
+ * writes the start's compiled modules to the compile cache (lib/compile-cache.ts), collects the
+ * start's garbage ("startup garbage collected" is logged after both), gives the memory malloc then
+ * holds free back to the system ("freed memory given back"), and from then on does so every
+ * MALLOC_TRIM_SECONDS (lib/malloc-trim.ts).
  * @param graceMs how long a shutdown's drain lets in-flight requests finish, ms
  * @returns the drainable server (app/server/shutdown.server.ts), watched from the first request on
  */
@@ -104,6 +107,8 @@ export function listen(app: Express, config: Config, log: Logger, graceMs: numbe
     log.info({ port, basePath: config.BASE_PATH, dataDir: config.DATA_DIR }, `SafeWindow listening on http://localhost:${port}${config.basePrefix}/`);
     persistCompileCache();
     collectStartupGarbage(log);
+    trimMallocNow(log);
+    trimMallocEvery(config.MALLOC_TRIM_SECONDS * 1000, log);
   });
   server.headersTimeout = 35_000;
   server.requestTimeout = 60_000;

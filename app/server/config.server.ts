@@ -87,6 +87,11 @@ const envSchema = z.object({
    * about 0.5 s). Each holds 50-60 MB while it runs (docs/decisions/0013-bounded-v8-heap.md "Memory by part").
    */
   PDF_WORKER_IDLE_SECONDS: z.coerce.number().int().positive().default(60),
+  /**
+   * Seconds between two trims of glibc's malloc arenas, which give the memory freed since back to
+   * the system (lib/malloc-trim.ts, docs/decisions/0018-malloc-trim.md); 0 turns the periodic trim off.
+   */
+  MALLOC_TRIM_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
 });
 
 export type Env = z.output<typeof envSchema>;
