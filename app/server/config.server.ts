@@ -84,14 +84,15 @@ const envSchema = z.object({
   UPLOAD_QUEUE_WAIT_MS: z.coerce.number().int().positive().default(15_000),
   /**
    * Seconds a PDF worker thread stays without an upload before it stops (the next upload starts one,
-   * about 0.5 s). Each holds 50-60 MB while it runs (docs/decisions/0013-bounded-v8-heap.md "Memory by part").
+   * and waits about 0.2 s for it to load pdf.js). Each holds 60-70 MB while it runs
+   * (docs/decisions/0013-bounded-v8-heap.md "Memory by part", "PDF threads stop after 10 s").
    */
-  PDF_WORKER_IDLE_SECONDS: z.coerce.number().int().positive().default(60),
+  PDF_WORKER_IDLE_SECONDS: z.coerce.number().int().positive().default(10),
   /**
    * Seconds between two trims of glibc's malloc arenas, which give the memory freed since back to
    * the system (lib/malloc-trim.ts, docs/decisions/0018-malloc-trim.md); 0 turns the periodic trim off.
    */
-  MALLOC_TRIM_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
+  MALLOC_TRIM_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
 });
 
 export type Env = z.output<typeof envSchema>;

@@ -17,10 +17,10 @@ export interface PdfPoolOptions {
   /** Most worker threads at once (default 2). */
   threads?: number;
   /**
-   * How long a thread may stay without a task before it stops, ms (default 60 000: each thread holds
-   * 50-60 MB, docs/decisions/0013-bounded-v8-heap.md "Memory by part"). Threads
+   * How long a thread may stay without a task before it stops, ms (default 10 000: each thread holds
+   * 60-70 MB, docs/decisions/0013-bounded-v8-heap.md "PDF threads stop after 10 s"). Threads
    * start on demand: none runs before the first upload, and an idle pool holds no pdf.js in
-   * memory; the first task on a new thread waits for pdf.js to load (about 0.5 s, outside its
+   * memory; the first task on a new thread waits for pdf.js to load (about 0.2 s, outside its
    * budget). `Infinity` starts every thread at once, loads pdf.js in each, and keeps them.
    */
   idleStopMs?: number;
@@ -128,7 +128,7 @@ function rejection(reason: WorkerFailure, maxPages: number, pageCount?: number):
  */
 export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPool {
   const threads = opts.threads ?? 2;
-  const idleStopMs = opts.idleStopMs ?? 60_000;
+  const idleStopMs = opts.idleStopMs ?? 10_000;
   const onDemand = Number.isFinite(idleStopMs);
   const parseTimeoutMs = opts.parseTimeoutMs ?? 3000;
   const renderTimeoutMs = opts.renderTimeoutMs ?? 5000;
