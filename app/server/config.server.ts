@@ -72,7 +72,7 @@ const envSchema = z.object({
   DEFAULT_TIME_ZONE: z.string().default("America/New_York"),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(60),
-  /** The embedded consumer API's PDF worker threads at most (each ~40-60 MB while it runs). */
+  /** The embedded consumer API's PDF worker threads at most (each holds 60-70 MiB while it runs). */
   MAX_PDF_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   /**
    * Uploads (files and results by link) this process sends to the consumer API at once; more wait
@@ -84,7 +84,7 @@ const envSchema = z.object({
   UPLOAD_QUEUE_WAIT_MS: z.coerce.number().int().positive().default(15_000),
   /**
    * Seconds a PDF worker thread stays without an upload before it stops (the next upload starts one,
-   * and waits about 0.2 s for it to load pdf.js). Each holds 60-70 MB while it runs
+   * and waits about 0.2 s for it to load pdf.js). Each holds 60-70 MiB while it runs
    * (docs/decisions/0013-bounded-v8-heap.md "Memory by part", "PDF threads stop after 10 s").
    */
   PDF_WORKER_IDLE_SECONDS: z.coerce.number().int().positive().default(10),

@@ -18,7 +18,7 @@ export interface PdfPoolOptions {
   threads?: number;
   /**
    * How long a thread may stay without a task before it stops, ms (default 10 000: each thread holds
-   * 60-70 MB, docs/decisions/0013-bounded-v8-heap.md "PDF threads stop after 10 s"). Threads
+   * 60-70 MiB, docs/decisions/0013-bounded-v8-heap.md "PDF threads stop after 10 s"). Threads
    * start on demand: none runs before the first upload, and an idle pool holds no pdf.js in
    * memory; the first task on a new thread waits for pdf.js to load (about 0.2 s, outside its
    * budget). `Infinity` starts every thread at once, loads pdf.js in each, and keeps them.
@@ -139,7 +139,7 @@ export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPoo
   const piscina = new Piscina<WorkerTask, ParseAnswer | RenderAnswer | PageAnswer | true>({
     filename: new URL("./worker.ts", import.meta.url).href,
     // On demand: no thread until a task comes, and each stops after idleStopMs without one.
-    // Loading pdfjs (~0.5 s) on a new thread is outside the task's budget (LOAD_ALLOWANCE_MS).
+    // Loading pdfjs (~0.2 s) on a new thread is outside the task's budget (LOAD_ALLOWANCE_MS).
     // Always on: every thread started and warmed now; one stopped by a budget is replaced at once.
     minThreads: onDemand ? 0 : threads,
     maxThreads: threads,
