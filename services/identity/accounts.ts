@@ -333,7 +333,8 @@ export async function authenticateUser(ctx: AccountsContext, userName: string, p
  * discloses nothing. A confirmation mail still waiting in the outbox with a working link (the
  * one registration holds, or one waiting for a retry) is sent now instead of a second mail, so
  * registering and then asking for the mail yields one mail; otherwise a new link supersedes the
- * older ones. Nothing new is sent while such a mail is being sent by another request.
+ * older ones. Nothing new is sent while such a mail is being sent by another request: requests
+ * for one account decide one after the other, in any process (outbox.ts claimWaiting).
  * `requestedUri` may replace the link's page (mail.ts checks it). The mail is in `language` (the
  * request's), else the account's; anyone may ask, so the request's language is not kept.
  * @throws MailDeliveryError when the mail transport fails (the mail stays queued and is retried).
@@ -342,11 +343,12 @@ export async function sendEmailConfirmation(ctx: AccountsContext, email: string,
   const user = await findUserByName(ctx.db, normalizeEmail(email));
   if (!user || user.email_confirmed) return;
   const now = ctx.now();
-  const waiting = await ctx.outbox.claimWaiting(user.id, "confirm_email", requestedUri, now, language);
-  if (waiting === "in_flight") return;
-  const mailLanguage = mailLanguageOf(language, user.language);
-  const claimed = waiting ?? (await ctx.db.transaction().execute((trx) => queueMailNow(ctx, trx, user, "confirm_email", now, requestedUri, mailLanguage)));
-  await ctx.outbox.deliver(claimed);
+  const claimed = await ctx.db.transaction().execute(async (trx) => {
+    const waiting = await ctx.outbox.claimWaiting(trx, user.id, "confirm_email", requestedUri, now, language);
+    if (waiting === "in_flight") return null;
+    return waiting ?? queueMailNow(ctx, trx, user, "confirm_email", now, requestedUri, mailLanguageOf(language, user.language));
+  });
+  if (claimed) await ctx.outbox.deliver(claimed);
 }
 
 /**

@@ -93,16 +93,28 @@ export interface Outbox {
    */
   hold(trx: Transaction<IdentityDatabase>, mail: QueuedLinkMail): Promise<void>;
   /**
-   * Claims the newest pending mail of `kind` for `userId` whose link still works at `now`
-   * (held, or waiting for a retry), to send it now with `requestedUri` (undefined: the default
-   * page), in `language` when given (null: the language it was queued in). `"in_flight"`: such a
-   * mail is being sent by a sender right now; null: none waits.
+   * In `trx`, claims the newest pending mail of `kind` for `userId` whose link still works at
+   * `now` (held, or waiting for a retry), to send it now with `requestedUri` (undefined: the
+   * default page), in `language` when given (null: the language it was queued in). `"in_flight"`:
+   * such a mail is being sent by a sender right now; null: none waits, and `trx` may queue a new
+   * one. It first takes the lock of this account's `kind` mails (a PostgreSQL advisory lock, held
+   * until `trx` ends), so that two requests for one account, in any process, decide one after
+   * the other: the second sees the mail the first queued as in flight and queues none.
    */
-  claimWaiting(userId: string, kind: TokenPurpose, requestedUri: string | undefined, now: Date, language?: MailLanguage | null): Promise<ClaimedMail | "in_flight" | null>;
+  claimWaiting(
+    trx: Transaction<IdentityDatabase>,
+    userId: string,
+    kind: TokenPurpose,
+    requestedUri: string | undefined,
+    now: Date,
+    language?: MailLanguage | null,
+  ): Promise<ClaimedMail | "in_flight" | null>;
   /**
    * Cancels the pending link mails of `userId` (of `kind` only, when given) in `trx`: their
    * links died with the change `trx` makes. Their raw tokens are cleared. Notices are never
-   * cancelled: a later change does not make an earlier one untrue.
+   * cancelled: a later change does not make an earlier one untrue. A mail being sent right now
+   * (its claim's lease is live) is left to its sender: it goes out with its dead link and is
+   * marked sent, so a row's status always says whether its mail went out.
    */
   cancelPending(trx: Transaction<IdentityDatabase>, userId: string, kind?: TokenPurpose): Promise<void>;
   /**
@@ -290,7 +302,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         .execute();
     },
 
-    async claimWaiting(userId, kind, requestedUri, now, language) {
+    async claimWaiting(trx, userId, kind, requestedUri, now, language) {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`identity_outbox:${kind}:${userId}`}, 0))`.execute(trx);
       const claimId = randomUUID();
       const claimed = await sql<{ id: string }>`
         update identity_outbox
@@ -305,10 +318,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
                       order by o.created_at desc
                       limit 1
                       for update of o skip locked)
-        returning id`.execute(db);
+        returning id`.execute(trx);
       const id = claimed.rows[0]?.id;
       if (id) return { id, claimId };
-      const sending = await db
+      const sending = await trx
         .selectFrom("identity_outbox")
         .select("id")
         .where("user_id", "=", userId)
@@ -324,7 +337,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         .updateTable("identity_outbox")
         .set({ status: "cancelled", token: null, claimed_by: null, claimed_until: null, finished_at: sql<Date>`now()` })
         .where("user_id", "=", userId)
-        .where("status", "=", "pending");
+        .where("status", "=", "pending")
+        .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<=", sql<Date>`now()`)]));
       query = kind ? query.where("kind", "=", kind) : query.where("kind", "in", LINK_KINDS);
       await query.execute();
     },
