@@ -12,11 +12,12 @@ export default defineConfig({
     // `npm run test:unit`: the unit tests alone, in seconds, with no build and no server;
     // `npm run test:integration`: the tests that start servers, databases and Redis.
     projects: [
-      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      // Every temporary file of the run goes into one scratch directory, removed when the run ends (tests/scratch-tmpdir.ts).
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], globalSetup: ["tests/scratch-tmpdir.ts"] } },
       {
         extends: true,
         // One blank embedded database for the run, copied by every fresh data dir (tests/global-setup.ts).
-        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], globalSetup: ["tests/global-setup.ts"] },
+        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], globalSetup: ["tests/scratch-tmpdir.ts", "tests/global-setup.ts"] },
       },
     ],
   },
