@@ -5,7 +5,6 @@
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { pino } from "pino";
 import PostalMime from "postal-mime";
@@ -132,15 +131,36 @@ async function outboxRows(service: IdentityService, recipient: string) {
 /** An SMTP peer that keeps what it receives, parsed. */
 const startSmtp = () => startSmtpPeer(parseMail);
 
+/** A hold on the messages of `startHeldSmtp` that `match`: `arrived` once one reached the peer; it is accepted after `release`. */
+interface SmtpHold {
+  arrived: Promise<Mail>;
+  release: () => void;
+}
+
 /**
- * An SMTP peer that takes `ms` to accept each message: a mail stays in flight that long, so calls
- * made meanwhile meet it in flight.
+ * An SMTP peer that keeps a message the test holds waiting before it accepts it: the mail stays
+ * in flight (its row claimed, its link already checked by the sender) until the test releases it,
+ * however long the test's own calls take. Messages no hold matches are accepted at once.
  */
-const startSlowSmtp = (ms: number) =>
-  startSmtpPeer(async (raw) => {
-    await sleep(ms);
-    return parseMail(raw);
+async function startHeldSmtp() {
+  const holds: { match: (mail: Mail) => boolean; arrive: (mail: Mail) => void; released: Promise<void> }[] = [];
+  const peer = await startSmtpPeer(async (raw) => {
+    const mail = await parseMail(raw);
+    for (const hold of holds) {
+      if (!hold.match(mail)) continue;
+      hold.arrive(mail);
+      await hold.released;
+    }
+    return mail;
   });
+  const hold = (match: (mail: Mail) => boolean): SmtpHold => {
+    const arrived = Promise.withResolvers<Mail>();
+    const released = Promise.withResolvers<void>();
+    holds.push({ match, arrive: arrived.resolve, released: released.promise });
+    return { arrived: arrived.promise, release: () => released.resolve() };
+  };
+  return { ...peer, hold };
+}
 
 /** An SMTP URL where nothing listens: every delivery fails at connect. */
 const DEAD_SMTP = "smtp://127.0.0.1:1";
@@ -302,24 +322,25 @@ describe("supersede and cancel", () => {
 
 describe("a link that dies while its mail is being sent", () => {
   it("leaves the mail to its sender: it goes out once and its row says sent", async () => {
-    const smtp = await startSlowSmtp(1000);
+    const smtp = await startHeldSmtp();
     try {
       const service = await start(await newDir(), { smtpUrl: smtp.url });
       const email = newEmail("in-flight");
       await register(service, email);
       const user = await accessToken({ identityUrl: service.url, client: CLIENT }, { grant_type: "password", username: email, password: PASSWORD });
-      // The held confirmation mail, sent now: its delivery takes the peer a second.
+      // The held confirmation mail, sent now: the peer keeps it waiting, past the sender's link check.
+      const held = smtp.hold((mail) => mail.to === email && mail.link.searchParams.has("token"));
       const sending = sendConfirmation(service, email);
-      const [row] = await eventually("the confirmation mail in flight", async () => {
-        const rows = await outboxRows(service, email);
-        return rows[0]?.claimed_until ? rows : undefined;
-      });
+      await held.arrived;
+      const [row] = await outboxRows(service, email);
+      expect(row?.claimed_until).toBeTruthy();
       // Meanwhile the account moves to another address, which ends every link mail of the old one.
       const next = newEmail("in-flight-next");
       const moved = await contractFetch(`${service.url}/api/account/changeusername?${new URLSearchParams({ userName: next })}`, {
         headers: { authorization: `Bearer ${user}` },
       });
       expect(await moved.json()).toBe(true);
+      held.release();
       expect(await (await sending).json()).toBe(true);
       expect(mailsTo(smtp.received, email).filter((m) => m.link.searchParams.get("token"))).toHaveLength(1);
       expect((await outboxRows(service, email)).find((r) => r.id === row?.id)).toMatchObject({ status: "sent", token: null });
@@ -472,8 +493,10 @@ describe("two senders on one PostgreSQL database (scale-out)", () => {
   });
 
   it("answer calls for one account racing on both replicas one after the other: one mail at a time", async () => {
-    // Each mail takes the peer a second to accept: every racing call meets the mail in flight.
-    const smtp = await startSlowSmtp(1000);
+    // The peer keeps each racing round's mail waiting until every other call of the round has
+    // answered: each of them meets it in flight, however slow the machine. (Should two calls both
+    // send, the round's hold is released after 20 s and the count of mails fails the test.)
+    const smtp = await startHeldSmtp();
     try {
       const options = { databaseUrl: pg.databaseUrl, smtpUrl: smtp.url, signingSecret: "one-signing-secret-for-every-replica-of-this-database" };
       const a = await start(await emptyDir(), options);
@@ -481,16 +504,25 @@ describe("two senders on one PostgreSQL database (scale-out)", () => {
       const email = newEmail("race");
       await register(a, email);
       const bearers = await Promise.all([a, b].map((s) => accessToken({ identityUrl: s.url, client: CLIENT }, { grant_type: "client_credentials" })));
-      const race = (count: number) =>
-        Promise.all(
+      let round = 0;
+      const race = async (count: number) => {
+        const mine = ++round;
+        let answered = 0;
+        const held = smtp.hold((mail) => mail.to === email && round === mine);
+        const fallback = setTimeout(held.release, 20_000);
+        await Promise.all(
           Array.from({ length: count }, async (_, i) => {
             const replica = i % 2 === 0 ? a : b;
             const answer = await contractFetch(`${replica.url}/api/account/sendconfirmationemail?${new URLSearchParams({ email })}`, {
               headers: { authorization: `Bearer ${bearers[i % 2]}` },
             });
             expect(await answer.json()).toBe(true);
+            if (++answered === count - 1) held.release();
           }),
         );
+        clearTimeout(fallback);
+        held.release();
+      };
       // For the held mail: it is sent, once.
       await race(4);
       expect(mailsTo(smtp.received, email)).toHaveLength(1);
@@ -503,7 +535,7 @@ describe("two senders on one PostgreSQL database (scale-out)", () => {
     } finally {
       await smtp.close();
     }
-  });
+  }, 60_000);
 });
 
 describe("close()", () => {
