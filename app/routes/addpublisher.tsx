@@ -4,11 +4,13 @@
 import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/addpublisher";
 import { FormMessage } from "~/components/Field";
+import { peopleSearchRefused } from "~/server/attempts.server";
 import { peopleSearchMax, peopleSearchSchema } from "~/forms/search";
 import { messagesOf } from "~/server/i18n.server";
 import { htmlConstraints } from "~/server/form-constraints.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
+import { readForm } from "~/server/form.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
@@ -36,6 +38,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Characters that cannot be typed are not shown back.
     return data({ query: problem === m.searchInvalid ? "" : query, constraint, problem, results: null, text }, { status: 400 });
   }
+  // Every search sent to the consumer API counts against the account, 30 a minute (docs/security.md "Limits").
+  const refused = await peopleSearchRefused(context);
+  if (refused) return data({ query, constraint, problem: refused.message, results: null, text }, refused.init);
   const api = consumerApi(context);
   const [found, following] = await Promise.all([api.searchPublishers(query), api.publishers()]);
   const [hits, publishers] = [valueOrThrow(found), valueOrThrow(following)];
@@ -48,7 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request, context);
   const id = String(form.get("sfConsumerId") ?? "");
   if (!id) throw data(null, { status: 400 });
   const requested = await consumerApi(context).follow("request", id);

@@ -9,7 +9,8 @@
  *   call once they know the address (a body server.ts does not read): failed sign-ins per account
  *   and client address (so that nobody elsewhere can lock the owner out), with a count per account
  *   across addresses that only lowers each address's allowance; and mails per recipient address
- *   (confirmation, reset, e-mail change).
+ *   (confirmation, reset, e-mail change); and searches of the people search per signed-in account,
+ *   so that nobody walks a list of addresses through it.
  *
  * Addresses (e-mail and IP) are counted under a SHA-256 of their lower-cased form, so none is
  * written to Redis keys. Imported by server.ts (Node's type stripping) and, as a type, by the app bundle,
@@ -20,7 +21,10 @@ import { ipKeyGenerator, MemoryStore, type Options, type Store } from "express-r
 import { counter } from "../../lib/metrics.ts";
 import { paths, routePathOf } from "../paths.ts";
 
-/** Requests refused by a limit (GET /metrics): `formsPerAddress` (server.ts), or an AttemptKind (per account and address, or per recipient). */
+/**
+ * Requests refused by a limit (GET /metrics), label `limit`: `formsPerAddress` (server.ts), or an
+ * AttemptKind: `signIn` (per account and address), `mail` (per recipient), `peopleSearch` (per account).
+ */
 export const rateLimitRejections = counter("safewindow_rate_limit_rejections_total", "Requests refused by a rate limit, by limit.", ["limit"]);
 
 /** The sign-in and account forms that are limited (route paths, without the base path). */
@@ -60,6 +64,18 @@ export const attemptRules = {
   signInAccount: { limit: 50, windowMs: 60 * 60 * 1000 },
   /** Mails sent to one address (confirmation, reset, e-mail change): 5 an hour. */
   mail: { limit: 5, windowMs: 60 * 60 * 1000 },
+  /**
+   * Searches of the people search (/addpublisher's GET form, docs/product/screens.md §2.7) by one
+   * signed-in account, from all its sessions together: 30 a minute. A search by exact e-mail address
+   * answers that person's name and product ID (docs/product/data.md §6), so without a limit an
+   * account could try a list of addresses and learn who uses SafeWindow. Every search sent to the
+   * consumer API counts, whatever it looks like: a name, a product ID or an address, since the
+   * consumer API decides what the text matches and any of them can be spelled to look like another.
+   * A query the app refuses itself (too short, untypable characters) asks nothing of anyone and is
+   * not counted. An Add on the results page shows the results again, so it counts as a search too.
+   * The owner searching by hand stays far below it.
+   */
+  peopleSearch: { limit: 30, windowMs: 60 * 1000 },
 } as const;
 type Rule = keyof typeof attemptRules;
 
@@ -69,8 +85,11 @@ export const underAttackSignInLimit = 3;
 /** An IPv6 address counts by its /64 (one customer's network); an IPv4 address by itself. */
 export const ipv6Subnet = 64;
 
-/** What the route actions count: sign-in attempts (per account and address), or mails (per recipient). */
-export type AttemptKind = "signIn" | "mail";
+/**
+ * What the routes count: sign-in attempts (per account and address), mails (per recipient), or
+ * people searches (per signed-in account).
+ */
+export type AttemptKind = "signIn" | "mail" | "peopleSearch";
 
 /** The answer of one counted attempt. */
 export interface AttemptVerdict {
@@ -79,13 +98,15 @@ export interface AttemptVerdict {
   retryAfterSeconds: number;
 }
 
-/** Limits per account and address, and per mail recipient, for the route actions. */
+/** Limits per account and address, per mail recipient, and per searching account, for the routes. */
 export interface AttemptLimits {
   /**
-   * Counts one attempt of `kind` for `address` (an e-mail address: the account signed in to, or the
-   * recipient; case and surrounding blanks are ignored). A sign-in attempt is counted per account
-   * and `clientAddress` (the browser's IP address; an IPv6 address by its /64), and against the
-   * account as a whole.
+   * Counts one attempt of `kind` for `address` (an e-mail address: the account signed in to, the
+   * recipient, or the searching account's user name; case and surrounding blanks are ignored). A
+   * sign-in attempt is counted per account and `clientAddress` (the browser's IP address; an IPv6
+   * address by its /64), and against the account as a whole; mails and searches ignore
+   * `clientAddress`. The count is one atomic increment in the store, so attempts at once are
+   * decided one after the other (of 31 searches at once, exactly 30 are allowed).
    * @throws whatever the store throws (Redis down)
    */
   hit(kind: AttemptKind, address: string, clientAddress: string): Promise<AttemptVerdict>;
@@ -113,11 +134,11 @@ export function createAttemptLimits(makeStore: (prefix: string) => Store = () =>
     Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + attemptRules[rule].windowMs) - Date.now()) / 1000));
   return {
     async hit(kind, address, clientAddress) {
-      if (kind === "mail") {
-        const { totalHits, resetTime } = await stores.mail.increment(accountKey(address));
-        const allowed = totalHits <= attemptRules.mail.limit;
+      if (kind === "mail" || kind === "peopleSearch") {
+        const { totalHits, resetTime } = await stores[kind].increment(accountKey(address));
+        const allowed = totalHits <= attemptRules[kind].limit;
         if (!allowed) rateLimitRejections.inc({ limit: kind });
-        return { allowed, retryAfterSeconds: secondsUntil("mail", resetTime) };
+        return { allowed, retryAfterSeconds: secondsUntil(kind, resetTime) };
       }
       const account = await stores.signInAccount.increment(accountKey(address));
       const { totalHits, resetTime } = await stores.signIn.increment(pairKey(address, clientAddress));
@@ -131,7 +152,7 @@ export function createAttemptLimits(makeStore: (prefix: string) => Store = () =>
       return { allowed, retryAfterSeconds: secondsUntil("signIn", resetTime) };
     },
     async forgive(kind, address, clientAddress) {
-      if (kind === "mail") return stores.mail.decrement(accountKey(address));
+      if (kind === "mail" || kind === "peopleSearch") return stores[kind].decrement(accountKey(address));
       await stores.signIn.decrement(pairKey(address, clientAddress));
       await stores.signInAccount.decrement(accountKey(address));
     },

@@ -19,12 +19,31 @@ export function redactUrl(url: string | undefined): string | undefined {
   return url === undefined ? undefined : redactSecrets(url);
 }
 
-/** A request id: the caller's X-Request-Id when it is a short plain token, else a new UUID. */
-export function requestId(req: IncomingMessage, res: ServerResponse): string {
-  const incoming = req.headers["x-request-id"];
-  const id = typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-  res.setHeader("X-Request-Id", id);
-  return id;
+/**
+ * Whether an address is a trusted proxy: Express's compiled `trust proxy` function (`app.get("trust
+ * proxy fn")`, made from TRUST_PROXY), called with an address and its hop (0: the immediate peer).
+ */
+export type TrustProxy = (address: string, hop: number) => boolean;
+
+/**
+ * pino-http's `genReqId` (server/app.ts): a request id, echoed in the X-Request-Id response header.
+ * The caller's X-Request-Id is taken only when the immediate peer (the socket's address) is a
+ * trusted proxy by `trusts`, the same rule by which Express reads X-Forwarded-For (TRUST_PROXY,
+ * docs/operating.md "Every variable"; docs/security.md "Limits"), and only when it is a short plain
+ * token (1 to 64 letters, digits, `_`, `.`, `-`). Anyone else's header is ignored, so a browser
+ * cannot choose the id its log lines are found by; those requests get a new UUID.
+ * @param trusts Express's compiled trust function (`app.get("trust proxy fn")`)
+ * @returns the id generator, `(req, res) => id`; it sets the response header
+ */
+export function requestId(trusts: TrustProxy): (req: IncomingMessage, res: ServerResponse) => string {
+  return (req, res) => {
+    const incoming = req.headers["x-request-id"];
+    const peer = req.socket?.remoteAddress;
+    const honoured = typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) && peer !== undefined && trusts(peer, 0);
+    const id = honoured ? incoming : randomUUID();
+    res.setHeader("X-Request-Id", id);
+    return id;
+  };
 }
 
 /** pino-http serializers that log method, redacted URL and status only (no headers, no bodies). */
