@@ -11,12 +11,16 @@ import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { NonceContext } from "./nonce";
 import { requestContext } from "./server/context";
+import { actionInstrumentation } from "./server/http-metrics.server";
 import type { SharedPageHandle } from "./server/page-cache.server";
 import { languageCookieName, languageOf } from "./server/i18n.server";
 import { consentCookieName } from "./server/preferences.server";
 import { browserTimeZoneCookieName, chosenTimeZoneCookieName } from "./server/timezone.server";
 
 export const streamTimeout = 5_000;
+
+/** React Router's server instrumentations: every action counted by route (app/server/http-metrics.server.ts). */
+export const instrumentations = [actionInstrumentation];
 
 /**
  * The cookies whose values the shared page cache keys on (app/server/page-cache.server.ts): the

@@ -20,6 +20,8 @@ export interface ErrorPageText {
   loadFailed: string;
   /** Any other failure of ours. */
   serverError: string;
+  /** 400: a request whose body could not be read as the form it claimed to be. */
+  requestUnreadable: string;
   /** 502/503: an upstream did not answer or failed. */
   upstreamUnavailable: string;
   /** The link back to the start page. */

@@ -201,6 +201,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const text = (error as { data?: Partial<ErrorPageData> } | undefined)?.data?.errorPage?.text ?? root?.text.errorPage;
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const upstreamDown = isRouteErrorResponse(error) && (error.status === 502 || error.status === 503);
+  const unreadable = isRouteErrorResponse(error) && error.status === 400;
   return (
     <section className="card narrow">
       <h1>
@@ -208,7 +209,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           ? (text?.notFound ?? messages.notFound)
           : upstreamDown
             ? (text?.upstreamUnavailable ?? messages.upstreamUnavailable)
-            : (text?.serverError ?? messages.serverError)}
+            : unreadable
+              ? (text?.requestUnreadable ?? messages.requestUnreadable)
+              : (text?.serverError ?? messages.serverError)}
       </h1>
       <p>
         <Link to="/">{text?.goToStart ?? messages.goToStartPage}</Link>

@@ -4,9 +4,11 @@
  * production and through Vite's `ssrLoadModule` with `--dev`, so that this module and every app
  * module it reaches exist once in the process, with the build's own context keys and metrics.
  *
- * Order: request log, request metrics and GET /metrics (with METRICS_TOKEN), CSP nonce and helmet,
- * Permissions-Policy, gzip compression, /healthz and /readyz, the cross-site refusal, body limits,
- * the account-form rate limit, static assets (or Vite's middleware), the shared page cache, React
+ * Order: request log, the refusal of a target that is not a path and of a method React Router does
+ * not serve, request metrics and GET /metrics
+ * (with METRICS_TOKEN), CSP nonce and helmet, Permissions-Policy, gzip compression, /healthz and
+ * /readyz, the cross-site refusal, body limits, the refusal of a body that is not a form, the
+ * account-form rate limit, static assets (or Vite's middleware), the shared page cache, React
  * Router's request handler, and the error page.
  */
 import { randomBytes } from "node:crypto";
@@ -31,6 +33,7 @@ import { createAttemptLimits, formName, minutesToWait, rateLimitRejections } fro
 import { setAppConfig, type Config } from "../app/server/config.server.ts";
 import { requestContext } from "../app/server/context.ts";
 import { isCrossSite } from "../app/server/crosssite.server.ts";
+import { isFormContentType } from "../app/server/form.server.ts";
 import { httpMetrics, metricsEndpoint, routePaths } from "../app/server/http-metrics.server.ts";
 import { headersLanguage, negotiatedLanguage } from "../app/server/i18n.server.ts";
 import { httpSerializers, requestId } from "../app/server/log.server.ts";
@@ -138,12 +141,35 @@ export async function createApp(options: AppOptions): Promise<Express> {
   app.use(
     pinoHttp({
       logger: log,
-      genReqId: requestId,
+      genReqId: requestId(app.get("trust proxy fn")),
       serializers: httpSerializers,
       customLogLevel: (_req, res, err) => accessLogLevel(res.statusCode, res.getHeader("retry-after") !== undefined, Boolean(err)),
       autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
     }),
   );
+
+  // A request target in absolute form (`POST http://host/login`, RFC 9112 §3.2.2) is meant for a
+  // proxy, and no browser sends one to an origin: refused here, before anything builds a URL of it.
+  app.use((req, res, next) => {
+    if (req.url.startsWith("/")) return next();
+    req.log.warn("request target not a path");
+    res.status(400);
+    void sendErrorPage(req, res, (m) => m.requestUnreadable);
+  });
+
+  // The methods React Router serves are GET, HEAD, POST, PUT, PATCH and DELETE; it answers any other
+  // with an error its page cannot render (no request context yet). OPTIONS says what is allowed
+  // (no CORS: nothing is offered to other sites), and any other method is 405, both here.
+  app.use((req, res, next) => {
+    if (routerMethods.has(req.method)) return next();
+    res.set("Allow", [...routerMethods].join(", "));
+    if (req.method === "OPTIONS") {
+      res.status(204).end();
+      return;
+    }
+    res.status(405);
+    void sendErrorPage(req, res, (m) => m.requestUnreadable);
+  });
 
   // With METRICS_TOKEN, every answer counted and timed by route, and GET /metrics for the token
   // (app/server/http-metrics.server.ts); without it, no request pays for counts nobody can read.
@@ -214,14 +240,23 @@ export async function createApp(options: AppOptions): Promise<Express> {
     res.json({ ok: true });
   });
 
-  app.get("/readyz", async (_req, res) => {
+  // The upstreams are asked at most once a second, however often /readyz is called: the calls in
+  // that second (and those at once) share one round of checks, so probing /readyz cannot make the
+  // app flood its upstreams (docs/operating.md, the `/readyz` line).
+  let readiness: { askedAt: number; checks: Promise<Record<string, boolean | undefined>> } | undefined;
+  const readinessChecks = async () => {
     const [identity, consumer, business, redisUp] = await Promise.all([
       reachable(`${upstreams.identityUrl}/healthz`),
       reachable(`${upstreams.consumerUrl}/healthz`),
       reachable(`${upstreams.businessUrl}/healthz`),
       redis ? options.redisReachable?.() : undefined,
     ]);
-    const checks = { identity, consumer, business, ...(redis ? { redis: redisUp } : {}) };
+    return { identity, consumer, business, ...(redis ? { redis: redisUp } : {}) };
+  };
+  app.get("/readyz", async (_req, res) => {
+    const now = Date.now();
+    if (!readiness || now - readiness.askedAt >= readinessIntervalMs) readiness = { askedAt: now, checks: readinessChecks() };
+    const checks = await readiness.checks;
     const ready = Object.values(checks).every(Boolean);
     res.status(ready ? 200 : 503).json({ ready, checks });
   });
@@ -256,6 +291,16 @@ export async function createApp(options: AppOptions): Promise<Express> {
       return;
     }
     next();
+  });
+
+  // A state-changing request reaches an action only with a form's body: urlencoded, or multipart
+  // with a boundary (app/server/form.server.ts). Anything else (no Content-Type, text/plain, JSON,
+  // a multipart type without its boundary) is refused here, unread, instead of failing in an action.
+  app.use((req, res, next) => {
+    if (!bodyMethods.has(req.method) || isFormContentType(req.headers["content-type"])) return next();
+    req.log.warn({ contentType: req.headers["content-type"]?.slice(0, 100) }, "request body not a form");
+    res.status(415).set("Accept-Post", "application/x-www-form-urlencoded, multipart/form-data");
+    void sendErrorPage(req, res, (m) => m.requestUnreadable);
   });
 
   // Sign-in and account forms: at most AUTH_RATE_LIMIT posts per client address and form in 10
@@ -398,6 +443,15 @@ export function accessLogLevel(status: number, retryAfter: boolean, failed: bool
   if (status === 503 && retryAfter) return "warn";
   return status >= 500 ? "error" : status >= 400 ? "warn" : "info";
 }
+
+/** How long one round of /readyz's checks answers every call, ms. */
+const readinessIntervalMs = 1_000;
+
+/** The methods React Router serves (any other is answered before it: OPTIONS 204, else 405). */
+const routerMethods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
+
+/** The methods whose requests run a route's action (React Router), and so must carry a form. */
+const bodyMethods = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** True when `url` answers 2xx within 2 s. */
 async function reachable(url: string): Promise<boolean> {

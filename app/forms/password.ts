@@ -74,6 +74,17 @@ export function emailAddress(words: FormWords<typeof emailAddressWordKeys>, requ
   );
 }
 
+const emailFormat = z.email().check(z.maxLength(254));
+
+/**
+ * True when `value` is an e-mail address by the format the e-mail fields check (`emailAddress`):
+ * what a page may print as an address it was given in a link, where anything else is text a
+ * stranger wrote (docs/security.md "Input").
+ */
+export function isEmailAddress(value: string): boolean {
+  return emailFormat.safeParse(value).success;
+}
+
 /**
  * The check that a form's `confirmPassword` repeats `field`, with `message` on `confirmPassword`
  * (docs/product/data.md §5). It runs even when other fields have errors (zod skips object

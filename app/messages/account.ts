@@ -84,10 +84,12 @@ export const createAccountMissingParts = {
 export const changePasswordTitle = "Change Password";
 export const changePasswordPageTitle = `Change Password · ${productName}`;
 export const chooseNewPasswordFor = (email: string) => `Choose a new password for ${email}.`;
+export const chooseNewPassword = "Choose a new password for your account."; // ours: a link whose address is not one is never printed
 export const sendNewResetLink = "Send a new reset link";
 export const setPasswordTitle = "Set Password";
 export const setPasswordPageTitle = `Set Password · ${productName}`;
 export const choosePasswordFor = (email: string) => `Choose the password for ${email}.`;
+export const choosePassword = "Choose the password for your account."; // ours: a link whose address is not one is never printed
 export const checkYourEmailTitle = "Check Your Email";
 export const checkYourEmailPageTitle = `Check Your Email · ${productName}`;
 /** Around the address on Check Your Email: "We sent it to <address>. This page moves on …". */

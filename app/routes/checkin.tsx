@@ -16,6 +16,7 @@ import { businessApi } from "~/server/upstream/business.server";
 import { consumerApi, type Check } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 import type { Language } from "~/i18n";
+import { readForm } from "~/server/form.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
@@ -63,7 +64,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type ActionData = { check?: Check; code?: string; error?: string; codeError?: string; locationId?: string | undefined };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request, context);
   const api = consumerApi(context);
   const messages = messagesOf(context);
   if (form.get("intent") === "checkin") {

@@ -9,12 +9,18 @@ import { PasswordField } from "~/components/PasswordField";
 import { DoneCard } from "~/components/DoneCard";
 import { FormMessage } from "~/components/Field";
 import { confirmAccountSchema, confirmAccountWordKeys, linkParameters } from "~/forms/account";
+import { isEmailAddress } from "~/forms/password";
 import { formWords } from "~/forms/words";
 import { messagesOf } from "~/server/i18n.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { failureInit } from "~/server/upstream/result.server";
+import { readForm } from "~/server/form.server";
+import { noStoreMiddleware } from "~/server/no-store.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+// The URL carries a token: nothing may cache the answer (docs/security.md "Headers and caching").
+export const middleware: Route.MiddlewareFunction[] = [noStoreMiddleware];
+
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -23,11 +29,11 @@ export function loader({ request, context }: Route.LoaderArgs) {
   const email = link.problem === undefined ? link.email : "";
   return {
     problem: link.problem,
-    email,
     text: {
       pageTitle: m.setPasswordPageTitle,
       title: m.setPasswordTitle,
-      chooseFor: email ? m.choosePasswordFor(email) : "",
+      // The address only when it is one: the link's text is anyone's to write.
+      chooseFor: !email ? "" : isEmailAddress(email) ? m.choosePasswordFor(email) : m.choosePassword,
       password: m.passwordLabel,
       passwordRule: m.passwordRuleHint,
       linkIncomplete: m.inviteLinkIncomplete,
@@ -42,7 +48,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const m = messagesOf(context);
   const link = linkParameters(new URL(request.url), m);
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   const submission = parseWithZod(formData, { schema: confirmAccountSchema(m) });
   if (link.problem !== undefined) {
     return data({ done: false, result: submission.reply({ formErrors: [link.problem], hideFields: ["password"] }) }, { status: 400 });
@@ -56,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ConfirmAccount() {
-  const { problem, email, text } = useLoaderData<typeof loader>();
+  const { problem, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.confirmAccountSchema(text.form)), actionData?.result);
@@ -65,7 +71,7 @@ export default function ConfirmAccount() {
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>
-      {email ? <p>{text.chooseFor}</p> : null}
+      {text.chooseFor ? <p>{text.chooseFor}</p> : null}
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={problem ? [problem] : form.errors} />
         <fieldset disabled={disabled}>

@@ -10,8 +10,12 @@ import { attemptRefused } from "~/server/attempts.server";
 import { wantsInterstitial } from "~/server/interstitial.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { failureInit } from "~/server/upstream/result.server";
+import { noStoreMiddleware } from "~/server/no-store.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+// The URL carries a token: nothing may cache the answer (docs/security.md "Headers and caching").
+export const middleware: Route.MiddlewareFunction[] = [noStoreMiddleware];
+
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 /** The page's words in the request's language. */

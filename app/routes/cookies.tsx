@@ -4,9 +4,10 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/cookies";
 import { safeRedirect } from "~/server/auth.server";
 import { rememberConsent } from "~/server/preferences.server";
+import { readForm } from "~/server/form.server";
 
-export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readForm(request, context);
   const answer = form.get("answer");
   if (answer !== "accepted" && answer !== "declined") throw data(null, { status: 400 });
   const headers = { "Set-Cookie": await rememberConsent(answer) };

@@ -12,6 +12,7 @@ import { followChange, relationOf } from "~/server/follows.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { valueOrThrow } from "~/server/upstream/result.server";
+import { readForm } from "~/server/form.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
@@ -47,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const id = new URL(request.url).searchParams.get("id");
   const relation = await relationOf(context, "subscribers", id);
   const here = `/follower?id=${encodeURIComponent(relation.sF_ConsumerSubscriptionId)}`;
-  const intent = (await request.formData()).get("intent");
+  const intent = (await readForm(request, context)).get("intent");
   switch (intent) {
     case "followback":
       return followChange(context, "request", relation.sF_ConsumerId, here);

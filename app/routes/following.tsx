@@ -9,6 +9,7 @@ import { SafeWindowCard, safeWindowCardText } from "~/components/SafeWindowCard"
 import { languageOf, messagesOf } from "~/server/i18n.server";
 import { followChange, relationOf } from "~/server/follows.server";
 import { timeZoneOf } from "~/server/timezone.server";
+import { readForm } from "~/server/form.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
@@ -37,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const relation = await relationOf(context, "publishers", new URL(request.url).searchParams.get("id"));
   // The consumer API decides whether the change fits the relation's state (a page may be stale).
-  const intent = (await request.formData()).get("intent");
+  const intent = (await readForm(request, context)).get("intent");
   if (intent === "cancel") return followChange(context, "cancel", relation.sF_ConsumerSubscriptionId, "/people");
   if (intent === "unfollow") return followChange(context, "unfollow", relation.sF_ConsumerSubscriptionId, "/people");
   throw data(null, { status: 400 });

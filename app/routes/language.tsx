@@ -7,9 +7,10 @@ import type { Route } from "./+types/language";
 import { isOfferedLanguage } from "~/i18n";
 import { safeRedirect } from "~/server/auth.server";
 import { rememberLanguage } from "~/server/i18n.server";
+import { readForm } from "~/server/form.server";
 
-export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readForm(request, context);
   const language = form.get("language");
   if (!isOfferedLanguage(language)) throw data(null, { status: 400 });
   return redirect(safeRedirect(form.get("redirectTo"), "/"), { headers: { "Set-Cookie": await rememberLanguage(language) } });

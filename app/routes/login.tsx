@@ -17,6 +17,7 @@ import { messagesOf } from "~/server/i18n.server";
 import { failureInit } from "~/server/upstream/result.server";
 import type { SharedPageHandle } from "~/server/page-cache.server";
 import type { LanguageSwitchHandle } from "~/i18n";
+import { readForm } from "~/server/form.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
@@ -52,7 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   // The sign-in strategy reads the body itself: this reads a clone (remix-auth-form's README).
-  const formData = await request.clone().formData();
+  const formData = await readForm(request.clone(), context);
   const submission = parseWithZod(formData, { schema: loginSchema(messagesOf(context)) });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });

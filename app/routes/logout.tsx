@@ -5,9 +5,10 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { forgetGuidelinesRead } from "~/server/guidelines.server";
 import { endSession, endSessionEverywhere } from "~/server/session.server";
+import { readForm } from "~/server/form.server";
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request, context);
   if (form.get("everywhere") === "1") await endSessionEverywhere(context);
   else endSession(context);
   return redirect("/login", { headers: { "Set-Cookie": await forgetGuidelinesRead() } });

@@ -44,6 +44,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   // An upstream that is down (502/503 from the upstream clients) is said so, not called our error.
   const upstreamDown = isRouteErrorResponse(error) && (error.status === 502 || error.status === 503);
+  // A form body that could not be read (app/server/form.server.ts): the sender's mistake, said so.
+  const unreadable = isRouteErrorResponse(error) && error.status === 400;
   // In the request's language: the words the error carries, else the root's data's, else the
   // English catalogue's (app/error-page.ts).
   const root = useRouteLoaderData<typeof rootLoader>("root");
@@ -54,7 +56,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         <h1>{notFound ? (text?.notFound ?? messages.notFound) : (text?.loadFailed ?? messages.loadFailed)}</h1>
         {notFound ? null : (
           <p role="alert" className="form-message error">
-            {upstreamDown ? (text?.upstreamUnavailable ?? messages.upstreamUnavailable) : (text?.serverError ?? messages.serverError)}
+            {upstreamDown
+              ? (text?.upstreamUnavailable ?? messages.upstreamUnavailable)
+              : unreadable
+                ? (text?.requestUnreadable ?? messages.requestUnreadable)
+                : (text?.serverError ?? messages.serverError)}
           </p>
         )}
         {notFound ? null : (

@@ -22,6 +22,7 @@ import { setFlash, takeFlash } from "~/server/session.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
+import { readForm } from "~/server/form.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
@@ -71,7 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await discardBody(request);
     return data({ error: messages.uploadTooLarge }, { status: 413, headers: { Connection: "close" } });
   }
-  const form = await request.formData();
+  const form = await readForm(request, context);
   if (form.get("intent") === "guidelines-read") {
     return redirect("/mytests", { headers: { "Set-Cookie": await rememberGuidelinesRead() } });
   }

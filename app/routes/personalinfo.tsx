@@ -18,6 +18,7 @@ import { setFlash } from "~/server/session.server";
 import { rememberPostalTimeZone } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
+import { readForm } from "~/server/form.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
@@ -46,7 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const messages = messagesOf(context);
-  const submission = parseWithZod(await request.formData(), { schema: personalInfoSchema(messages) });
+  const submission = parseWithZod(await readForm(request, context), { schema: personalInfoSchema(messages) });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const api = consumerApi(context);
   const found = await api.getProfile();

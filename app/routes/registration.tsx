@@ -22,6 +22,7 @@ import { failureInit, type Failure } from "~/server/upstream/result.server";
 import type { SharedPageHandle } from "~/server/page-cache.server";
 import type { LanguageSwitchHandle } from "~/i18n";
 import { TextSeparator } from "~/components/TextOnly";
+import { readForm } from "~/server/form.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
@@ -71,7 +72,7 @@ function registerErrors(failed: Failure): string[] {
 
 export async function action({ request, context }: Route.ActionArgs) {
   // The sign-in after registering reads the body itself: this reads a clone (remix-auth-form's README).
-  const formData = await request.clone().formData();
+  const formData = await readForm(request.clone(), context);
   if (formData.get("intent") === "check-email") return checkEmail(formData, context);
   const messages = messagesOf(context);
 

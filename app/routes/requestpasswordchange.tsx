@@ -12,6 +12,7 @@ import { messagesOf } from "~/server/i18n.server";
 import { attemptRefused } from "~/server/attempts.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import type { SharedPageHandle } from "~/server/page-cache.server";
+import { readForm } from "~/server/form.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
@@ -36,7 +37,7 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: requestPasswordChangeSchema(messagesOf(context)) });
+  const submission = parseWithZod(await readForm(request, context), { schema: requestPasswordChangeSchema(messagesOf(context)) });
   if (submission.status !== "success") return data({ sent: false, result: submission.reply() }, { status: 400 });
   // Counted per recipient, whether or not the account exists, so the limit discloses nothing either.
   const refused = await attemptRefused(context, "mail", submission.value.email);

@@ -9,13 +9,19 @@ import { PasswordField } from "~/components/PasswordField";
 import { DoneCard } from "~/components/DoneCard";
 import { FormMessage } from "~/components/Field";
 import { linkParameters, resetPasswordSchema, resetPasswordWordKeys } from "~/forms/account";
+import { isEmailAddress } from "~/forms/password";
 import { formWords } from "~/forms/words";
 import { messagesOf } from "~/server/i18n.server";
 import { revokeSessionsOf } from "~/server/session.server";
 import { failureInit } from "~/server/upstream/result.server";
 import { identityApi } from "~/server/upstream/identity.server";
+import { readForm } from "~/server/form.server";
+import { noStoreMiddleware } from "~/server/no-store.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
+// The URL carries a token: nothing may cache the answer (docs/security.md "Headers and caching").
+export const middleware: Route.MiddlewareFunction[] = [noStoreMiddleware];
+
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
 
 const hideFields = ["newPassword", "confirmPassword"];
@@ -26,11 +32,11 @@ export function loader({ request, context }: Route.LoaderArgs) {
   const email = link.problem === undefined ? link.email : "";
   return {
     problem: link.problem,
-    email,
     text: {
       pageTitle: m.changePasswordPageTitle,
       title: m.changePasswordTitle,
-      chooseFor: email ? m.chooseNewPasswordFor(email) : "",
+      // The address only when it is one: the link's text is anyone's to write.
+      chooseFor: !email ? "" : isEmailAddress(email) ? m.chooseNewPasswordFor(email) : m.chooseNewPassword,
       newPassword: m.newPasswordLabel,
       passwordRule: m.passwordRuleHint,
       confirmPassword: m.confirmPasswordLabel,
@@ -47,7 +53,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const m = messagesOf(context);
   const link = linkParameters(new URL(request.url), m);
-  const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema(m) });
+  const submission = parseWithZod(await readForm(request, context), { schema: resetPasswordSchema(m) });
   if (link.problem !== undefined) {
     return data({ done: false, result: submission.reply({ formErrors: [link.problem], hideFields }) }, { status: 400 });
   }
@@ -60,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ResetPassword() {
-  const { problem, email, text } = useLoaderData<typeof loader>();
+  const { problem, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.resetPasswordSchema(text.form)), actionData?.result);
@@ -69,7 +75,7 @@ export default function ResetPassword() {
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>
-      {email ? <p>{text.chooseFor}</p> : null}
+      {text.chooseFor ? <p>{text.chooseFor}</p> : null}
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={problem ? [problem] : form.errors} />
         <fieldset disabled={disabled}>

@@ -22,6 +22,7 @@ import { setFlash } from "~/server/session.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit } from "~/server/upstream/result.server";
+import { readForm } from "~/server/form.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
@@ -86,7 +87,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const dispute = await openDispute(request, context);
   const m = messagesOf(context);
-  const submission = parseWithZod(await request.formData(), { schema: reviewSchema(m) });
+  const submission = parseWithZod(await readForm(request, context), { schema: reviewSchema(m) });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { decision, responseComment } = submission.value;
   const decided = await consumerApi(context).reviewDispute(dispute.sF_TestResultId, decision, responseComment);

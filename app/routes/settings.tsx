@@ -23,6 +23,7 @@ import { businessApi } from "~/server/upstream/business.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { identityApi } from "~/server/upstream/identity.server";
 import { valueOrThrow } from "~/server/upstream/result.server";
+import { readForm } from "~/server/form.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
@@ -143,7 +144,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context);
   // The password check reads the body itself (the sign-in strategy): this reads a clone.
-  const formData = await request.clone().formData();
+  const formData = await readForm(request.clone(), context);
   const intent = formData.get("intent");
   if (intent === "password") return changePassword(formData, context);
   if (intent === "username") return changeUserName(request, formData, context, user);

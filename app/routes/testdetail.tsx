@@ -25,6 +25,7 @@ import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 import { TextOnly, TextSeparator } from "~/components/TextOnly";
+import { readForm } from "~/server/form.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
@@ -112,7 +113,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const id = new URL(request.url).searchParams.get("id") ?? "";
   const api = consumerApi(context);
   const result = valueOrThrow(await api.testResult(id));
-  const submission = parseWithZod(await request.formData(), { schema: disputeSchema(messagesOf(context)) });
+  const submission = parseWithZod(await readForm(request, context), { schema: disputeSchema(messagesOf(context)) });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   // A stale or hand-made post: docs/product/data.md §6 offers a dispute only for valid 0, and only once.
   if (result.valid !== 0 || result.disputeStatus !== 0) return data({ result: submission.reply({ formErrors: [messagesOf(context).disputeNotOffered] }) }, { status: 409 });

@@ -6,9 +6,10 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/timezone";
 import { isTimeZone } from "~/dates";
 import { forgetScriptTimeZoneCookie, rememberBrowserTimeZone } from "~/server/timezone.server";
+import { readForm } from "~/server/form.server";
 
-export async function action({ request }: Route.ActionArgs) {
-  const zone = (await request.formData()).get("zone");
+export async function action({ request, context }: Route.ActionArgs) {
+  const zone = (await readForm(request, context)).get("zone");
   if (typeof zone !== "string" || !isTimeZone(zone)) return new Response("Not a time zone.", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const headers = new Headers();
   headers.append("Set-Cookie", await rememberBrowserTimeZone(zone));

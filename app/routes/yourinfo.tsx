@@ -15,6 +15,7 @@ import { saveEnabledScreens } from "~/server/session.server";
 import { rememberPostalTimeZone } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
+import { readForm } from "~/server/form.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
@@ -38,7 +39,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: yourInfoSchema(messagesOf(context)) });
+  const submission = parseWithZod(await readForm(request, context), { schema: yourInfoSchema(messagesOf(context)) });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { firstName, lastName, dob, postalCode } = submission.value;
   const api = consumerApi(context);

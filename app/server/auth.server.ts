@@ -91,7 +91,7 @@ authenticator.use(
  * signed-in user proving their password again, docs/security.md "Sessions"), that account and the
  * form's `currentPassword`. The identity authority's password grant judges it, told the browser's
  * address from the load context (never a header the browser sent). The request's body must be
- * unread: read a clone (`request.clone().formData()`), as remix-auth-form's README says.
+ * unread: read a clone (`readForm(request.clone(), context)`, app/server/form.server.ts), as remix-auth-form's README says.
  * @returns the token and the account's user name
  * @throws SignInError with the docs/product/messages.md §8 login failure (wrong credentials, too many
  *   attempts with the authority's lockout, the authority unreachable)
@@ -102,11 +102,14 @@ export function authenticate(request: Request, context: Readonly<RouterContextPr
 
 /**
  * A redirect target from user input, honoured only when it is a local path: one leading "/",
- * not "//" or "/\" (docs/architecture/behaviour.md §4). Anything else gives `fallback`.
+ * not "//" or "/\", and of printable ASCII only (docs/architecture/behaviour.md §4). Anything
+ * else gives `fallback`: a control character, a space, DEL, or any character above U+007E, which
+ * a `Location` header cannot carry as it is. The paths the app puts in `redirectTo` itself are
+ * percent-encoded already (read from a URL), so only a crafted target is refused.
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/checkaccountstatus"): string {
   if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  if (/[\u0000-\u001f]/.test(to)) return fallback;
+  if (!/^[\x21-\x7e]+$/.test(to)) return fallback;
   return to;
 }
 

@@ -16,6 +16,7 @@ export function errorPageText(m: Messages): ErrorPageText {
     notFound: m.notFound,
     loadFailed: m.loadFailed,
     serverError: m.serverError,
+    requestUnreadable: m.requestUnreadable,
     upstreamUnavailable: m.upstreamUnavailable,
     goToStart: m.goToStartPage,
     tryAgain: m.tryAgainLink,

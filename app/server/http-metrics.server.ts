@@ -9,10 +9,11 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import type { ServerBuild } from "react-router";
+import type { ServerBuild, ServerInstrumentation } from "react-router";
 import { collectProcessMetrics, counter, histogram, metricsText, type MetricsSource } from "../../lib/metrics.ts";
 
 const requests = counter("safewindow_http_requests_total", "HTTP requests answered, by route, method and status.", ["route", "method", "status"]);
+const actions = counter("safewindow_route_actions_total", "Route actions run, by route id and how they ended (success: answered; error: threw, a redirect or error response included).", ["route", "outcome"]);
 const duration = histogram("safewindow_http_request_duration_seconds", "Time to answer an HTTP request (to the last byte), seconds.", ["route", "method", "status"]);
 
 /** Every page path of the route table (`/`, `/login`, `/testresultviewer/image`, …), from the build's routes. */
@@ -82,3 +83,20 @@ export function metricsEndpoint(token: string, others?: MetricsSource): RequestH
     res.set("Cache-Control", "no-store").type(contentType).send(body);
   };
 }
+
+/**
+ * React Router's server instrumentation (entry.server.tsx `instrumentations`) that counts every
+ * route action run in `safewindow_route_actions_total`, by route id and outcome: which forms are
+ * used, and which fail; the fuzz test of bad input reads it to prove its requests reached every
+ * action past the edge's refusals (tests/integration/bad-input.test.ts). Loaders are not wrapped.
+ */
+export const actionInstrumentation: ServerInstrumentation = {
+  route(route) {
+    route.instrument({
+      async action(callAction) {
+        const { status } = await callAction();
+        actions.inc({ route: route.id, outcome: status });
+      },
+    });
+  },
+};

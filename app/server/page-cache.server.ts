@@ -4,9 +4,11 @@
  * are rendered once and then answered from memory, gzip included, for `ttlMs`.
  *
  * Who may be answered from it: a GET whose cookies are all in `keyedCookies` (the consent answer,
- * the time zone and the chosen language, whose values are part of the key). Any other cookie (the
- * session, the remembered username, a flag, one we do not know) or a cookie sent twice means the
- * page may be this person's own: it is rendered as usual and never stored. The key also holds the
+ * the time zone and the chosen language, whose values are part of the key), read by the same
+ * parser as the render reads them (cookie-es, React Router's). Any other cookie (the session, the
+ * remembered username, a flag, one we do not know, a name spelled with a byte that parser keeps)
+ * or a cookie sent twice means the page may be this person's own: it is rendered as usual and
+ * never stored. The key also holds the
  * URL as sent (path and query), the Host header, and the language `Accept-Language` picks
  * (`languageOf`, the rule of app/server/i18n.server.ts, so that pages in two languages never share
  * an entry and the header's many spellings share one).
@@ -21,6 +23,7 @@
  */
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
+import { parse as parseCookies } from "cookie-es";
 import { LRUCache } from "lru-cache";
 
 /** A route module's `handle` that allows its page in the shared page cache. */
@@ -108,15 +111,16 @@ export function createSharedPageCache({ keyedCookies, languageOf = () => "", ttl
 
   function keyOf({ method, url, host, cookie, acceptLanguage }: PageRequest): string | undefined {
     if (method !== "GET") return undefined;
-    const values = new Map<string, string>();
-    for (const part of cookie ? cookie.split(";") : []) {
-      if (part.trim() === "") continue;
-      const equals = part.indexOf("=");
-      const name = (equals < 0 ? part : part.slice(0, equals)).trim();
-      if (!keyed.has(name) || values.has(name)) return undefined;
-      values.set(name, equals < 0 ? "" : part.slice(equals + 1).trim());
+    // Read by the parser the render reads cookies with (React Router's createCookie uses cookie-es),
+    // so that the key holds exactly what the page is rendered from: a name that parser does not
+    // trim (a non-breaking space before it) is a name not keyed, never one of ours.
+    // A pair without "=" is a cookie with an empty name (RFC 6265bis §5.7): one we do not know.
+    if (cookie?.split(";").some((pair) => !pair.includes("=") && /[^ \t]/.test(pair))) return undefined;
+    const values = cookie ? parseCookies(cookie, { allowMultiple: true }) : {};
+    for (const name in values) {
+      if (!keyed.has(name) || typeof values[name] !== "string") return undefined;
     }
-    return [url, host ?? "", languageOf(acceptLanguage), ...keyedCookies.map((name) => values.get(name) ?? "")].join("\n");
+    return [url, host ?? "", languageOf(acceptLanguage), ...keyedCookies.map((name) => values[name] ?? "")].join("\n");
   }
 
   function slot(key: string, nonce: string): PageCacheSlot {

@@ -7,7 +7,7 @@ describe("safeRedirect (docs/architecture/behaviour.md §4)", () => {
   it.each(["/checkaccountstatus", "/mytests?x=1", "/a/b#c"])("keeps the local path %s", (to) => {
     expect(safeRedirect(to)).toBe(to);
   });
-  it.each(["//evil.example", "/\\evil.example", "https://evil.example", "evil", "", "/\u0000x", null, undefined])(
+  it.each(["//evil.example", "/\\evil.example", "https://evil.example", "evil", "", "/\u0000x", "/\u007fx", "/caf\u00e9", "/\u0100", "/\u{1f600}", "/a b", "/\ud800", null, undefined])(
     "ignores %s",
     (to) => {
       expect(safeRedirect(to as string)).toBe("/checkaccountstatus");

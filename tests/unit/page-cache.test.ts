@@ -29,6 +29,15 @@ describe("the shared page cache's key", () => {
     }
   });
 
+  it("reads cookies as the render's parser does: a name behind a non-breaking space or a line break is not a keyed name", () => {
+    // The render (React Router's createCookie, cookie-es) trims spaces and tabs only: "\xa0tz" is another name.
+    for (const cookie of ["\xa0tz=UTC", "tz\xa0=UTC", "\vtz=UTC", "tz=UTC;\xa0sw_cookie_consent=accepted"]) {
+      expect(cache.keyOf({ ...request, cookie }), JSON.stringify(cookie)).toBeUndefined();
+    }
+    // What that parser does read the same is keyed the same: spaces and tabs around, percent-encoding.
+    expect(cache.keyOf({ ...request, cookie: " \ttz=Asia%2FTokyo\t " })).toBe(cache.keyOf({ ...request, cookie: "tz=Asia/Tokyo" }));
+  });
+
   it("differs by URL, host and each keyed cookie's value, and not by their order", () => {
     const keys = [
       cache.keyOf(request),

@@ -68,10 +68,12 @@ export const createAccountMissingParts = {
 export const changePasswordTitle = "Cambiar la contraseña";
 export const changePasswordPageTitle = `Cambiar la contraseña · ${productName}`;
 export const chooseNewPasswordFor = (email: string) => `Elija una nueva contraseña para ${email}.`;
+export const chooseNewPassword = "Elija una nueva contraseña para su cuenta.";
 export const sendNewResetLink = "Enviar un nuevo enlace para restablecer la contraseña";
 export const setPasswordTitle = "Establecer la contraseña";
 export const setPasswordPageTitle = `Establecer la contraseña · ${productName}`;
 export const choosePasswordFor = (email: string) => `Elija la contraseña para ${email}.`;
+export const choosePassword = "Elija la contraseña para su cuenta.";
 export const checkYourEmailTitle = "Revise su correo electrónico";
 export const checkYourEmailPageTitle = `Revise su correo electrónico · ${productName}`;
 export const sentToLead = "Lo enviamos a";
