@@ -212,11 +212,11 @@ export const identityCalls = {
   sendConfirmationEmail: {
     method: "GET",
     path: "/api/account/sendconfirmationemail",
-    summary: "Sends the e-mail-confirmation mail (nothing for an unknown or confirmed address); answers true.",
+    summary: "Queues the e-mail-confirmation mail (nothing for an unknown or confirmed address) and answers true; the mail is sent after the answer.",
     auth: "clientToken",
     query: mailLinkQuerySchema,
     answer: z.boolean(),
-    errorAnswers: { 400: badInput, 502: { description: "mail_delivery_failed: the mail could not be sent.", schema: apiErrorSchema } },
+    errorAnswers: { 400: badInput, 500: { description: "server_error: the mail could not be queued.", schema: apiErrorSchema } },
   },
   requestPasswordChange: {
     method: "GET",

@@ -2,8 +2,9 @@
 // passwords, e-mail confirmation, resets and invitations. Plain values in, plain values out;
 // http.ts does the HTTP. Rule failures throw AccountError, which http.ts maps to 400.
 // Every mail is queued in the outbox in the transaction of the change that causes it
-// (services/identity/README.md "Mail outbox"), then delivered at once by this process: the
-// link mails, and the notices that tell an address of a password change or reset, or of its
+// (services/identity/README.md "Mail outbox"), then delivered at once by this process (the
+// confirmation mail of sendconfirmationemail right after the call answered, README "Sending the
+// confirmation mail"): the link mails, and the notices that tell an address of a password change or reset, or of its
 // account moving to another address (README "Mails"). Each mail is written in the language of the
 // request that causes it, else the account's kept language, else English; a request of the account's
 // holder (registration, sign-in, a mailed link redeemed, a signed-in change) keeps its language with
@@ -114,6 +115,12 @@ function sameHash(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** In `trx`: ends the links of `userId` for `purpose`: deletes the tokens and cancels their pending mails. */
+async function endLinks(ctx: AccountsContext, trx: Transaction<IdentityDatabase>, userId: string, purpose: TokenPurpose): Promise<void> {
+  await ctx.outbox.cancelPending(trx, userId, purpose);
+  await trx.deleteFrom("identity_user_tokens").where("user_id", "=", userId).where("purpose", "=", purpose).execute();
+}
+
 /**
  * In `trx`: creates a single-use token for `user` and `purpose` (32 random bytes, base64url;
  * only its SHA-256 is stored in identity_user_tokens), deletes older tokens of the same purpose
@@ -130,8 +137,7 @@ async function queueTokenMail(
 ): Promise<ClaimedMail | null> {
   const token = randomBytes(32).toString("base64url");
   const tokenId = randomUUID();
-  await ctx.outbox.cancelPending(trx, user.id, purpose);
-  await trx.deleteFrom("identity_user_tokens").where("user_id", "=", user.id).where("purpose", "=", purpose).execute();
+  await endLinks(ctx, trx, user.id, purpose);
   await trx
     .insertInto("identity_user_tokens")
     .values({
@@ -198,6 +204,22 @@ async function deliverAfterChange(ctx: AccountsContext, claimed: ClaimedMail[], 
       ctx.logger.warn({ err: { type: err.name, message: err.message }, userId, mailId: mail.id }, `${change}; a mail about it failed and stays queued for a retry`);
     }
   }
+}
+
+/**
+ * Starts delivering a mail this process queued and claimed, once its transaction committed, and
+ * returns at once: the caller answers while the mail is sent (sendconfirmationemail, README
+ * "Sending the confirmation mail"). The outbox tracks the delivery, so close() waits for it. A transport failure is
+ * logged by the outbox, which retries the row; any other failure (the database) is logged here,
+ * and the row's lease frees it for the sender. The row stays claimed until then, so no other
+ * request queues a second mail meanwhile.
+ */
+function deliverAfterAnswer(ctx: AccountsContext, claimed: ClaimedMail): void {
+  ctx.outbox.deliver(claimed).catch((err: unknown) => {
+    const error = { type: (err as Error)?.name, message: (err as Error)?.message };
+    if (err instanceof MailDeliveryError) ctx.logger.warn({ err: error, mailId: claimed.id }, "a mail queued by a request failed and stays queued for a retry");
+    else ctx.logger.error({ err: error, mailId: claimed.id }, "a mail queued by a request could not be sent; its lease frees it for the sender");
+  });
 }
 
 /** The user behind `email` when `token` is a live token of `purpose` for them, else null. */
@@ -328,27 +350,46 @@ export async function authenticateUser(ctx: AccountsContext, userName: string, p
 }
 
 /**
- * docs/product/calls.md §7 sendconfirmationemail: mails a confirmation link (24 h) to an existing account whose
- * e-mail is not confirmed yet; does nothing for unknown or confirmed addresses, so the answer
- * discloses nothing. A confirmation mail still waiting in the outbox with a working link (the
- * one registration holds, or one waiting for a retry) is sent now instead of a second mail, so
+ * docs/product/calls.md §7 sendconfirmationemail: queues a confirmation link (24 h) for an existing
+ * account whose e-mail is not confirmed yet, and returns; the mail is sent after the caller has
+ * answered (README "Sending the confirmation mail"). Nothing is mailed for unknown or confirmed addresses, so the
+ * answer discloses nothing. A confirmation mail still waiting in the outbox with a working link (the
+ * one registration holds, or one waiting for a retry) is sent instead of a second mail, so
  * registering and then asking for the mail yields one mail; otherwise a new link supersedes the
- * older ones. Nothing new is sent while such a mail is being sent by another request: requests
- * for one account decide one after the other, in any process (outbox.ts claimWaiting).
+ * older ones. Nothing new is queued while such a mail is being sent: requests for one account
+ * decide one after the other, in any process (outbox.ts claimWaiting), and a mail's claim lasts
+ * until it was sent or its lease lapsed.
+ *
+ * What the time of the answer tells (README "Sending the confirmation mail"): every address takes
+ * one transaction with the same steps: the lookup, the advisory lock (of the account, or of an id
+ * no row has), the look for a waiting mail, and the ending of older links (on that id, nothing).
+ * Only an unconfirmed account with no mail waiting then writes its new token and outbox row, two
+ * inserts; no address waits for the mail transport any more, which was the difference that told
+ * an unconfirmed account apart.
+ *
  * `requestedUri` may replace the link's page (mail.ts checks it). The mail is in `language` (the
  * request's), else the account's; anyone may ask, so the request's language is not kept.
- * @throws MailDeliveryError when the mail transport fails (the mail stays queued and is retried).
+ * @throws the database's error when the mail cannot be queued (the caller answers 500); never
+ *   MailDeliveryError: a transport failure after the answer is retried from the outbox.
  */
 export async function sendEmailConfirmation(ctx: AccountsContext, email: string, requestedUri?: string, language: MailLanguage | null = null): Promise<void> {
-  const user = await findUserByName(ctx.db, normalizeEmail(email));
-  if (!user || user.email_confirmed) return;
+  const userName = normalizeEmail(email);
   const now = ctx.now();
   const claimed = await ctx.db.transaction().execute(async (trx) => {
-    const waiting = await ctx.outbox.claimWaiting(trx, user.id, "confirm_email", requestedUri, now, language);
+    const user = await findUserByName(trx, userName);
+    const owner = user && !user.email_confirmed ? user : null;
+    // An address with no unconfirmed account takes the same steps on an id no row has.
+    const userId = owner?.id ?? randomUUID();
+    const waiting = await ctx.outbox.claimWaiting(trx, userId, "confirm_email", requestedUri, now, language);
     if (waiting === "in_flight") return null;
-    return waiting ?? queueMailNow(ctx, trx, user, "confirm_email", now, requestedUri, mailLanguageOf(language, user.language));
+    if (waiting) return waiting;
+    if (!owner) {
+      await endLinks(ctx, trx, userId, "confirm_email");
+      return null;
+    }
+    return queueMailNow(ctx, trx, owner, "confirm_email", now, requestedUri, mailLanguageOf(language, owner.language));
   });
-  if (claimed) await ctx.outbox.deliver(claimed);
+  if (claimed) deliverAfterAnswer(ctx, claimed);
 }
 
 /**

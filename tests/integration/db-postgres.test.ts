@@ -163,8 +163,12 @@ describe("identity authority on PostgreSQL (pg)", () => {
       expect(tokens[0]?.token_hash).toMatch(/^[0-9a-f]{64}$/);
       expect(tokens[0]?.expires_at.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
 
-      // The hash is SHA-256 of the mailed token (read from the outbox).
-      const files = await readdir(path.join(dataDir, "outbox"));
+      // The hash is SHA-256 of the mailed token (read from the outbox, where the mail is written
+      // right after the call answered: it queues the mail).
+      let files: string[] = [];
+      for (const deadline = Date.now() + 20_000; files.length === 0 && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        files = await readdir(path.join(dataDir, "outbox")).catch(() => []);
+      }
       const mail = await PostalMime.parse(await readFile(path.join(dataDir, "outbox", files[0] as string)));
       const token = new URL(/https?:\/\/\S+/.exec(mail.text ?? "")?.[0] ?? "http://x").searchParams.get("token") ?? "";
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);

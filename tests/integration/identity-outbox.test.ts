@@ -128,6 +128,16 @@ async function outboxRows(service: IdentityService, recipient: string) {
   return service.db.selectFrom("identity_outbox").selectAll().where("recipient", "=", recipient).orderBy("created_at").execute();
 }
 
+/**
+ * Waits until no mail to `recipient` is pending (each one sent, cancelled or given up), and answers
+ * the rows: sendconfirmationemail answers before its mail goes out (README "Sending the confirmation mail").
+ */
+const settled = (service: IdentityService, recipient: string) =>
+  eventually(`the mails to ${recipient} finished`, async () => {
+    const rows = await outboxRows(service, recipient);
+    return rows.every((r) => r.status !== "pending") ? rows : undefined;
+  });
+
 /** An SMTP peer that keeps what it receives, parsed. */
 const startSmtp = () => startSmtpPeer(parseMail);
 
@@ -178,8 +188,9 @@ describe("registration and its confirmation mail", () => {
     expect(held?.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(mailsTo(await fileMails(dataDir), email)).toHaveLength(0);
 
-    // The web app asks for the mail right after registering; that sends the held one, now.
+    // The web app asks for the mail right after registering; that sends the held one, now (right after the answer).
     expect(await (await sendConfirmation(service, email)).json()).toBe(true);
+    await settled(service, email);
     const [mail] = mailsTo(await fileMails(dataDir), email);
     expect(mail?.link.searchParams.get("token")).toBe(held?.token);
     const [sent] = await outboxRows(service, email);
@@ -211,8 +222,11 @@ describe("registration and its confirmation mail", () => {
     const service = await start(dataDir);
     const email = newEmail("again");
     await register(service, email);
+    // Each call answers before its mail is sent; one made while that mail is still on its way sends nothing new.
     await sendConfirmation(service, email);
+    await settled(service, email);
     await sendConfirmation(service, email);
+    await settled(service, email);
     const [first, second] = mailsTo(await fileMails(dataDir), email);
     expect(second?.link.searchParams.get("token")).not.toBe(first?.link.searchParams.get("token"));
     expect((await asClient(service, `/api/account/confirmemail?${first?.link.searchParams}`)).status).toBe(400);
@@ -342,6 +356,8 @@ describe("a link that dies while its mail is being sent", () => {
       expect(await moved.json()).toBe(true);
       held.release();
       expect(await (await sending).json()).toBe(true);
+      // The call answered before its mail was sent: wait until the peer accepted it and its row finished.
+      await settled(service, email);
       expect(mailsTo(smtp.received, email).filter((m) => m.link.searchParams.get("token"))).toHaveLength(1);
       expect((await outboxRows(service, email)).find((r) => r.id === row?.id)).toMatchObject({ status: "sent", token: null });
       expect(logLines.filter((l) => l.includes(row?.id ?? "?") && l.includes("cancelled or reclaimed"))).toEqual([]);
@@ -493,9 +509,10 @@ describe("two senders on one PostgreSQL database (scale-out)", () => {
   });
 
   it("answer calls for one account racing on both replicas one after the other: one mail at a time", async () => {
-    // The peer keeps each racing round's mail waiting until every other call of the round has
-    // answered: each of them meets it in flight, however slow the machine. (Should two calls both
-    // send, the round's hold is released after 20 s and the count of mails fails the test.)
+    // The peer keeps each racing round's mail waiting until every call of the round has answered
+    // (each answers before its mail is sent): each of them meets it in flight, however slow the
+    // machine. (Should two calls both send, both mails are counted once released and fail the test;
+    // should a call wait for its mail, the round's hold is released after 20 s.)
     const smtp = await startHeldSmtp();
     try {
       const options = { databaseUrl: pg.databaseUrl, smtpUrl: smtp.url, signingSecret: "one-signing-secret-for-every-replica-of-this-database" };
@@ -507,7 +524,6 @@ describe("two senders on one PostgreSQL database (scale-out)", () => {
       let round = 0;
       const race = async (count: number) => {
         const mine = ++round;
-        let answered = 0;
         const held = smtp.hold((mail) => mail.to === email && round === mine);
         const fallback = setTimeout(held.release, 20_000);
         await Promise.all(
@@ -517,11 +533,11 @@ describe("two senders on one PostgreSQL database (scale-out)", () => {
               headers: { authorization: `Bearer ${bearers[i % 2]}` },
             });
             expect(await answer.json()).toBe(true);
-            if (++answered === count - 1) held.release();
           }),
         );
         clearTimeout(fallback);
         held.release();
+        await settled(a, email);
       };
       // For the held mail: it is sent, once.
       await race(4);

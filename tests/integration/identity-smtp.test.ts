@@ -35,6 +35,20 @@ function start(smtpUrl: string): Promise<IdentityService> {
   return startIdentityService({ dataDir, publicUrl: PUBLIC_URL, smtpUrl, issuer: ISSUER, clients: [CLIENT], logger: pino({ level: "silent" }) });
 }
 
+/**
+ * Waits (20 s at most) until no mail to `recipient` is pending at `running`: sendconfirmationemail
+ * answers before its mail is sent (services/identity/README.md "Sending the confirmation mail").
+ */
+async function mailsFinished(running: IdentityService, recipient: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const pending = await running.db.selectFrom("identity_outbox").select("id").where("recipient", "=", recipient).where("status", "=", "pending").execute();
+    if (pending.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`the mail to ${recipient} was not sent`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** An access token from the authority at `url` as CLIENT (asserts a 200). */
 const token = (url: string, fields: Record<string, string>) => accessToken({ identityUrl: url, client: CLIENT }, fields);
 
@@ -54,6 +68,7 @@ describe("identity authority over SMTP", () => {
     const sent = await contractFetch(`${service.url}/api/account/sendconfirmationemail?email=${encodeURIComponent(email)}`, { headers: { authorization: `Bearer ${client}` } });
     expect(await sent.json()).toBe(true);
 
+    await mailsFinished(service, email);
     expect(smtp.received).toHaveLength(1);
     const mail = await PostalMime.parse(smtp.received[0] as Buffer);
     expect(mail.subject).toMatch(/confirm/i);
@@ -66,7 +81,7 @@ describe("identity authority over SMTP", () => {
       headers: { authorization: `Bearer ${client}` },
     });
     expect(ok.status).toBe(200);
-  });
+  }, 60_000); // it also starts the service on a fresh database: over 30 s once on a 2-core machine under heavy load
 
   it("keeps issued tokens valid across a restart (key stored in the database)", async () => {
     const first = service as IdentityService;

@@ -188,6 +188,30 @@ async function mailsFromResetRequest(email: string, action: () => Promise<unknow
   });
 }
 
+/**
+ * `action`, a sendconfirmationemail call for `email`, then a wait (10 s at most) until the mail it
+ * queued has been sent: the call answers before its mail goes out (services/identity/README.md
+ * "Sending the confirmation mail"). For mailsFrom and oneMail.
+ */
+function confirmationSent(email: string, action: () => Promise<unknown>): () => Promise<void> {
+  return async () => {
+    await action();
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const waiting = await service.db
+        .selectFrom("identity_outbox")
+        .select("id")
+        .where("status", "=", "pending")
+        .where("kind", "=", "confirm_email")
+        .where("recipient", "=", email.toLowerCase())
+        .execute();
+      if (waiting.length === 0) return;
+      if (Date.now() > deadline) throw new Error(`the confirmation mail to ${email} was not sent`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+}
+
 /** The one mail a reset request for `email` led to (see mailsFromResetRequest). */
 async function resetMail(email: string, action: () => Promise<unknown>): Promise<LinkedMail> {
   const mails = await mailsFromResetRequest(email, action);
@@ -419,11 +443,13 @@ describe("e-mail confirmation", () => {
     const user = await userToken(email, password);
     expect(await (await call("/api/account/isemailconfirmed", user)).json()).toBe(false);
 
-    const mail = await oneMail(async () => {
-      const res = await asClient(`/api/account/sendconfirmationemail?${qs({ email, applicationContext: "SafeWindow", requestedUri: "" })}`);
-      expect(res.status).toBe(200);
-      expect(await res.json()).toBe(true);
-    });
+    const mail = await oneMail(
+      confirmationSent(email, async () => {
+        const res = await asClient(`/api/account/sendconfirmationemail?${qs({ email, applicationContext: "SafeWindow", requestedUri: "" })}`);
+        expect(res.status).toBe(200);
+        expect(await res.json()).toBe(true);
+      }),
+    );
     expect(mail.to).toBe(email);
     expect(`${mail.link.origin}${mail.link.pathname}`).toBe(`${PUBLIC_URL}/confirmemail`);
     const { email: linkEmail, token } = linkParams(mail);
@@ -442,17 +468,18 @@ describe("e-mail confirmation", () => {
     expect(body.errors[0]?.code).toBe("InvalidToken");
 
     // Already confirmed, or unknown: still true, and no mail.
+    const ghost = newEmail("ghost");
     const none = await mailsFrom(async () => {
-      expect(await (await asClient(`/api/account/sendconfirmationemail?${qs({ email })}`)).json()).toBe(true);
-      expect(await (await asClient(`/api/account/sendconfirmationemail?${qs({ email: newEmail("ghost") })}`)).json()).toBe(true);
+      await confirmationSent(email, async () => expect(await (await asClient(`/api/account/sendconfirmationemail?${qs({ email })}`)).json()).toBe(true))();
+      await confirmationSent(ghost, async () => expect(await (await asClient(`/api/account/sendconfirmationemail?${qs({ email: ghost })}`)).json()).toBe(true))();
     });
     expect(none).toHaveLength(0);
   });
 
   it("rejects a wrong token and a superseded one", async () => {
     const { email } = await registered();
-    const first = await oneMail(() => asClient(`/api/account/sendconfirmationemail?${qs({ email })}`));
-    const second = await oneMail(() => asClient(`/api/account/sendconfirmationemail?${qs({ email })}`));
+    const first = await oneMail(confirmationSent(email, () => asClient(`/api/account/sendconfirmationemail?${qs({ email })}`)));
+    const second = await oneMail(confirmationSent(email, () => asClient(`/api/account/sendconfirmationemail?${qs({ email })}`)));
     const wrong = await asClient(`/api/account/confirmemail?${qs({ email, token: "A".repeat(43) })}`);
     expect(wrong.status).toBe(400);
     const old = await asClient(`/api/account/confirmemail?${qs(linkParams(first))}`);
@@ -463,20 +490,20 @@ describe("e-mail confirmation", () => {
 
   it("rejects a confirmation token after 24 hours", async () => {
     const { email } = await registered();
-    const mail = await oneMail(() => asClient(`/api/account/sendconfirmationemail?${qs({ email })}`));
+    const mail = await oneMail(confirmationSent(email, () => asClient(`/api/account/sendconfirmationemail?${qs({ email })}`)));
     const res = await withClock(24 * 3600_000 + 60_000, () => asClient(`/api/account/confirmemail?${qs(linkParams(mail))}`));
     expect(res.status).toBe(400);
     expect(((await res.json()) as { errors: { code: string }[] }).errors[0]?.code).toBe("InvalidToken");
     // Just before expiry it would have worked.
-    const fresh = await oneMail(() => asClient(`/api/account/sendconfirmationemail?${qs({ email })}`));
+    const fresh = await oneMail(confirmationSent(email, () => asClient(`/api/account/sendconfirmationemail?${qs({ email })}`)));
     const ok = await withClock(23 * 3600_000, () => asClient(`/api/account/confirmemail?${qs(linkParams(fresh))}`));
     expect(ok.status).toBe(200);
   });
 
   it("uses requestedUri only when it stays inside the public URL", async () => {
     const { email } = await registered();
-    const inside = await oneMail(() =>
-      asClient(`/api/account/sendconfirmationemail?${qs({ email, requestedUri: `${PUBLIC_URL}/consumer/confirmemail?x=1#frag` })}`),
+    const inside = await oneMail(
+      confirmationSent(email, () => asClient(`/api/account/sendconfirmationemail?${qs({ email, requestedUri: `${PUBLIC_URL}/consumer/confirmemail?x=1#frag` })}`)),
     );
     expect(`${inside.link.origin}${inside.link.pathname}`).toBe(`${PUBLIC_URL}/consumer/confirmemail`);
     expect(inside.link.searchParams.get("x")).toBeNull();
@@ -488,7 +515,7 @@ describe("e-mail confirmation", () => {
       "/confirmemail",
       `${PUBLIC_URL}/`,
     ]) {
-      const mail = await oneMail(() => asClient(`/api/account/sendconfirmationemail?${qs({ email, requestedUri })}`));
+      const mail = await oneMail(confirmationSent(email, () => asClient(`/api/account/sendconfirmationemail?${qs({ email, requestedUri })}`)));
       expect(`${mail.link.origin}${mail.link.pathname}`).toBe(`${PUBLIC_URL}/confirmemail`);
     }
   });

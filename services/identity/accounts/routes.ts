@@ -67,6 +67,8 @@ export function accountRoutes(deps: AccountRoutesDeps): Router {
   router.get("/sendconfirmationemail", async (req, res) => {
     await requireClient(req);
     const q = parse(mailLinkQuerySchema, req.query);
+    // Only queues the mail, with the same steps for every address: it is sent right after this
+    // answer, so the answer's time does not wait for it (README "Sending the confirmation mail").
     await accounts.sendEmailConfirmation(ctx, q.email, q.requestedUri, language(req));
     reply(res, identityCalls.sendConfirmationEmail, true);
   });
