@@ -26,7 +26,7 @@ export function TabBar({ tabs, text }: { tabs: Pick<Tab, "to" | "label" | "scree
                 aria-current={current ? (pathname === tab.to ? "page" : "true") : undefined}
               >
                 <TabIcon screen={tab.screen} />
-                <span>{tab.label}</span>
+                <span className="tab-label">{tab.label}</span>
                 {current ? <TextOnly>{text.current}</TextOnly> : null}
               </Link>
             </li>

@@ -66,14 +66,16 @@ export const createAccountMissing = (missing: string[]) =>
 // ours: the account screens' own words (docs/product/screens.md §2 names the screens and their buttons)
 export const createAccountPageTitle = `Create Account · ${productName}`;
 export const confirmPasswordLabel = "Confirm Password";
-/** A Create Account box's words before its link: "I accept the <Terms of Service>". */
-export const acceptTheLead = "I accept the";
+/** The Create Account boxes' words before their links: "I accept the <Terms of Service>", "I accept the <Privacy Policy>". */
+export const acceptTermsLead = "I accept the";
+export const acceptPrivacyLead = "I accept the";
 export const termsOfServiceLink = "Terms of Service";
 export const privacyPolicyLink = "Privacy Policy";
 export const backLink = "Back";
-/** What Create Account still lacks, put together as createAccountMissing does: `${lead}${a, b and c}.` */
+/** What Create Account still lacks, put together as createAccountMissing does: `${lead}${a, b and c}.`, `${leadOne}${a}.` for one. */
 export const createAccountMissingParts = {
   lead: "Still needed: ",
+  leadOne: "Still needed: ",
   and: " and ",
   email: "your email",
   password: "a password that follows the rule",

@@ -37,7 +37,8 @@ export function loader({ context }: Route.LoaderArgs) {
       password: m.passwordLabel,
       confirmPassword: m.confirmPasswordLabel,
       passwordRule: m.passwordRuleHint,
-      acceptThe: m.acceptTheLead,
+      acceptTerms: m.acceptTermsLead,
+      acceptPrivacy: m.acceptPrivacyLead,
       terms: m.termsOfServiceLink,
       privacy: m.privacyPolicyLink,
       submit: m.createAccountLink,
@@ -122,7 +123,7 @@ function missingForAccount(
   if (fields.acceptTerms.value !== "on") missing.push(words.terms);
   if (fields.acceptPrivacy.value !== "on") missing.push(words.privacy);
   if (missing.length === 0) return "";
-  return `${words.lead}${missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")}${words.and}${missing.at(-1)}`}.`;
+  return missing.length === 1 ? `${words.leadOne}${missing[0]}.` : `${words.lead}${missing.slice(0, -1).join(", ")}${words.and}${missing.at(-1)}.`;
 }
 
 export default function Registration() {
@@ -172,7 +173,7 @@ export default function Registration() {
         <Toggle
           label={
             <>
-              {text.acceptThe} <Link to="/terms">{text.terms}</Link>
+              {text.acceptTerms} <Link to="/terms">{text.terms}</Link>
             </>
           }
           inputProps={{ ...getInputProps(fields.acceptTerms, { type: "checkbox" }), required: false }}
@@ -182,7 +183,7 @@ export default function Registration() {
         <Toggle
           label={
             <>
-              {text.acceptThe} <Link to="/privacy">{text.privacy}</Link>
+              {text.acceptPrivacy} <Link to="/privacy">{text.privacy}</Link>
             </>
           }
           inputProps={{ ...getInputProps(fields.acceptPrivacy, { type: "checkbox" }), required: false }}

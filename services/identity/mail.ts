@@ -193,18 +193,18 @@ const ACCOUNT_MAIL_WORDS: Record<MailLanguage, AccountMailWords> = {
     }),
   },
   es: {
-    resetPageLabel: "Pedir un enlace para restablecer la contraseña",
+    resetPageLabel: "Solicitar un enlace para restablecer la contraseña",
     confirm_email: {
       subject: "Confirme su dirección de correo electrónico de SafeWindow",
       intro: "Confirme la dirección de correo electrónico de su cuenta de SafeWindow abriendo este enlace:",
       action: "Confirmar mi dirección de correo electrónico",
-      footer: "El enlace funciona una sola vez y durante 24 horas. Si usted no pidió una cuenta de SafeWindow, ignore este mensaje.",
+      footer: "El enlace funciona una sola vez y durante 24 horas. Si usted no solicitó una cuenta de SafeWindow, ignore este mensaje.",
     },
     reset_password: {
       subject: "Restablezca su contraseña de SafeWindow",
-      intro: "Alguien pidió restablecer la contraseña de su cuenta de SafeWindow. Para elegir una contraseña nueva, abra este enlace:",
+      intro: "Alguien solicitó restablecer la contraseña de su cuenta de SafeWindow. Para elegir una contraseña nueva, abra este enlace:",
       action: "Elegir una contraseña nueva",
-      footer: "El enlace funciona una sola vez y durante 1 hora. Si usted no lo pidió, ignore este mensaje: su contraseña sigue siendo la misma.",
+      footer: "El enlace funciona una sola vez y durante 1 hora. Si usted no lo solicitó, ignore este mensaje: su contraseña sigue siendo la misma.",
     },
     invite: {
       subject: "Configure su cuenta de SafeWindow",
@@ -219,7 +219,7 @@ const ACCOUNT_MAIL_WORDS: Record<MailLanguage, AccountMailWords> = {
         `Hora del cambio: ${at}`,
         "Si usted hizo este cambio, no tiene que hacer nada más.",
         "Si no lo hizo, otra persona conoce su contraseña y ha iniciado sesión en su cuenta. " +
-          "Elija una contraseña nueva de inmediato: abra la página de abajo y pida un enlace para restablecer la contraseña de esta dirección. " +
+          "Elija una contraseña nueva de inmediato: abra la página de abajo y solicite un enlace para restablecer la contraseña de esta dirección. " +
           `Después escriba a ${supportEmail} para que podamos ayudarle a revisar su cuenta.`,
         "Le enviamos este mensaje cada vez que cambia la contraseña de su cuenta.",
       ],
@@ -232,7 +232,7 @@ const ACCOUNT_MAIL_WORDS: Record<MailLanguage, AccountMailWords> = {
         `Hora del cambio: ${at}`,
         "Si usted hizo este cambio, no tiene que hacer nada más.",
         "Si no lo hizo, otra persona puede leer su correo electrónico o consiguió el enlace. " +
-          "Primero cambie la contraseña de su cuenta de correo electrónico; luego pida un nuevo enlace para restablecer la contraseña en la página de abajo. " +
+          "Primero cambie la contraseña de su cuenta de correo electrónico; luego solicite un nuevo enlace para restablecer la contraseña en la página de abajo. " +
           `Después escriba a ${supportEmail} para que podamos ayudarle a revisar su cuenta.`,
         "Le enviamos este mensaje cada vez que cambia la contraseña de su cuenta.",
       ],
@@ -252,10 +252,10 @@ const ACCOUNT_MAIL_WORDS: Record<MailLanguage, AccountMailWords> = {
       subject: "Se cambió la dirección de correo electrónico de su cuenta de SafeWindow",
       paragraphs: [
         `La dirección de correo electrónico de su cuenta de SafeWindow cambió de ${to} a ${newAddress}. ` +
-          "Desde ahora la cuenta inicia sesión con la nueva dirección, y su correo se envía allí.",
+          "Desde ahora se inicia sesión con la nueva dirección, y el correo de la cuenta se envía allí.",
         `Hora del cambio: ${at}`,
         "Si usted hizo este cambio, no tiene que hacer nada más.",
-        "Si no lo hizo, otra persona se ha apoderado de su cuenta, y esta dirección ya no puede iniciar sesión en ella ni restablecer su contraseña. " +
+        "Si no lo hizo, otra persona se ha apoderado de su cuenta, y ya no se puede iniciar sesión con esta dirección ni restablecer la contraseña con ella. " +
           `Escriba a ${supportEmail} de inmediato, desde esta dirección, y diga que usted no hizo este cambio, para que podamos ayudarle a recuperar su cuenta.`,
       ],
     }),

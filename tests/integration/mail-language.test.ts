@@ -76,7 +76,7 @@ describe("the identity authority's mail language", () => {
     expect(mail.text.trimEnd()).toBe(
       "Confirme la dirección de correo electrónico de su cuenta de SafeWindow abriendo este enlace:\n\n" +
         `${mail.link?.href}\n\n` +
-        "El enlace funciona una sola vez y durante 24 horas. Si usted no pidió una cuenta de SafeWindow, ignore este mensaje.",
+        "El enlace funciona una sola vez y durante 24 horas. Si usted no solicitó una cuenta de SafeWindow, ignore este mensaje.",
     );
   });
 
@@ -97,7 +97,7 @@ describe("the identity authority's mail language", () => {
     await register(email); // an English account
     const reset = await mailAfter(services, email, () => accountCall("requestpasswordchange", { email, requestedUri: "http://localhost:3000/resetpassword" }, "es-US,es;q=0.9,en;q=0.5"));
     expect(reset.subject).toBe("Restablezca su contraseña de SafeWindow");
-    expect(reset.text).toContain("Alguien pidió restablecer la contraseña de su cuenta de SafeWindow. Para elegir una contraseña nueva, abra este enlace:");
+    expect(reset.text).toContain("Alguien solicitó restablecer la contraseña de su cuenta de SafeWindow. Para elegir una contraseña nueva, abra este enlace:");
     expect(reset.text).toContain("El enlace funciona una sola vez y durante 1 hora.");
     const token = reset.link?.searchParams.get("token");
     expect(token).toBeTruthy();
@@ -115,7 +115,7 @@ describe("the identity authority's mail language", () => {
       accountCall("changepasswordusingcurrent", { currentPassword: newPassword, newPassword: "Otra!clave3" }, undefined, bearer),
     );
     expect(changed.subject).toBe("Se cambió su contraseña de SafeWindow");
-    expect(changed.text).toContain("Pedir un enlace para restablecer la contraseña: http://localhost:3000/requestpasswordchange");
+    expect(changed.text).toContain("Solicitar un enlace para restablecer la contraseña: http://localhost:3000/requestpasswordchange");
   });
 
   it("keeps the language of a sign-in; an explicit English one later takes it back", async () => {

@@ -75,7 +75,8 @@ describe("the Spanish catalogue (app/messages/es/)", () => {
   });
 
   it("formats its function messages for Spanish (lists, plurals)", () => {
-    expect(es.createAccountMissing(["nombre", "apellido", "fecha de nacimiento"])).toBe("Falta: nombre, apellido y fecha de nacimiento.");
+    expect(es.createAccountMissing(["nombre", "apellido", "fecha de nacimiento"])).toBe("Faltan: nombre, apellido y fecha de nacimiento.");
+    expect(es.createAccountMissing(["nombre"])).toBe("Falta: nombre.");
     expect(es.createAccountMissing([])).toBe("");
     expect(es.tooManyAttempts(1)).toContain("1 minuto.");
     expect(es.tooManyAttempts(15)).toContain("15 minutos.");

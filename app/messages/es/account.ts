@@ -17,7 +17,7 @@ export const passwordTooShort = "Las contraseñas deben tener al menos 8 caracte
 export const registerEmailRequired = "Debe ingresar su correo electrónico para registrarse";
 export const registerPasswordRequired = "Debe ingresar una contraseña para registrarse";
 export const emailInvalid = "Ingrese una dirección de correo electrónico válida.";
-export const emailUnavailable = "Esa dirección de correo electrónico no está disponible. Para iniciar sesión con su cuenta existente, presione 'Atrás' y luego 'Iniciar sesión'.";
+export const emailUnavailable = "Esa dirección de correo electrónico no está disponible. Para iniciar sesión con su cuenta existente, presione «Atrás» y luego «Iniciar sesión».";
 export const acceptTermsRequired = "Acepte los Términos del servicio para crear una cuenta.";
 export const acceptPrivacyRequired = "Acepte la Política de privacidad para crear una cuenta.";
 export const loginEmailRequired = "Debe ingresar su correo electrónico para iniciar sesión";
@@ -48,16 +48,18 @@ export const emailConfirming = "Confirmando su correo electrónico…";
 export const confirmationEmailSent = "Le enviamos un nuevo correo de confirmación.";
 export const checkYourEmail = "Revise su correo electrónico y haga clic en el enlace que le enviamos para confirmar su dirección.";
 export const createAccountMissing = (missing: string[]) =>
-  missing.length === 0 ? "" : `Falta: ${new Intl.ListFormat("es", { type: "conjunction" }).format(missing)}.`;
+  missing.length === 0 ? "" : `${missing.length === 1 ? "Falta" : "Faltan"}: ${new Intl.ListFormat("es", { type: "conjunction" }).format(missing)}.`;
 
 export const createAccountPageTitle = `Crear cuenta · ${productName}`;
 export const confirmPasswordLabel = "Confirme la contraseña";
-export const acceptTheLead = "Acepto los";
+export const acceptTermsLead = "Acepto los";
+export const acceptPrivacyLead = "Acepto la";
 export const termsOfServiceLink = "Términos del servicio";
 export const privacyPolicyLink = "Política de privacidad";
 export const backLink = "Atrás";
 export const createAccountMissingParts = {
-  lead: "Falta: ",
+  lead: "Faltan: ",
+  leadOne: "Falta: ",
   and: " y ",
   email: "su correo electrónico",
   password: "una contraseña que cumpla la regla",
@@ -85,5 +87,5 @@ export const emailConfirmedTitle = "Correo electrónico confirmado";
 export const resendConfirmationButton = "Reenviar la confirmación";
 export const resetPasswordTitle = "Restablecer la contraseña";
 export const resetPasswordPageTitle = `Restablecer la contraseña · ${productName}`;
-export const sendResetEmailButton = "Enviar el correo para restablecer";
+export const sendResetEmailButton = "Enviar el correo para restablecer la contraseña";
 export const loginLink = "Iniciar sesión";

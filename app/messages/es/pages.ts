@@ -10,7 +10,7 @@ export const termsPage = {
   notDiagnosis:
     "Una ventana segura es información sobre una prueba pasada, no un diagnóstico médico ni una garantía de que usted no pueda transmitir la infección.",
   followers: "Las personas a las que usted permite seguirle ven su nombre y su ventana segura, nunca su fecha de nacimiento.",
-  leaving: `Puede dejar de usar ${productName} en cualquier momento. Puede descargar sus datos y eliminar su cuenta, con todo lo que contiene, directamente en Mi configuración; la Política de privacidad indica qué se elimina y cuándo dejan de conservarlo las copias de seguridad.`,
+  leaving: `Puede dejar de usar ${productName} en cualquier momento. Puede descargar sus datos y eliminar su cuenta, con todo lo que contiene, directamente en Mis ajustes; la Política de privacidad indica qué se elimina y cuándo dejan de conservarlo las copias de seguridad.`,
   back: "Volver a Crear cuenta",
 } as const;
 
@@ -18,41 +18,41 @@ export const privacyPage = {
   pageTitle: `Política de privacidad · ${productName}`,
   title: "Política de privacidad",
   intro: "Conservamos solo lo que el servicio necesita, y no lo vendemos.",
-  email: "Su dirección de correo electrónico y un hash de su contraseña, para que pueda iniciar sesión. Nunca guardamos su contraseña en sí.",
+  email: "Su dirección de correo electrónico y una versión cifrada irreversible (hash) de su contraseña, para que pueda iniciar sesión. Nunca guardamos su contraseña en sí.",
   profile: "Su nombre, fecha de nacimiento y código postal, para asociar sus resultados de prueba con usted.",
   results: "Los PDF de resultados de prueba que usted sube y lo que leemos en ellos, para calcular su ventana segura.",
   resultLinks:
     "Cuando agrega un resultado mediante un enlace, el resultado que obtenemos del sitio de su empresa de pruebas y el nombre del sitio. El enlace en sí se usa una sola vez para obtener el resultado y no se guarda.",
   cookies: "Una cookie de sesión mientras tiene la sesión iniciada, y una cookie que recuerda su dirección de correo electrónico en este dispositivo.",
   checkIns:
-    "Cuando un local ingresa un código de registro que usted le mostró: el local, la hora, lo que vio (su nombre y si su ventana segura estaba abierta), si se hizo su registro de entrada, y su calificación. Su ubicación, cuando busca locales cerca de usted, se usa para esa búsqueda y no se guarda.",
+    "Cuando un local ingresa un código de registro que usted le mostró: el local, la hora, lo que vio (su nombre y si su ventana segura estaba abierta), si se registró su entrada, y su calificación. Su ubicación, cuando busca locales cerca de usted, se usa para esa búsqueda y no se guarda.",
   whoSees:
     "Su fecha de nacimiento nunca se muestra a otras personas. Solo las personas cuya solicitud de seguimiento usted confirmó ven su ventana segura, y un local solo la ve mediante un código de registro que usted decidió mostrarle, que funciona una sola vez, durante 2 minutos.",
   yoursTitle: "Sus datos son suyos",
   download:
-    "{button} en Mi configuración le da un archivo zip con su perfil, cada resultado de prueba con su imagen y el PDF original, sus reclamaciones con nuestras respuestas, las personas que usted sigue y las que le siguen, y sus visitas a locales.",
+    "{button} en Mis ajustes le da un archivo ZIP con su perfil, cada resultado de prueba con su imagen y el PDF original, sus reclamaciones con nuestras respuestas, las personas que usted sigue y las que le siguen, y sus visitas a locales.",
   deletion:
-    "{button} en Mi configuración, tras confirmarlo con su contraseña, elimina de inmediato su cuenta, su perfil, sus resultados de prueba con sus imágenes y PDF, sus reclamaciones, sus relaciones de seguimiento (las personas del otro lado ya no le ven) y sus visitas, los correos electrónicos que le enviamos y que aún guardamos, y cada inicio de sesión en todos los dispositivos. Le enviamos una confirmación a su dirección de correo electrónico; nuestra copia de ese correo se elimina en cuanto se envía. Esto no se puede deshacer.",
+    "{button} en Mis ajustes, tras confirmarlo con su contraseña, elimina de inmediato su cuenta, su perfil, sus resultados de prueba con sus imágenes y PDF, sus reclamaciones, sus relaciones de seguimiento (las otras personas dejan de verle) y sus visitas, los correos electrónicos que le enviamos y que aún guardamos, y todas las sesiones abiertas en todos sus dispositivos. Le enviamos una confirmación a su dirección de correo electrónico; nuestra copia de ese correo se elimina en cuanto se envía. Esto no se puede deshacer.",
   backups:
     "Las copias de seguridad de este servicio hechas antes de que usted eliminara su cuenta aún contienen lo que había en ella en ese momento: su cuenta, perfil, resultados de prueba con sus imágenes y PDF, reclamaciones, relaciones de seguimiento, visitas y los correos electrónicos que guardamos. Las copias de seguridad no se modifican; cada una se elimina dentro de los 30 días siguientes a su creación, así que 30 días después de que usted elimine su cuenta no queda ninguna copia.",
   back: "Volver a Crear cuenta",
 } as const;
 
 export const testingPhilosophyPage = {
-  pageTitle: `Cómo contamos las ventanas seguras · ${productName}`,
-  title: "Cómo contamos las ventanas seguras",
+  pageTitle: `Cómo calculamos las ventanas seguras · ${productName}`,
+  title: "Cómo calculamos las ventanas seguras",
   intro:
-    "Una ventana segura indica durante cuánto tiempo sigue contando una prueba de COVID-19 negativa reciente. No es un diagnóstico: una prueba muestra cómo estaban las cosas cuando se tomó su muestra, y eso dice cada vez menos a medida que pasa el tiempo. Por eso toda ventana se cierra.",
+    "Una ventana segura indica durante cuánto tiempo sigue siendo válida una prueba de COVID-19 negativa reciente. No es un diagnóstico: una prueba muestra cómo estaban las cosas cuando se tomó su muestra, y ese dato pierde valor con el tiempo. Por eso toda ventana se cierra.",
   windowsTitle: "Dos ventanas: fuerte y débil",
   windowsIntro: "Cada resultado negativo abre dos ventanas, que se cuentan desde el momento en que se tomó su muestra (no desde que el laboratorio informó el resultado):",
   tableCaption: "Duración de las ventanas según el método de prueba",
   methodHeader: "Método de prueba",
-  strongHeader: "Ventana fuerte",
-  weakHeader: "Ventana débil",
-  molecular: "Molecular (NAAT: PCR, RT-PCR, isotérmica, como ID NOW)",
+  strongHeader: "Ventana segura fuerte",
+  weakHeader: "Ventana segura débil",
+  molecular: "Molecular: prueba de amplificación de ácidos nucleicos (NAAT), como PCR, RT-PCR o isotérmica (ID NOW)",
   antigen: "Prueba rápida de antígenos",
   sources:
-    "La ventana débil sigue el modelo del Certificado COVID Digital de la UE (72 horas para NAAT, 48 para antígenos); la ventana fuerte sigue la regla nacional más estricta de uso extendido (48 y 24 horas). Una ventana está abierta hasta el minuto exacto en que termina.",
+    "La ventana segura débil sigue el modelo del Certificado COVID Digital de la UE (72 horas para NAAT, 48 para antígenos); la ventana segura fuerte sigue la regla nacional más estricta de uso extendido (48 y 24 horas). Una ventana está abierta hasta el minuto exacto en que termina.",
   countsTitle: "Qué cuenta",
   negativeOnly: "Solo un resultado negativo abre una ventana. Un resultado positivo cierra cualquier ventana que usted tuviera. Los resultados no concluyentes o nulos no abren ninguna.",
   mostRecent: "Su ventana es la de su resultado válido más reciente, según el momento en que se tomó la muestra.",

@@ -38,14 +38,14 @@ export const saveButton = "Guardar";
 export const tryAgainLink = "Inténtelo de nuevo";
 export const mainNavigationLabel = "Principal";
 export const currentTabMark = " (actual)";
-export const notFoundPageTitle = `No encontrada · ${productName}`;
+export const notFoundPageTitle = `Página no encontrada · ${productName}`;
 export const tabLabels = {
   SafeWindow: "Ventana segura",
   MyTests: "Mis pruebas",
   MyFun: "Mis salidas",
   Locations: "Locales",
   Friends: "Personas",
-  Settings: "Configuración",
+  Settings: "Ajustes",
 } as const;
 
 export const bodyWithoutLength = "Su navegador envió el formulario de una manera que no podemos aceptar. Inténtelo de nuevo.";

@@ -2,7 +2,7 @@
 import { productName } from "./shell.ts";
 
 export const mobileNumberRequired = "El número de celular es obligatorio";
-export const businessNameRequired = "El nombre del negocio es obligatorio";
+export const businessNameRequired = "El nombre de la empresa es obligatorio";
 export const addressRequired = "La dirección es obligatoria";
 export const cityRequired = "La ciudad es obligatoria";
 export const stateRequired = "El estado es obligatorio";
@@ -11,7 +11,7 @@ export const locationNameRequired = "El nombre del local es obligatorio";
 export const phoneInvalid = "Ingrese un número de teléfono de 10 dígitos, como (206) 555-0123.";
 export const timeInvalid = "Ingrese una hora como HH:MM, de 00:00 a 24:00.";
 export const under21 = "Debe tener al menos 21 años.";
-export const businessInfoSaveFailed = "No pudimos guardar la información de su negocio. Inténtelo de nuevo.";
+export const businessInfoSaveFailed = "No pudimos guardar la información de su empresa. Inténtelo de nuevo.";
 export const locationCreateFailed = "No pudimos crear el local. Inténtelo de nuevo.";
 export const locationSaveFailed = "No pudimos guardar el local. Inténtelo de nuevo.";
 export const billingLoadFailed = "No pudimos cargar sus datos de facturación. Inténtelo de nuevo.";
@@ -46,7 +46,7 @@ export const myFunPageTitle = `Mis salidas · ${productName}`;
 export const checkinPageTitle = `Registro de entrada al local · ${productName}`;
 export const locationsPageTitle = `Locales · ${productName}`;
 export const visitsLabel = "Visitas";
-export const checkedLabel = "Comprobada:";
+export const checkedLabel = "El local vio:";
 export const visitCheckedIn = "Entrada registrada";
 export const visitNotCheckedIn = "Entrada no registrada";
 export const yourRatingOf = (venue: string) => `Su calificación de ${venue}`;
@@ -62,7 +62,7 @@ export const visitorCodeLabel = "Código de registro del visitante";
 export const nextVisitor = "Siguiente visitante";
 export const lookUp = "Consultar";
 export const checkinPageHint =
-  "El visitante muestra un código de su página Mi ventana segura. Funciona una vez, durante 2 minutos. Usted ve su nombre y si su ventana segura está abierta, nunca su fecha de nacimiento.";
+  "El visitante muestra un código de su página Mi ventana segura. Funciona una vez, durante 2 minutos. Usted verá el nombre del visitante y si su ventana segura está abierta, nunca su fecha de nacimiento.";
 export const zipCodeLabel = "Código ZIP";
 export const withinLabel = "A menos de";
 export const milesChoice = (miles: number) => `${miles} millas`;
@@ -71,6 +71,6 @@ export const findingYou = "Buscando su ubicación…";
 export const nearMe = "Cerca de mí";
 export const locationsWithin = (count: number, miles: number, zip: string) =>
   `${count} ${count === 1 ? "local" : "locales"} a menos de ${miles} millas de ${zip}.`;
-export const locationsNearYou = (count: number, miles: number) => `${count} ${count === 1 ? "local" : "locales"} a menos de ${miles} millas de usted.`;
+export const locationsNearYou = (count: number, miles: number) => `${count} ${count === 1 ? "local" : "locales"} a menos de ${miles} millas de su ubicación.`;
 export const locationsFoundLabel = "Locales encontrados";
 export const distanceMiles = (miles: string) => `${miles} millas`;
