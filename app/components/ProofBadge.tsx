@@ -5,6 +5,7 @@
  * the result the window comes from.
  */
 import type { Messages } from "~/messages/catalogues";
+import { proofWordsOf } from "~/result-words";
 
 export type ProofKind = "signed" | "link" | "document" | "disagrees";
 
@@ -35,13 +36,15 @@ export interface ProofText {
 }
 
 /**
- * The words of a badge for the proof `label` (as the consumer API words it) from the catalogue `m`;
+ * The words of a badge for the proof `label` (as the consumer API words it) from the catalogue `m`,
+ * the label itself reworded in `m`'s language (app/result-words.ts);
  * `disagrees` when a verified signed code disagrees with the report's text (the result is invalid,
  * never shown as a verified seal).
  */
 export function proofBadgeText(m: Messages, label: string, disagrees = false): ProofText {
   const kind = disagrees ? "disagrees" : proofKindOf(label);
-  return { kind, icon: m.proofIconLabels[kind], proof: m.proofLabel, words: disagrees ? m.proofDisagrees(label) : label };
+  const words = proofWordsOf(m, label);
+  return { kind, icon: m.proofIconLabels[kind], proof: m.proofLabel, words: disagrees ? m.proofDisagrees(words) : words };
 }
 
 /** The proof's icon (named by its text alternative) and its words. */

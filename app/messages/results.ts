@@ -65,6 +65,24 @@ export const proofIconLabels = {
   disagrees: "Warning: its signed QR code disagrees with its text",
 } as const;
 export const proofDisagrees = (label: string) => `${label}, which disagrees with the report's text`;
+// ours: what the consumer API answers as data, worded in the reader's language (app/result-words.ts); in
+// English, the consumer API's own words, so that a page reads the same whichever of us wrote them
+export const resultOutcomeWords = { Negative: "Negative", Positive: "Positive", Inconclusive: "Inconclusive" } as const;
+export const proofWords = { document: "document checks", link: "fetched from the lab", unknownIssuer: "unknown issuer", unknownCountry: "unknown country" } as const;
+export const proofSigned = (scheme: string, issuer: string) => `signed (${scheme}, ${issuer})`;
+export const checkedFieldNames = {
+  "First Name": "First Name",
+  "Last Name": "Last Name",
+  "Date of Birth": "Date of Birth",
+  "Signed QR Code": "Signed QR Code",
+  "Manual Review": "Manual Review",
+} as const;
+export const fieldDifference = (pdf: string, profile: string) => `PDF: ${pdf}; profile: ${profile}`;
+export const acceptedOnReviewAt = (at: string) => `Accepted on review by a reviewer at ${at}`;
+export const acceptedOnReview = "Accepted on review by a reviewer";
+export const signedCodeFields = { Name: "Name", "Date of Birth": "Date of Birth", Collected: "Collected", Test: "Test", Result: "Result" } as const;
+export const signedCodeDifference = (field: string, qr: string, pdf: string) => `${field} (QR: ${qr}; PDF: ${pdf})`;
+export const unknownResultCode = (code: string) => `unknown code ${code}`;
 export const unverifiedSignature = (scheme: string) =>
   `Its QR code carries ${/^[AEIOU]/.test(scheme) ? "an" : "a"} ${scheme} signature that could not be tied to a known issuer, so the result was checked as a document.`;
 

@@ -23,6 +23,7 @@ import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
 import { readForm } from "~/server/form.server";
+import { outcomeWord } from "~/result-words";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);
@@ -60,6 +61,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     noResults: m.noResults,
     stateLabels: m.resultStateLabels,
     stateWords: m.resultStateWords,
+    // The outcome words alone travel: the list words each result's outcome with them (app/result-words.ts).
+    outcomes: { resultOutcomeWords: m.resultOutcomeWords },
     card: safeWindowCardText(m, language, person, timeZone),
   };
   return { results: valueOrThrow(results), card: person, showGuidelines, notice, error: flash.error, now: Date.now(), timeZone, language, linkConstraint, text };
@@ -205,7 +208,7 @@ export default function MyTests() {
                     <span className="result-name">{result.publicName}</span>
                     <TextOnly>: </TextOnly>
                     <span className="result-meta">
-                      {result.testName} · {result.result ?? ""} · {formatInstant(result.testDate, timeZone, language)}
+                      {result.testName} · {outcomeWord(text.outcomes, result.result)} · {formatInstant(result.testDate, timeZone, language)}
                     </span>
                   </span>
                 </Link>

@@ -16,6 +16,7 @@ import { formWords } from "~/forms/words";
 import { htmlConstraints } from "~/server/form-constraints.server";
 import { useValidatedForm } from "~/hooks/useValidatedForm";
 import { languageOf, messagesOf } from "~/server/i18n.server";
+import { checkedFieldInfo, checkedFieldName, outcomeWord } from "~/result-words";
 import { reviewPaths } from "~/screens";
 import { reviewDeadlineState, valueOr404ForReviewers } from "~/server/reviews.server";
 import { setFlash } from "~/server/session.server";
@@ -50,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     pageTitle: m.reviewDisputePageTitle,
     heading: m.disputeOfHeading(name),
     productId: m.productIdLabel,
-    collected: m.collectedOn(`${dispute.testName} · ${dispute.result}`, formatInstant(dispute.testDate, timeZone, language)),
+    collected: m.collectedOn(`${dispute.testName} · ${outcomeWord(m, dispute.result)}`, formatInstant(dispute.testDate, timeZone, language)),
     disputed: m.disputedOpenFor(formatInstant(dispute.disputedAt, timeZone, language), deadline.openFor),
     promise: deadline.overdue ? m.reviewOverdueBy(deadline.left) : m.reviewDueIn(deadline.left),
     usersComment: m.usersComment,
@@ -76,7 +77,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     safeWindowId: dispute.safeWindowId,
     lab: `${dispute.publicName} (${dispute.testingCompanyName})`,
     comment: dispute.disputeComment,
-    checks: dispute.propertyValues.map((p) => ({ id: p.sF_TestResultPropertyValueId, name: p.name, matchInfo: p.matchInfo === null ? null : localizeTimes(p.matchInfo, timeZone, language) })),
+    checks: dispute.propertyValues.map((p) => ({
+      id: p.sF_TestResultPropertyValueId,
+      name: checkedFieldName(m, p.name),
+      matchInfo: p.matchInfo === null ? null : localizeTimes(checkedFieldInfo(m, p.name, p.matchInfo), timeZone, language),
+    })),
     page,
     pageCount: dispute.pageCount,
     paged: url.searchParams.has("page"),

@@ -6,6 +6,7 @@ import type { Route } from "./+types/reviews";
 import { FormMessage } from "~/components/Field";
 import { formatInstant } from "~/dates";
 import { languageOf, messagesOf } from "~/server/i18n.server";
+import { outcomeWord } from "~/result-words";
 import { reviewPaths } from "~/screens";
 import { disputeQueueMax, reviewDeadlineState, valueOr404ForReviewers } from "~/server/reviews.server";
 import { takeFlash } from "~/server/session.server";
@@ -43,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         name: `${d.firstName} ${d.lastName}`,
         safeWindowId: d.safeWindowId,
         lab: d.publicName,
-        collected: m.collectedOn(`${d.testName} · ${d.result}`, formatInstant(d.testDate, timeZone, language)),
+        collected: m.collectedOn(`${d.testName} · ${outcomeWord(m, d.result)}`, formatInstant(d.testDate, timeZone, language)),
         disputed: m.disputedOpenFor(formatInstant(d.disputedAt, timeZone, language), deadline.openFor),
         overdue: deadline.overdue,
         promise: deadline.overdue ? m.reviewOverdueBy(deadline.left) : m.reviewDueIn(deadline.left),

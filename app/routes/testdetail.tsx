@@ -19,6 +19,7 @@ import { formWords } from "~/forms/words";
 import { htmlConstraints } from "~/server/form-constraints.server";
 import { useHydrated } from "~/hooks/useHydrated";
 import { ProofBadge, proofBadgeText } from "~/components/ProofBadge";
+import { checkedFieldInfo, checkedFieldName, outcomeWord } from "~/result-words";
 import { languageOf, messagesOf } from "~/server/i18n.server";
 import { getConfig } from "~/server/config.server";
 import { timeZoneOf } from "~/server/timezone.server";
@@ -47,12 +48,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const timeZone = await timeZoneOf(request, context);
   const page = pageParameter(url.searchParams.get("page"), result.pageCount);
   const testDate = formatInstant(result.testDate, timeZone, language);
-  const mismatches = propertyValues.flatMap((p) => (p.matchInfo === null ? [] : [{ ...p, matchInfo: localizeTimes(p.matchInfo, timeZone, language) }]));
+  // In the reader's language (app/result-words.ts), times in their zone.
+  const mismatches = propertyValues.flatMap((p) =>
+    p.matchInfo === null ? [] : [{ ...p, name: checkedFieldName(m, p.name), matchInfo: localizeTimes(checkedFieldInfo(m, p.name, p.matchInfo), timeZone, language) }],
+  );
   // A valid result with differences: a reviewer accepted them on dispute. Only the words the page shows travel.
   const reviewed = !loadError && result.valid === 1 && mismatches.length > 0;
   const text = {
     pageTitle: m.testDetailPageTitle,
     heading: m.resultHeading(result.publicName),
+    outcome: outcomeWord(m, result.result),
     issuedBy: m.issuedBy(result.testingCompanyName),
     fetchedFrom: result.fetchedFrom ? m.fetchedFromLab(result.fetchedFrom) : null,
     proof: result.proof ? proofBadgeText(m, result.proof.label, Boolean(result.proof.disagreement)) : null,
@@ -174,7 +179,7 @@ export default function TestDetail() {
       {proof}
       <p className="test-date">
         {text.testDateLabel} {text.testDate} · {result.testName}
-        {result.result ? ` · ${result.result}` : ""}
+        {text.outcome ? ` · ${text.outcome}` : ""}
       </p>
       {result.valid === 1 ? (
         <p className="result-state">

@@ -20,7 +20,7 @@ import type { ApiError, ProfileRefusal } from "../../contracts/consumer.ts";
 import { BadRequestError } from "../shared/errors.ts";
 import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, parse, reply, requestLogger, sendErrorAnswer, specOnlyMode } from "../shared/http.ts";
 import type { HttpAnswer } from "../shared/http.ts";
-import { answerLanguage, requestedMailLanguage } from "../shared/language.ts";
+import { answerLanguage, requestedMailLanguage, type MailLanguage } from "../shared/language.ts";
 import type { AuthenticatedUser, TokenVerifier } from "../shared/auth.ts";
 import type { ConsumerOutbox } from "./outbox.ts";
 import { AuthorityUnavailableError, BusinessUnavailableError, ForbiddenError, NoProfileError, ProfileExistsError, ProfileRuleError, VenueError } from "./errors.ts";
@@ -263,15 +263,15 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
     }
     if (err instanceof AuthorityUnavailableError || err instanceof BusinessUnavailableError) res.set("Retry-After", "5");
     if (err instanceof VenueError && err.retryAfterSeconds !== undefined) res.set("Retry-After", String(err.retryAfterSeconds));
-    sendErrorAnswer(req, res, err, toHttp(err));
+    sendErrorAnswer(req, res, err, toHttp(err, answerLanguage(req.get("accept-language"))));
   });
 
   return app;
 }
 
-/** The one place where errors become HTTP answers: the consumer's own errors, then the shared ones. */
-function toHttp(err: unknown): HttpAnswer {
-  const testResultAnswer = testResultErrorAnswer(err);
+/** The one place where errors become HTTP answers: the consumer's own errors (an upload's refusal in `language`), then the shared ones. */
+function toHttp(err: unknown, language: MailLanguage): HttpAnswer {
+  const testResultAnswer = testResultErrorAnswer(err, language);
   if (testResultAnswer) return testResultAnswer;
   if (err instanceof ProfileRuleError) return { status: 400, body: { success: false, errors: err.errors } satisfies ProfileRefusal };
   if (err instanceof ProfileExistsError) return { status: 409, body: { success: false, errors: [{ field: null, message: err.message }] } satisfies ProfileRefusal };

@@ -1,10 +1,15 @@
 /**
  * The English that must not appear on a Spanish page (docs/architecture/behaviour.md §4 "Language"):
- * every string of the English catalogue (app/messages/*.ts) that the Spanish one does not also use,
+ * every string of the English catalogue (app/messages/*.ts) and of what the reference services write
+ * (`servicesEnglish`) that the Spanish catalogue does not also use,
  * and what a page shows a person in text or in the attributes read aloud, to look for them in.
  */
 import type { Page } from "@playwright/test";
 import { catalogues } from "../../app/messages/catalogues.ts";
+import { rejectionMessages } from "../../services/consumer/results/errors.ts";
+import { PROPERTY_NAMES } from "../../services/consumer/results/match.ts";
+import { proofLabel } from "../../services/consumer/results/proof/check.ts";
+import { windowDescription } from "../../services/consumer/results/windows.ts";
 
 /** Marks a function message's parameter, to cut its fixed words out around it. */
 const hole = "\u0001";
@@ -27,6 +32,19 @@ function stringsOf(value: unknown): string[] {
   return [];
 }
 
+/**
+ * The English the reference services write into what the app shows (docs/product/calls.md §7.4 "What
+ * the upstream writes"), which a Spanish page must word or get in Spanish: the consumer API's
+ * refusals, its outcome, proof and checked-field words, and its window description.
+ */
+const servicesEnglish = {
+  rejectionMessages,
+  outcomes: ["Negative", "Positive", "Inconclusive"],
+  proofs: [proofLabel("document", null), proofLabel("link", null), proofLabel("shc", "\u0001"), proofLabel("dcc", "\u0001")].flatMap((label) => label.split("\u0001")),
+  checkedFields: [...PROPERTY_NAMES, "Signed QR Code", "Manual Review", "Accepted on review by a reviewer", "; profile: "],
+  windowDescription: windowDescription("\u0001", new Date(0)).split("\u0001").map((rest) => rest.replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/, "")),
+};
+
 /** Whitespace run together, a `{placeholder}` of prose cut out (its parts are looked for one by one). */
 function fragments(text: string): string[] {
   return text
@@ -43,7 +61,7 @@ function fragments(text: string): string[] {
 export function englishOnlyStrings(): string[] {
   const spanish = new Set(Object.values(catalogues.es).flatMap(stringsOf).flatMap(fragments));
   const spanishText = [...spanish].join("\n");
-  const english = new Set(Object.values(catalogues.en).flatMap(stringsOf).flatMap(fragments));
+  const english = new Set([...Object.values(catalogues.en), ...Object.values(servicesEnglish)].flatMap(stringsOf).flatMap(fragments));
   return [...english].filter((text) => !spanish.has(text) && !containsWord(spanishText, text)).sort((a, b) => b.length - a.length);
 }
 

@@ -10,7 +10,9 @@ import type { Locator, Page } from "@playwright/test";
 import * as messages from "../../app/messages";
 import { catalogues } from "../../app/messages/catalogues";
 import { rejectionMessages } from "../../services/consumer/results/errors";
+import { spanishRejectionMessages } from "../../services/consumer/results/errors-es";
 import { labPdf, rejectionCases, storedCases, type LabId } from "../fixtures/index";
+import { englishOn, englishOnlyStrings } from "./catalogue-english";
 import { chooseLanguageInSettings, dismissGuidelines, expect, expectAccessible, isoDob, signedInUser, signIn, strongPassword, test, uniqueProfile, uploadPdf } from "./support";
 
 const hour = 60 * 60 * 1000;
@@ -174,22 +176,33 @@ test("valid Harborview, Meridian and Cascade PDFs open the safe window; then an 
   await expect(page.getByRole("heading", { name: es.myTestsTitle, level: 1 })).toBeVisible();
   // An upload in Spanish: the reference consumer API words its message in the language the app sends
   // it. The same file again is refused; these projects' upstreams answer as the product rules say (no
-  // `reason` extension), so the app has no reason to word and shows the upstream's sentence as sent
-  // (docs/product/calls.md §7.4 "What the upstream writes").
+  // `reason` extension), so the app has no reason to word and shows the upstream's sentence as sent,
+  // which the reference consumer API words in the request's language too (docs/product/calls.md §7.4
+  // "What the upstream writes"); so is a refusal that carries the details of its case (a report dated
+  // in the future), and the list and the window say nothing in English.
+  const english = englishOnlyStrings();
   const spanishUpload = await labPdf("harborview", { firstName: profile.firstName, lastName: profile.lastName, dob: isoDob(profile), collectedAt: new Date(now - 1 * hour), method: "NAAT" });
   await uploadPdf(page, spanishUpload, "harborview-es.pdf", es);
   await expect(page.getByRole("status").filter({ hasText: "Su resultado de prueba se validó. Su ventana segura es fuerte hasta el" })).toBeVisible();
+  expect(await englishOn(page, english)).toEqual([]);
   await uploadPdf(page, spanishUpload, "harborview-es.pdf", es);
-  await expect(page.getByText(rejectionMessages.duplicate())).toBeVisible();
+  await expect(page.getByText(spanishRejectionMessages.duplicate())).toBeVisible();
+  expect(await englishOn(page, english)).toEqual([]);
+  const future = await labPdf("harborview", { firstName: profile.firstName, lastName: profile.lastName, dob: isoDob(profile), collectedAt: new Date(now + 3 * hour), method: "NAAT" });
+  await uploadPdf(page, future, "harborview-future.pdf", es);
+  await expect(page.getByText(/^Este informe dice que la muestra se tomó el .*, una fecha futura\./)).toBeVisible();
+  expect(await englishOn(page, english)).toEqual([]);
   await page.getByRole("list", { name: es.resultListLabel }).getByRole("link").first().click();
   await expect(page).toHaveURL(/\/testdetail\?/);
   await expect(page.locator("html")).toHaveAttribute("lang", "es");
   // The newest by collection: the one uploaded in Spanish.
   await expect(page.getByText("Harborview Labs").first()).toBeVisible();
   await expectAccessible(page);
+  expect(await englishOn(page, english)).toEqual([]);
   await page.goto("/safewindow");
   await expect(page.getByRole("article")).toContainText(es.strongWindow);
   await expect(page.getByRole("article")).not.toContainText("Strong");
+  expect(await englishOn(page, english)).toEqual([]);
 });
 
 test("the 'Before You Add' modal: reopened from the upload form, and shown again after logout", async ({ page, hasJs }, testInfo) => {

@@ -5,7 +5,8 @@
  * middle reaches it and nothing else), and when focused is at least 90% inside the viewport and
  * above the fixed tab bar; nothing makes the page wider than the screen; axe finds no violation; at
  * most one primary button. In both projects, one test per screen: the signed-in screens share one
- * person (A, who follows B and is followed by B, with one valid result) made once per worker.
+ * person (A, who follows B and is followed by B, with one valid result and one invalid one whose
+ * every checked field differs) made once per worker.
  * Every screen is checked in Spanish (a browser asking for es-US), at both sizes and in both
  * projects, and fails on any English string of the message catalogues it shows
  * (tests/e2e/catalogue-english.ts). English is not checked here a second time: the layout is the
@@ -32,12 +33,14 @@ const languages = [{ locale: "es-US", messages: catalogues.es, viewports, englis
 interface Friends {
   cookies: Cookie[];
   resultHref: string;
+  /** A's invalid result: every checked field differs from A's profile. */
+  invalidHref: string;
   followerHref: string;
   followingHref: string;
   bLastName: string;
 }
 
-/** Makes A, who follows B and is followed by B, with one valid result, through the project's pages. */
+/** Makes A, who follows B and is followed by B, with one valid result and one invalid (every field differs), through the project's pages. */
 async function twoFriends(browser: Browser, testInfo: TestInfo): Promise<Friends> {
   const baseURL = testInfo.project.use.baseURL!;
   const { context, page } = await otherPerson(browser, testInfo, baseURL);
@@ -48,6 +51,11 @@ async function twoFriends(browser: Browser, testInfo: TestInfo): Promise<Friends
   await dismissGuidelines(page);
   await uploadPdf(page, await labPdf("harborview", { firstName: aProfile.firstName, lastName: aProfile.lastName, dob: isoDob(aProfile), collectedAt: new Date(Date.now() - 2 * 3600_000) }));
   const resultHref = await page.getByRole("list", { name: "Test results" }).getByRole("link").first().getAttribute("href");
+  // A result for someone else (every checked field differs), newer: invalid, with an error row for each field.
+  await uploadPdf(page, await labPdf("meridian", { firstName: "Wilhelmina", lastName: "Otherperson", dob: "1950-01-02", collectedAt: new Date(Date.now() - 1 * 3600_000) }));
+  await expect(page.getByRole("list", { name: "Test results" }).getByRole("link")).toHaveCount(2);
+  const invalidHref = await page.getByRole("list", { name: "Test results" }).getByRole("link").first().getAttribute("href");
+  expect(invalidHref).not.toBe(resultHref);
 
   const b = await otherPerson(browser, testInfo, baseURL);
   await signedInUser(b.page, testInfo, "screens-b", bProfile);
@@ -70,7 +78,7 @@ async function twoFriends(browser: Browser, testInfo: TestInfo): Promise<Friends
   const cookies = (await context.cookies()).filter((c) => c.name !== consentCookie.name);
   await b.context.close();
   await context.close();
-  return { cookies, resultHref: resultHref!, followerHref, followingHref: followingHref!, bLastName: bProfile.lastName };
+  return { cookies, resultHref: resultHref!, invalidHref: invalidHref!, followerHref, followingHref: followingHref!, bLastName: bProfile.lastName };
 }
 
 /** A's screens: a name for the test, and the address. */
@@ -80,6 +88,7 @@ const signedInScreens: [string, (f: Friends) => string][] = [
   ["/mytests", () => "/mytests"],
   ["/mytests?guidelines", () => "/mytests?guidelines"],
   ["Test Detail", (f) => f.resultHref],
+  ["Test Detail, invalid, with its error rows", (f) => f.invalidHref],
   ["Test Detail, large view", (f) => `${f.resultHref}&view=large`],
   ["Test Detail, large view fitted", (f) => `${f.resultHref}&view=large&fit=1`],
   ["the result viewer", (f) => f.resultHref.replace("/testdetail", "/testresultviewer")],

@@ -134,6 +134,39 @@ describe("the words the consumer API writes, in the request's language", () => {
     // Without a language, what the service always wrote.
     expect((await safeWindow(user)).safeWindowDescription).toMatch(/^PCR \(NAAT\), collected \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
   });
+
+  it("answers a refused upload in Spanish, details of the case included (an unknown lab, a future date, too many pages), and in English without a language", async () => {
+    const user = await withProfile({ firstName: "Lucía", lastName: "Pérez", dob: "1988-05-06" });
+    const spanish = { "accept-language": "es-US,es;q=0.9" };
+    const byReason = new Map(rejectionCases({ firstName: "Lucía", lastName: "Pérez", dob: "1988-05-06" }, new Date()).map((c) => [c.reason as string, c]));
+    for (const reason of ["unknown_lab", "future", "too_many_pages", "encrypted", "not_pdf"]) {
+      const refused = byReason.get(reason);
+      expect(refused, reason).toBeDefined();
+      const bytes = await refused!.build();
+      const inSpanish = await json(await api("/testresult/addtestresultmultipart/", user, { method: "POST", body: form(bytes), headers: spanish }));
+      expect(inSpanish, reason).toMatchObject({ success: false, reason });
+      const inEnglish = await json(await api("/testresult/addtestresultmultipart/", user, { method: "POST", body: form(bytes) }));
+      expect(inEnglish.consumerMessage, reason).toBe(refused!.consumerMessage ?? inEnglish.consumerMessage);
+      expect(inSpanish.consumerMessage, reason).not.toBe(inEnglish.consumerMessage);
+      // Spanish words, and none of the English sentence's.
+      expect(inSpanish.consumerMessage, reason).toMatch(/\b(este|esta|este archivo|su empresa de pruebas|No reconocemos|informe)\b/i);
+      for (const word of ["testing company", "Upload", "upload", "which", "the "]) expect(inSpanish.consumerMessage, `${reason}: ${word}`).not.toContain(word);
+    }
+  });
+
+  it("names the fields that differ in Spanish in a Spanish upload's message", async () => {
+    const user = await withProfile({ firstName: "Lucía", lastName: "Pérez", dob: "1988-05-06" });
+    const res = await api("/testresult/addtestresultmultipart/", user, {
+      method: "POST",
+      body: form(await harborviewPdf({ firstName: "Lucía", lastName: "Gómez", dob: "1988-05-06", collectedAt: minute(hoursAgo(9)) })),
+      headers: { "accept-language": "es" },
+    });
+    const answer = await json(res);
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    expect(answer.consumerMessage).toMatch(/^Guardamos su resultado, pero no coincide con su perfil: Apellido \(PDF: [^;]+; perfil: Pérez\)/);
+    expect(answer.consumerMessage).not.toContain("Last Name");
+    expect(answer.consumerMessage).not.toContain("profile:");
+  });
 });
 
 describe("upload of an original report", () => {

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { catalogues } from "../../app/messages/catalogues";
 import { refusalInLanguage } from "../../app/server/upstream/consumer.server";
 import { rejectionMessages } from "../../services/consumer/results/errors";
+import { spanishRejectionMessages } from "../../services/consumer/results/errors-es";
 
 describe("a test-result refusal worded from its reason", () => {
   it("covers only reasons whose reference sentence takes no details, and keeps that sentence as the English", () => {
@@ -17,6 +18,20 @@ describe("a test-result refusal worded from its reason", () => {
       expect(sentence, reason).toBeTypeOf("function");
       expect(sentence!.length, reason).toBe(0);
       expect(sentence!(), reason).toBe(english);
+    }
+  });
+
+  it("words each reason in Spanish as the reference consumer API does, word for word, and the API words every refusal in Spanish", () => {
+    for (const [reason, spanish] of Object.entries(catalogues.es.resultRefusalReasons)) {
+      const sentence = spanishRejectionMessages[reason as keyof typeof spanishRejectionMessages] as (() => string) | undefined;
+      expect(sentence?.(), reason).toBe(spanish);
+    }
+    // Every sentence of the API has its Spanish, with the same parameters, and none is the English.
+    for (const [key, english] of Object.entries(rejectionMessages)) {
+      const spanish = spanishRejectionMessages[key as keyof typeof spanishRejectionMessages] as (...args: never[]) => string;
+      expect(spanish.length, key).toBe(english.length);
+      const args = Array.from({ length: english.length }, (_, i) => (i === 0 && (key === "unknown_lab" || key === "link_unknown_host") ? ["Harborview Labs", "Meridian Diagnostics"] : i === 0 ? 10 : "date of birth")) as never[];
+      expect(spanish(...args), key).not.toBe((english as (...a: never[]) => string)(...args));
     }
   });
 

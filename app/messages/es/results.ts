@@ -10,7 +10,7 @@ export const resultAcceptedOnReview = "Revisamos su reclamación y aceptamos est
 export const resultReviewedDifferences = "Las diferencias que revisamos:";
 export const disputeIntro = "Podemos ayudarle a resolver diferencias menores en los documentos enviados, como errores de escritura. Descríbalas abajo y envíe.";
 export const disputeFollowUp = "Si tiene alguna otra pregunta, comuníquese con nosotros haciendo clic en el botón de abajo.";
-export const disputeThanks = "Gracias por enviar su reclamación. Le escribiremos a la dirección de correo electrónico que nos dio cuando la hayamos revisado. Por lo general podemos revisar todas las reclamaciones dentro de las 3 horas siguientes a su envío.";
+export const disputeThanks = "Gracias por enviar su reclamación. Le escribiremos a la dirección de correo electrónico que nos dio cuando hayamos revisado su reclamación. Por lo general podemos revisar todas las reclamaciones dentro de las 3 horas siguientes a su envío.";
 export const disputeCommentRequired = "Describa la diferencia que desea que revisemos.";
 export const disputeCommentTooLong = "Use como máximo 1000 caracteres.";
 export const disputeFailed = "No pudimos enviar su reclamación. Inténtelo de nuevo.";
@@ -22,7 +22,7 @@ export const uploadRuleMatch = "Su nombre, apellido y fecha de nacimiento deben 
 export const uploadFileRequired = "Elija el archivo PDF de su resultado de prueba.";
 export const uploadNotPdf = "Elija un archivo PDF (.pdf).";
 export const uploadTooLarge = "Ese archivo pesa más de 10 MB. Suba el PDF original de su empresa de pruebas.";
-export const uploadFailed = "No pudimos procesar lo que subió en este momento. Inténtelo de nuevo en un minuto.";
+export const uploadFailed = "No pudimos procesar su archivo en este momento. Inténtelo de nuevo en un minuto.";
 export const uploadBusy = (seconds: number) =>
   `Estamos revisando muchos resultados de prueba en este momento, así que no pudimos revisar el suyo. Inténtelo de nuevo en ${seconds} ${seconds === 1 ? "segundo" : "segundos"}.`;
 export const noResults = "Todavía no ha agregado ningún resultado de prueba.";
@@ -30,7 +30,7 @@ export const resultLinkRequired = "Pegue el enlace a su resultado que aparece en
 export const resultLinkTooLong = "Ese enlace es demasiado largo. Pegue el enlace tal como se lo envió su empresa de pruebas.";
 export const resultLinkFailed = "No pudimos obtener su resultado en este momento. Inténtelo de nuevo en un minuto.";
 export const resultLinkHint = "Pegue el enlace del correo electrónico o mensaje de texto de su empresa de pruebas; obtenemos el resultado del propio sitio del laboratorio.";
-export const fetchedFromLab = (host: string) => `Obtenido del propio sitio del laboratorio (${host}), así que no pudo haberse cambiado en el camino.`;
+export const fetchedFromLab = (host: string) => `Obtenido del propio sitio del laboratorio (${host}), así que no pudo haberse cambiado durante el envío.`;
 export const previousPage = "Página anterior";
 export const nextPage = "Página siguiente";
 export const pageOf = (page: number, pageCount: number) => `Página ${page} de ${pageCount}`;
@@ -57,6 +57,22 @@ export const proofIconLabels = {
   disagrees: "Advertencia: su código QR firmado no coincide con su texto",
 } as const;
 export const proofDisagrees = (label: string) => `${label}, que no coincide con el texto del informe`;
+export const resultOutcomeWords = { Negative: "Negativo", Positive: "Positivo", Inconclusive: "No concluyente" } as const;
+export const proofWords = { document: "revisión del documento", link: "obtenido del laboratorio", unknownIssuer: "emisor desconocido", unknownCountry: "país desconocido" } as const;
+export const proofSigned = (scheme: string, issuer: string) => `firmado (${scheme}, ${issuer})`;
+export const checkedFieldNames = {
+  "First Name": "Nombre",
+  "Last Name": "Apellido",
+  "Date of Birth": "Fecha de nacimiento",
+  "Signed QR Code": "Código QR firmado",
+  "Manual Review": "Revisión manual",
+} as const;
+export const fieldDifference = (pdf: string, profile: string) => `PDF: ${pdf}; perfil: ${profile}`;
+export const acceptedOnReviewAt = (at: string) => `Aceptado en la revisión por un revisor el ${at}`;
+export const acceptedOnReview = "Aceptado en la revisión por un revisor";
+export const signedCodeFields = { Name: "Nombre", "Date of Birth": "Fecha de nacimiento", Collected: "Toma de muestra", Test: "Prueba", Result: "Resultado" } as const;
+export const signedCodeDifference = (field: string, qr: string, pdf: string) => `${field} (en el QR: ${qr}; en el PDF: ${pdf})`;
+export const unknownResultCode = (code: string) => `código desconocido ${code}`;
 export const unverifiedSignature = (scheme: string) =>
   `Su código QR lleva una firma ${scheme} que no se pudo vincular a un emisor conocido, así que el resultado se revisó como documento.`;
 
@@ -77,7 +93,7 @@ export const guidelinesUnderstood = "Entiendo";
 export const safeWindowTitle = "Mi ventana segura";
 export const safeWindowPageTitle = `Mi ventana segura · ${productName}`;
 export const productIdLabel = "ID de producto";
-export const howWeCountSafeWindowsLink = "Cómo contamos las ventanas seguras";
+export const howWeCountSafeWindowsLink = "Cómo calculamos las ventanas seguras";
 export const checkinHeading = "Registrar su entrada en un local";
 export const checkinCodeLabel = (spelled: string) => `Código de registro ${spelled}`;
 export const checkinQrLabel = (code: string) => `Código QR del código de registro ${code}`;
@@ -93,7 +109,7 @@ export const strongUntil = "Fuerte hasta";
 export const weakUntil = "Débil hasta";
 export const basedOn = "Basada en";
 export const timesIn = (zone: string) => `Horas en ${zone}`;
-export const submitTest = "Enviar prueba";
+export const submitTest = "Subir un resultado de prueba";
 export const proofLabel = "Prueba de autenticidad";
 export const testDetailPageTitle = `Detalle de la prueba · ${productName}`;
 export const testResultPageTitle = `Resultado de prueba · ${productName}`;
@@ -112,7 +128,7 @@ export const disputeMailSubject = (publicName: string, date: string) => `Reclama
 export const backToMyTests = "Volver a Mis pruebas";
 export const yourSubmission = "Lo que usted envió";
 export const ourResponse = "Nuestra respuesta";
-export const contactButton = "Contacto";
+export const contactButton = "Comuníquese con nosotros";
 export const describeDifference = "Describa la diferencia";
 export const largeViewLabel = "Vista grande del resultado";
 export const closeButton = "Cerrar";

@@ -4,7 +4,7 @@
 // physician's, would choose what the result says. A link without criteria is read by the lab's labels.
 import type { CriterionProperty } from "../../../contracts/consumer.ts";
 import type { LabFormat } from "../labs/types.ts";
-import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import { UploadRejectedError } from "./errors.ts";
 import { FIELD_WORDS } from "./extract.ts";
 
 /** One criterion: the field, and the text printed before its value. */
@@ -57,12 +57,12 @@ export function checkCriteria(criteria: readonly Criterion[], lab: LabFormat): v
   for (const given of criteria) {
     const wanted = expected.find((c) => c.property === given.property);
     const repeated = criteria.filter((c) => c.property === given.property).length > 1;
-    if (!wanted || repeated) throw new UploadRejectedError("criteria", rejectionMessages.criteria_extra(lab.publicName, WORDS[given.property]));
+    if (!wanted || repeated) throw new UploadRejectedError("criteria", (w) => w.criteria_extra(lab.publicName, WORDS[given.property]));
   }
   for (const wanted of expected) {
     const given = criteria.find((c) => c.property === wanted.property);
     if (!given || squeezeLabel(given.label) !== squeezeLabel(wanted.label)) {
-      throw new UploadRejectedError("criteria", rejectionMessages.criteria(lab.publicName, WORDS[wanted.property], wanted.label));
+      throw new UploadRejectedError("criteria", (w) => w.criteria(lab.publicName, WORDS[wanted.property], wanted.label));
     }
   }
 }

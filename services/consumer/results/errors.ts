@@ -4,6 +4,8 @@
 // status and JSON through testResultErrorAnswer, its one boundary.
 import type { ResultRefusal } from "../../../contracts/consumer.ts";
 import type { HttpAnswer } from "../../shared/http.ts";
+import type { MailLanguage } from "../../shared/language.ts";
+import { spanishRejectionMessages } from "./errors-es.ts";
 
 /** Why an upload was refused; answered as `reason` beside the consumerMessage. */
 export type RejectionReason =
@@ -167,17 +169,35 @@ const STATUS: Record<RejectionReason, number> = {
   signature_expired: 422,
 };
 
-/** An upload refused before anything was stored: 400 / 413 / 422 / 503 `{success:false, consumerMessage, reason}`. */
+/** The words of every refusal in one language: `rejectionMessages` (English) or `spanishRejectionMessages`. */
+export type RejectionWords = { readonly [K in keyof typeof rejectionMessages]: (typeof rejectionMessages)[K] };
+
+/** The Spanish words (errors-es.ts), which must have every sentence with its parameters. */
+const spanishWords: RejectionWords = spanishRejectionMessages;
+
+/** A refusal's sentence made from the words of a language, with the details of the case. */
+export type RejectionWording = (words: RejectionWords) => string;
+
+/**
+ * An upload refused before anything was stored: 400 / 413 / 422 / 503 `{success:false, consumerMessage, reason}`.
+ * It carries its reason and the details of the case as a wording, not a sentence: the answer words
+ * it in the request's language (testResultErrorAnswer; docs/product/calls.md §7.4 "What the upstream writes").
+ */
 export class UploadRejectedError extends Error {
   readonly reason: RejectionReason;
-  readonly consumerMessage: string;
+  readonly wording: RejectionWording;
   readonly status: number;
-  constructor(reason: RejectionReason, consumerMessage: string) {
+  constructor(reason: RejectionReason, wording: RejectionWording) {
     super(`upload rejected: ${reason}`);
     this.name = "UploadRejectedError";
     this.reason = reason;
-    this.consumerMessage = consumerMessage;
+    this.wording = wording;
     this.status = STATUS[reason];
+  }
+
+  /** The sentence in English (logs and tests; the answer words it in the request's language). */
+  get consumerMessage(): string {
+    return this.wording(rejectionMessages);
   }
 }
 
@@ -220,11 +240,13 @@ export class DisputeRuleError extends Error {
 
 /**
  * The HTTP answer of the test-result errors above, or undefined for any other error (http.ts
- * falls back to its own mapping).
+ * falls back to its own mapping). An upload's refusal is worded in `language` (the request's
+ * Accept-Language, services/shared/language.ts answerLanguage); the other refusals in English.
  */
-export function testResultErrorAnswer(err: unknown): HttpAnswer | undefined {
+export function testResultErrorAnswer(err: unknown, language: MailLanguage = "en"): HttpAnswer | undefined {
   if (err instanceof UploadRejectedError) {
-    return { status: err.status, body: { success: false, consumerMessage: err.consumerMessage, reason: err.reason } satisfies ResultRefusal };
+    const consumerMessage = err.wording(language === "es" ? spanishWords : rejectionMessages);
+    return { status: err.status, body: { success: false, consumerMessage, reason: err.reason } satisfies ResultRefusal };
   }
   if (err instanceof ResultNotFoundError) {
     return { status: 404, body: { success: false, consumerMessage: "This test result was not found.", reason: "not_found" } satisfies ResultRefusal };

@@ -10,7 +10,7 @@
 import { daysInMonth, formatDate } from "../dates.ts";
 import type { CalendarDate } from "../dates.ts";
 import type { DateFormat, DateTimeFormat, LabFormat, Method, Outcome } from "../labs/types.ts";
-import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import { UploadRejectedError } from "./errors.ts";
 import { collapse } from "./text.ts";
 import type { TextLine } from "./text.ts";
 import type { TextItem } from "./worker.ts";
@@ -264,7 +264,7 @@ export function extractReport(items: readonly TextItem[], lab: LabFormat): Extra
  */
 export function extractLines(lines: readonly TextLine[], lab: LabFormat): Extracted {
   const unreadable = (field: keyof typeof FIELD_WORDS) =>
-    new UploadRejectedError("unreadable", rejectionMessages.unreadable(lab.publicName, FIELD_WORDS[field]));
+    new UploadRejectedError("unreadable", (w) => w.unreadable(lab.publicName, FIELD_WORDS[field]));
   const first = <T>(label: string, read: (value: string) => T | null | undefined): T | undefined => {
     for (const value of valuesAfter(lines, label)) {
       const read1 = read(value);

@@ -16,7 +16,7 @@ import { maxUploadBytes, uploadField } from "../../../contracts/consumer.ts";
 import type { LabFormat } from "../labs/types.ts";
 import { reportIdentityKey } from "../schema/0004_report_identity.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
-import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import { UploadRejectedError } from "./errors.ts";
 import type { Extracted } from "./extract.ts";
 import type { PdfPool } from "./pool.ts";
 import { hasDataAfterEnd, headerPlacement } from "./structure.ts";
@@ -40,7 +40,7 @@ export interface Upload {
 }
 
 function tooLarge(): UploadRejectedError {
-  return new UploadRejectedError("too_large", rejectionMessages.too_large(MAX_UPLOAD_BYTES / (1024 * 1024)));
+  return new UploadRejectedError("too_large", (w) => w.too_large(MAX_UPLOAD_BYTES / (1024 * 1024)));
 }
 
 /**
@@ -67,7 +67,7 @@ export function readUpload(req: IncomingMessage, maxBytes = MAX_UPLOAD_BYTES): P
     } catch {
       // Not multipart/form-data, or no boundary.
       req.resume();
-      reject(new UploadRejectedError("no_file", rejectionMessages.no_file()));
+      reject(new UploadRejectedError("no_file", (w) => w.no_file()));
       return;
     }
     const hash = createHash("sha256");
@@ -104,18 +104,18 @@ export function readUpload(req: IncomingMessage, maxBytes = MAX_UPLOAD_BYTES): P
     parser.on("close", () => {
       if (settled) return;
       if (!found) {
-        fail(new UploadRejectedError("no_file", rejectionMessages.no_file()));
+        fail(new UploadRejectedError("no_file", (w) => w.no_file()));
         return;
       }
       settled = true;
       const bytes = Buffer.concat(chunks, size);
       resolve({ bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), sha256: hash.digest("hex"), filename });
     });
-    parser.on("error", () => fail(new UploadRejectedError("no_file", rejectionMessages.no_file())));
-    req.on("error", () => fail(new UploadRejectedError("no_file", rejectionMessages.no_file())));
+    parser.on("error", () => fail(new UploadRejectedError("no_file", (w) => w.no_file())));
+    req.on("error", () => fail(new UploadRejectedError("no_file", (w) => w.no_file())));
     // A client that goes away mid-upload: settle, so nothing waits for a body that never ends.
     req.on("close", () => {
-      if (!req.complete) fail(new UploadRejectedError("no_file", rejectionMessages.no_file()));
+      if (!req.complete) fail(new UploadRejectedError("no_file", (w) => w.no_file()));
     });
     req.pipe(parser);
   });
@@ -135,17 +135,17 @@ export function hasPdfMagic(bytes: Uint8Array): boolean {
 export function checkPdfBytes(bytes: Uint8Array): void {
   switch (headerPlacement(bytes)) {
     case "empty":
-      throw new UploadRejectedError("not_pdf", rejectionMessages.empty());
+      throw new UploadRejectedError("not_pdf", (w) => w.empty());
     case "not_pdf":
-      throw new UploadRejectedError("not_pdf", rejectionMessages.not_pdf());
+      throw new UploadRejectedError("not_pdf", (w) => w.not_pdf());
     case "archive":
-      throw new UploadRejectedError("archive", rejectionMessages.archive());
+      throw new UploadRejectedError("archive", (w) => w.archive());
     case "wrapped":
-      throw new UploadRejectedError("wrapped", rejectionMessages.wrapped());
+      throw new UploadRejectedError("wrapped", (w) => w.wrapped());
     case "pdf":
       break;
   }
-  if (hasDataAfterEnd(bytes)) throw new UploadRejectedError("appended", rejectionMessages.appended());
+  if (hasDataAfterEnd(bytes)) throw new UploadRejectedError("appended", (w) => w.appended());
 }
 
 /**
@@ -156,7 +156,7 @@ export function checkPdfBytes(bytes: Uint8Array): void {
  */
 export function checkActiveContent(pdf: Pick<ParsedPdf, "activeContent">): void {
   const kind: ActiveContent | undefined = pdf.activeContent[0];
-  if (kind) throw new UploadRejectedError(kind, rejectionMessages[kind]());
+  if (kind) throw new UploadRejectedError(kind, (w) => w[kind]());
 }
 
 /**
@@ -189,7 +189,7 @@ export async function checkNewFile(db: Kysely<ConsumerDatabase>, consumerId: str
     .where("consumer_id", "=", consumerId)
     .where("file_sha256", "=", sha256)
     .executeTakeFirst();
-  if (stored) throw new UploadRejectedError("duplicate", rejectionMessages.duplicate());
+  if (stored) throw new UploadRejectedError("duplicate", (w) => w.duplicate());
 }
 
 /**
@@ -208,5 +208,5 @@ export async function checkNewReport(db: Kysely<ConsumerDatabase>, consumerId: s
     .where("consumer_id", "=", consumerId)
     .where("report_key", "=", reportIdentityKey({ labId: lab.id, ...report }))
     .executeTakeFirst();
-  if (stored) throw new UploadRejectedError("duplicate", rejectionMessages.duplicate());
+  if (stored) throw new UploadRejectedError("duplicate", (w) => w.duplicate());
 }

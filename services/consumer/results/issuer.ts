@@ -3,7 +3,7 @@
 // not validated.
 import { LABS } from "../labs/index.ts";
 import type { LabFormat } from "../labs/types.ts";
-import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import { UploadRejectedError } from "./errors.ts";
 import { pageText, textLines } from "./extract.ts";
 import type { TextLine } from "./extract.ts";
 import type { ParsedPdf } from "./worker.ts";
@@ -28,9 +28,9 @@ export function recogniseIssuer(pdf: ParsedPdf, labs: readonly LabFormat[] = LAB
   const text = squeeze(pageText(textLines(pdf.page1.items)));
   const matches = labs.filter((lab) => recognisedIn(text, lab));
   const lab = matches.length === 1 ? matches[0] : undefined;
-  if (!lab) throw new UploadRejectedError("unknown_lab", rejectionMessages.unknown_lab(labs.map((l) => l.publicName)));
+  if (!lab) throw new UploadRejectedError("unknown_lab", (w) => w.unknown_lab(labs.map((l) => l.publicName)));
   const ownSoftware = startsWithOneOf(pdf.producer, lab.producerPrefixes) && (!lab.creatorPrefixes || startsWithOneOf(pdf.creator, lab.creatorPrefixes));
-  if (!ownSoftware) throw new UploadRejectedError("printed", rejectionMessages.printed());
+  if (!ownSoftware) throw new UploadRejectedError("printed", (w) => w.printed());
   return lab;
 }
 

@@ -18,7 +18,7 @@ import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 import type { LabFormat } from "../labs/types.ts";
 import { MAX_UPLOAD_BYTES } from "./intake.ts";
-import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import { UploadRejectedError } from "./errors.ts";
 import type { RejectionReason } from "./errors.ts";
 
 /** An address a host name resolved to. */
@@ -76,8 +76,7 @@ function linkLabNames(labs: readonly LabFormat[]): string[] {
 
 /** The refusal of `reason`, with its consumerMessage. */
 function refuse(reason: Exclude<Extract<RejectionReason, `link_${string}`>, "link_wrong_lab">, labs: readonly LabFormat[]): UploadRejectedError {
-  const message = reason === "link_unknown_host" ? rejectionMessages.link_unknown_host(linkLabNames(labs)) : rejectionMessages[reason]();
-  return new UploadRejectedError(reason, message);
+  return new UploadRejectedError(reason, (w) => (reason === "link_unknown_host" ? w.link_unknown_host(linkLabNames(labs)) : w[reason]()));
 }
 
 /** A host name as compared with the labs' declarations: lower case (URL does that), one trailing dot dropped. */
@@ -263,7 +262,7 @@ export async function fetchLabDocument(raw: string, labs: readonly LabFormat[], 
 }
 
 function tooLarge(maxBytes: number): UploadRejectedError {
-  return new UploadRejectedError("too_large", rejectionMessages.link_too_large(Math.round(maxBytes / (1024 * 1024))));
+  return new UploadRejectedError("too_large", (w) => w.link_too_large(Math.round(maxBytes / (1024 * 1024))));
 }
 
 /** The URL with the test server's port (LabTestServer): the Host header still names the lab's host. */

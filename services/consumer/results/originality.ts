@@ -7,7 +7,7 @@
 // Creator of a known print-to-PDF or save-as driver; more than one revision in the file, or a
 // ModDate more than 10 minutes after the CreationDate (changed after the lab wrote it). Whether
 // the Producer is the recognised lab's own is checked with the issuer (step 3).
-import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import { UploadRejectedError } from "./errors.ts";
 import type { ParsedPdf } from "./worker.ts";
 
 /** A ModDate this much later than the CreationDate means the file was edited. */
@@ -74,13 +74,13 @@ export function printOrSaveProgram(pdf: Pick<ParsedPdf, "producer" | "creator">)
  *   "printed" for a print or save program, "changed" for an incremental update or a late ModDate.
  */
 export function checkOriginality(pdf: ParsedPdf): void {
-  if (pdf.encrypted) throw new UploadRejectedError("encrypted", rejectionMessages.locked());
-  if (!pdf.page1.items.some((item) => /\S/.test(item.str))) throw new UploadRejectedError("no_text", rejectionMessages.no_text());
-  if (printOrSaveProgram(pdf)) throw new UploadRejectedError("printed", rejectionMessages.printed());
-  if (pdf.revisions > 1) throw new UploadRejectedError("changed", rejectionMessages.changed());
+  if (pdf.encrypted) throw new UploadRejectedError("encrypted", (w) => w.locked());
+  if (!pdf.page1.items.some((item) => /\S/.test(item.str))) throw new UploadRejectedError("no_text", (w) => w.no_text());
+  if (printOrSaveProgram(pdf)) throw new UploadRejectedError("printed", (w) => w.printed());
+  if (pdf.revisions > 1) throw new UploadRejectedError("changed", (w) => w.changed());
   const created = readPdfDate(pdf.creationDate);
   const modified = readPdfDate(pdf.modDate);
   if (created && modified && modified.getTime() - created.getTime() > MAX_MODIFICATION_AFTER_CREATION_MS) {
-    throw new UploadRejectedError("changed", rejectionMessages.changed());
+    throw new UploadRejectedError("changed", (w) => w.changed());
   }
 }

@@ -13,7 +13,7 @@ import type { LabFormat } from "../labs/types.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
 import { checkCriteria } from "./criteria.ts";
 import type { Criterion } from "./criteria.ts";
-import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import { UploadRejectedError } from "./errors.ts";
 import { extractLines, extractReport, textLines } from "./extract.ts";
 import type { Extracted, TextLine } from "./extract.ts";
 import { checkIntake, checkNewFile, checkNewReport, checkPdfBytes } from "./intake.ts";
@@ -160,7 +160,7 @@ export async function addTestResultByLink(ctx: ResultsContext, owner: ResultOwne
 }
 
 function wrongLab(fetched: FetchedDocument): UploadRejectedError {
-  return new UploadRejectedError("link_wrong_lab", rejectionMessages.link_wrong_lab(fetched.lab.publicName));
+  return new UploadRejectedError("link_wrong_lab", (w) => w.link_wrong_lab(fetched.lab.publicName));
 }
 
 /** Step 3 for a fetched PDF: recognised, by the lab's own software, and the lab whose host served it. */
@@ -232,15 +232,35 @@ export function outcomeMessage(report: Extracted, match: ProvenMatch, window: Re
   return `${validated} It was collected at ${utcText(report.collectedAt)}, so its safe window has already ended.`;
 }
 
-/** outcomeMessage in Spanish: the same cases, the same details. */
+/** The checked fields' names (match.ts, proof/check.ts) and a signed code's disagreeing fields, in Spanish (docs/glossary-es.md). */
+const SPANISH_FIELDS: Record<string, string> = {
+  "First Name": "Nombre",
+  "Last Name": "Apellido",
+  "Date of Birth": "Fecha de nacimiento",
+  "Signed QR Code": "Código QR firmado",
+  Name: "Nombre",
+  Collected: "Toma de muestra",
+  Test: "Prueba",
+  Result: "Resultado",
+};
+
+/** A signed code's disagreement (proof/check.ts disagreementOf) in Spanish; its values stay as written. */
+function spanishDisagreement(disagreement: string): string {
+  return disagreement.replace(
+    /\b(Name|Date of Birth|Collected|Test|Result) \(QR: ([^;()]*); PDF: ([^;()]*)\)/g,
+    (_whole, field: string, qr: string, pdf: string) => `${SPANISH_FIELDS[field]} (en el QR: ${qr}; en el PDF: ${pdf})`,
+  );
+}
+
+/** outcomeMessage in Spanish: the same cases, the same details, the checked fields named in Spanish. */
 function spanishOutcomeMessage(report: Extracted, match: ProvenMatch, window: ResultWindow, now: Date, proof?: Proof): string {
   if (proof?.disagreement) {
-    return `Guardamos su resultado, pero no es válido: el código firmado (código QR) que lleva no coincide con su texto: ${proof.disagreement}. Si su empresa de pruebas lo emitió así, puede presentar una reclamación sobre el resultado.`;
+    return `Guardamos su resultado, pero no es válido: el código firmado (código QR) que lleva no coincide con su texto: ${spanishDisagreement(proof.disagreement)}. Si su empresa de pruebas lo emitió así, puede presentar una reclamación sobre el resultado.`;
   }
   if (!match.valid) {
     const problems = match.properties
       .filter((p) => p.matchInfo !== null)
-      .map((p) => `${p.name} (${p.matchInfo})`)
+      .map((p) => `${SPANISH_FIELDS[p.name] ?? p.name} (${p.matchInfo!.replace(/^PDF: ([\s\S]*); profile: ([\s\S]*)$/, "PDF: $1; perfil: $2")})`)
       .join(", ");
     return `Guardamos su resultado, pero no coincide con su perfil: ${problems}. Si su perfil está mal, corríjalo en su información personal; si no, puede presentar una reclamación sobre el resultado.`;
   }
@@ -253,7 +273,7 @@ function spanishOutcomeMessage(report: Extracted, match: ProvenMatch, window: Re
     return `${validated} Su ventana segura es fuerte hasta el ${utcText(window.strongSafetyDate as Date)} y débil hasta el ${utcText(window.weakSafetyDate as Date)}.`;
   }
   if (isOpen(window.weakSafetyDate, now)) {
-    return `${validated} Su ventana fuerte ya terminó; su ventana débil dura hasta el ${utcText(window.weakSafetyDate as Date)}.`;
+    return `${validated} Su ventana segura fuerte ya terminó; su ventana segura débil dura hasta el ${utcText(window.weakSafetyDate as Date)}.`;
   }
   return `${validated} La muestra se tomó el ${utcText(report.collectedAt)}, así que su ventana segura ya terminó.`;
 }

@@ -7,7 +7,7 @@
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { Logger } from "pino";
-import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import { UploadRejectedError } from "./errors.ts";
 import type { TextLine } from "./extract.ts";
 import type { PageAnswer, ParseAnswer, ParsedPdf, RenderAnswer, WorkerFailure, WorkerTask } from "./worker.ts";
 import { MEMORY_EXIT_CODE } from "./worker.ts";
@@ -95,7 +95,7 @@ class Slots {
       this.#free -= 1;
       return;
     }
-    if (this.#waiting.length >= this.#maxQueue) throw new UploadRejectedError("busy", rejectionMessages.busy());
+    if (this.#waiting.length >= this.#maxQueue) throw new UploadRejectedError("busy", (w) => w.busy());
     pdfQueue.inc();
     await new Promise<void>((resolve) => this.#waiting.push(resolve));
   }
@@ -111,13 +111,13 @@ class Slots {
 function rejection(reason: WorkerFailure, maxPages: number, pageCount?: number): UploadRejectedError {
   switch (reason) {
     case "encrypted":
-      return new UploadRejectedError("encrypted", rejectionMessages.encrypted());
+      return new UploadRejectedError("encrypted", (w) => w.encrypted());
     case "too_many_pages":
-      return new UploadRejectedError("too_many_pages", rejectionMessages.too_many_pages(pageCount ?? maxPages + 1, maxPages));
+      return new UploadRejectedError("too_many_pages", (w) => w.too_many_pages(pageCount ?? maxPages + 1, maxPages));
     case "too_complex":
-      return new UploadRejectedError("too_complex", rejectionMessages.too_complex());
+      return new UploadRejectedError("too_complex", (w) => w.too_complex());
     default:
-      return new UploadRejectedError("corrupt", rejectionMessages.corrupt());
+      return new UploadRejectedError("corrupt", (w) => w.corrupt());
   }
 }
 
@@ -173,7 +173,7 @@ export function createPdfPool(logger: Logger, opts: PdfPoolOptions = {}): PdfPoo
       const overBudget =
         (err instanceof Error && err.name === "AbortError") || code === "ERR_WORKER_OUT_OF_MEMORY" || message.includes(`code: ${MEMORY_EXIT_CODE}`);
       logger.warn({ op: task.op, ms: Math.round(performance.now() - started), overBudget, code, message: message.slice(0, 200) }, "PDF task stopped");
-      throw new UploadRejectedError("too_complex", rejectionMessages.too_complex());
+      throw new UploadRejectedError("too_complex", (w) => w.too_complex());
     } finally {
       clearTimeout(timer);
       port1.close();

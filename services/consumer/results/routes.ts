@@ -12,7 +12,7 @@ import { answerLanguage } from "../../shared/language.ts";
 import { counter } from "../../../lib/metrics.ts";
 import type { AuthenticatedUser } from "../../shared/auth.ts";
 import type { ConsumerOutbox } from "../outbox.ts";
-import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import { UploadRejectedError } from "./errors.ts";
 import { readUpload } from "./intake.ts";
 import { addTestResult, addTestResultByLink, linkTextObjects } from "./pipeline.ts";
 import type { ResultsContext } from "./pipeline.ts";
@@ -59,7 +59,7 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
     if (uploading >= MAX_CONCURRENT_UPLOADS) {
       if (counted) uploadOutcomes.inc({ outcome: "busy" });
       turnAway?.();
-      throw new UploadRejectedError("busy", rejectionMessages.busy());
+      throw new UploadRejectedError("busy", (w) => w.busy());
     }
     uploading += 1;
     try {

@@ -13,7 +13,7 @@ import type { LabFormat, Outcome } from "../labs/types.ts";
 import type { ProfileChange } from "../profiles.ts";
 import { REPORT_KEY_CONSTRAINT, reportIdentityKey } from "../schema/0004_report_identity.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
-import { DisputeRuleError, PageNotFoundError, ResultNotFoundError, ResultsNeedProfileError, UploadRejectedError, rejectionMessages } from "./errors.ts";
+import { DisputeRuleError, PageNotFoundError, ResultNotFoundError, ResultsNeedProfileError, UploadRejectedError } from "./errors.ts";
 import type { Extracted } from "./extract.ts";
 import { matchProfile } from "./match.ts";
 import type { MatchOutcome } from "./match.ts";
@@ -211,7 +211,7 @@ export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwn
     });
   } catch (err) {
     if (isUniqueViolation(err, "consumer_test_results_file_key") || isUniqueViolation(err, REPORT_KEY_CONSTRAINT)) {
-      throw new UploadRejectedError("duplicate", rejectionMessages.duplicate());
+      throw new UploadRejectedError("duplicate", (w) => w.duplicate());
     }
     throw err;
   }

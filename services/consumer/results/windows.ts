@@ -7,7 +7,7 @@
 import { COLLECTION_CLOCK_SKEW_MS, WINDOW_RULES } from "../labs/rules.ts";
 import type { Method, Outcome } from "../labs/types.ts";
 import type { MailLanguage } from "../../shared/language.ts";
-import { UploadRejectedError, rejectionMessages } from "./errors.ts";
+import { UploadRejectedError } from "./errors.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -46,7 +46,7 @@ export function utcText(at: Date): string {
  */
 export function checkCollectionTime(collectedAt: Date, now: Date): void {
   if (collectedAt.getTime() - now.getTime() > COLLECTION_CLOCK_SKEW_MS) {
-    throw new UploadRejectedError("future", rejectionMessages.future(utcText(collectedAt)));
+    throw new UploadRejectedError("future", (w) => w.future(utcText(collectedAt)));
   }
 }
 

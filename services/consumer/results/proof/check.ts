@@ -6,7 +6,7 @@
 // trusted issuer changes nothing but what Test Detail says; a code that carries no signature at all
 // (`alg: none`) from an unknown issuer is not mentioned. QR codes of other kinds (a lab's web address)
 // are not proof and are ignored.
-import { UploadRejectedError, rejectionMessages } from "../errors.ts";
+import { UploadRejectedError } from "../errors.ts";
 import type { Extracted } from "../extract.ts";
 import { firstNameMatches, lastNameMatches } from "../match.ts";
 import type { MatchOutcome } from "../match.ts";
@@ -110,9 +110,9 @@ export async function checkProof(codes: readonly string[], report: Extracted, tr
       if ((shc && err instanceof shc.ShcRefusedError) || (dcc && err instanceof dcc.DccRefusedError)) {
         // A signed card of another kind (a vaccination, a recovery) printed beside the result is not proof of it.
         if (err.reason === "not_lab_result" || err.reason === "not_test") continue;
-        if (err.reason === "revoked") throw new UploadRejectedError("signature_revoked", rejectionMessages.signature_revoked());
-        if (err.reason === "expired") throw new UploadRejectedError("signature_expired", rejectionMessages.signature_expired());
-        throw new UploadRejectedError("signature_invalid", rejectionMessages.signature_invalid());
+        if (err.reason === "revoked") throw new UploadRejectedError("signature_revoked", (w) => w.signature_revoked());
+        if (err.reason === "expired") throw new UploadRejectedError("signature_expired", (w) => w.signature_expired());
+        throw new UploadRejectedError("signature_invalid", (w) => w.signature_invalid());
       }
       throw err;
     }
