@@ -22,8 +22,8 @@ import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
 import { appClientsAt } from "./app-clients.ts";
 import type { AppClients } from "./app-clients.ts";
-import { startSmtpPeer } from "./smtp-peer.ts";
-import { accessToken, contractFetch, lineSink } from "./support.ts";
+import { startHeldSmtpPeer, startSmtpPeer, type SmtpHold as SmtpHoldOf } from "./smtp-peer.ts";
+import { accessToken, contractFetch, eventually, lineSink } from "./support.ts";
 import type { Authority } from "./support.ts";
 
 const PUBLIC_URL = "http://localhost:3000";
@@ -55,38 +55,12 @@ async function parseMail(raw: Buffer): Promise<Mail> {
   return { to: first && "address" in first ? (first.address ?? "") : "", link };
 }
 
-/** A hold on the messages that `match`: `arrived` once one reached the peer; it is accepted only after `release`. */
-interface SmtpHold {
-  arrived: Promise<Mail>;
-  release: () => void;
-}
-
 type HeldSmtp = Awaited<ReturnType<typeof startHeldSmtp>>;
 
-/**
- * A real SMTP peer that keeps a message the test holds waiting before it accepts it (the sender's
- * delivery stays in flight, its row claimed) until the test releases it; other messages are
- * accepted at once. `received` lists the accepted ones only.
- */
-async function startHeldSmtp() {
-  const holds: { match: (mail: Mail) => boolean; arrive: (mail: Mail) => void; released: Promise<void> }[] = [];
-  const peer = await startSmtpPeer(async (raw) => {
-    const mail = await parseMail(raw);
-    for (const hold of holds) {
-      if (!hold.match(mail)) continue;
-      hold.arrive(mail);
-      await hold.released;
-    }
-    return mail;
-  });
-  const hold = (match: (mail: Mail) => boolean): SmtpHold => {
-    const arrived = Promise.withResolvers<Mail>();
-    const released = Promise.withResolvers<void>();
-    holds.push({ match, arrive: arrived.resolve, released: released.promise });
-    return { arrived: arrived.promise, release: () => released.resolve() };
-  };
-  return { ...peer, hold };
-}
+/** The held SMTP peer of tests/integration/smtp-peer.ts, making `Mail`s. */
+const startHeldSmtp = () => startHeldSmtpPeer(parseMail);
+/** A hold on a `Mail`. */
+type SmtpHold = SmtpHoldOf<Mail>;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), "identity-confirmation-mail-"));
@@ -127,17 +101,6 @@ const mailsTo = (email: string) => smtp.received.filter((m) => m.to === email);
 
 async function outboxRows(recipient: string) {
   return service.db.selectFrom("identity_outbox").selectAll().where("recipient", "=", recipient).orderBy("created_at").execute();
-}
-
-/** Polls `check` every 50 ms until it returns a value other than undefined (20 s at most: a bound for a stuck run, not a speed). */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Waits until no mail to `recipient` is pending (every one sent, or cancelled), and answers the rows. */

@@ -14,8 +14,8 @@ import type { IdentityOptions, IdentityService } from "../../services/identity/s
 import { SIGNING_SECRET_FILE } from "../../services/identity/tokens.ts";
 import { startPostgres } from "./postgres.ts";
 import type { PostgresServer } from "./postgres.ts";
-import { startSmtpPeer } from "./smtp-peer.ts";
-import { accessToken, contractFetch, lineSink } from "./support.ts";
+import { startHeldSmtpPeer, startSmtpPeer, type SmtpHold as SmtpHoldOf } from "./smtp-peer.ts";
+import { accessToken, contractFetch, eventually, lineSink } from "./support.ts";
 
 const PUBLIC_URL = "http://localhost:3000";
 const CLIENT = { clientId: "web", clientSecret: "outbox-test-secret-0123456789" };
@@ -113,16 +113,8 @@ async function fileMails(dataDir: string): Promise<Mail[]> {
 
 const mailsTo = (mails: Mail[], to: string) => mails.filter((m) => m.to === to);
 
-/** Polls `check` every 50 ms until it returns a value other than undefined (10 s at most). */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** `eventually` (tests/integration/support.ts) within 10 s. */
+const eventually10s = <T>(what: string, check: () => Promise<T | undefined>) => eventually(what, check, 10_000);
 
 async function outboxRows(service: IdentityService, recipient: string) {
   return service.db.selectFrom("identity_outbox").selectAll().where("recipient", "=", recipient).orderBy("created_at").execute();
@@ -133,7 +125,7 @@ async function outboxRows(service: IdentityService, recipient: string) {
  * the rows: sendconfirmationemail answers before its mail goes out (README "Sending the confirmation mail").
  */
 const settled = (service: IdentityService, recipient: string) =>
-  eventually(`the mails to ${recipient} finished`, async () => {
+  eventually10s(`the mails to ${recipient} finished`, async () => {
     const rows = await outboxRows(service, recipient);
     return rows.every((r) => r.status !== "pending") ? rows : undefined;
   });
@@ -141,36 +133,10 @@ const settled = (service: IdentityService, recipient: string) =>
 /** An SMTP peer that keeps what it receives, parsed. */
 const startSmtp = () => startSmtpPeer(parseMail);
 
-/** A hold on the messages of `startHeldSmtp` that `match`: `arrived` once one reached the peer; it is accepted after `release`. */
-interface SmtpHold {
-  arrived: Promise<Mail>;
-  release: () => void;
-}
-
-/**
- * An SMTP peer that keeps a message the test holds waiting before it accepts it: the mail stays
- * in flight (its row claimed, its link already checked by the sender) until the test releases it,
- * however long the test's own calls take. Messages no hold matches are accepted at once.
- */
-async function startHeldSmtp() {
-  const holds: { match: (mail: Mail) => boolean; arrive: (mail: Mail) => void; released: Promise<void> }[] = [];
-  const peer = await startSmtpPeer(async (raw) => {
-    const mail = await parseMail(raw);
-    for (const hold of holds) {
-      if (!hold.match(mail)) continue;
-      hold.arrive(mail);
-      await hold.released;
-    }
-    return mail;
-  });
-  const hold = (match: (mail: Mail) => boolean): SmtpHold => {
-    const arrived = Promise.withResolvers<Mail>();
-    const released = Promise.withResolvers<void>();
-    holds.push({ match, arrive: arrived.resolve, released: released.promise });
-    return { arrived: arrived.promise, release: () => released.resolve() };
-  };
-  return { ...peer, hold };
-}
+/** The held SMTP peer of tests/integration/smtp-peer.ts, making `Mail`s. */
+const startHeldSmtp = () => startHeldSmtpPeer(parseMail);
+/** A hold on a `Mail`. */
+type SmtpHold = SmtpHoldOf<Mail>;
 
 /** An SMTP URL where nothing listens: every delivery fails at connect. */
 const DEAD_SMTP = "smtp://127.0.0.1:1";
@@ -208,7 +174,7 @@ describe("registration and its confirmation mail", () => {
     const service = await start(dataDir, { mailQueue: { registrationHoldMs: 300 } });
     const email = newEmail("crash");
     expect((await register(service, email)).status).toBe(200);
-    const [mail] = await eventually("the held mail", async () => {
+    const [mail] = await eventually10s("the held mail", async () => {
       const mails = mailsTo(await fileMails(dataDir), email);
       return mails.length > 0 ? mails : undefined;
     });
@@ -253,12 +219,12 @@ describe("a failing transport", () => {
     expect(pending?.last_error).not.toContain(pending?.token ?? "-");
 
     // The sender retries on its own...
-    await eventually("a retry", async () => ((await outboxRows(service, email))[0]?.attempts ?? 0) >= 3 || undefined);
+    await eventually10s("a retry", async () => ((await outboxRows(service, email))[0]?.attempts ?? 0) >= 3 || undefined);
     expect(logLines.some((l) => l.includes("mail delivery failed; will retry") && l.includes(pending?.id ?? "-"))).toBe(true);
 
     // ...and delivers once the transport works again.
     await rm(path.join(dataDir, "outbox"));
-    const mail = await eventually("the retried mail", async () => mailsTo(await fileMails(dataDir), email)[0]);
+    const mail = await eventually10s("the retried mail", async () => mailsTo(await fileMails(dataDir), email)[0]);
     const row = (await outboxRows(service, email))[0];
     expect(row).toMatchObject({ status: "sent", token: null, last_error: null });
     expect(mailsTo(await fileMails(dataDir), email)).toHaveLength(1);
@@ -271,7 +237,7 @@ describe("a failing transport", () => {
     const service = await start(dataDir, { smtpUrl: DEAD_SMTP, mailQueue: { retryBaseMs: 50, retryMaxMs: 50, pollMs: 100, maxAttempts: 3 } });
     const email = newEmail("giveup");
     expect((await invite(service, email)).status).toBe(502);
-    const row = await eventually("the mail given up", async () => {
+    const row = await eventually10s("the mail given up", async () => {
       const r = (await outboxRows(service, email))[0];
       return r?.status === "failed" ? r : undefined;
     });
@@ -293,9 +259,9 @@ describe("a failing transport", () => {
 
       // The default poll is 30 s: only the start-up run can send it this soon.
       const second = await start(dataDir, { smtpUrl: smtp.url });
-      const mail = await eventually("the leftover mail over SMTP", async () => mailsTo(smtp.received, email)[0]);
+      const mail = await eventually10s("the leftover mail over SMTP", async () => mailsTo(smtp.received, email)[0]);
       expect(mail.link.pathname).toBe("/confirmaccount");
-      await eventually("the row marked sent", async () => ((await outboxRows(second, email))[0]?.status === "sent" ? true : undefined));
+      await eventually10s("the row marked sent", async () => ((await outboxRows(second, email))[0]?.status === "sent" ? true : undefined));
       const ok = await asClient(second, `/api/account/confirmaccount?${new URLSearchParams({ email, password: PASSWORD, token: mail.link.searchParams.get("token") ?? "" })}`);
       expect(ok.status).toBe(200);
 
@@ -321,9 +287,9 @@ describe("supersede and cancel", () => {
     const resetRows = async () => (await outboxRows(service, email)).filter((r) => r.kind === "reset_password");
     // The request is answered before any mail work (README "Reset requests"); its mail then fails.
     expect(await (await ask()).json()).toBe(true);
-    await eventually("the first reset mail failed once", async () => ((await resetRows())[0]?.last_error ? true : undefined));
+    await eventually10s("the first reset mail failed once", async () => ((await resetRows())[0]?.last_error ? true : undefined));
     expect(await (await ask()).json()).toBe(true);
-    const resets = await eventually("the second reset mail failed once", async () => {
+    const resets = await eventually10s("the second reset mail failed once", async () => {
       const rows = await resetRows();
       return rows.length === 2 && rows[1]?.last_error ? rows : undefined;
     });
@@ -393,7 +359,7 @@ describe("notices", () => {
     expect(await byKind()).toEqual({ confirm_email: "cancelled", password_changed: "pending", email_changed: "pending" });
 
     await rm(path.join(dataDir, "outbox"));
-    await eventually("both notices and the new confirmation sent", async () => {
+    await eventually10s("both notices and the new confirmation sent", async () => {
       const done = (await byKind()).email_changed === "sent" && (await byKind()).password_changed === "sent";
       const confirmation = (await outboxRows(service, next))[0];
       return done && confirmation?.status === "sent" ? true : undefined;
@@ -428,12 +394,12 @@ describe("a deleted account", () => {
       // Traces: a reset request (a row naming the address, of no user), a password change's notice, and an
       // e-mail change whose notice to the old address names the new one.
       await asClient(first, `/api/account/requestpasswordchange?${new URLSearchParams({ email })}`);
-      await eventually("the reset request handled", async () => ((await outboxRows(first, email)).some((r) => r.kind === "reset_request" && r.status === "done") ? true : undefined));
+      await eventually10s("the reset request handled", async () => ((await outboxRows(first, email)).some((r) => r.kind === "reset_request" && r.status === "done") ? true : undefined));
       expect(await (await asUser(`/api/account/changepasswordusingcurrent?${new URLSearchParams({ currentPassword: PASSWORD, newPassword: "Outbox!pass2" })}`)).json()).toBe(true);
       const next = newEmail("deleted-next");
       expect(await (await asUser(`/api/account/changeusername?${new URLSearchParams({ userName: next })}`)).json()).toBe(true);
       await asClient(first, `/api/account/requestpasswordchange?${new URLSearchParams({ email: next })}`);
-      await eventually("the second reset request handled", async () => ((await outboxRows(first, next)).some((r) => r.kind === "reset_request" && r.status === "done") ? true : undefined));
+      await eventually10s("the second reset request handled", async () => ((await outboxRows(first, next)).some((r) => r.kind === "reset_request" && r.status === "done") ? true : undefined));
       expect((await rowsNaming(first, [email, next])).length).toBeGreaterThanOrEqual(6);
 
       const deleted = await asUser("/api/account/delete", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ password: "Outbox!pass2" }) });
@@ -446,9 +412,9 @@ describe("a deleted account", () => {
 
       // Next start, with a working transport: the notice goes out, and its row goes with it.
       const second = await start(dataDir, { smtpUrl: smtp.url });
-      const notice = await eventually("the deletion notice over SMTP", async () => mailsTo(smtp.received, next)[0]);
+      const notice = await eventually10s("the deletion notice over SMTP", async () => mailsTo(smtp.received, next)[0]);
       expect(notice).toBeDefined();
-      await eventually("the notice's row deleted", async () => ((await rowsNaming(second, [email, next])).length === 0 ? true : undefined));
+      await eventually10s("the notice's row deleted", async () => ((await rowsNaming(second, [email, next])).length === 0 ? true : undefined));
       expect(logLines.some((l) => l.includes("mail sent") && l.includes(next))).toBe(true);
     } finally {
       await smtp.close();
@@ -467,7 +433,7 @@ describe("a deleted account", () => {
       body: JSON.stringify({ password: PASSWORD }),
     });
     expect(await deleted.json()).toBe(true);
-    await eventually("the notice given up", async () => (logLines.some((l) => l.includes("giving up (the row is deleted)")) ? true : undefined));
+    await eventually10s("the notice given up", async () => (logLines.some((l) => l.includes("giving up (the row is deleted)")) ? true : undefined));
     expect(await rowsNaming(service, [email])).toEqual([]);
   });
 });
@@ -498,7 +464,7 @@ describe("two senders on one PostgreSQL database (scale-out)", () => {
     }
     // ...until the hold ends for all of them at once: both senders, polling, race for every row.
     await a.db.updateTable("identity_outbox").set({ next_attempt_at: sql<Date>`now()` }).where("recipient", "in", emails).execute();
-    await eventually("every held mail sent", async () => {
+    await eventually10s("every held mail sent", async () => {
       const rows = await a.db.selectFrom("identity_outbox").select("status").where("recipient", "in", emails).execute();
       return rows.length === emails.length && rows.every((r) => r.status === "sent") ? true : undefined;
     });
@@ -562,7 +528,7 @@ describe("close()", () => {
     const email = newEmail("closing");
     expect((await invite(service, email)).status).toBe(502);
     // Let the sender retry a few times, then close in the middle of it.
-    await eventually("retries", async () => ((await outboxRows(service, email))[0]?.attempts ?? 0) >= 3 || undefined);
+    await eventually10s("retries", async () => ((await outboxRows(service, email))[0]?.attempts ?? 0) >= 3 || undefined);
     const linesBefore = logLines.length;
     await stop(service);
     await new Promise((resolve) => setTimeout(resolve, 300));

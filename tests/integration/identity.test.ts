@@ -172,20 +172,28 @@ async function oneMail(action: () => Promise<unknown>): Promise<LinkedMail> {
 async function mailsFromResetRequest(email: string, action: () => Promise<unknown>): Promise<SentMail[]> {
   return mailsFrom(async () => {
     await action();
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const waiting = await service.db
-        .selectFrom("identity_outbox")
-        .select("id")
-        .where("status", "=", "pending")
-        .where((eb) => eb.or([eb("kind", "=", "reset_request"), eb("kind", "=", "reset_password")]))
-        .where("recipient", "=", email.toLowerCase())
-        .execute();
-      if (waiting.length === 0) return;
-      if (Date.now() > deadline) throw new Error(`the reset request for ${email} was not handled`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await outboxSettled(email, ["reset_request", "reset_password"], `the reset request for ${email} was not handled`);
   });
+}
+
+/**
+ * Waits (10 s at most) until no mail of `kinds` to `email` is pending in the identity outbox.
+ * @throws Error(`failure`) past that
+ */
+async function outboxSettled(email: string, kinds: string[], failure: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const waiting = await service.db
+      .selectFrom("identity_outbox")
+      .select("id")
+      .where("status", "=", "pending")
+      .where("kind", "in", kinds as never[])
+      .where("recipient", "=", email.toLowerCase())
+      .execute();
+    if (waiting.length === 0) return;
+    if (Date.now() > deadline) throw new Error(failure);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /**
@@ -196,19 +204,7 @@ async function mailsFromResetRequest(email: string, action: () => Promise<unknow
 function confirmationSent(email: string, action: () => Promise<unknown>): () => Promise<void> {
   return async () => {
     await action();
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const waiting = await service.db
-        .selectFrom("identity_outbox")
-        .select("id")
-        .where("status", "=", "pending")
-        .where("kind", "=", "confirm_email")
-        .where("recipient", "=", email.toLowerCase())
-        .execute();
-      if (waiting.length === 0) return;
-      if (Date.now() > deadline) throw new Error(`the confirmation mail to ${email} was not sent`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await outboxSettled(email, ["confirm_email"], `the confirmation mail to ${email} was not sent`);
   };
 }
 

@@ -521,3 +521,18 @@ export function jpegSize(jpeg: Buffer): { width: number; height: number } {
   }
   throw new Error("no SOF marker");
 }
+
+/**
+ * Polls `check` every 50 ms until it returns a value other than undefined, and answers it.
+ * @param ms the bound, for a stuck run rather than a speed: 20 s unless said
+ * @throws Error("timed out waiting for <what>") past it
+ */
+export async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
