@@ -323,7 +323,12 @@ describe("/readyz called in a loop", () => {
     const started = Date.now();
     const atOnce = await Promise.all(Array.from({ length: 40 }, () => fetch(`${replica!.url}/readyz`)));
     for (const answer of atOnce) expect(answer.status).toBe(200);
-    expect(asked).toEqual({ identity: 1, consumer: 1, business: 1 });
+    // One round for the 40, unless a busy machine spread them over more than a second: then one a second.
+    const batchRounds = Math.max(1, Math.ceil((Date.now() - started) / 1000));
+    for (const service of ["identity", "consumer", "business"] as const) {
+      if (batchRounds === 1) expect(asked[service], service).toBe(1);
+      else expect(asked[service], service).toBeLessThanOrEqual(batchRounds);
+    }
     // Then one call every 50 ms for 2.5 s: a round of checks for each second that began, no more.
     while (Date.now() - started < 2_500) {
       const answer = await fetch(`${replica!.url}/readyz`);
