@@ -62,7 +62,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     stateLabels: m.resultStateLabels,
     stateWords: m.resultStateWords,
     // The outcome words alone travel: the list words each result's outcome with them (app/result-words.ts).
-    outcomes: { resultOutcomeWords: m.resultOutcomeWords },
+    outcomes: { outcomes: m.resultWords.outcomes },
     card: safeWindowCardText(m, language, person, timeZone),
   };
   return { results: valueOrThrow(results), card: person, showGuidelines, notice, error: flash.error, now: Date.now(), timeZone, language, linkConstraint, text };

@@ -51,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     pageTitle: m.reviewDisputePageTitle,
     heading: m.disputeOfHeading(name),
     productId: m.productIdLabel,
-    collected: m.collectedOn(`${dispute.testName} · ${outcomeWord(m, dispute.result)}`, formatInstant(dispute.testDate, timeZone, language)),
+    collected: m.collectedOn(`${dispute.testName} · ${outcomeWord(m.resultWords, dispute.result)}`, formatInstant(dispute.testDate, timeZone, language)),
     disputed: m.disputedOpenFor(formatInstant(dispute.disputedAt, timeZone, language), deadline.openFor),
     promise: deadline.overdue ? m.reviewOverdueBy(deadline.left) : m.reviewDueIn(deadline.left),
     usersComment: m.usersComment,

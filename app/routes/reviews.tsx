@@ -44,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         name: `${d.firstName} ${d.lastName}`,
         safeWindowId: d.safeWindowId,
         lab: d.publicName,
-        collected: m.collectedOn(`${d.testName} · ${outcomeWord(m, d.result)}`, formatInstant(d.testDate, timeZone, language)),
+        collected: m.collectedOn(`${d.testName} · ${outcomeWord(m.resultWords, d.result)}`, formatInstant(d.testDate, timeZone, language)),
         disputed: m.disputedOpenFor(formatInstant(d.disputedAt, timeZone, language), deadline.openFor),
         overdue: deadline.overdue,
         promise: deadline.overdue ? m.reviewOverdueBy(deadline.left) : m.reviewDueIn(deadline.left),

@@ -57,7 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const text = {
     pageTitle: m.testDetailPageTitle,
     heading: m.resultHeading(result.publicName),
-    outcome: outcomeWord(m, result.result),
+    outcome: outcomeWord(m.resultWords, result.result),
     issuedBy: m.issuedBy(result.testingCompanyName),
     fetchedFrom: result.fetchedFrom ? m.fetchedFromLab(result.fetchedFrom) : null,
     proof: result.proof ? proofBadgeText(m, result.proof.label, Boolean(result.proof.disagreement)) : null,

@@ -5,7 +5,7 @@
 import type { Kysely } from "kysely";
 import type { DataExport } from "../../contracts/consumer.ts";
 import { toConsumerProfile } from "./profiles.ts";
-import { listResults } from "./results/store.ts";
+import { listResults, propertyValueOf } from "./results/store.ts";
 import type { ConsumerDatabase } from "./schema/tables.ts";
 import { listPublishers, listSubscribers } from "./subscriptions.ts";
 import { allVisits } from "./visits.ts";
@@ -36,7 +36,7 @@ export async function exportConsumerData(db: Kysely<ConsumerDatabase>, identityU
     db
       .selectFrom("consumer_test_result_property_values as v")
       .innerJoin("consumer_test_results as r", "r.id", "v.result_id")
-      .select(["v.result_id", "v.id", "v.name", "v.match_info"])
+      .select(["v.result_id", "v.id", "v.name", "v.finding"])
       .where("r.consumer_id", "=", profileRow.id)
       .orderBy("v.result_id")
       .orderBy("v.position")
@@ -64,7 +64,7 @@ export async function exportConsumerData(db: Kysely<ConsumerDatabase>, identityU
         disputedAt: row?.disputed_at?.toISOString() ?? null,
         propertyValues: checks
           .filter((c) => c.result_id === result.sF_TestResultId)
-          .map((c) => ({ sF_TestResultPropertyValueId: c.id, name: c.name, matchInfo: c.match_info })),
+          .map(propertyValueOf),
         reviews: reviews
           .filter((d) => d.result_id === result.sF_TestResultId)
           .map((d) => ({ decision: d.decision, responseComment: d.response_comment, reviewedAt: d.created_at.toISOString() })),

@@ -7,8 +7,7 @@
 import type { Page } from "@playwright/test";
 import { catalogues } from "../../app/messages/catalogues.ts";
 import { rejectionMessages } from "../../services/consumer/results/errors.ts";
-import { PROPERTY_NAMES } from "../../services/consumer/results/match.ts";
-import { proofLabel } from "../../services/consumer/results/proof/check.ts";
+import { resultWords } from "../../contracts/result-words.ts";
 import { windowDescription } from "../../services/consumer/results/windows.ts";
 
 /** Marks a function message's parameter, to cut its fixed words out around it. */
@@ -35,13 +34,12 @@ function stringsOf(value: unknown): string[] {
 /**
  * The English the reference services write into what the app shows (docs/product/calls.md §7.4 "What
  * the upstream writes"), which a Spanish page must word or get in Spanish: the consumer API's
- * refusals, its outcome, proof and checked-field words, and its window description.
+ * refusals, its outcome, proof and checked-field words (its wire grammar, contracts/result-words.ts),
+ * and its window description.
  */
 const servicesEnglish = {
   rejectionMessages,
-  outcomes: ["Negative", "Positive", "Inconclusive"],
-  proofs: [proofLabel("document", null), proofLabel("link", null), proofLabel("shc", "\u0001"), proofLabel("dcc", "\u0001")].flatMap((label) => label.split("\u0001")),
-  checkedFields: [...PROPERTY_NAMES, "Signed QR Code", "Manual Review", "Accepted on review by a reviewer", "; profile: "],
+  resultWords: resultWords.en,
   windowDescription: windowDescription("\u0001", new Date(0)).split("\u0001").map((rest) => rest.replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/, "")),
 };
 

@@ -197,7 +197,7 @@ describe("the same report twice is already uploaded", () => {
           outcome: row.result,
           resultText: row.result_text,
         },
-        match: { valid: true, properties: (["First Name", "Last Name", "Date of Birth"] as const).map((name) => ({ name, matchInfo: null })) },
+        match: { valid: true, properties: (["First Name", "Last Name", "Date of Birth"] as const).map((name) => ({ name, finding: null })) },
         window: { strongSafetyDate: null, weakSafetyDate: null },
         image: { jpeg: new Uint8Array([0xff, 0xd8]), width: 1, height: 1 },
       },

@@ -436,7 +436,17 @@ describe("disputes", () => {
     });
     const again = await dispute(user, { ...detail, disputeComment: "again" });
     expect(again.status).toBe(400);
-    expect((await json(again)).reason).toBe("already_disputed");
+    expect(await json(again)).toMatchObject({ reason: "already_disputed", consumerMessage: "You have already disputed this test result; we will e-mail you when we have reviewed it." });
+    // Worded in the request's language, as every test-result refusal is; another user's result is not found, in Spanish too.
+    const spanish = { "content-type": "application/json", "accept-language": "es-US,es;q=0.9" };
+    const againInSpanish = await api("/testresult/dispute/", user, { method: "POST", headers: spanish, body: JSON.stringify({ ...detail, disputeComment: "otra vez" }) });
+    expect(await json(againInSpanish)).toMatchObject({ reason: "already_disputed", consumerMessage: expect.stringMatching(/^Ya presentó una reclamación sobre este resultado de prueba;/) });
+    const tooLong = await api("/testresult/dispute/", user, { method: "POST", headers: spanish, body: JSON.stringify({ ...detail, disputeComment: "x".repeat(1001) }) });
+    expect(await json(tooLong)).toMatchObject({ reason: "comment_too_long", consumerMessage: "El comentario de la reclamación puede tener como máximo 1000 caracteres." });
+    const stranger = await makeUser(services, { tag: "results-stranger" });
+    const notTheirs = await api(`/testresult/testresultpropertyvalues/?sfTestResultId=${invalid.sF_TestResultId}`, stranger, { headers: { "accept-language": "es" } });
+    expect(notTheirs.status).toBe(404);
+    expect(await json(notTheirs)).toMatchObject({ reason: "not_found", consumerMessage: "No encontramos este resultado de prueba." });
   });
 });
 

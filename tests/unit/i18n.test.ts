@@ -55,13 +55,13 @@ describe("the Spanish catalogue (app/messages/es/)", () => {
 
   it("words every entry in Spanish: not empty, not the English, no English words (the product's name aside)", () => {
     const texts: [string, string, string][] = [];
-    for (const key of englishKeys) {
-      const source = en[key as keyof typeof en] as unknown;
-      const translation = es[key as keyof typeof es] as unknown;
+    // An entry's texts: a string, a function's sample call, an object's entries at any depth.
+    const collect = (key: string, source: unknown, translation: unknown) => {
       if (typeof source === "string") texts.push([key, source, translation as string]);
       else if (typeof source === "function") texts.push([key, sampleCall(source as () => string), sampleCall(translation as () => string)]);
-      else for (const [name, value] of Object.entries(source as object)) texts.push([`${key}.${name}`, value as string, (translation as Record<string, string>)[name]!]);
-    }
+      else for (const [name, value] of Object.entries(source as object)) collect(`${key}.${name}`, value, (translation as Record<string, unknown>)[name]);
+    };
+    for (const key of englishKeys) collect(key, en[key as keyof typeof en], es[key as keyof typeof es]);
     expect(texts.length).toBeGreaterThan(200);
     for (const [key, english, spanish] of texts) {
       if (key === "productName") {

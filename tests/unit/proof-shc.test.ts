@@ -130,17 +130,17 @@ describe("checkProof", () => {
     const positive = await shcText(lab, { ...ada, snomed: "260373001" });
     for (const codes of [[agreeing, positive], [positive, agreeing]]) {
       const proof = await checkProof(codes, report, t, now);
-      expect(proof).toMatchObject({ kind: "shc", issuer: lab.name, disagreement: "Result (QR: Positive; PDF: Negative)" });
+      expect(proof).toMatchObject({ kind: "shc", issuer: lab.name, disagreement: [{ field: "Result", qr: "Positive", pdf: "Negative" }] });
     }
     expect((await checkProof([agreeing], report, t, now)).disagreement).toBeNull();
   });
 
   it("an unknown result code, or a collection date a day away, disagrees; a bad code refuses; no code falls back", async () => {
     const t = { shc: trust, dcc: { signers: [] } };
-    expect((await checkProof([await shcText(lab, { ...ada, snomed: "1234" })], report, t, now)).disagreement).toBe("Result (QR: unknown code 1234; PDF: Negative)");
+    expect((await checkProof([await shcText(lab, { ...ada, snomed: "1234" })], report, t, now)).disagreement).toEqual([{ field: "Result", qr: { unknownCode: "1234" }, pdf: "Negative" }]);
     const payload = cardPayload(lab.iss, ada) as { vc: { credentialSubject: { fhirBundle: { entry: { resource: Record<string, unknown> }[] } } } };
     payload.vc.credentialSubject.fhirBundle.entry[1]!.resource.effectiveDateTime = "2026-11-24";
-    expect((await checkProof([jwsToShc(await signCard(lab, payload))], report, t, now)).disagreement).toBe("Collected (QR: 2026-11-24; PDF: 2026-11-26 08:15 UTC)");
+    expect((await checkProof([jwsToShc(await signCard(lab, payload))], report, t, now)).disagreement).toEqual([{ field: "Collected", qr: "2026-11-24", pdf: "2026-11-26 08:15 UTC" }]);
     payload.vc.credentialSubject.fhirBundle.entry[1]!.resource.effectiveDateTime = "2026-11-26";
     expect((await checkProof([jwsToShc(await signCard(lab, payload))], report, t, now)).disagreement).toBeNull();
     await expect(checkProof(["shc:/5676"], report, t, now)).rejects.toMatchObject({ reason: "signature_invalid" });

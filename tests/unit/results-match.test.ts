@@ -3,6 +3,7 @@
 // profile does not hold are allowed after the first name; one property value per field.
 import { describe, expect, it } from "vitest";
 import { firstNameMatches, lastNameMatches, matchProfile } from "../../services/consumer/results/match.ts";
+import { findingIn, resultWords } from "../../contracts/result-words";
 
 const profile = { firstName: "José", lastName: "O'Brien-Smith", dob: "1990-03-04" };
 
@@ -45,13 +46,13 @@ describe("last name", () => {
 });
 
 describe("property values", () => {
-  it("all match: valid, matchInfo null for each field, in the product rules' order", () => {
+  it("all match: valid, finding null for each field, in the product rules' order", () => {
     expect(matchProfile({ givenNames: "JOSÉ MARÍA", lastName: "O'BRIEN-SMITH", dob: "1990-03-04" }, profile)).toEqual({
       valid: true,
       properties: [
-        { name: "First Name", matchInfo: null },
-        { name: "Last Name", matchInfo: null },
-        { name: "Date of Birth", matchInfo: null },
+        { name: "First Name", finding: null },
+        { name: "Last Name", finding: null },
+        { name: "Date of Birth", finding: null },
       ],
     });
   });
@@ -60,12 +61,12 @@ describe("property values", () => {
     const m = matchProfile({ givenNames: "JOSE  MARIA", lastName: "O'BRIEN-SMITH", dob: "1990-04-03" }, profile);
     expect(m.valid).toBe(false);
     expect(m.properties).toEqual([
-      { name: "First Name", matchInfo: "PDF: JOSE MARIA; profile: José" },
-      { name: "Last Name", matchInfo: null },
-      { name: "Date of Birth", matchInfo: "PDF: 04/03/1990; profile: 03/04/1990" },
+      { name: "First Name", finding: { kind: "difference", pdf: "JOSE MARIA", profile: "José" } },
+      { name: "Last Name", finding: null },
+      { name: "Date of Birth", finding: { kind: "difference", pdf: "04/03/1990", profile: "03/04/1990" } },
     ]);
     const other = matchProfile({ givenNames: "Grace", lastName: "Hopper", dob: "1906-12-09" }, profile);
-    expect(other.properties.map((p) => p.matchInfo)).toEqual([
+    expect(other.properties.map((p) => p.finding && findingIn(resultWords.en, p.finding))).toEqual([
       "PDF: Grace; profile: José",
       "PDF: Hopper; profile: O'Brien-Smith",
       "PDF: 12/09/1906; profile: 03/04/1990",

@@ -2,6 +2,7 @@
  * Spanish of app/messages/results.ts (uploads, the test list, test detail and the dispute), in the terms
  * of docs/glossary-es.md.
  */
+import { resultWords as sharedResultWords } from "../../../contracts/result-words.ts";
 import { productName } from "./shell.ts";
 
 export const resultErrorsHeading = "Este resultado de prueba tuvo los siguientes errores:";
@@ -57,22 +58,7 @@ export const proofIconLabels = {
   disagrees: "Advertencia: su código QR firmado no coincide con su texto",
 } as const;
 export const proofDisagrees = (label: string) => `${label}, que no coincide con el texto del informe`;
-export const resultOutcomeWords = { Negative: "Negativo", Positive: "Positivo", Inconclusive: "No concluyente" } as const;
-export const proofWords = { document: "revisión del documento", link: "obtenido del laboratorio", unknownIssuer: "emisor desconocido", unknownCountry: "país desconocido" } as const;
-export const proofSigned = (scheme: string, issuer: string) => `firmado (${scheme}, ${issuer})`;
-export const checkedFieldNames = {
-  "First Name": "Nombre",
-  "Last Name": "Apellido",
-  "Date of Birth": "Fecha de nacimiento",
-  "Signed QR Code": "Código QR firmado",
-  "Manual Review": "Revisión manual",
-} as const;
-export const fieldDifference = (pdf: string, profile: string) => `PDF: ${pdf}; perfil: ${profile}`;
-export const acceptedOnReviewAt = (at: string) => `Aceptado en la revisión por un revisor el ${at}`;
-export const acceptedOnReview = "Aceptado en la revisión por un revisor";
-export const signedCodeFields = { Name: "Nombre", "Date of Birth": "Fecha de nacimiento", Collected: "Toma de muestra", Test: "Prueba", Result: "Resultado" } as const;
-export const signedCodeDifference = (field: string, qr: string, pdf: string) => `${field} (en el QR: ${qr}; en el PDF: ${pdf})`;
-export const unknownResultCode = (code: string) => `código desconocido ${code}`;
+export const resultWords = sharedResultWords.es;
 export const unverifiedSignature = (scheme: string) =>
   `Su código QR lleva una firma ${scheme} que no se pudo vincular a un emisor conocido, así que el resultado se revisó como documento.`;
 
@@ -167,5 +153,11 @@ export const resultRefusalReasons = {
   link_type: `Ese enlace no lleva a un resultado de prueba tal como los sirve su empresa de pruebas. ${enlaceComoLoEnvio}`,
   signature_invalid: `El código firmado (código QR) de este PDF no se puede verificar, así que el informe o su código se modificaron después de emitirse. ${subirOriginal}`,
   signature_revoked: "El emisor del código firmado (código QR) de este PDF lo revocó, así que ya no demuestra este resultado. Consulte a su empresa de pruebas.",
-  signature_expired: "El código firmado (código QR) de este PDF caducó, así que ya no demuestra este resultado. Hágase una prueba nueva para obtener un resultado nuevo.",
+  signature_expired: "El código firmado (código QR) de este PDF caducó, así que ya no demuestra este resultado. Hágase una prueba nueva para obtener un resultado nuevo.",  not_found: "No encontramos este resultado de prueba.",
+  no_profile: "Cree su perfil antes de agregar resultados de prueba, para que podamos cotejarlos con sus datos.",
+  comment_required: "Describa qué está mal en este resultado antes de enviar la reclamación.",
+  result_valid: "Este resultado de prueba se validó, así que no hay nada que reclamar.",
+  already_disputed: "Ya presentó una reclamación sobre este resultado de prueba; le escribiremos por correo electrónico cuando la hayamos revisado.",
+  response_required: "Escriba la respuesta que leerá la persona.",
+  already_reviewed: "Esta reclamación ya se revisó.",
 };

@@ -258,10 +258,11 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     },
     /**
      * POST /testresult/dispute/ with the result and the comment. the product rules do not read the answer (docs/product/calls.md §7):
-     * any 2xx is success, except one that says `success: false` (a refusal, with its consumerMessage if any).
+     * any 2xx is success, except one that says `success: false` (a refusal, with its consumerMessage if any, worded
+     * by its reason in the request's language where the catalogue knows it).
      */
     async dispute(result: TestResult, disputeComment: string): Promise<Result<true>> {
-      const answer = await callContract(consumerUrl(), "dispute", disputeCall, { json: { ...result, disputeComment }, token: user.accessToken }, { failed: messages.disputeFailed }, {
+      const answer = await callContract(consumerUrl(), "dispute", disputeCall, { json: { ...result, disputeComment }, token: user.accessToken }, { failed: messages.disputeFailed, worded }, {
         log,
         language,
         onUnauthorized: () => user.signInAgain(),
@@ -286,7 +287,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
      * response the user reads. A refusal carries the API's sentence (already reviewed, response missing or too long).
      */
     reviewDispute(sF_TestResultId: string, decision: ReviewDecision, responseComment: string) {
-      return call("reviewDispute", { json: { sF_TestResultId, decision, responseComment } }, { failed: messages.reviewFailed, answered: consumerMessageOf });
+      return call("reviewDispute", { json: { sF_TestResultId, decision, responseComment } }, { failed: messages.reviewFailed, worded, answered: consumerMessageOf });
     },
     /** Extension GET /testresult/disputereviews/ (reviewers only): the audit trail, newest first. */
     disputeReviews() {

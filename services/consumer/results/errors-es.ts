@@ -83,4 +83,15 @@ export const spanishRejectionMessages = {
   signature_revoked: () => "El emisor del código firmado (código QR) de este PDF lo revocó, así que ya no demuestra este resultado. Consulte a su empresa de pruebas.",
   signature_expired: () => "El código firmado (código QR) de este PDF caducó, así que ya no demuestra este resultado. Hágase una prueba nueva para obtener un resultado nuevo.",
   criteria_extra: (lab: string, words: string) => `Los criterios nombran ${field(words)} más de una vez, o como un campo que ${lab} no imprime.`,
+
+  not_found: () => "No encontramos este resultado de prueba.",
+  page_not_found: (page: number) => `Este resultado de prueba no tiene una página ${page} que mostrar.`,
+  no_profile: () => "Cree su perfil antes de agregar resultados de prueba, para que podamos cotejarlos con sus datos.",
+  comment_required: () => "Describa qué está mal en este resultado antes de enviar la reclamación.",
+  comment_too_long: (max: number) => `El comentario de la reclamación puede tener como máximo ${max} caracteres.`,
+  result_valid: () => "Este resultado de prueba se validó, así que no hay nada que reclamar.",
+  already_disputed: () => "Ya presentó una reclamación sobre este resultado de prueba; le escribiremos por correo electrónico cuando la hayamos revisado.",
+  response_required: () => "Escriba la respuesta que leerá la persona.",
+  response_too_long: (max: number) => `La respuesta puede tener como máximo ${max} caracteres.`,
+  already_reviewed: () => "Esta reclamación ya se revisó.",
 } as const;

@@ -121,6 +121,19 @@ export const rejectionMessages = {
   signature_revoked: () => "The issuer of the signed code (QR code) on this PDF has revoked it, so it no longer proves this result. Ask your testing company about it.",
   signature_expired: () => "The signed code (QR code) on this PDF has expired, so it no longer proves this result. Take a new test to get a new result.",
   criteria_extra: (lab: string, field: string) => `The criteria name the ${field} more than once, or as a field ${lab} does not print.`,
+
+  // The other refusals of the test-result calls: a result, a page or a profile that is not there, and
+  // a dispute or a review that breaks a rule (docs/product/data.md §5, §6).
+  not_found: () => "This test result was not found.",
+  page_not_found: (page: number) => `This test result has no page ${page} to show.`,
+  no_profile: () => "Create your profile before adding test results, so that we can match them to you.",
+  comment_required: () => "Describe what is wrong with this result before submitting the dispute.",
+  comment_too_long: (max: number) => `The dispute comment may be at most ${max} characters long.`,
+  result_valid: () => "This test result was validated, so there is nothing to dispute.",
+  already_disputed: () => "You have already disputed this test result; we will e-mail you when we have reviewed it.",
+  response_required: () => "Write the response the user will read.",
+  response_too_long: (max: number) => `The response may be at most ${max} characters long.`,
+  already_reviewed: () => "This dispute has already been reviewed.",
 } as const;
 
 
@@ -201,7 +214,7 @@ export class UploadRejectedError extends Error {
   }
 }
 
-/** The result does not exist or is not the caller's (the two are not told apart): 404. */
+/** The result does not exist or is not the caller's (the two are not told apart): 404 not_found. */
 export class ResultNotFoundError extends Error {
   constructor() {
     super("No such test result for this user.");
@@ -214,45 +227,53 @@ export class ResultNotFoundError extends Error {
  * count, or past 1 on a result stored before PDFs were kept: 404 page_not_found.
  */
 export class PageNotFoundError extends Error {
+  readonly page: number;
   constructor(page: number) {
-    super(`This test result has no page ${page} to show.`);
+    super(rejectionMessages.page_not_found(page));
     this.name = "PageNotFoundError";
+    this.page = page;
   }
 }
 
-/** A test-result call needs a profile and the user has none: 404 with a consumerMessage. */
+/** A test-result call needs a profile and the user has none: 404 no_profile. */
 export class ResultsNeedProfileError extends Error {
   constructor() {
-    super("Create your profile before adding test results, so that we can match them to you.");
+    super(rejectionMessages.no_profile());
     this.name = "ResultsNeedProfileError";
   }
 }
 
-/** A dispute breaks a rule (docs/product/data.md §5 comment, §6 only valid 0, once): 400. */
+/**
+ * A dispute or its review breaks a rule (docs/product/data.md §5 comment, §6 only valid 0, once): 400
+ * with its reason, worded in the request's language (testResultErrorAnswer).
+ */
 export class DisputeRuleError extends Error {
   readonly reason: "comment_required" | "comment_too_long" | "result_valid" | "already_disputed" | "response_required" | "response_too_long" | "already_reviewed";
-  constructor(reason: DisputeRuleError["reason"], message: string) {
-    super(message);
+  readonly wording: RejectionWording;
+  constructor(reason: DisputeRuleError["reason"], wording: RejectionWording) {
+    super(wording(rejectionMessages));
     this.name = "DisputeRuleError";
     this.reason = reason;
+    this.wording = wording;
   }
 }
 
 /**
  * The HTTP answer of the test-result errors above, or undefined for any other error (http.ts
- * falls back to its own mapping). An upload's refusal is worded in `language` (the request's
- * Accept-Language, services/shared/language.ts answerLanguage); the other refusals in English.
+ * falls back to its own mapping). Every refusal is worded in `language` (the request's
+ * Accept-Language, services/shared/language.ts answerLanguage; docs/product/calls.md §7.4 "What the
+ * upstream writes"), beside its reason.
  */
 export function testResultErrorAnswer(err: unknown, language: MailLanguage = "en"): HttpAnswer | undefined {
-  if (err instanceof UploadRejectedError) {
-    const consumerMessage = err.wording(language === "es" ? spanishWords : rejectionMessages);
-    return { status: err.status, body: { success: false, consumerMessage, reason: err.reason } satisfies ResultRefusal };
-  }
-  if (err instanceof ResultNotFoundError) {
-    return { status: 404, body: { success: false, consumerMessage: "This test result was not found.", reason: "not_found" } satisfies ResultRefusal };
-  }
-  if (err instanceof PageNotFoundError) return { status: 404, body: { success: false, consumerMessage: err.message, reason: "page_not_found" } satisfies ResultRefusal };
-  if (err instanceof ResultsNeedProfileError) return { status: 404, body: { success: false, consumerMessage: err.message, reason: "no_profile" } satisfies ResultRefusal };
-  if (err instanceof DisputeRuleError) return { status: 400, body: { success: false, consumerMessage: err.message, reason: err.reason } satisfies ResultRefusal };
+  const words = language === "es" ? spanishWords : rejectionMessages;
+  const refusal = (status: number, reason: string, wording: RejectionWording): HttpAnswer => ({
+    status,
+    body: { success: false, consumerMessage: wording(words), reason } satisfies ResultRefusal,
+  });
+  if (err instanceof UploadRejectedError) return refusal(err.status, err.reason, err.wording);
+  if (err instanceof ResultNotFoundError) return refusal(404, "not_found", (w) => w.not_found());
+  if (err instanceof PageNotFoundError) return refusal(404, "page_not_found", (w) => w.page_not_found(err.page));
+  if (err instanceof ResultsNeedProfileError) return refusal(404, "no_profile", (w) => w.no_profile());
+  if (err instanceof DisputeRuleError) return refusal(400, err.reason, err.wording);
   return undefined;
 }

@@ -1,7 +1,9 @@
 // docs/architecture/results-pipeline.md §5 step 8, matching against the profile (docs/product/labs.md §10.6):
 // compare after Unicode NFC, trimming, collapsing inner white space and ignoring case; nothing
-// else is folded (`Jose` is not `José`). One property value per checked field, with matchInfo
-// null when it matches, else what the PDF says against what the profile says.
+// else is folded (`Jose` is not `José`). One property value per checked field, with its finding
+// null when it matches, else what the PDF says against what the profile says, as values
+// (contracts/result-words.ts; the API words them when it answers).
+import type { Finding } from "../../../contracts/result-words.ts";
 import { collapse } from "./extract.ts";
 
 /** docs/product/data.md §3 test result property value names, in the order they are answered. */
@@ -10,8 +12,8 @@ export type PropertyName = (typeof PROPERTY_NAMES)[number];
 
 export interface PropertyValue {
   name: PropertyName;
-  /** null when the field matches; else `PDF: <as printed>; profile: <as stored>`. */
-  matchInfo: string | null;
+  /** null when the field matches; else a `difference`: the PDF's value as printed, the profile's as stored. */
+  finding: Finding | null;
 }
 
 /** The patient as the report names them (results/extract.ts). */
@@ -73,20 +75,20 @@ function usDate(iso: string): string {
   return `${m}/${d}/${y}`;
 }
 
-function info(matches: boolean, reported: string, profile: string): string | null {
-  return matches ? null : `PDF: ${reported}; profile: ${profile}`;
+function info(matches: boolean, reported: string, profile: string): Finding | null {
+  return matches ? null : { kind: "difference", pdf: reported, profile };
 }
 
 /**
  * Matches a report's patient against a profile (docs/architecture/results-pipeline.md §5 step 8).
  * @returns valid and the three property values (First Name, Last Name, Date of Birth); dates in
- *   matchInfo are written MM/DD/YYYY.
+ *   findings are written MM/DD/YYYY.
  */
 export function matchProfile(patient: ReportPatient, profile: ProfilePerson): MatchOutcome {
   const properties: PropertyValue[] = [
-    { name: "First Name", matchInfo: info(firstNameMatches(patient.givenNames, profile.firstName), collapse(patient.givenNames), collapse(profile.firstName)) },
-    { name: "Last Name", matchInfo: info(lastNameMatches(patient.lastName, profile.lastName), collapse(patient.lastName), collapse(profile.lastName)) },
-    { name: "Date of Birth", matchInfo: info(patient.dob === profile.dob, usDate(patient.dob), usDate(profile.dob)) },
+    { name: "First Name", finding: info(firstNameMatches(patient.givenNames, profile.firstName), collapse(patient.givenNames), collapse(profile.firstName)) },
+    { name: "Last Name", finding: info(lastNameMatches(patient.lastName, profile.lastName), collapse(patient.lastName), collapse(profile.lastName)) },
+    { name: "Date of Birth", finding: info(patient.dob === profile.dob, usDate(patient.dob), usDate(profile.dob)) },
   ];
-  return { valid: properties.every((p) => p.matchInfo === null), properties };
+  return { valid: properties.every((p) => p.finding === null), properties };
 }

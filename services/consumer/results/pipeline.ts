@@ -8,6 +8,8 @@
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { TextObjectsAnswer } from "../../../contracts/consumer.ts";
+import { fieldIn, findingIn, resultWords } from "../../../contracts/result-words.ts";
+import type { ResultWords, SignedCodeDisagreement } from "../../../contracts/result-words.ts";
 import { LABS } from "../labs/index.ts";
 import type { LabFormat } from "../labs/types.ts";
 import type { ConsumerDatabase } from "../schema/tables.ts";
@@ -209,13 +211,10 @@ export async function linkTextObjects(ctx: ResultsContext, link: string): Promis
 export function outcomeMessage(report: Extracted, match: ProvenMatch, window: ResultWindow, now: Date, proof?: Proof, language: MailLanguage = "en"): string {
   if (language === "es") return spanishOutcomeMessage(report, match, window, now, proof);
   if (proof?.disagreement) {
-    return `We stored your result but it is not valid: the signed code (QR code) on it does not agree with its text: ${proof.disagreement}. If your testing company issued it so, you can dispute the result.`;
+    return `We stored your result but it is not valid: the signed code (QR code) on it does not agree with its text: ${disagreementIn(resultWords.en, proof.disagreement)}. If your testing company issued it so, you can dispute the result.`;
   }
   if (!match.valid) {
-    const problems = match.properties
-      .filter((p) => p.matchInfo !== null)
-      .map((p) => `${p.name} (${p.matchInfo})`)
-      .join(", ");
+    const problems = problemsIn(resultWords.en, match);
     return `We stored your result but it does not match your profile: ${problems}. If your profile is wrong, correct it in your personal info; otherwise you can dispute the result.`;
   }
   const validated = "Your test result was validated.";
@@ -232,36 +231,23 @@ export function outcomeMessage(report: Extracted, match: ProvenMatch, window: Re
   return `${validated} It was collected at ${utcText(report.collectedAt)}, so its safe window has already ended.`;
 }
 
-/** The checked fields' names (match.ts, proof/check.ts) and a signed code's disagreeing fields, in Spanish (docs/glossary-es.md). */
-const SPANISH_FIELDS: Record<string, string> = {
-  "First Name": "Nombre",
-  "Last Name": "Apellido",
-  "Date of Birth": "Fecha de nacimiento",
-  "Signed QR Code": "Código QR firmado",
-  Name: "Nombre",
-  Collected: "Toma de muestra",
-  Test: "Prueba",
-  Result: "Resultado",
-};
+/** A signed code's disagreements in `words` (contracts/result-words.ts); its values stay as written. */
+function disagreementIn(words: ResultWords, items: SignedCodeDisagreement[]): string {
+  return findingIn(words, { kind: "disagreement", items });
+}
 
-/** A signed code's disagreement (proof/check.ts disagreementOf) in Spanish; its values stay as written. */
-function spanishDisagreement(disagreement: string): string {
-  return disagreement.replace(
-    /\b(Name|Date of Birth|Collected|Test|Result) \(QR: ([^;()]*); PDF: ([^;()]*)\)/g,
-    (_whole, field: string, qr: string, pdf: string) => `${SPANISH_FIELDS[field]} (en el QR: ${qr}; en el PDF: ${pdf})`,
-  );
+/** The checked fields that did not pass, each named with what it found, in `words`: `Last Name (PDF: …; profile: …), …`. */
+function problemsIn(words: ResultWords, match: ProvenMatch): string {
+  return match.properties.flatMap((p) => (p.finding === null ? [] : [`${fieldIn(words, p.name)} (${findingIn(words, p.finding)})`])).join(", ");
 }
 
 /** outcomeMessage in Spanish: the same cases, the same details, the checked fields named in Spanish. */
 function spanishOutcomeMessage(report: Extracted, match: ProvenMatch, window: ResultWindow, now: Date, proof?: Proof): string {
   if (proof?.disagreement) {
-    return `Guardamos su resultado, pero no es válido: el código firmado (código QR) que lleva no coincide con su texto: ${spanishDisagreement(proof.disagreement)}. Si su empresa de pruebas lo emitió así, puede presentar una reclamación sobre el resultado.`;
+    return `Guardamos su resultado, pero no es válido: el código firmado (código QR) que lleva no coincide con su texto: ${disagreementIn(resultWords.es, proof.disagreement)}. Si su empresa de pruebas lo emitió así, puede presentar una reclamación sobre el resultado.`;
   }
   if (!match.valid) {
-    const problems = match.properties
-      .filter((p) => p.matchInfo !== null)
-      .map((p) => `${SPANISH_FIELDS[p.name] ?? p.name} (${p.matchInfo!.replace(/^PDF: ([\s\S]*); profile: ([\s\S]*)$/, "PDF: $1; perfil: $2")})`)
-      .join(", ");
+    const problems = problemsIn(resultWords.es, match);
     return `Guardamos su resultado, pero no coincide con su perfil: ${problems}. Si su perfil está mal, corríjalo en su información personal; si no, puede presentar una reclamación sobre el resultado.`;
   }
   const validated = "Su resultado de prueba se validó.";

@@ -18,8 +18,8 @@ import { mailLanguageOf } from "../../shared/language.ts";
 import type { ClaimedRow } from "../../shared/outbox.ts";
 import { DisputeRuleError, ResultNotFoundError } from "./errors.ts";
 import type { PdfPool } from "./pool.ts";
-import { imageOfResult, isResultId, refreshConsumerWindow } from "./store.ts";
-import { utcText } from "./windows.ts";
+import type { Finding } from "../../../contracts/result-words.ts";
+import { findingColumn, imageOfResult, isResultId, propertyValueOf, refreshConsumerWindow } from "./store.ts";
 
 /** Who may review disputes: e-mail addresses of the provider's staff (the consumer API's `reviewers` option), compared case-insensitively. */
 export interface Reviewers {
@@ -59,12 +59,12 @@ export class OwnDisputeError extends ForbiddenError {
 }
 
 /**
- * The match information of an accepted dispute's 'Manual Review' property value, which the owner reads
- * on Test Detail: that a reviewer accepted it and when (utcText, which the app localizes), never
- * which reviewer (docs/security.md "Dispute reviews"; the audit trail names them).
+ * The finding of an accepted dispute's 'Manual Review' property value, which the owner reads on Test
+ * Detail: that a reviewer accepted it and when (the API answers it as UTC text, which the app
+ * localizes), never which reviewer (docs/security.md "Dispute reviews"; the audit trail names them).
  */
-export function manualReviewText(at: Date): string {
-  return `Accepted on review by a reviewer at ${utcText(at)}`;
+export function manualReviewFinding(at: Date): Finding {
+  return { kind: "accepted", at: at.toISOString() };
 }
 
 /** @throws OwnDisputeError when the result of `resultId` (a well-formed id) belongs to `reviewer`. */
@@ -120,7 +120,7 @@ export async function disputeQueue(db: Kysely<ConsumerDatabase>, reviewer: { ide
   if (rows.length === 0) return [];
   const checks = await db
     .selectFrom("consumer_test_result_property_values")
-    .select(["result_id", "id", "name", "match_info"])
+    .select(["result_id", "id", "name", "finding"])
     .where(
       "result_id",
       "in",
@@ -142,7 +142,7 @@ export async function disputeQueue(db: Kysely<ConsumerDatabase>, reviewer: { ide
     disputeComment: r.dispute_comment ?? "",
     disputedAt: (r.disputed_at ?? r.collected_at).toISOString(),
     ...(r.page_count === null ? {} : { pageCount: r.page_count }),
-    propertyValues: checks.filter((c) => c.result_id === r.id).map((c) => ({ sF_TestResultPropertyValueId: c.id, name: c.name, matchInfo: c.match_info })),
+    propertyValues: checks.filter((c) => c.result_id === r.id).map(propertyValueOf),
   }));
 }
 
@@ -160,7 +160,7 @@ export async function disputeImage(db: Kysely<ConsumerDatabase>, pool: PdfPool, 
 /**
  * Decides an open dispute, in one transaction: the result row is locked, the decision stored on it
  * and in the audit trail (with the reviewer's identity user id and e-mail address), on accept the
- * result made valid, a 'Manual Review' property value added (manualReviewText: no reviewer named)
+ * result made valid, a 'Manual Review' property value added (manualReviewFinding: no reviewer named)
  * and the consumer's window recomputed, and the mail that tells the owner queued in `outbox` (to the
  * address of their latest token, in their kept language; none when the API never saw one).
  * @returns the owner's consumer id, the new validity, and the queued mail, to `outbox.deliver` once committed.
@@ -178,8 +178,8 @@ export async function reviewDispute(
   now: Date,
 ): Promise<{ consumerId: string; valid: boolean; mail: ClaimedRow | null }> {
   const response = responseComment.trim();
-  if (response === "") throw new DisputeRuleError("response_required", "Write the response the user will read.");
-  if ([...response].length > RESPONSE_COMMENT_MAX) throw new DisputeRuleError("response_too_long", `The response may be at most ${RESPONSE_COMMENT_MAX} characters long.`);
+  if (response === "") throw new DisputeRuleError("response_required", (w) => w.response_required());
+  if ([...response].length > RESPONSE_COMMENT_MAX) throw new DisputeRuleError("response_too_long", (w) => w.response_too_long(RESPONSE_COMMENT_MAX));
   if (!isResultId(resultId)) throw new ResultNotFoundError();
   return db.transaction().execute(async (trx) => {
     const row = await trx
@@ -192,7 +192,7 @@ export async function reviewDispute(
       .executeTakeFirst();
     if (row?.identity_user_id === reviewer.identityUserId) throw new OwnDisputeError();
     if (!row || row.dispute_status !== 1) throw new ResultNotFoundError();
-    if (row.review_decision !== null) throw new DisputeRuleError("already_reviewed", "This dispute has already been reviewed.");
+    if (row.review_decision !== null) throw new DisputeRuleError("already_reviewed", (w) => w.already_reviewed());
     const valid = decision === "accept" ? true : row.valid;
     await trx
       .updateTable("consumer_test_results")
@@ -218,7 +218,7 @@ export async function reviewDispute(
           id: randomUUID(),
           result_id: resultId,
           name: "Manual Review",
-          match_info: manualReviewText(now),
+          finding: findingColumn(manualReviewFinding(now)),
           position: Number(last?.position ?? -1) + 1,
         })
         .execute();

@@ -8,6 +8,8 @@ import { randomUUID } from "node:crypto";
 import { isUuid } from "../../shared/ids.ts";
 import type { Kysely, Transaction } from "kysely";
 import type { PropertyValue, TestResult as ContractTestResult } from "../../../contracts/consumer.ts";
+import { findingIn, resultWords } from "../../../contracts/result-words.ts";
+import type { Finding, SignedCodeDisagreement } from "../../../contracts/result-words.ts";
 import { DISEASE_NAME } from "../labs/rules.ts";
 import type { LabFormat, Outcome } from "../labs/types.ts";
 import type { ProfileChange } from "../profiles.ts";
@@ -34,6 +36,28 @@ export type TestResult = ContractTestResult;
 
 /** docs/product/data.md §3 test result property value: the contract's PropertyValue. */
 export type TestResultPropertyValue = PropertyValue;
+
+/** A finding as its column holds it (JSON text; null when the field passed). */
+export function findingColumn(finding: Finding | null): string | null {
+  return finding === null ? null : JSON.stringify(finding);
+}
+
+/**
+ * A stored property value as the API answers it (docs/product/calls.md §7 GET
+ * /testresult/testresultpropertyvalues/): its finding worded in the wire's fixed English grammar
+ * (contracts/result-words.ts), whatever the request's language; the app words it for its reader.
+ */
+export function propertyValueOf(row: { id: string; name: string; finding: string | null }): TestResultPropertyValue {
+  return { sF_TestResultPropertyValueId: row.id, name: row.name, matchInfo: row.finding === null ? null : findingIn(resultWords.en, JSON.parse(row.finding) as Finding) };
+}
+
+/** A result's signed-code disagreements as its column holds them (JSON text), and back as the wire's words. */
+function disagreementsColumn(items: SignedCodeDisagreement[] | null): string | null {
+  return items === null ? null : JSON.stringify(items);
+}
+function disagreementText(column: string | null): string | null {
+  return column === null ? null : findingIn(resultWords.en, { kind: "disagreement", items: JSON.parse(column) as SignedCodeDisagreement[] });
+}
 
 /** The profile fields the pipeline needs. */
 export interface ResultOwner {
@@ -194,12 +218,12 @@ export async function storeResult(db: Kysely<ConsumerDatabase>, owner: ResultOwn
           proof_kind: result.proof.kind,
           proof_issuer: result.proof.issuer,
           proof_unverified: result.proof.unverified,
-          proof_disagreement: result.proof.disagreement,
+          proof_disagreements: disagreementsColumn(result.proof.disagreement),
         })
         .execute();
       await trx
         .insertInto("consumer_test_result_property_values")
-        .values(match.properties.map((p, position) => ({ id: randomUUID(), result_id: id, name: p.name, match_info: p.matchInfo, position })))
+        .values(match.properties.map((p, position) => ({ id: randomUUID(), result_id: id, name: p.name, finding: findingColumn(p.finding), position })))
         .execute();
       await trx
         .insertInto("consumer_test_result_images")
@@ -227,7 +251,7 @@ export async function rematchResults(trx: Transaction<ConsumerDatabase>, change:
   if (before.firstName === after.firstName && before.lastName === after.lastName && before.dob === after.dob) return;
   const rows = await trx
     .selectFrom("consumer_test_results")
-    .select(["id", "valid", "patient_given_names", "patient_last_name", "patient_dob", "review_profile", "proof_disagreement"])
+    .select(["id", "valid", "patient_given_names", "patient_last_name", "patient_dob", "review_profile", "proof_disagreements"])
     .where("consumer_id", "=", change.consumerId)
     .execute();
   for (const row of rows) {
@@ -236,7 +260,7 @@ export async function rematchResults(trx: Transaction<ConsumerDatabase>, change:
       { firstName: after.firstName, lastName: after.lastName, dob: after.dob },
     );
     // A signed code that disagreed with the PDF keeps the result invalid whatever the profile says.
-    const matched = row.proof_disagreement === null ? profileMatch : { ...profileMatch, valid: false };
+    const matched = row.proof_disagreements === null ? profileMatch : { ...profileMatch, valid: false };
     // A dispute accepted on review (reviews.ts) holds while the profile is what it was accepted against.
     const match = row.review_profile !== null && row.review_profile === JSON.stringify({ firstName: after.firstName, lastName: after.lastName, dob: after.dob }) ? { ...matched, valid: true } : matched;
     if (match.valid !== row.valid) {
@@ -245,7 +269,7 @@ export async function rematchResults(trx: Transaction<ConsumerDatabase>, change:
     for (const p of match.properties) {
       await trx
         .updateTable("consumer_test_result_property_values")
-        .set({ match_info: p.matchInfo })
+        .set({ finding: findingColumn(p.finding) })
         .where("result_id", "=", row.id)
         .where("name", "=", p.name)
         .execute();
@@ -299,7 +323,7 @@ export async function listResults(db: Kysely<ConsumerDatabase>, identityUserId: 
     disputeResponseComment: r.dispute_response_comment,
     ...(r.page_count === null ? {} : { pageCount: r.page_count }),
     fetchedFrom: r.fetched_from,
-    proof: { kind: r.proof_kind, label: proofLabel(r.proof_kind, r.proof_issuer), unverifiedSignature: r.proof_unverified, disagreement: r.proof_disagreement },
+    proof: { kind: r.proof_kind, label: proofLabel(r.proof_kind, r.proof_issuer), unverifiedSignature: r.proof_unverified, disagreement: disagreementText(r.proof_disagreements) },
   }));
 }
 
@@ -311,11 +335,11 @@ export async function listPropertyValues(db: Kysely<ConsumerDatabase>, identityU
   await ownedResult(db, identityUserId, resultId);
   const rows = await db
     .selectFrom("consumer_test_result_property_values")
-    .select(["id", "name", "match_info"])
+    .select(["id", "name", "finding"])
     .where("result_id", "=", resultId)
     .orderBy("position")
     .execute();
-  return rows.map((r) => ({ sF_TestResultPropertyValueId: r.id, name: r.name, matchInfo: r.match_info }));
+  return rows.map(propertyValueOf);
 }
 
 /**
@@ -383,13 +407,13 @@ export async function imageOfResult(db: Kysely<ConsumerDatabase>, pool: PdfPool,
 export async function disputeResult(db: Kysely<ConsumerDatabase>, identityUserId: string, resultId: string, comment: string | null | undefined, now: Date): Promise<void> {
   const owned = await ownedResult(db, identityUserId, resultId);
   const text = (comment ?? "").trim();
-  if (text === "") throw new DisputeRuleError("comment_required", "Describe what is wrong with this result before submitting the dispute.");
+  if (text === "") throw new DisputeRuleError("comment_required", (w) => w.comment_required());
   if ([...text].length > DISPUTE_COMMENT_MAX) {
-    throw new DisputeRuleError("comment_too_long", `The dispute comment may be at most ${DISPUTE_COMMENT_MAX} characters long.`);
+    throw new DisputeRuleError("comment_too_long", (w) => w.comment_too_long(DISPUTE_COMMENT_MAX));
   }
   const refuse = (row: { valid: boolean; dispute_status: number }) => {
-    if (row.valid) return new DisputeRuleError("result_valid", "This test result was validated, so there is nothing to dispute.");
-    return new DisputeRuleError("already_disputed", "You have already disputed this test result; we will e-mail you when we have reviewed it.");
+    if (row.valid) return new DisputeRuleError("result_valid", (w) => w.result_valid());
+    return new DisputeRuleError("already_disputed", (w) => w.already_disputed());
   };
   if (owned.valid || owned.dispute_status !== 0) throw refuse(owned);
   const updated = await db

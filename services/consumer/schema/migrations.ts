@@ -14,6 +14,7 @@ import { resultProof } from "./0010_result_proof.ts";
 import { manualReviewUnnamed } from "./0011_manual_review_unnamed.ts";
 import { checkinGuesses } from "./0012_checkin_guesses.ts";
 import { mailLanguage } from "./0013_mail_language.ts";
+import { findingsAsValues } from "./0014_findings_as_values.ts";
 
 /** Migration table of the consumer API (kept apart from identity_… in a shared database). */
 export const CONSUMER_MIGRATION_TABLE = "consumer_migration";
@@ -33,4 +34,5 @@ export const consumerMigrations: Record<string, Migration> = {
   "0011_manual_review_unnamed": manualReviewUnnamed,
   "0012_checkin_guesses": checkinGuesses,
   "0013_mail_language": mailLanguage,
+  "0014_findings_as_values": findingsAsValues,
 };

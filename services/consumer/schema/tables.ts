@@ -116,11 +116,12 @@ export interface ConsumerTestResultsTable {
   page_count: ColumnType<number | null, number | null | undefined, never>;
   /** 0009: the lab's host a result by link was fetched from; null for an upload. */
   fetched_from: ColumnType<string | null, string | null | undefined, never>;
-  /** 0010 (proof/check.ts): shc, dcc, link or document; the issuer or country; an unverified signature's scheme; a disagreement. */
+  /** 0010 (proof/check.ts): shc, dcc, link or document; the issuer or country; an unverified signature's scheme; a disagreement (0014: proof_disagreements). */
   proof_kind: ColumnType<"shc" | "dcc" | "link" | "document", "shc" | "dcc" | "link" | "document" | undefined, never>;
   proof_issuer: ColumnType<string | null, string | null | undefined, never>;
   proof_unverified: ColumnType<"SMART Health Card" | "EU DCC" | null, "SMART Health Card" | "EU DCC" | null | undefined, never>;
-  proof_disagreement: ColumnType<string | null, string | null | undefined, never>;
+  /** 0014: JSON list of contracts/result-words.ts SignedCodeDisagreement; null when the signed code agrees (or there is none). */
+  proof_disagreements: ColumnType<string | null, string | null | undefined, never>;
   /** The last review decision of its dispute (0006_dispute_reviews.ts); null until reviewed. */
   review_decision: ColumnType<"accept" | "decline" | null, "accept" | "decline" | null | undefined, "accept" | "decline" | null>;
   reviewed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
@@ -135,8 +136,8 @@ export interface ConsumerTestResultPropertyValuesTable {
   result_id: ColumnType<string, string, never>;
   /** 'Manual Review' records an accepted dispute (0006_dispute_reviews.ts). */
   name: ColumnType<PropertyValueName, PropertyValueName, never>;
-  /** null when the field matches the profile. */
-  match_info: string | null;
+  /** 0014: JSON of contracts/result-words.ts Finding; null when the field passed. */
+  finding: string | null;
   /** Answer order. */
   position: ColumnType<number, number, never>;
 }

@@ -6,6 +6,8 @@
 // trusted issuer changes nothing but what Test Detail says; a code that carries no signature at all
 // (`alg: none`) from an unknown issuer is not mentioned. QR codes of other kinds (a lab's web address)
 // are not proof and are ignored.
+import { proofIn, resultWords, utcMinute } from "../../../../contracts/result-words.ts";
+import type { Finding, ProofKind, SignedCodeDisagreement } from "../../../../contracts/result-words.ts";
 import { UploadRejectedError } from "../errors.ts";
 import type { Extracted } from "../extract.ts";
 import { firstNameMatches, lastNameMatches } from "../match.ts";
@@ -17,7 +19,7 @@ import type { ProofTrust } from "./trust.ts";
 export type SignedScheme = "SMART Health Card" | "EU DCC";
 
 /** What a stored result's proof is (docs/product/labs.md §10.9). */
-export type ProofKind = "shc" | "dcc" | "link" | "document";
+export type { ProofKind };
 
 /** The proof step's outcome for one report. */
 export interface Proof {
@@ -26,51 +28,40 @@ export interface Proof {
   issuer: string | null;
   /** A signature found that could not be tied to a known issuer: its scheme; null otherwise. */
   unverified: SignedScheme | null;
-  /** What the signed code and the PDF's text disagree on, e.g. `Result (QR: Positive; PDF: Negative)`; null when they agree. */
-  disagreement: string | null;
+  /** Each field the signed code and the PDF's text disagree on, as values (contracts/result-words.ts); null when they agree. */
+  disagreement: SignedCodeDisagreement[] | null;
 }
 
-/** The words of a proof, stored and shown: `signed (SMART Health Card, <issuer>)`, `fetched from the lab`, `document checks`. */
+/** The words of a proof on the wire: `signed (SMART Health Card, <issuer>)`, `fetched from the lab`, `document checks` (contracts/result-words.ts). */
 export function proofLabel(kind: ProofKind, issuer: string | null): string {
-  switch (kind) {
-    case "shc":
-      return `signed (SMART Health Card, ${issuer ?? "unknown issuer"})`;
-    case "dcc":
-      return `signed (EU DCC, ${issuer ?? "unknown country"})`;
-    case "link":
-      return "fetched from the lab";
-    default:
-      return "document checks";
-  }
+  return proofIn(resultWords.en, kind, issuer);
 }
 
 /** The instant as a report prints it, to the minute, in UTC. */
-function minute(at: Date): string {
-  return `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
+const minute = utcMinute;
 
 /**
- * Where a verified signed result and the PDF's text disagree, in words; null when they agree.
+ * Where a verified signed result and the PDF's text disagree, field by field; null when they agree.
  * Names compare as matching does (docs/product/labs.md §10.6), either side's given names may carry middle
  * names the other lacks; the collection time agrees within the minute the report prints.
  */
-export function disagreementOf(signed: SignedLabResult, report: Extracted): string | null {
-  const found: string[] = [];
+export function disagreementOf(signed: SignedLabResult, report: Extracted): SignedCodeDisagreement[] | null {
+  const found: SignedCodeDisagreement[] = [];
   const namesAgree =
     lastNameMatches(report.lastName, signed.lastName) && (firstNameMatches(report.givenNames, signed.givenNames) || firstNameMatches(signed.givenNames, report.givenNames));
-  if (!namesAgree) found.push(`Name (QR: ${signed.givenNames} ${signed.lastName}; PDF: ${report.givenNames} ${report.lastName})`);
-  if (signed.dob !== report.dob) found.push(`Date of Birth (QR: ${signed.dob}; PDF: ${report.dob})`);
+  if (!namesAgree) found.push({ field: "Name", qr: `${signed.givenNames} ${signed.lastName}`, pdf: `${report.givenNames} ${report.lastName}` });
+  if (signed.dob !== report.dob) found.push({ field: "Date of Birth", qr: signed.dob, pdf: report.dob });
   if (signed.collectedAt) {
     if (Math.abs(signed.collectedAt.getTime() - report.collectedAt.getTime()) >= 60_000) {
-      found.push(`Collected (QR: ${minute(signed.collectedAt)}; PDF: ${minute(report.collectedAt)})`);
+      found.push({ field: "Collected", qr: minute(signed.collectedAt), pdf: minute(report.collectedAt) });
     }
   } else if (Math.abs(Date.parse(`${signed.collectedDate}T12:00:00Z`) - report.collectedAt.getTime()) > 36 * 3600_000) {
     // A date alone, in the lab's own zone: it agrees when within a day of the report's time.
-    found.push(`Collected (QR: ${signed.collectedDate}; PDF: ${minute(report.collectedAt)})`);
+    found.push({ field: "Collected", qr: signed.collectedDate, pdf: minute(report.collectedAt) });
   }
-  if (signed.method !== report.method) found.push(`Test (QR: ${signed.method}; PDF: ${report.method})`);
-  if (signed.outcome !== report.outcome) found.push(`Result (QR: ${signed.outcome ?? `unknown code ${signed.resultCode || "none"}`}; PDF: ${report.outcome})`);
-  return found.length > 0 ? found.join(", ") : null;
+  if (signed.method !== report.method) found.push({ field: "Test", qr: signed.method, pdf: report.method });
+  if (signed.outcome !== report.outcome) found.push({ field: "Result", qr: signed.outcome ?? { unknownCode: signed.resultCode || "none" }, pdf: report.outcome });
+  return found.length > 0 ? found : null;
 }
 
 /**
@@ -84,7 +75,7 @@ export function disagreementOf(signed: SignedLabResult, report: Extracted): stri
  */
 export async function checkProof(codes: readonly string[], report: Extracted, trust: ProofTrust, now: Date, fallback: "document" | "link" = "document"): Promise<Proof> {
   // Every verified code is compared with the text: one that agrees does not hide one that does not.
-  const verified: { kind: "shc" | "dcc"; issuer: string; disagreement: string | null }[] = [];
+  const verified: { kind: "shc" | "dcc"; issuer: string; disagreement: SignedCodeDisagreement[] | null }[] = [];
   let unverified: SignedScheme | null = null;
   // The verifiers are loaded with the first code of their kind, not with the consumer API: the EU
   // DCC's X.509, CBOR and base45 readers hold about 5 MiB of heap that a data thread whose reports
@@ -119,14 +110,16 @@ export async function checkProof(codes: readonly string[], report: Extracted, tr
   }
   const first = verified[0];
   if (!first) return { kind: fallback, issuer: null, unverified, disagreement: null };
-  const disagreements = [...new Set(verified.flatMap((v) => (v.disagreement ? [v.disagreement] : [])))];
-  return { kind: first.kind, issuer: first.issuer, unverified: null, disagreement: disagreements.length > 0 ? disagreements.join("; ") : null };
+  // Each field's disagreement once, whichever codes found it.
+  const seen = new Set<string>();
+  const disagreements = verified.flatMap((v) => v.disagreement ?? []).filter((d) => !seen.has(JSON.stringify(d)) && seen.add(JSON.stringify(d)));
+  return { kind: first.kind, issuer: first.issuer, unverified: null, disagreement: disagreements.length > 0 ? disagreements : null };
 }
 
-/** A match with the proof's property value: `Signed QR Code` (checked, matchInfo the disagreement or null) for a verified signed result. */
+/** A match with the proof's property value: `Signed QR Code` (checked, its finding the disagreement or null) for a verified signed result. */
 export interface ProvenMatch {
   valid: boolean;
-  properties: { name: MatchOutcome["properties"][number]["name"] | "Signed QR Code"; matchInfo: string | null }[];
+  properties: { name: MatchOutcome["properties"][number]["name"] | "Signed QR Code"; finding: Finding | null }[];
 }
 
 /**
@@ -135,5 +128,5 @@ export interface ProvenMatch {
  */
 export function withProof(match: MatchOutcome, proof: Proof): ProvenMatch {
   if (proof.kind !== "shc" && proof.kind !== "dcc") return match;
-  return { valid: match.valid && proof.disagreement === null, properties: [...match.properties, { name: "Signed QR Code", matchInfo: proof.disagreement }] };
+  return { valid: match.valid && proof.disagreement === null, properties: [...match.properties, { name: "Signed QR Code", finding: proof.disagreement && { kind: "disagreement", items: proof.disagreement } }] };
 }
