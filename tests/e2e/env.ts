@@ -21,6 +21,14 @@ export const e2e = {
   reviewers: { js: "reviewer.js@e2e.example.com", "no-js": "reviewer.no-js@e2e.example.com" },
   /** The licensed administrators of the sample venues (`npm run seed:venues` before the app starts): one per project. */
   venueAdmins: { js: "venue.js@e2e.example.com", "no-js": "venue.no-js@e2e.example.com" },
+  /**
+   * The staff of tests/e2e/screens.spec.ts's signed-in screens: each a dispute reviewer (REVIEWER_EMAILS)
+   * and a licensed administrator of the sample venues, who decides A's dispute, checks A in and shows
+   * the reviewers' screens. One per worker slot (a worker's `parallelIndex`): two workers running at
+   * once never share one, and a worker that replaces another, or runs the other project, signs in to
+   * the account its slot made before. Four slots: the suite runs with two workers.
+   */
+  screensStaff: ["staff.0@e2e.example.com", "staff.1@e2e.example.com", "staff.2@e2e.example.com", "staff.3@e2e.example.com"],
   /** The reference lab result server (tests/lab-sites): every lab's result links, on loopback, with its own certificate. */
   labSitesPort: 3103,
   labSitesCa: ".e2e-data/lab-sites-ca.pem",

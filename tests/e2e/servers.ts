@@ -56,14 +56,14 @@ export const servers: Server[] = [
   },
   {
     // The default deployment: the three services embedded. The sample venues, with one licensed
-    // administrator per project, are written before the app takes DATA_DIR.
+    // administrator per project and the screens' staff, are written before the app takes DATA_DIR.
     name: "app",
-    command: `rm -rf ${e2e.appDataDir} && node services/business/seed-cli.ts ${Object.values(e2e.venueAdmins).join(" ")} && node server.ts`,
+    command: `rm -rf ${e2e.appDataDir} && node services/business/seed-cli.ts ${[...Object.values(e2e.venueAdmins), ...e2e.screensStaff].join(" ")} && node server.ts`,
     after: ["lab-sites"],
     health: `${e2e.appUrl}/healthz`,
     env: {
       ...appEnv(e2e.appPort, e2e.appDataDir),
-      REVIEWER_EMAILS: Object.values(e2e.reviewers).join(","),
+      REVIEWER_EMAILS: [...Object.values(e2e.reviewers), ...e2e.screensStaff].join(","),
       // Mail links of the embedded identity authority and consumer API point here.
       PUBLIC_URL: e2e.appUrl,
       // Test only: result links are served by the reference lab sites on loopback.

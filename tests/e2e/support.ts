@@ -109,17 +109,20 @@ async function clientToken(url: string): Promise<string> {
  * Creates an account with `password`; confirms it when asked. Straight at the identity authority
  * when it runs as its own process; else (embedded) through the app's registration form and the
  * mailed confirmation link, as a browser without JavaScript would, on `on` (default: the project's app).
+ * With `reuse`, an account that already has the address is kept as it is (one an earlier call made,
+ * with the same password and confirmation).
  */
-export async function createAccount(email: string, password: string, options: { confirmed: boolean; on?: E2eTarget }): Promise<void> {
+export async function createAccount(email: string, password: string, options: { confirmed: boolean; on?: E2eTarget; reuse?: boolean }): Promise<void> {
   const on = options.on ?? target();
   const authority = on.identityUrl;
-  if (!authority) return createAccountThroughApp(on, email, password, options.confirmed);
+  if (!authority) return createAccountThroughApp(on, email, password, options.confirmed, options.reuse ?? false);
   const token = await clientToken(authority);
   const registered = await fetch(`${authority}/api/account/register`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify({ userName: email, password }),
   });
+  if (options.reuse && registered.status !== 200 && (await registered.text()).includes("DuplicateUserName")) return;
   expect(registered.status).toBe(200);
   if (!options.confirmed) return;
   const sent = await fetch(`${authority}/api/account/sendconfirmationemail?${new URLSearchParams({ email })}`, {
@@ -135,9 +138,10 @@ export async function createAccount(email: string, password: string, options: { 
 
 /**
  * The account made through `on`'s pages: the registration form posted (both toggles on), then, when
- * `confirmed`, the confirmation link of the mail in `on.identityOutbox` opened on the app.
+ * `confirmed`, the confirmation link of the mail in `on.identityOutbox` opened on the app. With
+ * `reuse`, the form's answer that the address is taken (409) leaves the account as it is.
  */
-async function createAccountThroughApp(on: E2eTarget, email: string, password: string, confirmed: boolean): Promise<void> {
+async function createAccountThroughApp(on: E2eTarget, email: string, password: string, confirmed: boolean, reuse: boolean): Promise<void> {
   const origin = new URL(on.appUrl).origin;
   const registered = await fetch(`${on.appUrl}/registration`, {
     method: "POST",
@@ -145,6 +149,7 @@ async function createAccountThroughApp(on: E2eTarget, email: string, password: s
     headers: { "content-type": "application/x-www-form-urlencoded", origin },
     body: new URLSearchParams({ email, password, confirmPassword: password, acceptTerms: "on", acceptPrivacy: "on" }),
   });
+  if (reuse && registered.status === 409) return;
   expect(registered.status).toBe(302);
   expect(registered.headers.get("location")).toMatch(/\/checkconfirmation$/);
   if (!confirmed) return;
