@@ -27,6 +27,7 @@ import { catalogues, type Messages } from "../../app/messages/catalogues";
 import { englishOn, englishOnlyStrings } from "./catalogue-english";
 import { checkControls } from "./controls";
 import { e2e } from "./env";
+import { spanishRejectionMessages } from "../../services/consumer/results/errors-es";
 import {
   consentCookie,
   createAccount,
@@ -209,6 +210,17 @@ const signedInScreens: [string, (f: Friends) => string, ScreenOptions?][] = [
   ["/safewindow", () => "/safewindow"],
   ["/mytests", () => "/mytests"],
   ["/mytests?guidelines", () => "/mytests?guidelines"],
+  [
+    "/mytests, a refused upload's message",
+    () => "/mytests",
+    {
+      // A file that is not a PDF: refused by the consumer API, which words it in the request's language; nothing is stored.
+      shows: async (page, _f, m) => {
+        await uploadPdf(page, new TextEncoder().encode("These are my results, typed out."), "results.pdf", m);
+        await expect(page.getByText(spanishRejectionMessages.not_pdf())).toBeVisible();
+      },
+    },
+  ],
   ["Test Detail", (f) => f.resultHref],
   ["Test Detail, invalid, with its error rows", (f) => f.invalidHref],
   ["Test Detail, invalid, its Dispute tab", (f) => `${f.invalidHref}&tab=dispute`, { shows: (page, _f, m) => expect(page.getByLabel(m.describeDifference)).toBeVisible() }],
