@@ -27,9 +27,7 @@ export type CallAuth =
   /** A bearer access token of the client-credentials grant (scope identity.api). */
   | "clientToken"
   /** A bearer access token of a signed-in user (password grant). */
-  | "userToken"
-  /** None: open to anyone (published keys). */
-  | "none";
+  | "userToken";
 
 /** One error answer a client reads: when it comes, and its JSON body. */
 export interface ErrorAnswer {
