@@ -11,7 +11,7 @@
  * The reference consumer API stores findings as values (`Finding`, JSON) and writes them on the wire
  * in one fixed English grammar, `resultWords.en`, whatever the request's language; the app reads that
  * grammar back (`readFinding`, `readProof`) and words it in the reader's language; the API's own
- * Spanish upload message uses `resultWords.es`, so both say it in the same words. The values inside
+ * Spanish upload message uses `spanishResultWords` (contracts/result-words-es.ts), so both say it in the same words. The values inside
  * (names, dates, a lab's test name, an issuer) stay as written. Imports nothing: the browser bundle
  * and Node's type stripping read it (explicit `.ts` extensions only).
  */
@@ -65,8 +65,11 @@ export interface ResultWords {
   unknownResultCode: (code: string) => string;
 }
 
-/** English: the consumer API's wire grammar, word for word. Spanish: in the terms of docs/glossary-es.md. */
-export const resultWords: { en: ResultWords; es: ResultWords } = {
+/**
+ * English: the consumer API's wire grammar, word for word. The Spanish is contracts/result-words-es.ts, a
+ * module of its own so that an English page's script does not carry it.
+ */
+export const resultWords: { en: ResultWords } = {
   en: {
     outcomes: { Negative: "Negative", Positive: "Positive", Inconclusive: "Inconclusive" },
     proof: { document: "document checks", link: "fetched from the lab", unknownIssuer: "unknown issuer", unknownCountry: "unknown country", signed: (scheme, issuer) => `signed (${scheme}, ${issuer})` },
@@ -77,17 +80,6 @@ export const resultWords: { en: ResultWords; es: ResultWords } = {
     acceptedOnReviewAt: (at) => `Accepted on review by a reviewer at ${at}`,
     signedCodeDifference: (field, qr, pdf) => `${field} (QR: ${qr}; PDF: ${pdf})`,
     unknownResultCode: (code) => `unknown code ${code}`,
-  },
-  es: {
-    outcomes: { Negative: "Negativo", Positive: "Positivo", Inconclusive: "No concluyente" },
-    proof: { document: "revisión del documento", link: "obtenido del laboratorio", unknownIssuer: "emisor desconocido", unknownCountry: "país desconocido", signed: (scheme, issuer) => `firmado (${scheme}, ${issuer})` },
-    fields: { "First Name": "Nombre", "Last Name": "Apellido", "Date of Birth": "Fecha de nacimiento", "Signed QR Code": "Código QR firmado", "Manual Review": "Revisión manual" },
-    signedCodeFields: { Name: "Nombre", "Date of Birth": "Fecha de nacimiento", Collected: "Toma de muestra", Test: "Prueba", Result: "Resultado" },
-    difference: (pdf, profile) => `PDF: ${pdf}; perfil: ${profile}`,
-    acceptedOnReview: "Aceptado en la revisión por un revisor",
-    acceptedOnReviewAt: (at) => `Aceptado en la revisión por un revisor el ${at}`,
-    signedCodeDifference: (field, qr, pdf) => `${field} (en el QR: ${qr}; en el PDF: ${pdf})`,
-    unknownResultCode: (code) => `código desconocido ${code}`,
   },
 };
 

@@ -61,11 +61,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     noResults: m.noResults,
     stateLabels: m.resultStateLabels,
     stateWords: m.resultStateWords,
-    // The outcome words alone travel: the list words each result's outcome with them (app/result-words.ts).
-    outcomes: { outcomes: m.resultWords.outcomes },
     card: safeWindowCardText(m, language, person, timeZone),
   };
-  return { results: valueOrThrow(results), card: person, showGuidelines, notice, error: flash.error, now: Date.now(), timeZone, language, linkConstraint, text };
+  // Each result's outcome in words (app/result-words.ts), here on the server: the page's script carries no wording code.
+  const listed = valueOrThrow(results).map((result) => ({ ...result, outcomeWord: outcomeWord(m.resultWords, result.result) }));
+  return { results: listed, card: person, showGuidelines, notice, error: flash.error, now: Date.now(), timeZone, language, linkConstraint, text };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -208,7 +208,7 @@ export default function MyTests() {
                     <span className="result-name">{result.publicName}</span>
                     <TextOnly>: </TextOnly>
                     <span className="result-meta">
-                      {result.testName} · {outcomeWord(text.outcomes, result.result)} · {formatInstant(result.testDate, timeZone, language)}
+                      {result.testName} · {result.outcomeWord} · {formatInstant(result.testDate, timeZone, language)}
                     </span>
                   </span>
                 </Link>

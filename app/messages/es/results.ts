@@ -2,7 +2,7 @@
  * Spanish of app/messages/results.ts (uploads, the test list, test detail and the dispute), in the terms
  * of docs/glossary-es.md.
  */
-import { resultWords as sharedResultWords } from "../../../contracts/result-words.ts";
+import { spanishResultWords } from "../../../contracts/result-words-es.ts";
 import { productName } from "./shell.ts";
 
 export const resultErrorsHeading = "Este resultado de prueba tuvo los siguientes errores:";
@@ -58,7 +58,7 @@ export const proofIconLabels = {
   disagrees: "Advertencia: su código QR firmado no coincide con su texto",
 } as const;
 export const proofDisagrees = (label: string) => `${label}, que no coincide con el texto del informe`;
-export const resultWords = sharedResultWords.es;
+export const resultWords = spanishResultWords;
 export const unverifiedSignature = (scheme: string) =>
   `Su código QR lleva una firma ${scheme} que no se pudo vincular a un emisor conocido, así que el resultado se revisó como documento.`;
 

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { TextObjectsAnswer } from "../../../contracts/consumer.ts";
 import { fieldIn, findingIn, resultWords } from "../../../contracts/result-words.ts";
+import { spanishResultWords } from "../../../contracts/result-words-es.ts";
 import type { ResultWords, SignedCodeDisagreement } from "../../../contracts/result-words.ts";
 import { LABS } from "../labs/index.ts";
 import type { LabFormat } from "../labs/types.ts";
@@ -244,10 +245,10 @@ function problemsIn(words: ResultWords, match: ProvenMatch): string {
 /** outcomeMessage in Spanish: the same cases, the same details, the checked fields named in Spanish. */
 function spanishOutcomeMessage(report: Extracted, match: ProvenMatch, window: ResultWindow, now: Date, proof?: Proof): string {
   if (proof?.disagreement) {
-    return `Guardamos su resultado, pero no es válido: el código firmado (código QR) que lleva no coincide con su texto: ${disagreementIn(resultWords.es, proof.disagreement)}. Si su empresa de pruebas lo emitió así, puede presentar una reclamación sobre el resultado.`;
+    return `Guardamos su resultado, pero no es válido: el código firmado (código QR) que lleva no coincide con su texto: ${disagreementIn(spanishResultWords, proof.disagreement)}. Si su empresa de pruebas lo emitió así, puede presentar una reclamación sobre el resultado.`;
   }
   if (!match.valid) {
-    const problems = problemsIn(resultWords.es, match);
+    const problems = problemsIn(spanishResultWords, match);
     return `Guardamos su resultado, pero no coincide con su perfil: ${problems}. Si su perfil está mal, corríjalo en su información personal; si no, puede presentar una reclamación sobre el resultado.`;
   }
   const validated = "Su resultado de prueba se validó.";
