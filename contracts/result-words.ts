@@ -69,19 +69,20 @@ export interface ResultWords {
  * English: the consumer API's wire grammar, word for word. The Spanish is contracts/result-words-es.ts, a
  * module of its own so that an English page's script does not carry it.
  */
-export const resultWords: { en: ResultWords } = {
-  en: {
-    outcomes: { Negative: "Negative", Positive: "Positive", Inconclusive: "Inconclusive" },
-    proof: { document: "document checks", link: "fetched from the lab", unknownIssuer: "unknown issuer", unknownCountry: "unknown country", signed: (scheme, issuer) => `signed (${scheme}, ${issuer})` },
-    fields: { "First Name": "First Name", "Last Name": "Last Name", "Date of Birth": "Date of Birth", "Signed QR Code": "Signed QR Code", "Manual Review": "Manual Review" },
-    signedCodeFields: { Name: "Name", "Date of Birth": "Date of Birth", Collected: "Collected", Test: "Test", Result: "Result" },
-    difference: (pdf, profile) => `PDF: ${pdf}; profile: ${profile}`,
-    acceptedOnReview: "Accepted on review by a reviewer",
-    acceptedOnReviewAt: (at) => `Accepted on review by a reviewer at ${at}`,
-    signedCodeDifference: (field, qr, pdf) => `${field} (QR: ${qr}; PDF: ${pdf})`,
-    unknownResultCode: (code) => `unknown code ${code}`,
-  },
+export const englishResultWords: ResultWords = {
+  outcomes: { Negative: "Negative", Positive: "Positive", Inconclusive: "Inconclusive" },
+  proof: { document: "document checks", link: "fetched from the lab", unknownIssuer: "unknown issuer", unknownCountry: "unknown country", signed: (scheme, issuer) => `signed (${scheme}, ${issuer})` },
+  fields: { "First Name": "First Name", "Last Name": "Last Name", "Date of Birth": "Date of Birth", "Signed QR Code": "Signed QR Code", "Manual Review": "Manual Review" },
+  signedCodeFields: { Name: "Name", "Date of Birth": "Date of Birth", Collected: "Collected", Test: "Test", Result: "Result" },
+  difference: (pdf, profile) => `PDF: ${pdf}; profile: ${profile}`,
+  acceptedOnReview: "Accepted on review by a reviewer",
+  acceptedOnReviewAt: (at) => `Accepted on review by a reviewer at ${at}`,
+  signedCodeDifference: (field, qr, pdf) => `${field} (QR: ${qr}; PDF: ${pdf})`,
+  unknownResultCode: (code) => `unknown code ${code}`,
 };
+
+/** The words by language, where the consumer API picks them (its wire grammar is `resultWords.en`). */
+export const resultWords: { en: ResultWords } = { en: englishResultWords };
 
 /** `key` when it is one of `table`'s own keys (never an inherited one such as "toString"). */
 function own<T extends object>(table: T, key: string): key is Extract<keyof T, string> {

@@ -3,7 +3,6 @@
  * upload.
  * Verbatim strings of the product rules (docs/product/); "ours" marks a string it does not give (app/messages.ts).
  */
-import { resultWords as sharedResultWords } from "../../contracts/result-words.ts";
 import { productName } from "./shell.ts";
 
 // docs/product/screens.md §2 test detail, §5 upload
@@ -68,7 +67,7 @@ export const proofIconLabels = {
 export const proofDisagrees = (label: string) => `${label}, which disagrees with the report's text`;
 // ours: what the consumer API answers as data, worded in the reader's language (app/result-words.ts); in
 // English, the consumer API's own words (contracts/result-words.ts holds both languages, which the API's Spanish uses too)
-export const resultWords = sharedResultWords.en;
+export { englishResultWords as resultWords } from "../../contracts/result-words.ts";
 export const unverifiedSignature = (scheme: string) =>
   `Its QR code carries ${/^[AEIOU]/.test(scheme) ? "an" : "a"} ${scheme} signature that could not be tied to a known issuer, so the result was checked as a document.`;
 
@@ -174,7 +173,8 @@ export const resultRefusalReasons = {
   link_type: "That link does not lead to a test result as your testing company serves them. Paste the link to your result exactly as your testing company sent it.",
   signature_invalid: "The signed code (QR code) on this PDF does not verify, so the report or its code was changed after it was issued. Upload the original PDF exactly as you received it from your testing company.",
   signature_revoked: "The issuer of the signed code (QR code) on this PDF has revoked it, so it no longer proves this result. Ask your testing company about it.",
-  signature_expired: "The signed code (QR code) on this PDF has expired, so it no longer proves this result. Take a new test to get a new result.",  not_found: "This test result was not found.",
+  signature_expired: "The signed code (QR code) on this PDF has expired, so it no longer proves this result. Take a new test to get a new result.",
+  not_found: "This test result was not found.",
   no_profile: "Create your profile before adding test results, so that we can match them to you.",
   comment_required: "Describe what is wrong with this result before submitting the dispute.",
   result_valid: "This test result was validated, so there is nothing to dispute.",

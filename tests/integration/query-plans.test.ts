@@ -47,6 +47,14 @@ const fullReads: { pattern: RegExp; reason: string }[] = [
   },
   { pattern: /^update consumer_test_results set proof_kind = 'link' where fetched_from is not null$/, reason: "consumer migration 0010 marks the results fetched by link once, when it is applied" },
   { pattern: /^update consumer_test_result_property_values\s+set match_info = case/, reason: "consumer migration 0011 rewrites the Manual Review values once, when it is applied" },
+  {
+    pattern: /^select "id", "name", "match_info" from "consumer_test_result_property_values" where "match_info" is not null$/,
+    reason: "consumer migration 0014 reads every stored finding once, when it is applied, to store it as values",
+  },
+  {
+    pattern: /^select "id", "proof_disagreement" from "consumer_test_results" where "proof_disagreement" is not null$/,
+    reason: "consumer migration 0014 reads every signed-code disagreement once, when it is applied, to store it as values",
+  },
   { pattern: /^select "id", "data" from "app_session"$/, reason: "session migration 0003 gives every session its user once, when it is applied (at most 12 hours of sessions)" },
 ];
 
@@ -243,10 +251,20 @@ describe("query plans of the reference services and the session store", () => {
     await pglite.exec("SET enable_seqscan = off");
     for (const [sql, parameters] of queries) {
       if (!/^\s*(select|update|delete|insert|with)\b/i.test(sql)) continue;
-      const { rows } = await pglite.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`, [...parameters]);
+      const fullRead = fullReads.find((f) => f.pattern.test(sql))?.reason;
+      let rows: { "QUERY PLAN": string }[];
+      try {
+        ({ rows } = await pglite.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`, [...parameters]));
+      } catch (error) {
+        // A migration's one-off query on a column a later migration dropped (0011 and 0014 on match_info) cannot be
+        // planned any more; only a whole-table read by design, listed with its reason, may be one.
+        if (!fullRead || !/column "\w+" does not exist/.test((error as Error).message)) throw error;
+        planned.push({ sql, plan: "(not planned: a later migration dropped a column it read)", sequential: [], fullRead });
+        continue;
+      }
       const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");
       const sequential = [...plan.matchAll(/Seq Scan on (\w+)/g)].map((m) => m[1]!);
-      planned.push({ sql, plan, sequential, fullRead: fullReads.find((f) => f.pattern.test(sql))?.reason });
+      planned.push({ sql, plan, sequential, fullRead });
     }
     await pglite.exec("RESET enable_seqscan");
 

@@ -2,7 +2,6 @@
  * Spanish of app/messages/results.ts (uploads, the test list, test detail and the dispute), in the terms
  * of docs/glossary-es.md.
  */
-import { spanishResultWords } from "../../../contracts/result-words-es.ts";
 import { productName } from "./shell.ts";
 
 export const resultErrorsHeading = "Este resultado de prueba tuvo los siguientes errores:";
@@ -58,7 +57,7 @@ export const proofIconLabels = {
   disagrees: "Advertencia: su código QR firmado no coincide con su texto",
 } as const;
 export const proofDisagrees = (label: string) => `${label}, que no coincide con el texto del informe`;
-export const resultWords = spanishResultWords;
+export { spanishResultWords as resultWords } from "../../../contracts/result-words-es.ts";
 export const unverifiedSignature = (scheme: string) =>
   `Su código QR lleva una firma ${scheme} que no se pudo vincular a un emisor conocido, así que el resultado se revisó como documento.`;
 
@@ -153,7 +152,8 @@ export const resultRefusalReasons = {
   link_type: `Ese enlace no lleva a un resultado de prueba tal como los sirve su empresa de pruebas. ${enlaceComoLoEnvio}`,
   signature_invalid: `El código firmado (código QR) de este PDF no se puede verificar, así que el informe o su código se modificaron después de emitirse. ${subirOriginal}`,
   signature_revoked: "El emisor del código firmado (código QR) de este PDF lo revocó, así que ya no demuestra este resultado. Consulte a su empresa de pruebas.",
-  signature_expired: "El código firmado (código QR) de este PDF caducó, así que ya no demuestra este resultado. Hágase una prueba nueva para obtener un resultado nuevo.",  not_found: "No encontramos este resultado de prueba.",
+  signature_expired: "El código firmado (código QR) de este PDF caducó, así que ya no demuestra este resultado. Hágase una prueba nueva para obtener un resultado nuevo.",
+  not_found: "No encontramos este resultado de prueba.",
   no_profile: "Cree su perfil antes de agregar resultados de prueba, para que podamos cotejarlos con sus datos.",
   comment_required: "Describa qué está mal en este resultado antes de enviar la reclamación.",
   result_valid: "Este resultado de prueba se validó, así que no hay nada que reclamar.",
