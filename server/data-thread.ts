@@ -187,6 +187,8 @@ if (!consumerUrl) {
       ...(config.SHC_EXTRA_ISSUERS ? { shcIssuers: readExtraIssuers(config.SHC_EXTRA_ISSUERS) } : {}),
       ...(config.DCC_TRUST_LIST ? { dccSigners: readDccTrustList(config.DCC_TRUST_LIST) } : {}),
     },
+    // A DATA_DIR found open to other users: the pass keys may have been read too.
+    replacePassKeys: rotateSigningKey,
   });
   closers.push(consumer.close);
   sessionDb ??= consumer.db;

@@ -68,7 +68,10 @@ export async function startProcess(env: Record<string, string | undefined>): Pro
     if (dataDirWasOpen) {
       log.warn(
         { tightened: secured.tightened.length },
-        tightenedMessage(secured, config.IDENTITY_URL ? "the identity authority runs elsewhere (IDENTITY_URL): its signing key is not here" : "the identity signing key is replaced at this start"),
+        tightenedMessage(
+          secured,
+          config.IDENTITY_URL ? "the services run elsewhere (IDENTITY_URL): their keys are not here" : "the identity signing key and the pass keys are replaced at this start",
+        ),
       );
     }
   } catch (error) {

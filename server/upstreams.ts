@@ -30,7 +30,7 @@ export interface UpstreamsOptions {
   config: Config;
   /** The identity client secret the embedded identity authority accepts (unused when IDENTITY_URL is set). */
   identityClientSecret: string | undefined;
-  /** DATA_DIR was open to other users at this start: the embedded identity authority replaces its signing key. */
+  /** DATA_DIR was open to other users at this start: the embedded identity authority replaces its signing key, and the consumer API its pass keys. */
   rotateSigningKey: boolean;
   /** UPSTREAM_EXTENSIONS=on. */
   extensions: boolean;

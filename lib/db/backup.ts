@@ -22,7 +22,7 @@ import { ownerOnlyFs } from "./database.ts";
 export const BACKUP_FORMAT = 1;
 
 /** The kept secrets of a DATA_DIR (server.ts keptSecret), copied when present. */
-export const KEPT_SECRETS = ["session-secret", "identity-client-secret", "identity-signing-secret"] as const;
+export const KEPT_SECRETS = ["session-secret", "identity-client-secret", "identity-signing-secret", "consumer-pass-secret"] as const;
 
 /** A file that is not a backup this code can restore, or a DATA_DIR that is not empty enough to restore into. */
 export class BackupError extends Error {

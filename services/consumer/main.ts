@@ -35,12 +35,15 @@ const envSchema = z.object({
   // Signed results (results/proof/trust.ts): JSON files of extra SMART Health Card issuers and of EU DCC document signers.
   SHC_EXTRA_ISSUERS: z.preprocess(unsetIfEmpty, z.string().optional()),
   DCC_TRUST_LIST: z.preprocess(unsetIfEmpty, z.string().optional()),
+  // The secret the pass keys are sealed with (pass/keys.ts); unset: DATA_DIR/consumer-pass-secret, made at
+  // first start. Replicas on one DATABASE_URL share it.
+  CONSUMER_PASS_SECRET: z.preprocess(unsetIfEmpty, z.string().min(32, "must be at least 32 characters").optional()),
 });
 
 const env = parseEnvOrExit("consumer", envSchema, process.env);
 const logger = pino({ level: env.LOG_LEVEL });
 // Owner-only DATA_DIR (docs/security.md "DATA_DIR"): tightened before anything is written there.
-secureDataDirOrExit("consumer", env.DATA_DIR, logger, "nothing to replace here: a separate identity authority replaces its own key when its DATA_DIR was open");
+const dataDirWasOpen = secureDataDirOrExit("consumer", env.DATA_DIR, logger, "the pass keys are replaced at this start (a separate identity authority replaces its own key when its DATA_DIR was open)");
 
 let labTestServer: ReturnType<typeof labTestServerFromEnv>;
 let proof: { shcIssuers?: ShcIssuer[]; dccSigners?: DccSigner[] };
@@ -74,6 +77,8 @@ const service = startConsumerService({
   businessUrl: env.BUSINESS_API_URL,
   ...(labTestServer ? { links: { testServer: labTestServer } } : {}),
   proof,
+  ...(env.CONSUMER_PASS_SECRET ? { passSecret: env.CONSUMER_PASS_SECRET } : {}),
+  replacePassKeys: dataDirWasOpen,
 }).catch((err: unknown) => {
   logger.fatal({ err: errorSummary(err) }, "consumer API failed to start");
   process.exit(1);

@@ -6,6 +6,7 @@ import { sql, type Kysely } from "kysely";
 import type { Logger } from "pino";
 import { createDatabase } from "../../lib/db/database.ts";
 import { migrateToLatest } from "../../lib/db/migrate.ts";
+import { keptDataDirSecret } from "../../lib/data-dir.ts";
 import { closeHttp, listenHttp } from "../shared/listen.ts";
 import { DEFAULT_MAIL_FROM, DEFAULT_SUPPORT_EMAIL, createMailer } from "../shared/mail.ts";
 import type { Mailer } from "../shared/mail.ts";
@@ -24,6 +25,8 @@ import type { DccSigner } from "./results/proof/dcc.ts";
 import type { ShcIssuer } from "./results/proof/shc.ts";
 import { proofTrust } from "./results/proof/trust.ts";
 import { rematchResults } from "./results/store.ts";
+import { PASS_SECRET_FILE, loadPassKeys } from "./pass/keys.ts";
+import type { PassKeyOptions } from "./pass/keys.ts";
 import type { GuessLimits } from "./guesses.ts";
 import { CONSUMER_MIGRATION_TABLE, consumerMigrations } from "./schema/migrations.ts";
 import type { ConsumerDatabase } from "./schema/tables.ts";
@@ -84,6 +87,15 @@ export interface ConsumerOptions {
   checkinLimits?: Partial<GuessLimits>;
   /** How long an e-mail stored for search is trusted before a call writes it again, ms (subscriptions.ts EmailMemory); default EMAIL_MEMORY_TTL_MS. */
   emailMemoryMs?: number;
+  /**
+   * The secret the pass keys are sealed with (CONSUMER_PASS_SECRET, at least 32 characters), instead of
+   * `${dataDir}/consumer-pass-secret` (made 0600 on first start). The same on every replica of one database.
+   */
+  passSecret?: string;
+  /** DATA_DIR was open to other local users at this start: every pass key is replaced (pass/keys.ts). */
+  replacePassKeys?: boolean;
+  /** Overrides of the pass keys' lead and rotation age, ms (pass/keys.ts PASS_KEY_LEAD_MS, PASS_KEY_ROTATE_AFTER_MS); tests shorten them. */
+  passKeyTimings?: { leadMs?: number; rotateAfterMs?: number };
 }
 
 export interface ConsumerService {
@@ -126,6 +138,11 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
     const trust = proofTrust(opts.proof ?? {});
     const applied = await migrateToLatest(db, consumerMigrations, CONSUMER_MIGRATION_TABLE);
     if (applied.length > 0) logger.info({ migrations: applied }, "consumer database migrated");
+    // The pass keys before serving: a first key, or a tightening start's new set (pass/keys.ts).
+    const passKeyOptions: PassKeyOptions = { secret: opts.passSecret ?? keptDataDirSecret(opts.dataDir, PASS_SECRET_FILE), ...opts.passKeyTimings };
+    const passKeys = await loadPassKeys(db, now(), { ...passKeyOptions, replace: opts.replacePassKeys ?? false });
+    if (passKeys.deleted.length > 0 && opts.replacePassKeys) logger.warn({ deleted: passKeys.deleted, kid: passKeys.signing.kid }, "pass keys replaced: DATA_DIR was open to other users; passes issued before no longer check");
+    else if (passKeys.made.length > 0) logger.info({ kid: passKeys.made }, "pass key made");
 
     const { server, url, port } = await listenHttp(opts.host ?? "127.0.0.1", opts.port ?? 0);
     pool = createPdfPool(logger, opts.pdf);

@@ -3,10 +3,11 @@
 // private key is stored sealed (AES-256-GCM) with a secret kept outside the database, in
 // DATA_DIR/identity-signing-secret (0600): a reader of the database's files, a dump or a backup of
 // the database alone learns no key (docs/decisions/0015-owner-only-data-dir.md).
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { SignJWT, calculateJwkThumbprint, createLocalJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify } from "jose";
 import type { CryptoKey, JWK, JWTPayload } from "jose";
 import type { Kysely } from "kysely";
+import { SealError, seal, unseal } from "../../lib/sealed-key.ts";
 import { InvalidTokenError } from "./errors.ts";
 import type { IdentityDatabase } from "./schema/tables.ts";
 
@@ -17,8 +18,6 @@ export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 const ACCESS_TOKEN_TYP = "at+jwt";
 /** The file in DATA_DIR holding the secret the private signing keys are sealed with. */
 export const SIGNING_SECRET_FILE = "identity-signing-secret";
-/** Prefix of a sealed private key: format 1 is `v1.<iv>.<ciphertext>.<tag>`, base64url, the kid as associated data. */
-const SEALED_V1 = "v1";
 
 /** Scopes a client may ask for with client_credentials. */
 export const CLIENT_SCOPES = ["identity.api"] as const;
@@ -62,21 +61,15 @@ export class SigningKeySealError extends Error {
   }
 }
 
-/** The AES-256 key that seals the private keys, derived from the kept secret (HKDF-SHA256). */
-function sealingKeyOf(secret: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", secret, "", "safewindow identity signing key seal v1", 32));
-}
+/** The purpose the identity's private keys are sealed for (lib/sealed-key.ts). */
+const SEAL_PURPOSE = "safewindow identity signing key seal v1";
 
 /**
  * Seals `privateJwk` (JSON text) under `secret`, bound to `kid`.
  * @returns `v1.<iv>.<ciphertext>.<tag>` (base64url parts; 12-byte IV, 16-byte GCM tag)
  */
 export function sealPrivateKey(privateJwk: string, kid: string, secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", sealingKeyOf(secret), iv);
-  cipher.setAAD(Buffer.from(kid));
-  const sealed = Buffer.concat([cipher.update(privateJwk, "utf8"), cipher.final()]);
-  return [SEALED_V1, iv, sealed, cipher.getAuthTag()].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+  return seal(privateJwk, kid, secret, SEAL_PURPOSE);
 }
 
 /**
@@ -84,15 +77,11 @@ export function sealPrivateKey(privateJwk: string, kid: string, secret: string):
  * @throws SigningKeySealError when `sealed` is not format 1, or `secret` or `kid` is not the one it was sealed with
  */
 export function unsealPrivateKey(sealed: string, kid: string, secret: string): string {
-  const [format, iv, data, tag] = sealed.split(".");
-  if (format !== SEALED_V1 || !iv || data === undefined || !tag) throw new SigningKeySealError(kid);
   try {
-    const decipher = createDecipheriv("aes-256-gcm", sealingKeyOf(secret), Buffer.from(iv, "base64url"));
-    decipher.setAAD(Buffer.from(kid));
-    decipher.setAuthTag(Buffer.from(tag, "base64url"));
-    return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
-  } catch {
-    throw new SigningKeySealError(kid);
+    return unseal(sealed, kid, secret, SEAL_PURPOSE);
+  } catch (err) {
+    if (err instanceof SealError) throw new SigningKeySealError(kid);
+    throw err;
   }
 }
 

@@ -83,10 +83,10 @@ function cli(command: "backup" | "restore", file: string, dataDir: string) {
 }
 
 /** The signing keys' kids stored in the embedded database of `dataDir` (no server running). */
-async function storedKids(dataDir: string): Promise<string[]> {
+async function storedKids(dataDir: string, table = "identity_signing_keys"): Promise<string[]> {
   const db = await createDatabase<any>({ dataDir, name: "db" });
   try {
-    return (await db.selectFrom("identity_signing_keys").select("kid").execute()).map((row: { kid: string }) => row.kid);
+    return (await db.selectFrom(table).select("kid").execute()).map((row: { kid: string }) => row.kid);
   } finally {
     await db.destroy();
   }
@@ -139,14 +139,17 @@ describe("server.ts and npm run backup/restore keep DATA_DIR owner-only", () => 
     running.push(server);
     expect(server.output()).not.toMatch(tightenedLine);
     expect(server.output()).not.toContain("signing key replaced");
-    expect((await get(server, "/mytests", cookie)).status).toBe(200);
+    const mytests = await get(server, "/mytests", cookie);
+    expect(mytests.status, server.output().slice(-3000)).toBe(200);
     await stopProcess(server.child);
     running.splice(running.indexOf(server), 1);
     expect(openToOthers(restored)).toEqual([]);
   }, 240_000);
 
-  it("a DATA_DIR left open to others is tightened at start with one line, the signing key is replaced and the session signed with the old one signs in again", async () => {
+  it("a DATA_DIR left open to others is tightened at start with one line, the signing key and the pass keys are replaced and the session signed with the old one signs in again", async () => {
     const [oldKid] = await storedKids(restored);
+    const oldPassKids = await storedKids(restored, "consumer_pass_keys");
+    expect(oldPassKids).toHaveLength(1);
     openUp(restored);
     expect(openToOthers(restored).length).toBeGreaterThan(500);
     const server = await startServer({ DATA_DIR: restored });
@@ -165,6 +168,11 @@ describe("server.ts and npm run backup/restore keep DATA_DIR owner-only", () => 
     await stopProcess(server.child);
     running.splice(running.indexOf(server), 1);
     expect(await storedKids(restored)).toEqual([replaced?.[1]]);
+    // The pass keys too: every pass signed before stops checking (decision 0019).
+    expect(output).toContain("pass keys replaced");
+    const passKids = await storedKids(restored, "consumer_pass_keys");
+    expect(passKids).toHaveLength(1);
+    expect(passKids).not.toContain(oldPassKids[0]);
   }, 240_000);
 
   it("an entry owned by another user stops the start with a line naming it", async () => {
@@ -232,12 +240,13 @@ describe("the services run alone keep their DATA_DIR owner-only", () => {
     expect(identity.p.out().match(tightenedLine)).toHaveLength(1);
     expect(identity.p.out()).toContain(`"replaced":["${row.kid}"]`);
     expect(openToOthers(identityDir)).toEqual([]);
-    // The consumer API alone, on a DATA_DIR also left open: tightened too (it holds no key to replace).
+    // The consumer API alone, on a DATA_DIR also left open: tightened too, and its pass keys replaced.
     mkdirSync(consumerDir, { recursive: true, mode: 0o755 });
     writeFileSync(path.join(consumerDir, "left-over"), "", { mode: 0o644 });
     expect(openToOthers(consumerDir)).toHaveLength(2);
     const consumer = await start("consumer", { DATA_DIR: consumerDir, IDENTITY_URL: identity.url });
     expect(consumer.p.out().match(tightenedLine)).toHaveLength(1);
+    expect(consumer.p.out()).toContain("the pass keys are replaced at this start");
     expect(openToOthers(consumerDir)).toEqual([]);
     const answer = await contractFetch(`${consumer.url}/consumer`, { headers: { authorization: `Bearer ${forged}` } });
     expect(answer.status).toBe(401);

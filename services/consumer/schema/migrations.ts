@@ -15,6 +15,7 @@ import { manualReviewUnnamed } from "./0011_manual_review_unnamed.ts";
 import { checkinGuesses } from "./0012_checkin_guesses.ts";
 import { mailLanguage } from "./0013_mail_language.ts";
 import { findingsAsValues } from "./0014_findings_as_values.ts";
+import { passKeys } from "./0015_pass_keys.ts";
 
 /** Migration table of the consumer API (kept apart from identity_… in a shared database). */
 export const CONSUMER_MIGRATION_TABLE = "consumer_migration";
@@ -35,4 +36,5 @@ export const consumerMigrations: Record<string, Migration> = {
   "0012_checkin_guesses": checkinGuesses,
   "0013_mail_language": mailLanguage,
   "0014_findings_as_values": findingsAsValues,
+  "0015_pass_keys": passKeys,
 };

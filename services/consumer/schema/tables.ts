@@ -152,6 +152,20 @@ export interface ConsumerTestResultImagesTable {
   height: ColumnType<number, number, never>;
 }
 
+/** A key that signs SafeWindow Passes (0015_pass_keys.ts; pass/keys.ts). */
+export interface ConsumerPassKeysTable {
+  /** 1 to 8 characters: the pass header's `kid`. */
+  kid: ColumnType<string, string, never>;
+  /** The public JWK (ES256), as published. */
+  public_jwk: ColumnType<string, string, never>;
+  /** The private JWK sealed with DATA_DIR/consumer-pass-secret (lib/sealed-key.ts). */
+  sealed_private_jwk: ColumnType<string, string, never>;
+  /** Published from then. */
+  created_at: ColumnType<Date, Date, never>;
+  /** Signs passes from then, until a newer key does. */
+  signs_from: ColumnType<Date, Date, never>;
+}
+
 /** The names of a result's property values: the three checked fields, and an accepted dispute's record. */
 export type PropertyValueName = "First Name" | "Last Name" | "Date of Birth" | "Manual Review" | "Signed QR Code";
 
@@ -244,6 +258,7 @@ export interface ConsumerDatabase {
   consumer_screen_permissions: ConsumerScreenPermissionsTable;
   consumer_test_results: ConsumerTestResultsTable;
   consumer_test_result_property_values: ConsumerTestResultPropertyValuesTable;
+  consumer_pass_keys: ConsumerPassKeysTable;
   consumer_test_result_images: ConsumerTestResultImagesTable;
   consumer_test_result_files: ConsumerTestResultFilesTable;
   consumer_dispute_reviews: ConsumerDisputeReviewsTable;
