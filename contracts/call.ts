@@ -27,7 +27,9 @@ export type CallAuth =
   /** A bearer access token of the client-credentials grant (scope identity.api). */
   | "clientToken"
   /** A bearer access token of a signed-in user (password grant). */
-  | "userToken";
+  | "userToken"
+  /** None: open to anyone (published keys). */
+  | "none";
 
 /** One error answer a client reads: when it comes, and its JSON body. */
 export interface ErrorAnswer {

@@ -165,6 +165,46 @@ export const apiErrorSchema = z
   .meta({ description: "An error: a code and a sentence." });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 
+/** The issuer a pass names (docs/product/pass.md §11.1 `iss`): the app's public address, http(s), no query, fragment or trailing slash. */
+const passIssuer = z
+  .string()
+  .max(200)
+  .regex(/^https?:\/\/[^\s?#]+[^\s?#/]$/, "an http(s) address without a query, a fragment or a trailing slash")
+  .meta({ description: "The app's public address (origin and base path, no trailing slash): the pass's `iss`, whose /verify checks it." });
+
+/** POST /consumer/pass request. */
+export const passRequestSchema = z.object({ issuer: passIssuer }).meta({ id: "PassRequest" });
+
+/** POST /consumer/pass answer: the pass and what it says, instants ISO 8601 UTC. */
+export const passAnswerSchema = z
+  .object({
+    pass: z.string().meta({ description: "The pass: a compact JWS, ES256 (docs/product/pass.md §11.1)." }),
+    issuer: passIssuer,
+    initials: z.string(),
+    birthMonthDay: z.string().meta({ description: "MM-DD." }),
+    strongSafetyDate: z.string().meta({ description: "Strong until (in the past for a window that is weak only)." }),
+    weakSafetyDate: z.string().meta({ description: "Weak until: the pass's expiry." }),
+    issuedAt: z.string(),
+  })
+  .meta({ id: "Pass" });
+
+/** GET /consumer/passkeys answer: a JWK Set of ES256 public keys (RFC 7517 §5). */
+export const passKeySetSchema = z
+  .object({
+    keys: z.array(
+      z.object({
+        kty: z.literal("EC"),
+        crv: z.literal("P-256"),
+        x: z.string(),
+        y: z.string(),
+        kid: z.string().max(8),
+        alg: z.literal("ES256"),
+        use: z.literal("sig"),
+      }),
+    ),
+  })
+  .meta({ id: "PassKeySet" });
+
 /** docs/product/data.md §3 Consumer subscription (follow relation), from the other person's side. */
 export const subscriptionSchema = z
   .object({
@@ -695,6 +735,28 @@ export const consumerCalls = {
     auth: "userToken",
     extension: "data",
     answer: successSchema,
+  },
+  issuePass: {
+    method: "POST",
+    path: "/consumer/pass",
+    summary:
+      "Extension (the SafeWindow Pass, docs/product/pass.md §11): signs a fresh pass of the signed-in user's open window, for the checker at `issuer`.",
+    auth: "userToken",
+    extension: "pass",
+    json: passRequestSchema,
+    answer: passAnswerSchema,
+    errorAnswers: {
+      404: noProfile,
+      409: { description: "no_window: the user's safe window is not open now, so no pass can be issued.", schema: apiErrorSchema },
+    },
+  },
+  passKeys: {
+    method: "GET",
+    path: "/consumer/passkeys",
+    summary: "Extension (the SafeWindow Pass): the public keys that check passes, a JWK Set; open to anyone, cacheable for 60 s.",
+    auth: "none",
+    extension: "pass",
+    answer: passKeySetSchema,
   },
   exportData: {
     method: "GET",

@@ -37,6 +37,7 @@ export const extensionGroups = {
   oauth: "RFC 6749's token_type and scope in the token answer",
   mail: "the link target of the username-change mail",
   invite: "accounts made without a password, confirmed by /confirmaccount",
+  pass: "the SafeWindow Pass: a signed pass of the open window, and the keys that check it",
 } as const;
 
 /** The name of one extension group. */

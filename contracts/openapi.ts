@@ -65,7 +65,7 @@ const json = (schema: z.ZodType) => ({ "application/json": { schema } });
 /** The OpenAPI operation of one call. */
 function operation(name: string, call: CallContracts[string], upstream: Upstream): ZodOpenApiOperationObject {
   const responses: ZodOpenApiResponsesObject = { 200: { description: "OK", content: json(call.answer) } };
-  if (call.auth !== "clientSecret") Object.assign(responses, upstream.tokenErrors);
+  if (call.auth !== "clientSecret" && call.auth !== "none") Object.assign(responses, upstream.tokenErrors);
   for (const [status, answer] of Object.entries(call.errorAnswers ?? {})) {
     responses[status as "400"] = { description: answer.description, content: json(answer.schema) };
   }
@@ -76,7 +76,7 @@ function operation(name: string, call: CallContracts[string], upstream: Upstream
   return {
     operationId: name,
     summary: call.summary,
-    security: [{ [call.auth satisfies CallAuth]: [] }],
+    security: call.auth === "none" ? [] : [{ [call.auth satisfies CallAuth]: [] }],
     ...(call.query ? { requestParams: { query: call.query } } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses,

@@ -18,7 +18,7 @@ import {
 } from "../../contracts/consumer.ts";
 import type { ApiError, ProfileRefusal } from "../../contracts/consumer.ts";
 import { BadRequestError } from "../shared/errors.ts";
-import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, parse, reply, requestLogger, sendErrorAnswer, specOnlyMode } from "../shared/http.ts";
+import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, parse, reply, requestLogger, requireContentType, sendErrorAnswer, specOnlyMode } from "../shared/http.ts";
 import type { HttpAnswer } from "../shared/http.ts";
 import { answerLanguage, requestedMailLanguage, type MailLanguage } from "../shared/language.ts";
 import type { AuthenticatedUser, TokenVerifier } from "../shared/auth.ts";
@@ -42,6 +42,8 @@ import { GuessCounter } from "./guesses.ts";
 import type { GuessLimits } from "./guesses.ts";
 import type { BusinessClient } from "./venues.ts";
 import { subscriptionRoutes } from "./subscriptions/routes.ts";
+import type { PassKeyOptions } from "./pass/keys.ts";
+import { NoWindowError, passRoutes } from "./pass/routes.ts";
 
 export interface ConsumerAppDeps {
   profiles: ProfilesContext;
@@ -64,6 +66,8 @@ export interface ConsumerAppDeps {
   emailMemoryMs?: number;
   /** The check-in code guess limits (guesses.ts); default GUESS_LIMITS. */
   checkinLimits?: Partial<GuessLimits>;
+  /** The SafeWindow Pass keys' secret and timings (pass/keys.ts). */
+  passKeys: PassKeyOptions;
 }
 
 // ---------------------------------------------------------------- authentication
@@ -88,12 +92,6 @@ function userOf(res: Response): AuthenticatedUser {
   const user = res.locals.user as AuthenticatedUser | undefined;
   if (!user) throw new Error("consumer: route mounted without authenticate()");
   return user;
-}
-
-function requireContentType(req: Request, type: "json" | "application/x-www-form-urlencoded"): void {
-  if (!req.is(type)) {
-    throw new BadRequestError(type === "json" ? "Send the body as application/json." : "Send the body as application/x-www-form-urlencoded.");
-  }
 }
 
 // ---------------------------------------------------------------- /consumer
@@ -244,6 +242,8 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
   // One memory of the stored e-mail addresses for every route (authenticate).
   const emails = new EmailMemory(deps.profiles.db, deps.emailMemoryMs);
   const auth = authenticate(deps, emails);
+  // Before the profile routes, which all need a token: the published pass keys need none.
+  app.use("/consumer", passRoutes({ db: deps.profiles.db, keys: deps.passKeys, now: deps.now, authenticate: auth, userOf }));
   app.use("/consumer", profileRoutes(deps, auth, emails));
   app.use("/checkin", checkinRoutes(deps, auth));
   app.use("/locationvisit", visitRoutes(deps, auth));
@@ -276,6 +276,7 @@ function toHttp(err: unknown, language: MailLanguage): HttpAnswer {
   if (err instanceof ProfileRuleError) return { status: 400, body: { success: false, errors: err.errors } satisfies ProfileRefusal };
   if (err instanceof ProfileExistsError) return { status: 409, body: { success: false, errors: [{ field: null, message: err.message }] } satisfies ProfileRefusal };
   if (err instanceof NoProfileError) return { status: 404, body: { success: false, error: "no_profile", error_description: err.message } satisfies ApiError };
+  if (err instanceof NoWindowError) return { status: 409, body: { success: false, error: "no_window", error_description: err.message } satisfies ApiError };
   if (err instanceof SubscriptionError) return { status: err.status, body: { success: false, error: err.code, error_description: err.message } satisfies ApiError };
   if (err instanceof VenueError) return { status: err.status, body: { success: false, error: err.code, error_description: err.message } satisfies ApiError };
   if (err instanceof BusinessUnavailableError) {

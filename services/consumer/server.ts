@@ -170,6 +170,7 @@ export async function startConsumerService(opts: ConsumerOptions): Promise<Consu
       business: createBusinessClient(opts.businessUrl?.replace(/\/+$/, "")),
       ...(opts.checkinLimits ? { checkinLimits: opts.checkinLimits } : {}),
       ...(opts.emailMemoryMs !== undefined ? { emailMemoryMs: opts.emailMemoryMs } : {}),
+      passKeys: passKeyOptions,
       verifier: createTokenVerifier({ identityUrl, ...(opts.identityIssuer ? { issuer: opts.identityIssuer } : {}), now }),
       logger,
       now,

@@ -149,6 +149,16 @@ export function reply<C extends CallContract>(res: Response, _call: C, body: z.i
   res.json(body);
 }
 
+/**
+ * Refuses a body sent as anything but `type`.
+ * @throws BadRequestError (400 invalid_request) saying how to send it
+ */
+export function requireContentType(req: Request, type: "json" | "application/x-www-form-urlencoded"): void {
+  if (!req.is(type)) {
+    throw new BadRequestError(type === "json" ? "Send the body as application/json." : "Send the body as application/x-www-form-urlencoded.");
+  }
+}
+
 /** An error as an HTTP answer: status, JSON body, and the WWW-Authenticate value for 401/403. */
 export interface HttpAnswer {
   status: number;
