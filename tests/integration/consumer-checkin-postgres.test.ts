@@ -5,8 +5,10 @@
 // survives a restart of the child.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PASS_SECRET_FILE } from "../../services/consumer/pass/keys.ts";
 import { GUESS_WINDOW_MS } from "../../services/consumer/guesses.ts";
 import { startPostgres } from "./postgres.ts";
 import type { PostgresServer } from "./postgres.ts";
@@ -46,6 +48,8 @@ async function startChild(): Promise<string> {
     IDENTITY_ISSUER: services.identity.issuer,
     BUSINESS_API_URL: services.business!.url,
     LOG_LEVEL: "info",
+    // Replicas of one database share the secret its pass keys are sealed with.
+    CONSUMER_PASS_SECRET: readFileSync(path.join(services.consumerDataDir, PASS_SECRET_FILE), "utf8").trim(),
   });
   return listeningUrl(child, "consumer API listening");
 }

@@ -63,7 +63,7 @@ afterAll(async () => {
 
 describe("migration 0014_findings_as_values", () => {
   it("stores every sentence as values, and the API answers the same words for them", async () => {
-    expect(await migrateToLatest(db, consumerMigrations, CONSUMER_MIGRATION_TABLE)).toEqual(["0014_findings_as_values"]);
+    expect(await migrateToLatest(db, consumerMigrations, CONSUMER_MIGRATION_TABLE)).toContain("0014_findings_as_values");
     const stored = await db.selectFrom("consumer_test_result_property_values").select(["name", "finding"]).where("result_id", "=", resultId).orderBy("position").execute();
     expect(stored.map((v) => [v.name, v.finding === null ? null : JSON.parse(v.finding)])).toEqual([
       ["First Name", { kind: "difference", pdf: "ADDA MARIA", profile: "Ada" }],

@@ -15,9 +15,11 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PASS_SECRET_FILE } from "../../services/consumer/pass/keys.ts";
 import type { BusinessService } from "../../services/business/server.ts";
 import { SAMPLE_VENUES, seedVenues } from "../../services/business/seed.ts";
 import { CONSUMER_MIGRATION_TABLE, consumerMigrations } from "../../services/consumer/schema/migrations.ts";
@@ -116,7 +118,16 @@ describe("GET /search/", () => {
   it("answers 503 with Retry-After when the business API is down or does not answer, and 404 without one", async () => {
     // Three more consumer APIs on the first one's database, each with another business API.
     const consumerWith = (name: string, businessUrl?: string) =>
-      startConsumerService({ dataDir: path.join(dir, name), db: services.consumer.db, identityUrl: services.identityUrl, identityIssuer: services.identity.issuer, logger: pino({ level: "silent" }), businessUrl });
+      startConsumerService({
+        dataDir: path.join(dir, name),
+        db: services.consumer.db,
+        // Replicas of one database share the secret its pass keys are sealed with.
+        passSecret: readFileSync(path.join(services.consumerDataDir, PASS_SECRET_FILE), "utf8").trim(),
+        identityUrl: services.identityUrl,
+        identityIssuer: services.identity.issuer,
+        logger: pino({ level: "silent" }),
+        businessUrl,
+      });
     const down = await consumerWith("down", "http://127.0.0.1:9");
     const slow = await consumerWith("slow", `http://127.0.0.1:${(silent.address() as { port: number }).port}`);
     const none = await consumerWith("none");

@@ -13,6 +13,7 @@ import type { CallContract } from "../../contracts/call.ts";
 import { businessCalls } from "../../contracts/business.ts";
 import type { BusinessCallName } from "../../contracts/business.ts";
 import { consumerCalls } from "../../contracts/consumer.ts";
+import { checkPass } from "../../contracts/pass.ts";
 import type { ConsumerCallName } from "../../contracts/consumer.ts";
 import { identityCalls } from "../../contracts/identity.ts";
 import type { IdentityCallName } from "../../contracts/identity.ts";
@@ -224,6 +225,13 @@ describe("consumer API", () => {
     expect(Buffer.from(page, "base64").subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     expect(await consumer("reviewDispute", reviewer, { json: { sF_TestResultId: uploaded.sF_TestResultId, decision: "accept", responseComment: "Typo confirmed." } })).toEqual({ success: true });
     expect((await consumer("disputeReviews", reviewer)).map((r) => r.decision)).toEqual(["accept"]);
+
+    // The SafeWindow Pass (extensions): Ada's window is open since the review; her pass checks
+    // against the published keys, which anyone may read.
+    const pass = await consumer("issuePass", ada, { json: { issuer: PUBLIC_URL } });
+    expect(pass.initials).toBe("AC");
+    const keys = await make(services.consumer.url, "consumer.passKeys", consumerCalls.passKeys);
+    expect(await checkPass(pass.pass, keys, PUBLIC_URL, new Date())).toMatchObject({ ok: true });
 
     // The person's own data (extensions): the export, and the original PDF.
     const exported = await consumer("exportData", ada);

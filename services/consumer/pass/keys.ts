@@ -7,8 +7,8 @@
 // - **made**: the first key, and the one a tightening start makes, sign at once (no earlier key is
 //   trusted, so there is nothing to wait for); a rotation's key is published PASS_KEY_LEAD_MS before
 //   it signs anything, longer than any checker caches the published keys (the /verify page, 60 s);
-// - **rotated**: once the newest key is PASS_KEY_ROTATE_AFTER_MS old, the next load makes a new one,
-//   and `npm run pass:rotate` makes one at once;
+// - **rotated**: once the newest key is PASS_KEY_ROTATE_AFTER_MS old, the next load (a start, an
+//   issued pass, or a read of the published keys) makes a new one;
 // - **retired**: when a newer key signs, the older signs nothing more, and stays published until the
 //   last pass it signed has expired (the longest window, docs/product/labs.md §10.7, plus the
 //   checkers' clock tolerance), then it is deleted;
@@ -17,6 +17,7 @@
 import { randomBytes } from "node:crypto";
 import { exportJWK, generateKeyPair, importJWK } from "jose";
 import type { CryptoKey, JWK, JSONWebKeySet } from "jose";
+import { sql } from "kysely";
 import type { Kysely } from "kysely";
 import { passAlgorithm, passClockToleranceSeconds } from "../../../contracts/pass.ts";
 import { SealError, seal, unseal } from "../../../lib/sealed-key.ts";
@@ -65,7 +66,7 @@ export interface PassKeyOptions {
   secret: string;
   /** Delete every key and make a new one that signs at once (a start that found DATA_DIR open). */
   replace?: boolean;
-  /** Make a rotation's key now, whatever the newest key's age (`npm run pass:rotate`). */
+  /** Make a rotation's key now, whatever the newest key's age (tests; no command rotates a running service's key). */
   rotate?: boolean;
   /** Overrides PASS_KEY_LEAD_MS and PASS_KEY_ROTATE_AFTER_MS (tests). */
   leadMs?: number;
@@ -84,12 +85,43 @@ async function newKeyRow(now: Date, signsFrom: Date, secret: string) {
   return { kid, public_jwk: JSON.stringify(publicJwk), sealed_private_jwk: seal(privateJwk, kid, secret, SEAL_PURPOSE), created_at: now, signs_from: signsFrom };
 }
 
+/** A stored key's row, as loadPassKeys reads it. */
+type PassKeyRow = Awaited<ReturnType<typeof storedKeys>>[number];
+
+/** Every stored key, oldest signs_from first (ties: kid, in the database's order). */
+function storedKeys(db: Kysely<ConsumerDatabase>) {
+  return db.selectFrom("consumer_pass_keys").selectAll().orderBy("signs_from").orderBy("kid").execute();
+}
+
+/** What a load must change: make a key (first, replacing, or rotating), or delete retired keys whose passes have all expired. */
+function changesDue(rows: PassKeyRow[], now: Date, opts: PassKeyOptions, rotateAfterMs: number) {
+  const newest = rows.reduce<Date | null>((latest, r) => (latest === null || r.created_at > latest ? r.created_at : latest), null);
+  const make = opts.replace === true || newest === null || opts.rotate === true || now.getTime() - newest.getTime() >= rotateAfterMs;
+  return { make, firstKey: opts.replace === true || newest === null, gone: retiredGone(rows, now) };
+}
+
+/** The index of the key that signs at `now`: the latest signs_from not after now (ties: the last in order); -1 when none. */
+function signingIndexOf(rows: PassKeyRow[], now: Date): number {
+  return rows.findLastIndex((r) => r.signs_from.getTime() <= now.getTime());
+}
+
+/** Retired keys whose last pass has expired: signed nothing since a successor signed more than a pass's life ago. */
+function retiredGone(rows: PassKeyRow[], now: Date): PassKeyRow[] {
+  const signingIndex = signingIndexOf(rows, now);
+  // A retired key's last pass was signed before its successor signed; it is kept until that pass has expired.
+  const keepAfterSuccessorMs = PASS_MAX_LIFE_MS + passClockToleranceSeconds * 1000;
+  return rows.filter((_, i) => {
+    const successor = rows[i + 1];
+    return i < signingIndex && successor !== undefined && successor.signs_from.getTime() + keepAfterSuccessorMs < now.getTime();
+  });
+}
+
 /**
  * Loads the pass keys at `now`, making and deleting keys as their life says (the module's comment):
  * a first key, a rotation's key when the newest is old (or `opts.rotate`), a new set on
- * `opts.replace`; retired keys whose passes have all expired are deleted. Replicas loading at once
- * may each make a rotation's key: all are published, and the same one signs everywhere (the latest
- * `signs_from` not after now, then the greatest kid).
+ * `opts.replace`; retired keys whose passes have all expired are deleted. A load that changes keys
+ * does so in one transaction holding the pass keys' advisory lock, deciding again on what it reads
+ * there: replicas (or calls) that find the newest key old at once make one key, not one each.
  * @throws PassKeySealError when the signing key was sealed with another secret
  */
 export async function loadPassKeys(db: Kysely<ConsumerDatabase>, now: Date, opts: PassKeyOptions): Promise<PassKeys> {
@@ -97,41 +129,36 @@ export async function loadPassKeys(db: Kysely<ConsumerDatabase>, now: Date, opts
   const rotateAfterMs = opts.rotateAfterMs ?? PASS_KEY_ROTATE_AFTER_MS;
   const made: string[] = [];
   const deleted: string[] = [];
-  const stored = () => db.selectFrom("consumer_pass_keys").selectAll().orderBy("signs_from").orderBy("kid").execute();
 
-  if (opts.replace) {
-    const row = await newKeyRow(now, now, opts.secret);
-    await db.transaction().execute(async (trx) => {
-      deleted.push(...(await trx.deleteFrom("consumer_pass_keys").returning("kid").execute()).map((r) => r.kid));
-      await trx.insertInto("consumer_pass_keys").values(row).execute();
+  let rows = await storedKeys(db);
+  const due = changesDue(rows, now, opts, rotateAfterMs);
+  if (due.make || due.gone.length > 0) {
+    rows = await db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended('consumer_pass_keys', 0))`.execute(trx);
+      let locked = await storedKeys(trx);
+      // Another load may have made the key while this one waited: decide again on what is stored now.
+      const again = changesDue(locked, now, opts, rotateAfterMs);
+      if (opts.replace) {
+        deleted.push(...(await trx.deleteFrom("consumer_pass_keys").returning("kid").execute()).map((r) => r.kid));
+        locked = [];
+      }
+      if (again.make) {
+        // The first key, and a replacing one, sign at once; a rotation's is published first.
+        const row = await newKeyRow(now, again.firstKey ? now : new Date(now.getTime() + leadMs), opts.secret);
+        await trx.insertInto("consumer_pass_keys").values(row).execute();
+        made.push(row.kid);
+      }
+      const gone = retiredGone(await storedKeys(trx), now).map((r) => r.kid);
+      if (gone.length > 0) {
+        await trx.deleteFrom("consumer_pass_keys").where("kid", "in", gone).execute();
+        deleted.push(...gone);
+      }
+      return storedKeys(trx);
     });
-    made.push(row.kid);
-  }
-  let rows = await stored();
-  const newest = rows.reduce<Date | null>((latest, r) => (latest === null || r.created_at > latest ? r.created_at : latest), null);
-  if (newest === null || opts.rotate || now.getTime() - newest.getTime() >= rotateAfterMs) {
-    // The first key signs at once; a rotation's is published first.
-    const row = await newKeyRow(now, newest === null ? now : new Date(now.getTime() + leadMs), opts.secret);
-    await db.insertInto("consumer_pass_keys").values(row).execute();
-    made.push(row.kid);
-    rows = await stored();
   }
 
-  // The signing key: the latest signs_from not after now (ties: the greatest kid). Before it, retired.
-  const signingIndex = rows.findLastIndex((r) => r.signs_from.getTime() <= now.getTime());
-  const signing = rows[signingIndex];
+  const signing = rows[signingIndexOf(rows, now)];
   if (!signing) throw new Error("consumer: no pass key signs yet");
-  // A retired key's last pass was signed before its successor signed; it is kept until that pass has expired.
-  const keepAfterSuccessorMs = PASS_MAX_LIFE_MS + passClockToleranceSeconds * 1000;
-  const gone = rows.filter((r, i) => {
-    const successor = rows[i + 1];
-    return i < signingIndex && successor !== undefined && successor.signs_from.getTime() + keepAfterSuccessorMs < now.getTime();
-  });
-  if (gone.length > 0) {
-    const kids = gone.map((r) => r.kid);
-    await db.deleteFrom("consumer_pass_keys").where("kid", "in", kids).execute();
-    deleted.push(...kids);
-  }
 
   const cached = imported.get(signing.sealed_private_jwk);
   let privateKey = cached?.secret === opts.secret ? cached.privateKey : undefined;
@@ -148,6 +175,6 @@ export async function loadPassKeys(db: Kysely<ConsumerDatabase>, now: Date, opts
     privateKey = key;
     imported.set(signing.sealed_private_jwk, { secret: opts.secret, privateKey });
   }
-  const published = { keys: rows.filter((r) => !gone.includes(r)).map((r) => JSON.parse(r.public_jwk) as JWK) };
+  const published = { keys: rows.map((r) => JSON.parse(r.public_jwk) as JWK) };
   return { signing: { kid: signing.kid, privateKey }, published, made, deleted };
 }

@@ -17,6 +17,8 @@ export const passKeys: Migration = {
       .addColumn("created_at", "timestamptz", (c) => c.notNull())
       .addColumn("signs_from", "timestamptz", (c) => c.notNull())
       .execute();
+    // The keys are read in signing order on every load.
+    await db.schema.createIndex("consumer_pass_keys_signs_from").on("consumer_pass_keys").columns(["signs_from", "kid"]).execute();
   },
   async down(db: Kysely<any>) {
     await db.schema.dropTable("consumer_pass_keys").execute();
