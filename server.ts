@@ -14,6 +14,7 @@ import { endLog } from "./lib/end-log.ts";
 import type { RequestHandler } from "express";
 import type * as AppModule from "./server/app.ts";
 import { listen, startProcess } from "./server/process.ts";
+import { createQrPhotoReader } from "./server/qr-photo.ts";
 import { startUpstreams } from "./server/upstreams.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -80,12 +81,17 @@ Object.assign(upstreams, { identityUrl: started.identityUrl, consumerUrl: starte
 // app_session table the data thread keeps (the one embedded database, or PostgreSQL with DATABASE_URL).
 const sessions: SessionDataStore = redis ? redisSessionStore(redis) : (started.sessions as SessionDataStore);
 
+// The photos posted to /verify are read on a worker thread of their own, started on the first one.
+const qrPhotos = createQrPhotoReader({ logger: log });
+closers.push(() => qrPhotos.close());
+
 // The pipeline from the build, or from Vite's module graph with --dev: each app module exists once.
 const vite = dev ? await (await import("vite")).createServer({ server: { middlewareMode: true } }) : undefined;
 if (vite) closers.push(() => vite.close());
 const { createApp } = (await (vite ? vite.ssrLoadModule("./server/app.ts") : builtApp!)) as typeof AppModule;
 const app = await createApp({
   config, log, upstreams, sessionSecret, sessions, redis, draining: draining.signal,
+  readQrPhoto: (bytes) => qrPhotos.read(bytes),
   redisReachable: redis ? () => redisReachable(redis as RedisClient) : undefined,
   // The data thread's series (the embedded services'), merged with the build's own.
   otherMetrics: () => started.metrics(),

@@ -14,7 +14,7 @@ export default defineConfig({
     // so no asset is compressed per request. The plugin sees the server build too (its index.js and
     // its copy of the CSS), which nothing downloads: those are left out.
     compression({
-      include: /\.(js|mjs|css|svg|json|txt)$/,
+      include: /\.(js|mjs|css|svg|json|txt|wasm)$/,
       exclude: [/^index\.js$/, /server-build-[^/]*\.css$/],
       threshold: 1024,
       algorithms: [

@@ -48,3 +48,16 @@ export function toUsDate(isoDate: string): string {
   const [year, month, day] = isoDate.slice(0, 10).split("-");
   return `${month}/${day}/${year}`;
 }
+
+/**
+ * A birthday without its year, as a pass carries it (`MM-DD`, docs/product/pass.md), written for the
+ * page's language: "December 10" ("10 de diciembre"). Undefined for text that is not a month and day.
+ */
+export function formatMonthDay(monthDay: string, language: Language = "en"): string | undefined {
+  const match = /^(\d{2})-(\d{2})$/.exec(monthDay);
+  if (!match) return undefined;
+  // A leap year, so that 02-29 is a day.
+  const day = new Date(Date.UTC(2000, Number(match[1]) - 1, Number(match[2])));
+  if (day.getUTCMonth() !== Number(match[1]) - 1) return undefined;
+  return new Intl.DateTimeFormat(intlLocales[language], { timeZone: "UTC", month: "long", day: "numeric" }).format(day);
+}

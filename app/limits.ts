@@ -4,7 +4,7 @@
  * Imported both by server.ts (run by Node's type stripping) and by the app bundle, so it imports
  * only contracts/limits.ts, which imports nothing.
  */
-import { maxUploadBytes } from "../contracts/limits.ts";
+import { maxPassPhotoBytes, maxPassPhotoPixels, maxUploadBytes } from "../contracts/limits.ts";
 
 /** Largest PDF a user may upload: 10 MiB, in bytes: the consumer API's own limit (contracts/limits.ts). */
 export { maxUploadBytes };
@@ -22,3 +22,9 @@ export const uploadDiscardLimitBytes = 64 * 1024 * 1024;
 
 /** Largest body of every other form, in bytes. */
 export const maxFormBodyBytes = 64 * 1024;
+
+/** The pass checker's photo limits: bytes, and pixels its header may declare (contracts/limits.ts). */
+export { maxPassPhotoBytes, maxPassPhotoPixels };
+
+/** Largest body of the /verify form: the photo and the pasted text, with their multipart framing, in bytes. */
+export const maxVerifyBodyBytes = maxPassPhotoBytes + 64 * 1024;

@@ -17,3 +17,4 @@ export * from "./messages/reviews.ts";
 export * from "./messages/venues.ts";
 export * from "./messages/pages.ts";
 export * from "./messages/data-export.ts";
+export * from "./messages/pass.ts";

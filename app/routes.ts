@@ -26,6 +26,8 @@ export default [
   route("terms", "routes/terms.tsx"),
   route("privacy", "routes/privacy.tsx"),
   route("testing-philosophy", "routes/testing-philosophy.tsx"),
+  route(paths.verify, "routes/verify.tsx"),
+  route(".well-known/safewindow-pass-keys", "routes/pass-keys.tsx"),
   layout("routes/guarded.tsx", [
     route("checkaccountstatus", "routes/checkaccountstatus.tsx"),
     route(paths.checkconfirmation, "routes/checkconfirmation.tsx"),
@@ -33,6 +35,8 @@ export default [
     route("welcome", "routes/welcome.tsx"),
     layout("routes/main.tsx", [
       route("safewindow", "routes/safewindow.tsx"),
+      route("safewindow/pass", "routes/pass.tsx"),
+      route("safewindow/pass.pdf", "routes/pass.pdf.tsx"),
       route(paths.mytests, "routes/mytests.tsx"),
       route("testdetail", "routes/testdetail.tsx"),
       route("testresultviewer", "routes/testresultviewer.tsx"),

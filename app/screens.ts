@@ -19,7 +19,7 @@ export interface Tab {
  * screens of docs/venues.md after my tests, as docs/product/data.md §6 names them (my fun, locations).
  */
 export const tabs: Tab[] = [
-  { screen: "SafeWindow", to: "/safewindow", label: "Safe Window", paths: ["/safewindow"] },
+  { screen: "SafeWindow", to: "/safewindow", label: "Safe Window", paths: ["/safewindow", "/safewindow/pass", "/safewindow/pass.pdf"] },
   { screen: "MyTests", to: "/mytests", label: "My Tests", paths: ["/mytests", "/testdetail", "/testresultviewer", "/testresultviewer/image"] },
   { screen: "MyFun", to: "/myfun", label: "My Fun", paths: ["/myfun"] },
   { screen: "Locations", to: "/locations", label: "Locations", paths: ["/locations"] },

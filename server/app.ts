@@ -24,14 +24,14 @@ import { pinoHttp } from "pino-http";
 import type { RedisReply } from "rate-limit-redis";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { createRequestHandler } from "@react-router/express";
-import { maxFormBodyBytes, uploadDiscardLimitBytes } from "../app/limits.ts";
+import { maxFormBodyBytes, maxVerifyBodyBytes, uploadDiscardLimitBytes } from "../app/limits.ts";
 import { paths, routePathOf } from "../app/paths.ts";
 import { defaultLanguage, type Language } from "../app/i18n.ts";
 import { messagesIn, type Messages } from "../app/messages/catalogues.ts";
 import { sharedPageCookies } from "../app/entry.server.tsx";
 import { createAttemptLimits, formName, minutesToWait, rateLimitRejections } from "../app/server/attempt-limits.server.ts";
 import { setAppConfig, type Config } from "../app/server/config.server.ts";
-import { requestContext } from "../app/server/context.ts";
+import { requestContext, type PhotoRead } from "../app/server/context.ts";
 import { isCrossSite } from "../app/server/crosssite.server.ts";
 import { isFormContentType } from "../app/server/form.server.ts";
 import { httpMetrics, metricsEndpoint, routePaths } from "../app/server/http-metrics.server.ts";
@@ -85,6 +85,8 @@ export interface AppOptions {
    * with the development condition, another copy. In the build both are the same.
    */
   routerContextProvider?: typeof RouterContextProvider;
+  /** Reads the QR code of a photo posted to /verify, on a worker thread (server/qr-photo.ts, started by server.ts). */
+  readQrPhoto: (bytes: Uint8Array) => Promise<PhotoRead>;
 }
 
 /** The React Router build of this bundle (the template's virtual module, resolved by the React Router plugin). */
@@ -191,7 +193,11 @@ export async function createApp(options: AppOptions): Promise<Express> {
             useDefaults: false,
             directives: {
               defaultSrc: ["'self'"],
-              scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+              // The pass checker alone may compile WebAssembly: its QR decoder, loaded when its camera starts.
+              scriptSrc: [
+                "'self'",
+                (req, res) => `'nonce-${(res as Response).locals.cspNonce}'${routePathOf((req as Request).path, base) === paths.verify ? " 'wasm-unsafe-eval'" : ""}`,
+              ],
               styleSrc: ["'self'"],
               imgSrc: ["'self'", "data:", "blob:"],
               fontSrc: ["'self'"],
@@ -211,10 +217,12 @@ export async function createApp(options: AppOptions): Promise<Express> {
       xFrameOptions: false,
     }),
   );
-  // No page uses the camera, microphone, payments or USB: browsers refuse them to every frame and script
-  // of the app; the position only to our own pages (Locations' "Near me"; docs/security.md "Headers").
-  app.use((_req, res, next) => {
-    res.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(self), payment=(), usb=(), browsing-topics=()");
+  // No page but the pass checker uses the camera, and none the microphone, payments or USB: browsers
+  // refuse them to every frame and script of the app; the camera only to /verify itself, the position
+  // only to our own pages (Locations' "Near me"; docs/security.md "Headers").
+  app.use((req, res, next) => {
+    const camera = routePathOf(req.path, base) === paths.verify ? "(self)" : "()";
+    res.set("Permissions-Policy", `camera=${camera}, microphone=(), geolocation=(self), payment=(), usb=(), browsing-topics=()`);
     next();
   });
   // Answers made per request (pages, data, error pages) are compressed with gzip, even for a browser
@@ -283,11 +291,14 @@ export async function createApp(options: AppOptions): Promise<Express> {
     const length = Number(req.headers["content-length"] ?? 0);
     // An upload a little over its limit reaches the upload form's action, which answers with the
     // form's own message (app/limits.ts); only absurd sizes are refused here, unread.
-    const upload = req.method === "POST" && routePathOf(req.path, base) === paths.mytests;
-    if (length > (upload ? uploadDiscardLimitBytes : maxFormBodyBytes)) {
+    const route = req.method === "POST" ? routePathOf(req.path, base) : undefined;
+    const upload = route === paths.mytests;
+    // The pass checker's form may carry a phone's photo of a QR code (app/limits.ts maxVerifyBodyBytes).
+    const limit = upload ? uploadDiscardLimitBytes : route === paths.verify ? maxVerifyBodyBytes : maxFormBodyBytes;
+    if (length > limit) {
       req.log.warn({ length }, "request body too large");
       res.status(413).set("Connection", "close");
-      void sendErrorPage(req, res, (m) => (upload ? m.uploadTooLarge : m.formBodyTooLarge));
+      void sendErrorPage(req, res, (m) => (upload ? m.uploadTooLarge : route === paths.verify ? m.verifyPhotoReasons.too_large : m.formBodyTooLarge));
       return;
     }
     next();
@@ -331,6 +342,26 @@ export async function createApp(options: AppOptions): Promise<Express> {
         const seconds = resetTime ? Math.ceil((resetTime.getTime() - Date.now()) / 1000) : 600;
         res.status(429).set("Retry-After", String(Math.max(1, seconds)));
         void sendErrorPage(req, res, (m) => m.tooManyAttempts(minutesToWait(seconds)));
+      },
+    }),
+  );
+
+  // The pass checker's form (docs/product/pass.md §11.5): at most VERIFY_RATE_LIMIT checks a minute
+  // per client address, each of which may decode a photo on the QR worker.
+  app.use(
+    rateLimit({
+      windowMs: 60 * 1000,
+      limit: config.VERIFY_RATE_LIMIT,
+      standardHeaders: "draft-8",
+      legacyHeaders: false,
+      skip: (req) => req.method !== "POST" || routePathOf(req.path, base) !== paths.verify,
+      keyGenerator: (req) => ipKeyGenerator(req.ip ?? ""),
+      store: redisStore?.("safewindow:verifylimit:"),
+      handler: (req, res) => {
+        req.log.warn("pass check rate limit reached");
+        rateLimitRejections.inc({ limit: "verifyPerAddress" });
+        res.status(429).set("Retry-After", "60");
+        void sendErrorPage(req, res, (m) => m.verifyTooMany);
       },
     }),
   );
@@ -414,6 +445,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
           sessions,
           attemptLimits,
           draining: options.draining,
+          readQrPhoto: options.readQrPhoto,
           sharedPage: res.locals.sharedPage as PageCacheSlot | undefined,
         });
         return context;

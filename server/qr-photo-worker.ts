@@ -1,5 +1,5 @@
 // The thread that reads the QR code in a checker's photo (server/qr-photo.ts runs it through
-// piscina; docs/product/pass.md "/verify"). In this order, and it stops at the first answer:
+// piscina; docs/product/pass.md §11.5). In this order, and it stops at the first answer:
 // 1. the image's size from its header, before any pixel is decoded (too_many_pixels over the cap,
 //    not_image for anything but JPEG, PNG, WebP or GIF: SVG and the rest never reach a decoder);
 // 2. the pixels, decoded by Skia (@napi-rs/canvas), which turns a phone photo upright as its EXIF
@@ -12,11 +12,11 @@ import { createRequire } from "node:module";
 import type { MessagePort } from "node:worker_threads";
 import { persistCompileCache } from "../lib/compile-cache.ts";
 
-/** One read (docs/product/pass.md "/verify"): the photo's bytes (transferred), the pixel cap and the port on which the budget starts. */
+/** One read (docs/product/pass.md §11.5): the photo's bytes (transferred), the pixel cap and the port on which the budget starts. */
 export interface QrPhotoTask {
   /** The photo as uploaded (JPEG, PNG, WebP or GIF bytes). */
   bytes: Uint8Array;
-  /** Most pixels (width × height) the header may declare (app/limits.ts maxPassPhotoPixels). */
+  /** Most pixels (width × height) the header may declare (contracts/limits.ts maxPassPhotoPixels). */
   maxPixels: number;
   /** Told "started" once the decoders are loaded: the task's time budget runs from then (qr-photo.ts). */
   started?: MessagePort;
@@ -25,7 +25,7 @@ export interface QrPhotoTask {
 /** The worker's answer: PhotoRead (app/server/context.ts) without the reasons only qr-photo.ts gives (too_large, busy). */
 export type QrPhotoAnswer = { ok: true; text: string } | { ok: false; reason: "not_image" | "too_many_pixels" | "no_code" };
 
-/** An image's format and size as its header declares them, in pixels (imageHeader; docs/product/pass.md "/verify"). */
+/** An image's format and size as its header declares them, in pixels (imageHeader; docs/product/pass.md §11.5). */
 export interface ImageHeader {
   type: "jpeg" | "png" | "webp" | "gif";
   width: number;
@@ -33,7 +33,7 @@ export interface ImageHeader {
 }
 
 /**
- * The long sides, in pixels, of the copies of a /verify photo (docs/product/pass.md "/verify") the
+ * The long sides, in pixels, of the copies of a /verify photo (docs/product/pass.md §11.5) the
  * code is looked for in, in order: a QR code that a phone
  * photographed on a screen or on paper at 12 megapixels is still about 4 pixels a module at 1600;
  * 3200 finds a code that fills a small part of the frame. A photo smaller than a size is read at its
@@ -121,8 +121,8 @@ function gifSize(b: Uint8Array): { width: number; height: number } | undefined {
 
 /**
  * The format and size an image declares in its header, read without decoding a pixel, so that a
- * photo posted to /verify over maxPassPhotoPixels is refused unread (docs/product/pass.md "/verify";
- * app/limits.ts): JPEG (its
+ * photo posted to /verify over maxPassPhotoPixels is refused unread (docs/product/pass.md §11.5;
+ * contracts/limits.ts): JPEG (its
  * first start-of-frame), PNG (IHDR), WebP (VP8X, VP8L or VP8) and GIF (the logical screen and the
  * first frame). Sizes are in pixels, as stored (a JPEG's EXIF orientation may swap them when drawn;
  * the product is the same).
@@ -203,7 +203,7 @@ async function readAt(libs: { canvas: Canvas; zxing: ZXing }, image: InstanceTyp
 }
 
 /**
- * Reads the QR code in one photo of a pass (docs/product/pass.md "/verify"; piscina's task function,
+ * Reads the QR code in one photo of a pass (docs/product/pass.md §11.5; piscina's task function,
  * server/qr-photo.ts its only caller). Posts "started" on `task.started` once the decoders are loaded.
  * @returns `{ ok: true, text }`, the first valid code's text; or `{ ok: false, reason }`: not_image
  *   (no JPEG, PNG, WebP or GIF header, or bytes the decoder refuses), too_many_pixels (over

@@ -1,6 +1,6 @@
 /**
  * Reads the QR code in a checker's photo on worker threads, never on the web thread
- * (docs/product/pass.md "/verify": a checker without JavaScript posts a photo of a pass; the
+ * (docs/product/pass.md §11.5: a checker without JavaScript posts a photo of a pass; the
  * request context's `readQrPhoto`, app/server/context.ts). The thread is server/qr-photo-worker.ts,
  * run by piscina as the PDF threads are (services/consumer/results/pool.ts): threads start on
  * demand and stop when idle, each read has a time budget (the thread is terminated past it) and the
@@ -14,10 +14,10 @@ import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { Logger } from "pino";
 import type { PhotoRead } from "../app/server/context.ts";
-import { maxPassPhotoBytes, maxPassPhotoPixels } from "../app/limits.ts";
+import { maxPassPhotoBytes, maxPassPhotoPixels } from "../contracts/limits.ts";
 import type { QrPhotoAnswer, QrPhotoTask } from "./qr-photo-worker.ts";
 
-/** The sizes and times of the reader of /verify's photos (docs/product/pass.md "/verify"); every one has a default. */
+/** The sizes and times of the reader of /verify's photos (docs/product/pass.md §11.5); every one has a default. */
 export interface QrPhotoReaderOptions {
   /** Most worker threads at once, each reading one photo (default 1). */
   threads?: number;
@@ -39,7 +39,7 @@ export interface QrPhotoReaderOptions {
   logger?: Pick<Logger, "warn">;
 }
 
-/** The reader of /verify's photos (docs/product/pass.md "/verify"): one per process, whose `read` every request has as `readQrPhoto` (app/server/context.ts). */
+/** The reader of /verify's photos (docs/product/pass.md §11.5): one per process, whose `read` every request has as `readQrPhoto` (app/server/context.ts). */
 export interface QrPhotoReader {
   /**
    * The text of the first valid QR code in a photo (JPEG, PNG, WebP or GIF bytes), read on a worker
@@ -91,9 +91,9 @@ class Slots {
 }
 
 /**
- * Makes the reader of /verify's photos (docs/product/pass.md "/verify"): up to `threads` threads of
+ * Makes the reader of /verify's photos (docs/product/pass.md §11.5): up to `threads` threads of
  * server/qr-photo-worker.ts, started on demand and stopped after `idleStopMs` without a read (see
- * QrPhotoReaderOptions for the units and defaults). The caps are app/limits.ts's maxPassPhotoBytes
+ * QrPhotoReaderOptions for the units and defaults). The caps are contracts/limits.ts's maxPassPhotoBytes
  * (12 MiB, in bytes) and maxPassPhotoPixels (50 million pixels).
  * Threads start with the first read (with `idleStopMs: Infinity`, all of them now).
  */

@@ -13,3 +13,4 @@ export * from "./es/reviews.ts";
 export * from "./es/venues.ts";
 export * from "./es/pages.ts";
 export * from "./es/data-export.ts";
+export * from "./es/pass.ts";

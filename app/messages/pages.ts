@@ -41,6 +41,14 @@ export const privacyPage = {
     "When a venue enters a check-in code you showed it: the venue, the time, what it saw (your name and whether your safe window was open), whether you were checked in, and your rating. Your position, when you search for locations near you, is used for that search and not kept.",
   whoSees:
     "Your date of birth is never shown to other people. Only people whose follow request you confirmed see your safe window, and a venue sees it only through a check-in code you chose to show, which works once, for 2 minutes.",
+  passTitle: `The ${productName} Pass`,
+  passShows:
+    "Your pass shows anyone who scans it your initials, your birthday without the year, whether your safe window is strong or weak, until when, and when the pass was issued. Nothing else: not your name, your year of birth, your product ID, your lab or your result.",
+  passLives:
+    "A pass stays valid until your window ends, at most 72 hours after your test, even if the result is later found invalid or you delete your account: a pass carries no number, so it cannot be withdrawn. Each time you open your pass you get a new one.",
+  passScreenshot: "Someone else could show a screenshot of your pass. That is why the person checking compares the initials and birthday with a photo ID.",
+  passChecks:
+    "We learn nothing of a check made in a browser with JavaScript: the pass is checked on the checker's device. A check made without JavaScript sends the pass to us; we check it and forget it, and keep no record or log of it.",
   yoursTitle: "Your data is yours",
   /** `{button}`: the Download my data button's name (downloadMyData), emphasized. */
   download:

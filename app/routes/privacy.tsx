@@ -32,6 +32,13 @@ export default function Privacy() {
         <li>{text.checkIns}</li>
       </ul>
       <p>{text.whoSees}</p>
+      <h2>{text.passTitle}</h2>
+      <ul>
+        <li>{text.passShows}</li>
+        <li>{text.passLives}</li>
+        <li>{text.passScreenshot}</li>
+        <li>{text.passChecks}</li>
+      </ul>
       <h2>{text.yoursTitle}</h2>
       <ul>
         <li>{fillPlaceholders(text.download, { button: <strong>{text.downloadButton}</strong> })}</li>

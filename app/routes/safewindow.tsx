@@ -7,9 +7,12 @@ import type { Route } from "./+types/safewindow";
 import { FormMessage } from "~/components/Field";
 import { SafeWindowCard, safeWindowCardText } from "~/components/SafeWindowCard";
 import { formatInstant } from "~/dates";
+import { windowStrength } from "~/windows";
 import { languageOf, messagesOf } from "~/server/i18n.server";
 import { qrSvg } from "~/server/qr.server";
 import { requireUser } from "~/server/auth.server";
+import { requestContext } from "~/server/context";
+import { passOffered } from "~/server/pass.server";
 import { timeZoneOf } from "~/server/timezone.server";
 import { consumerApi } from "~/server/upstream/consumer.server";
 import { failureInit, valueOrThrow } from "~/server/upstream/result.server";
@@ -21,13 +24,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const api = consumerApi(context);
   // Check-in codes: for a person whose visits show in My Fun, where the upstream serves the extension.
   const visits = (requireUser(context).enabledScreens ?? []).includes("MyFun");
+  const { log } = context.get(requestContext);
+  const m = messagesOf(context);
   const [card, checkins] = await Promise.all([api.getSafeWindow(), visits ? api.checkinsSupported() : false]);
   // No profile yet: the gate knows where this user belongs.
   if (!card.ok && card.reason === "notFound") throw redirect("/checkaccountstatus");
   const person = valueOrThrow(card);
+  // The SafeWindow Pass: offered while the window is open, where the consumer API serves it.
+  const pass = windowStrength(person, Date.now()) !== null && (await passOffered(log, m.verifyUnavailable));
   const timeZone = await timeZoneOf(request, context);
   const language = languageOf(context);
-  const m = messagesOf(context);
   const text = {
     title: m.safeWindowTitle,
     pageTitle: m.safeWindowPageTitle,
@@ -45,6 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         }
       : null,
     card: safeWindowCardText(m, language, person, timeZone),
+    pass: pass ? { link: m.passLink, offer: m.passOffer } : null,
   };
   return { card: person, now: Date.now(), timeZone, language, text };
 }
@@ -79,6 +86,14 @@ export default function SafeWindow() {
         {text.productId} <code className="product-id">{card.safeWindowId}</code> ·{" "}
         <Link to="/testing-philosophy">{text.howWeCount}</Link>
       </p>
+      {text.pass ? (
+        <p className="pass-offer">
+          {text.pass.offer}{" "}
+          <Link to="/safewindow/pass" className="button secondary">
+            {text.pass.link}
+          </Link>
+        </p>
+      ) : null}
       {text.checkin ? (
       <section className="card checkin-code" aria-labelledby="checkin-heading">
         <h2 id="checkin-heading">{text.checkin.heading}</h2>

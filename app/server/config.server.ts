@@ -72,6 +72,7 @@ const envSchema = z.object({
   DEFAULT_TIME_ZONE: z.string().default("America/New_York"),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(60),
+  VERIFY_RATE_LIMIT: z.coerce.number().int().positive().default(30),
   /** The embedded consumer API's PDF worker threads at most (each holds 60-70 MiB while it runs). */
   MAX_PDF_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   /**

@@ -34,7 +34,21 @@ export interface RequestInfo {
    * personal cookie); entry.server.tsx stores it if the route allows (app/server/page-cache.server.ts).
    */
   sharedPage?: PageCacheSlot;
+  /**
+   * Reads the QR code in a photo (JPEG, PNG, WebP or GIF bytes) on a worker thread, never on the web
+   * thread (server/qr-photo.ts; docs/product/pass.md §11.5): the checker's photo of a pass, posted
+   * without JavaScript. Nothing of the photo is kept or logged.
+   */
+  readQrPhoto: (bytes: Uint8Array) => Promise<PhotoRead>;
 }
+
+/**
+ * What a photo held: the text of its QR code (the first one read), or why there is none:
+ * `not_image` (not an image the decoder reads), `too_large` (over maxPassPhotoBytes),
+ * `too_many_pixels` (its header declares over maxPassPhotoPixels), `no_code` (no QR code read),
+ * `busy` (the decoder's queue is full, or the read took over its time budget).
+ */
+export type PhotoRead = { ok: true; text: string } | { ok: false; reason: "not_image" | "too_large" | "too_many_pixels" | "no_code" | "busy" };
 
 /** The signed-in user, as the guard middleware found them in the session. */
 export interface SessionUser {

@@ -38,7 +38,7 @@ export async function appClientsAt(url: string, clientSecret: string): Promise<A
 /** A request context as server/app.ts and the guard leave it, for a signed-in user (access token "user-token"). */
 export function signedInContext(): RouterContextProvider {
   const context = new RouterContextProvider();
-  context.set(requestContext, { nonce: "n", requestId: "r", log: pino({ level: "silent" }), clientIp: "127.0.0.1", sessions: {} as never, attemptLimits: {} as never, draining: new AbortController().signal });
+  context.set(requestContext, { nonce: "n", requestId: "r", log: pino({ level: "silent" }), clientIp: "127.0.0.1", sessions: {} as never, attemptLimits: {} as never, readQrPhoto: {} as never, draining: new AbortController().signal });
   context.set(userContext, { accessToken: "user-token", expiresAt: Date.now() + 3_600_000, userName: "someone@example.com", signInAgain: () => { throw new Error("signed out"); } });
   return context;
 }

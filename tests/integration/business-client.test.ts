@@ -56,7 +56,7 @@ class SignInAgain extends Error {}
 /** A request context as the guard leaves it for `user` (their token), with a flag for signInAgain. */
 function contextOf(user: TestUser | { token: string }) {
   const context = new RouterContextProvider();
-  context.set(requestContext, { nonce: "n", requestId: "r", log: pino({ level: "silent" }), clientIp: "127.0.0.1", sessions: {} as never, attemptLimits: {} as never, draining: new AbortController().signal });
+  context.set(requestContext, { nonce: "n", requestId: "r", log: pino({ level: "silent" }), clientIp: "127.0.0.1", sessions: {} as never, attemptLimits: {} as never, readQrPhoto: {} as never, draining: new AbortController().signal });
   context.set(userContext, {
     accessToken: user.token,
     expiresAt: Date.now() + 3_600_000,

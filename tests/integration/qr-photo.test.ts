@@ -1,5 +1,5 @@
 // The QR photo reader of /verify (server/qr-photo.ts and its thread server/qr-photo-worker.ts;
-// docs/product/pass.md "/verify"): a pass's URL read back from a clean PNG of its QR code and from a
+// docs/product/pass.md §11.5): a pass's URL read back from a clean PNG of its QR code and from a
 // 12-megapixel phone-like JPEG (grey noise, the code small, turned and scaled; also with an EXIF
 // orientation), and every refusal: not an image (random bytes, SVG), no code, a header declaring
 // too many pixels (answered without decoding), too many bytes (answered without a thread), a full

@@ -167,7 +167,7 @@ async function clientsAt(url: string) {
   // Read now, while the variables name this upstream (the graph reads them once, on first use).
   (await import("../../app/server/config.server")).getConfig();
   const context = new RouterContextProvider();
-  context.set(requestContext, { nonce: "n", requestId: "r", log: pino({ level: "silent" }), clientIp: "127.0.0.1", sessions: {} as never, attemptLimits: {} as never, draining: new AbortController().signal });
+  context.set(requestContext, { nonce: "n", requestId: "r", log: pino({ level: "silent" }), clientIp: "127.0.0.1", sessions: {} as never, attemptLimits: {} as never, readQrPhoto: {} as never, draining: new AbortController().signal });
   context.set(userContext, {
     accessToken: "a-token",
     expiresAt: Date.now() + 3_600_000,

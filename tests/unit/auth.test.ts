@@ -70,7 +70,7 @@ describe("authenticate (the one sign-in strategy)", () => {
       const { authenticate, SignInError } = await import("../../app/server/auth.server");
       const context = new RouterContextProvider();
       const log = { info() {}, warn() {}, error() {}, debug() {}, child: () => log };
-      context.set(requestContext, { nonce: "n", requestId: "r", log: log as never, clientIp: "198.51.100.20", sessions: undefined as never, attemptLimits: undefined as never, draining: new AbortController().signal });
+      context.set(requestContext, { nonce: "n", requestId: "r", log: log as never, clientIp: "198.51.100.20", sessions: undefined as never, attemptLimits: undefined as never, readQrPhoto: undefined as never, draining: new AbortController().signal });
       const spoofed = (body: string) =>
         new Request("http://h/login", {
           method: "POST",

@@ -157,7 +157,7 @@ describe("a form's answer past the attempt limits (app/server/attempts.server.ts
   it("is in the request's language", async () => {
     const log = { info() {}, warn() {}, error() {}, debug() {}, child: () => log };
     const context = new RouterContextProvider();
-    context.set(requestContext, { nonce: "n", requestId: "r", log: log as never, clientIp: "198.51.100.20", sessions: undefined as never, attemptLimits: createAttemptLimits(), draining: new AbortController().signal });
+    context.set(requestContext, { nonce: "n", requestId: "r", log: log as never, clientIp: "198.51.100.20", sessions: undefined as never, attemptLimits: createAttemptLimits(), readQrPhoto: undefined as never, draining: new AbortController().signal });
     context.set(requestLanguageContext, "es");
     let refused: Awaited<ReturnType<typeof attemptRefused>>;
     // docs/security.md "Limits": five mails an hour to one address; the sixth is refused.

@@ -1,4 +1,4 @@
-// docs/security.md "Attacks and the tests that cover them": every test file a row names exists, and
+// docs/security-tests.md "Attacks and the tests that cover them": every test file a row names exists, and
 // every test title it quotes stands in that file, so the table cannot keep naming a test that was
 // renamed or removed.
 import { existsSync, readFileSync } from "node:fs";
@@ -33,9 +33,9 @@ function namedTests(cell: string): { file: string; title: string }[] {
   return pairs;
 }
 
-describe("docs/security.md", () => {
+describe("docs/security-tests.md", () => {
   it("names, for each attack, test files and titles that exist", () => {
-    const doc = readFileSync(path.join(root, "docs/security.md"), "utf8");
+    const doc = readFileSync(path.join(root, "docs/security-tests.md"), "utf8");
     const rows = tableRows(doc, "### Attacks and the tests that cover them");
     expect(rows.length).toBeGreaterThan(20);
     const missing: string[] = [];

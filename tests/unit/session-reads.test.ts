@@ -45,6 +45,7 @@ async function run(request: Request, handler: (context: RouterContextProvider) =
     clientIp: "127.0.0.1",
     sessions: store,
     attemptLimits: {} as never,
+    readQrPhoto: undefined as never,
     draining: new AbortController().signal,
   });
   const response = (await sessionMiddleware({ request, context, params: {} } as never, async () => {

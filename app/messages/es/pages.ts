@@ -28,6 +28,14 @@ export const privacyPage = {
     "Cuando un local ingresa un código de registro que usted le mostró: el local, la hora, lo que vio (su nombre y si su ventana segura estaba abierta), si se registró su entrada, y su calificación. Su ubicación, cuando busca locales cerca de usted, se usa para esa búsqueda y no se guarda.",
   whoSees:
     "Su fecha de nacimiento nunca se muestra a otras personas. Solo las personas cuya solicitud de seguimiento usted confirmó ven su ventana segura, y un local solo la ve mediante un código de registro que usted decidió mostrarle, que funciona una sola vez, durante 2 minutos.",
+  passTitle: `El pase ${productName}`,
+  passShows:
+    "Su pase muestra a quien lo escanee sus iniciales, su cumpleaños sin el año, si su ventana segura es fuerte o débil, hasta cuándo, y cuándo se emitió el pase. Nada más: ni su nombre, ni su año de nacimiento, ni su ID de producto, ni su laboratorio, ni su resultado.",
+  passLives:
+    "Un pase sigue siendo válido hasta que termina su ventana, como máximo 72 horas después de su prueba, aunque luego se determine que el resultado no es válido o usted elimine su cuenta: un pase no lleva ningún número, así que no se puede retirar. Cada vez que abre su pase, obtiene uno nuevo.",
+  passScreenshot: "Otra persona podría mostrar una captura de pantalla de su pase. Por eso quien lo comprueba coteja las iniciales y el cumpleaños con una identificación con foto.",
+  passChecks:
+    "No sabemos nada de una comprobación hecha en un navegador con JavaScript: el pase se comprueba en el dispositivo de quien lo comprueba. Una comprobación hecha sin JavaScript nos envía el pase; lo comprobamos y lo olvidamos, y no guardamos ningún registro de ello.",
   yoursTitle: "Sus datos son suyos",
   download:
     "{button} en Mis ajustes le da un archivo ZIP con su perfil, cada resultado de prueba con su imagen y el PDF original, sus reclamaciones con nuestras respuestas, las personas que usted sigue y las que le siguen, y sus visitas a locales.",

@@ -9,6 +9,8 @@
  * can do nothing with a failure use `valueOrThrow`, whose 502/503 the error boundaries show as
  * "briefly unavailable".
  */
+import type { JSONWebKeySet } from "jose";
+import type { Logger } from "pino";
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { consumerCalls, uploadField, type ConsumerCallName } from "../../../contracts/consumer.ts";
@@ -121,6 +123,18 @@ const permissionsCall = { ...consumerCalls.getPermissions, answer: z.object({ en
 
 /** The dispute as the app reads it: the product rules do not read its answer (docs/product/calls.md §7.2), so any body (our service's `{success: true}`) will do. */
 const disputeCall = { ...consumerCalls.dispute, answer: z.unknown() } satisfies CallContract;
+
+/**
+ * Extension GET /consumer/passkeys (docs/product/pass.md §11.6): the keys that check SafeWindow
+ * Passes, a JWK Set, asked without a token (they are open to anyone). A 404 is learnt: the upstream
+ * lacks the pass, and nothing offers it.
+ * @param failed the failure's sentence, in the caller's language
+ */
+export async function publishedPassKeys(log: Logger, failed: string): Promise<Result<JSONWebKeySet>> {
+  const answer = await callContract(consumerUrl(), "passKeys", consumerCalls.passKeys, {}, { failed, unavailable: failed }, { log });
+  learnFromAnswer(consumerUrl(), "pass", answer);
+  return answer;
+}
 
 /** The consumer API as the signed-in user of this request (`context`, inside the guard) sees it. */
 export function consumerApi(context: Readonly<RouterContextProvider>) {
@@ -236,6 +250,17 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
      */
     ownDataSupported(): Promise<boolean> {
       return extensionSupported(consumerUrl(), "ownData", () => call("getPdf"));
+    },
+    /**
+     * Extension POST /consumer/pass (docs/product/pass.md): a fresh SafeWindow Pass of the user's open
+     * window, for the checker at `issuer` (this app's public address). A closed window is `refused`
+     * with passNoWindow (409); a 404 without a profile is `notFound`, and one where the upstream lacks
+     * the call is learnt (the pass is then not offered).
+     */
+    async issuePass(issuer: string) {
+      const answer = await call("issuePass", { json: { issuer } }, { failed: messages.passNoWindow, unavailable: messages.upstreamUnavailable });
+      if (answer.ok || answer.reason === "refused") learnFromAnswer(consumerUrl(), "pass", answer);
+      return answer;
     },
     /**
      * POST /testresult/addtestresultmultipart/ with the PDF in the contract's field (multipartData). A refusal

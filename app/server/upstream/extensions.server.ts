@@ -13,9 +13,10 @@ import type { Result } from "./result.server";
  * - `checkin`: the consumer API's check-in codes (/checkin/…; docs/venues.md "Check-in");
  * - `ownData`: the consumer API's export, original PDFs and profile deletion (/consumer/export,
  *   /testresult/getpdf/, /consumer/deleteprofile);
- * - `accountDeletion`: the identity authority's POST /api/account/delete.
+ * - `accountDeletion`: the identity authority's POST /api/account/delete;
+ * - `pass`: the consumer API's SafeWindow Pass (POST /consumer/pass, GET /consumer/passkeys).
  */
-export type ExtensionName = "checkin" | "ownData" | "accountDeletion";
+export type ExtensionName = "checkin" | "ownData" | "accountDeletion" | "pass";
 
 /** How long what was learnt about an extension is trusted, ms. */
 export const extensionTtlMs = 10 * 60 * 1000;
