@@ -225,7 +225,7 @@ export default function Verify() {
       <PassScanner text={text.scanner} onText={(scanned) => void checkHere(scanned)} />
       <Form method="post" encType="multipart/form-data" ref={formRef} onSubmit={(event) => void onCheck(event)} className="verify-form">
         <label htmlFor="pass-text">{text.pasteLabel}</label>
-        <textarea id="pass-text" name="pass" rows={3} maxLength={passTextMaxChars} autoComplete="off" spellCheck={false} autoCapitalize="off" />
+        <input id="pass-text" name="pass" type="text" inputMode="url" maxLength={passTextMaxChars} autoComplete="off" spellCheck={false} autoCapitalize="off" />
         <label htmlFor="pass-photo">{text.photoLabel}</label>
         <input id="pass-photo" name="photo" type="file" accept="image/jpeg,image/png,image/webp,image/gif" aria-describedby="pass-photo-hint" />
         <p className="hint" id="pass-photo-hint">

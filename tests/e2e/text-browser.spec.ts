@@ -6,6 +6,7 @@
 import * as messages from "../../app/messages";
 import { labPdf } from "../fixtures/index";
 import { createAccount, dismissGuidelines, expect, isoDob, linkPath, otherPerson, signedInUser, strongPassword, test, uniqueEmail, uniqueProfile, uploadPdf, waitForMail } from "./support";
+import { readQrImage } from "./qr-read";
 import { W3m } from "./w3m";
 
 test("in w3m, with its own forms: sign in, read the window's state in words, find a person and request to follow", async ({ page, browser, baseURL }, testInfo) => {
@@ -114,4 +115,50 @@ test("a sub-screen marks its tab as current; the words for text browsers stay ou
   await page.goto("/people");
   await expect(page.getByText(" | ").first()).toBeHidden();
   await expect(page.getByRole("link", { name: "Following", exact: true })).toHaveAttribute("aria-current", "page");
+});
+
+test("in w3m: the SafeWindow Pass in words, and /verify checks its text with w3m's own form", async ({ page, baseURL }, testInfo) => {
+  test.slow();
+  const profile = uniqueProfile("Wanda");
+  const email = await signedInUser(page, testInfo, "w3m-pass", profile);
+  await page.goto("/mytests");
+  await dismissGuidelines(page);
+  await uploadPdf(page, await labPdf("harborview", { firstName: profile.firstName, lastName: profile.lastName, dob: isoDob(profile), collectedAt: new Date(Date.now() - 2 * 3600_000) }));
+  await expect(page.getByRole("list", { name: "Test results" }).getByRole("listitem")).toHaveCount(1);
+  const initials = `W${profile.lastName[0]}`;
+
+  const w3m = await W3m.open(`${baseURL}/login`);
+  try {
+    await w3m.waitFor("Forgot Password | Create Account");
+    await w3m.fill("^Email", email);
+    await w3m.fill("^Password", strongPassword);
+    await w3m.activate("^Submit");
+    await w3m.waitFor("My Safe Window");
+    await w3m.activate(`${messages.passLink}$`);
+    // The pass in words: each term, its value under it.
+    const screen = await w3m.waitFor(messages.passTitle);
+    expect(screen).toMatch(new RegExp(`^ *${messages.passInitials}\\n +${initials}$`, "m"));
+    expect(screen).toMatch(new RegExp(`^ *${messages.passBirthday}\\n +July 14$`, "m"));
+    expect(screen).toMatch(new RegExp(`^ *${messages.passStrongUntil}\\n +\\w`, "m"));
+    expect(screen).toContain(messages.passPrint);
+  } finally {
+    await w3m.close();
+  }
+
+  // The same pass's text, as the checker pastes it from the QR's URL (read here from the pass screen's code).
+  await page.goto("/safewindow/pass");
+  const url = await readQrImage(await page.getByRole("img", { name: messages.passQrLabel(initials) }).screenshot());
+  expect(url).toBeDefined();
+  const checker = await W3m.open(`${baseURL}/verify`);
+  try {
+    const screen = await checker.waitFor(messages.verifyTitle);
+    expect(screen).toContain(new URL(baseURL!).host);
+    await checker.fill(`^${messages.verifyPasteLabel}`, url!);
+    await checker.activate(`^${messages.verifyCheck}$`);
+    const answer = await checker.waitFor(messages.verifyCompareId);
+    expect(answer).toMatch(new RegExp(`^${messages.verifyStrong}$`, "m"));
+    expect(answer).toContain(initials);
+  } finally {
+    await checker.close();
+  }
 });

@@ -59,7 +59,7 @@ describe("/verify without JavaScript", () => {
 
     const photo = new FormData();
     photo.set("pass", "");
-    photo.set("photo", new File([await QRCode.toBuffer(url, { errorCorrectionLevel: "M", margin: 4, scale: 6 })], "qr.png", { type: "image/png" }));
+    photo.set("photo", new File([new Uint8Array(await QRCode.toBuffer(url, { errorCorrectionLevel: "M", margin: 4, scale: 6 }))], "qr.png", { type: "image/png" }));
     const byPhoto = await postCheck(photo);
     expect(byPhoto.status).toBe(200);
     expect(verdictIn(await byPhoto.text())).toContain(messages.verifyReasons.unknown_key);
