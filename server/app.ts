@@ -428,6 +428,17 @@ export async function createApp(options: AppOptions): Promise<Express> {
     res.status(200).end(body);
   });
 
+  // Under a BASE_PATH, a path outside it is no page of ours: 404 with the small error page (React
+  // Router, whose basename it misses, runs none of the app's middleware for it and cannot render it).
+  if (base) {
+    app.use((req, res, next) => {
+      const p = req.path.toLowerCase();
+      if (p === base.toLowerCase() || p.startsWith(`${base.toLowerCase()}/`)) return next();
+      res.status(404);
+      void sendErrorPage(req, res, (m) => m.notFound);
+    });
+  }
+
   // The request context (app/server/context.ts) reaches middleware, loaders and actions through
   // getLoadContext, with this bundle's own context key.
   app.all(

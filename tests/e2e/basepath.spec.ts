@@ -39,3 +39,23 @@ test("sign in, profile, welcome, safe window, settings and logout under /sw", as
   await page.getByRole("main").getByRole("button", { name: "Logout" }).click();
   await expect(page).toHaveURL(`${base}/login`);
 });
+
+test("the pass checker and its public keys under /sw, and a pass's address there", async ({ page }) => {
+  const answer = await page.goto("verify");
+  expect(answer?.status()).toBe(200);
+  expect(answer?.headers()["permissions-policy"]).toContain("camera=(self)");
+  await expect(page.getByRole("heading", { name: messages.verifyTitle })).toBeVisible();
+  // A URL to the checker at the root is another address than this one, under /sw.
+  await page.getByLabel(messages.verifyPasteLabel).fill(`${e2e.baseAppUrl}/verify#a.b.c`);
+  await page.getByRole("button", { name: messages.verifyCheck }).click();
+  await expect(page.getByRole("alert").filter({ has: page.locator(".glance-verdict") })).toContainText(messages.verifyReasons.other_issuer);
+  const keys = await page.request.get(`${base}/.well-known/safewindow-pass-keys`);
+  expect(keys.status()).toBe(200);
+  expect(((await keys.json()) as { keys: unknown[] }).keys.length).toBeGreaterThan(0);
+  // Outside the base path nothing is ours: 404 with the small error page, never a 500.
+  for (const outside of ["/.well-known/safewindow-pass-keys", "/verify", "/login"]) {
+    const answer = await page.request.get(`${e2e.baseAppUrl}${outside}`);
+    expect(answer.status(), outside).toBe(404);
+    expect(await answer.text()).toContain(messages.notFound);
+  }
+});
