@@ -14,7 +14,8 @@ import * as spanish from "../../app/messages/es";
 import { harborviewPdf } from "../fixtures/index";
 import { fakeCameraVideo } from "./fake-camera";
 import { readQrImage, readQrPdf } from "./qr-read";
-import { consentCookie, dismissGuidelines, expect, expectAccessible, isoDob, otherPerson, signedInUser, test, uniqueProfile, uploadPdf } from "./support";
+import { englishOn, englishOnlyStrings } from "./catalogue-english";
+import { chooseLanguageInSettings, consentCookie, dismissGuidelines, expect, expectAccessible, isoDob, otherPerson, signedInUser, test, uniqueProfile, uploadPdf } from "./support";
 
 /** The pass screen of a new person with a result collected `hoursAgo` (NAAT: strong 48 h; antigen: strong 24 h, weak 48 h). */
 async function personWithPass(page: Page, testInfo: import("@playwright/test").TestInfo, label: string, result: { hoursAgo: number; method?: "NAAT" | "antigen" }) {
@@ -142,7 +143,9 @@ test("a weak window shows amber, and as not accepted for a checker who takes str
   await expect(check.locator(".glance-weak")).toBeVisible();
   // Strong only, remembered on this device.
   await check.getByLabel(messages.verifyStrongOnly).check();
+  const saved = check.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/verify"));
   await check.getByRole("button", { name: messages.verifySave }).click();
+  await saved;
   await check.goto("/verify");
   await expect(check.getByLabel(messages.verifyStrongOnly)).toBeChecked();
   await check.getByLabel(messages.verifyPasteLabel).fill(url);
@@ -150,6 +153,15 @@ test("a weak window shows amber, and as not accepted for a checker who takes str
   await expect(verdictOf(check)).toContainText(messages.verifyWeakRefused);
   await expect(check.locator(".glance-none")).toBeVisible();
   await checker.context.close();
+
+  // The holder's pass screen in Spanish: no English word of ours on it.
+  await chooseLanguageInSettings(page, "es");
+  await page.goto("/safewindow/pass");
+  await expect(page.getByRole("heading", { name: spanish.passTitle })).toBeVisible();
+  await expect(page.locator(".pass-strength")).toHaveText(spanish.verifyWeak);
+  await expect(page.locator(".pass-words")).toContainText("14 de julio");
+  expect(await englishOn(page, englishOnlyStrings())).toEqual([]);
+  await expectAccessible(page);
 });
 
 test("a person without an open window is offered no pass, and the pass screen says why", async ({ page }, testInfo) => {
@@ -182,6 +194,16 @@ test("the checker reads /verify in their own language, with its headers, and its
   const login = await page.request.get("/login");
   expect(login.headers()["permissions-policy"]).toContain("camera=()");
   expect(login.headers()["content-security-policy"]).not.toContain("wasm-unsafe-eval");
+  // The checker's clock: 10 minutes off the server's is said with JavaScript; without it the server's clock checks.
+  const skewed = await browser.newContext({ baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
+  await skewed.addCookies([{ ...consentCookie, url: baseURL! }]);
+  const late = await skewed.newPage();
+  if (testInfo.project.use.javaScriptEnabled !== false) await late.clock.install({ time: new Date(Date.now() + 10 * 60_000) });
+  await late.goto("/verify");
+  await expect(late.getByRole("heading", { name: messages.verifyTitle })).toBeVisible();
+  await expect(late.getByText(messages.verifyClockOff)).toHaveCount(testInfo.project.use.javaScriptEnabled === false ? 0 : 1);
+  await skewed.close();
+
   const keys = await page.request.get("/.well-known/safewindow-pass-keys");
   expect(keys.status()).toBe(200);
   expect(keys.headers()["cache-control"]).toBe("public, max-age=60");
@@ -225,4 +247,27 @@ test("with JavaScript, the camera reads the pass: Chromium's fake camera plays a
     await camera.close();
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test("with JavaScript but without WebCrypto (a page not served over https), the check falls back to the server", async ({ page, browser, baseURL, hasJs }, testInfo) => {
+  test.slow();
+  const { url, initials } = await personWithPass(page, testInfo, "pass-nosubtle", { hoursAgo: 1 });
+  const checker = await otherPerson(browser, testInfo, baseURL!);
+  await checker.context.addInitScript(() => Object.defineProperty(globalThis.crypto, "subtle", { value: undefined, configurable: true }));
+  await checker.page.goto("/verify");
+  const posted = checker.page.waitForRequest((request) => request.method() === "POST" && new URL(request.url()).pathname.startsWith("/verify"));
+  await checker.page.getByLabel(messages.verifyPasteLabel).fill(url);
+  await checker.page.getByRole("button", { name: messages.verifyCheck }).click();
+  await posted;
+  await expect(verdictOf(checker.page)).toContainText(messages.verifyStrong);
+  await expect(verdictOf(checker.page)).toContainText(initials);
+  // With JavaScript, the QR's URL opened on such a page is checked by the server too.
+  if (hasJs) {
+    await checker.page.goto("/verify");
+    const again = checker.page.waitForRequest((request) => request.method() === "POST");
+    await checker.page.goto(url);
+    await again;
+    await expect(verdictOf(checker.page)).toContainText(messages.verifyStrong);
+  }
+  await checker.context.close();
 });

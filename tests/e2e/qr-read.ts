@@ -4,25 +4,12 @@
  * would print it) at 1.5 px per point. zxing-wasm's reader from the package's own WebAssembly file;
  * pdf.js's legacy build with its own fonts; nothing fetched.
  */
-import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { createCanvas } from "@napi-rs/canvas";
+import { qrReader } from "../fixtures/qr-reader";
 
 const require = createRequire(import.meta.url);
-
-type ZXing = typeof import("zxing-wasm/reader");
-let zxing: Promise<ZXing> | undefined;
-
-function qrReader(): Promise<ZXing> {
-  zxing ??= (async () => {
-    const reader = await import("zxing-wasm/reader");
-    const wasm = await readFile(require.resolve("zxing-wasm/reader/zxing_reader.wasm"));
-    reader.prepareZXingModule({ overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer }, fireImmediately: true });
-    return reader;
-  })();
-  return zxing;
-}
 
 /** The text of the first QR code in an image file's bytes (PNG, JPEG), or undefined. */
 export async function readQrImage(bytes: Uint8Array): Promise<string | undefined> {

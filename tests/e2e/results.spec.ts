@@ -163,6 +163,11 @@ test("valid Harborview, Meridian and Cascade PDFs open the safe window; then an 
 
   await page.goto("/safewindow");
   await expect(page.getByRole("article")).toContainText("Strong");
+  // An upstream that answers only as the product rules say serves no SafeWindow Pass: none is offered,
+  // and there is no checker and no published key.
+  await expect(page.getByRole("link", { name: messages.passLink })).toHaveCount(0);
+  expect((await page.request.get("/verify")).status()).toBe(404);
+  expect((await page.request.get("/.well-known/safewindow-pass-keys")).status()).toBe(404);
   // With results, the gate now sends a signed-in user to the safe window.
   await page.goto("/checkaccountstatus");
   await expect(page).toHaveURL(/\/safewindow$/);

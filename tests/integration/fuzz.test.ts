@@ -56,7 +56,7 @@ const routePaths = [
   "/checkaccountstatus", "/checkconfirmation", "/yourinfo", "/welcome", "/safewindow", "/mytests", "/testdetail",
   "/testresultviewer", "/testresultviewer/image", "/myfun", "/locations", "/checkin", "/people", "/follower", "/following",
   "/addpublisher", "/settings", "/personalinfo", "/settings/data", "/reviews", "/reviews/dispute", "/reviews/image",
-  "/reviews/history", "/no-such-page",
+  "/reviews/history", "/verify", "/.well-known/safewindow-pass-keys", "/safewindow/pass", "/safewindow/pass.pdf", "/no-such-page",
 ];
 /** The same routes spelled differently, and the server's own endpoints. */
 const otherPaths = ["//login", "/login/", "/LOGIN", "/%6Cogin", "/login;x", "/_root.data", "/healthz", "/readyz", "/metrics", "/assets/nope.js", "/favicon.ico", "/%E9", "/%ZZ", "/a/../login"];
@@ -70,9 +70,9 @@ const fieldNames = [
   "intent", "email", "password", "confirmPassword", "acceptTerms", "acceptPrivacy", "redirectTo", "language", "answer",
   "zone", "timeZone", "firstName", "lastName", "dob", "postalCode", "currentPassword", "newPassword", "newEmail",
   "comment", "decision", "responseComment", "visitId", "locationId", "code", "id", "rating", "link", "q", "zip", "miles",
-  "sfConsumerId", "everywhere", "stay", "file",
+  "sfConsumerId", "everywhere", "stay", "file", "pass", "photo", "strongOnly",
 ];
-const intents = ["cancel", "check-email", "checkin", "confirm", "decline", "deleteAccount", "followback", "guidelines-read", "link", "lookup", "password", "timeZone", "username", "accept", "reject", "rate", "unfollow", "remove"];
+const intents = ["cancel", "check-email", "checkin", "confirm", "decline", "deleteAccount", "followback", "guidelines-read", "link", "lookup", "password", "timeZone", "username", "accept", "reject", "rate", "unfollow", "remove", "strong-only"];
 
 /** Redirect targets: the crafted ones that broke Location headers or left the site, and anything at all. */
 const redirectTarget = fc.oneof(

@@ -5,7 +5,6 @@
 // that prints on Letter and on A4; characters Helvetica cannot encode replaced, never thrown on.
 // Real pdf-lib, qrcode, pdf.js, @napi-rs/canvas and zxing-wasm, offline.
 import { createRequire } from "node:module";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createCanvas } from "@napi-rs/canvas";
 import type { TextItem } from "pdfjs-dist/types/src/display/api";
@@ -13,6 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { passPdf, type PassPdfText } from "../../app/server/pass-pdf.server";
 import { passUrl, signPass } from "../../contracts/pass";
 import { generateKeyPair } from "jose";
+import { qrReader } from "../fixtures/qr-reader";
 
 const require = createRequire(import.meta.url);
 const pdfjs: typeof import("pdfjs-dist/legacy/build/pdf.mjs") = await import(require.resolve("pdfjs-dist/legacy/build/pdf.mjs"));
@@ -59,20 +59,6 @@ beforeAll(async () => {
   url = passUrl(address, pass);
   expect(url.length).toBeGreaterThanOrEqual(380);
 });
-
-type ZXing = typeof import("zxing-wasm/reader");
-let zxing: Promise<ZXing> | undefined;
-
-/** zxing-wasm's reader from the package's own wasm file, as worker.ts qrReader() loads it. */
-function qrReader(): Promise<ZXing> {
-  zxing ??= (async () => {
-    const reader = await import("zxing-wasm/reader");
-    const wasm = await readFile(require.resolve("zxing-wasm/reader/zxing_reader.wasm"));
-    reader.prepareZXingModule({ overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer }, fireImmediately: true });
-    return reader;
-  })();
-  return zxing;
-}
 
 interface Seen {
   pages: number;

@@ -3,13 +3,13 @@
 // stated size), and the first frame's luma, taken as a grey picture, reads with zxing-wasm to the
 // URL of a real pass.
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { generateKeyPair } from "jose";
 import { describe, expect, it } from "vitest";
 import { passClaims, passUrl, signPass } from "../../contracts/pass";
 import { fakeCameraFps, fakeCameraFrames, fakeCameraVideo } from "../e2e/fake-camera";
+import { qrReader } from "../fixtures/qr-reader";
 
 const iss = "https://safewindow.example.com";
 
@@ -45,14 +45,6 @@ function parseY4m(file: Buffer): { fields: Map<string, string>; frames: { y: Buf
   return { fields, frames };
 }
 
-/** zxing-wasm's reader, its WebAssembly read from the package's file (as services/consumer/results/worker.ts does). */
-async function zxingReader() {
-  const reader = await import("zxing-wasm/reader");
-  const wasm = await readFile(createRequire(import.meta.url).resolve("zxing-wasm/reader/zxing_reader.wasm"));
-  await reader.prepareZXingModule({ overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer }, fireImmediately: true });
-  return reader;
-}
-
 describe("fakeCameraVideo", () => {
   it("writes a 4:2:0 Y4M video whose first frame's luma reads as the pass's URL", async () => {
     const text = await aPassUrl();
@@ -78,7 +70,7 @@ describe("fakeCameraVideo", () => {
       rgba.fill(grey[i]!, i * 4, i * 4 + 3);
       rgba[i * 4 + 3] = 255;
     }
-    const { readBarcodes } = await zxingReader();
+    const { readBarcodes } = await qrReader();
     const found = await readBarcodes({ data: rgba, width: 640, height: 480, colorSpace: "srgb" } as ImageData, { formats: ["QRCode"] });
     expect(found.filter((code) => code.isValid).map((code) => code.text)).toEqual([text]);
   });
