@@ -65,9 +65,9 @@ export default function Pass() {
           </dl>
           <p>{text.hint}</p>
           <p>
-            <a className="button secondary" href="pass.pdf" download>
+            <Link className="button secondary" to="/safewindow/pass.pdf" reloadDocument>
               {text.print}
-            </a>
+            </Link>
           </p>
           <p className="hint">{text.fresh}</p>
         </>

@@ -56,7 +56,8 @@ test("a person opens their pass; a checker without an account checks it: the QR'
   const again = await readQrImage(await page.getByRole("img", { name: messages.passQrLabel(initials) }).screenshot());
   expect(again).not.toBe(url);
 
-  // The PDF: one page whose code is a pass that checks.
+  // The PDF: one page whose code is a pass that checks, opened from the screen's link.
+  await expect(page.getByRole("link", { name: messages.passPrint })).toHaveAttribute("href", "/safewindow/pass.pdf");
   const pdf = await page.request.get("/safewindow/pass.pdf");
   expect(pdf.status()).toBe(200);
   expect(pdf.headers()["content-type"]).toBe("application/pdf");
