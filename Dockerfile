@@ -1,4 +1,5 @@
-# SafeWindow as one container: the app with its embedded identity authority.
+# SafeWindow as one container: the app with its three embedded reference services (the identity authority,
+# the consumer API and the business API; each one unless its upstream's URL is set, docs/operating.md).
 # Build: docker build -t safewindow .   Run: docker run -p 3000:3000 -v safewindow-data:/data safewindow
 
 FROM node:24-bookworm-slim AS build
@@ -37,7 +38,7 @@ COPY contracts ./contracts
 COPY lib ./lib
 COPY services ./services
 # /data is the node user's alone (docs/security.md "DATA_DIR"): a new named volume copies this mode;
-# server.ts keeps what it writes there 0700/0600 and tightens a volume an older image left open.
+# the server (server/process.ts) keeps what it writes there 0700/0600 and tightens a volume an older image left open.
 # The compile cache is the node user's too, and only theirs: what it holds runs as code.
 RUN mkdir -p /data && chown node:node /data && chmod 0700 /data \
  && mkdir -p node_modules/.cache/node-compile-cache && chown node:node node_modules/.cache/node-compile-cache && chmod 0700 node_modules/.cache/node-compile-cache

@@ -1,7 +1,7 @@
 /**
  * Size limits of what the browser sends (docs/product/data.md §5 upload; docs/operating.md "Every variable").
  *
- * Imported both by server.ts (run by Node's type stripping) and by the app bundle, so it imports
+ * Imported both by server/app.ts (run by Node's type stripping) and by the app bundle, so it imports
  * only contracts/limits.ts, which imports nothing.
  */
 import { maxPassPhotoBytes, maxPassPhotoPixels, maxUploadBytes } from "../contracts/limits.ts";
