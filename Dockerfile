@@ -37,7 +37,7 @@ COPY app/server ./app/server
 COPY contracts ./contracts
 COPY lib ./lib
 COPY services ./services
-# /data is the node user's alone (docs/security.md "DATA_DIR"): a new named volume copies this mode;
+# /data is the node user's alone (docs/security/data.md "DATA_DIR"): a new named volume copies this mode;
 # the server (server/process.ts) keeps what it writes there 0700/0600 and tightens a volume an older image left open.
 # The compile cache is the node user's too, and only theirs: what it holds runs as code.
 RUN mkdir -p /data && chown node:node /data && chmod 0700 /data \

@@ -1,7 +1,7 @@
 /**
  * The paths (without the base path) of the routes that code outside the route table names: the
  * account forms that server/app.ts and the attempt limits count, the upload form whose body may be
- * larger than a form's (docs/security.md "Limits"), and the pass checker, the one page that may use
+ * larger than a form's (docs/security/limits.md "Limits"), and the pass checker, the one page that may use
  * the camera and WebAssembly (docs/product/pass.md §11.5). app/routes.ts builds those routes from these
  * constants, so renaming a route cannot silently drop its limit.
  */

@@ -1,4 +1,4 @@
-// DATA_DIR is owner-only (docs/security.md "DATA_DIR"; docs/decisions/0015-owner-only-data-dir.md):
+// DATA_DIR is owner-only (docs/security/data.md "DATA_DIR"; docs/decisions/0015-owner-only-data-dir.md):
 // it holds the embedded database (password hashes, e-mail addresses, results, the sealed signing
 // key), the kept secrets, the mail outbox and the lock, so no other local user may read or write
 // any of it. Every process that writes there (server.ts, services/*/main.ts, lib/db/backup-cli.ts)

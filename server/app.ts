@@ -219,7 +219,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
   );
   // No page but the pass checker uses the camera, and none the microphone, payments or USB: browsers
   // refuse them to every frame and script of the app; the camera only to /verify itself, the position
-  // only to our own pages (Locations' "Near me"; docs/security.md "Headers").
+  // only to our own pages (Locations' "Near me"; docs/security/input.md "Headers").
   app.use((req, res, next) => {
     const camera = routePathOf(req.path, base) === paths.verify ? "(self)" : "()";
     res.set("Permissions-Policy", `camera=${camera}, microphone=(), geolocation=(self), payment=(), usb=(), browsing-topics=()`);

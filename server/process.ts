@@ -56,7 +56,7 @@ export async function startProcess(env: Record<string, string | undefined>): Pro
   const log = createLogger(config.LOG_LEVEL);
   process.on("unhandledRejection", (reason) => log.error({ err: reason }, "unhandled rejection"));
 
-  // DATA_DIR is owner-only (docs/security.md "DATA_DIR", docs/decisions/0015-owner-only-data-dir.md):
+  // DATA_DIR is owner-only (docs/security/data.md "DATA_DIR", docs/decisions/0015-owner-only-data-dir.md):
   // whatever this process creates there is 0700/0600, and what an earlier start left open to other
   // local users is tightened now, with one line; since they may have read the signing key, the
   // embedded identity authority then replaces it. An entry of another user stops the start.

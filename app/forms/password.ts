@@ -79,7 +79,7 @@ const emailFormat = z.email().check(z.maxLength(254));
 /**
  * True when `value` is an e-mail address by the format the e-mail fields check (`emailAddress`):
  * what a page may print as an address it was given in a link, where anything else is text a
- * stranger wrote (docs/security.md "Input").
+ * stranger wrote (docs/security/input.md "Input").
  */
 export function isEmailAddress(value: string): boolean {
   return emailFormat.safeParse(value).success;

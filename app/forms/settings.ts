@@ -29,7 +29,7 @@ export const changeUserNameWordKeys = ["newUserNameRequired", "userNameInvalid",
 
 /**
  * docs/product/data.md §5 new username: required here; validity and availability are the identity authority's
- * answer. The current password is asked too (docs/security.md "Sessions"): a session alone must not
+ * answer. The current password is asked too (docs/security/accounts.md "Sessions"): a session alone must not
  * be enough to take the account.
  */
 export const changeUserNameSchema = perWords((words: FormWords<typeof changeUserNameWordKeys>) =>

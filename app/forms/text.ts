@@ -1,5 +1,5 @@
 /**
- * Characters no form field may carry (docs/security.md "Input"): the C0 control characters (NUL
+ * Characters no form field may carry (docs/security/input.md "Input"): the C0 control characters (NUL
  * among them) and DEL. Multi-line text (the dispute comment) keeps tab, CR and LF. The check runs
  * in every form schema, so the field itself says what is wrong, with JavaScript and without; the
  * reference services refuse the same characters at their edge.

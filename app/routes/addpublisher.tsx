@@ -38,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Characters that cannot be typed are not shown back.
     return data({ query: problem === m.searchInvalid ? "" : query, constraint, problem, results: null, text }, { status: 400 });
   }
-  // Every search sent to the consumer API counts against the account, 30 a minute (docs/security.md "Limits").
+  // Every search sent to the consumer API counts against the account, 30 a minute (docs/security/limits.md "Limits").
   const refused = await peopleSearchRefused(context);
   if (refused) return data({ query, constraint, problem: refused.message, results: null, text }, refused.init);
   const api = consumerApi(context);

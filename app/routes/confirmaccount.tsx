@@ -18,7 +18,7 @@ import { readForm } from "~/server/form.server";
 import { noStoreMiddleware } from "~/server/no-store.server";
 
 // The page's words come in its loader data, in the request's language (docs/architecture/behaviour.md §4 "Language").
-// The URL carries a token: nothing may cache the answer (docs/security.md "Headers and caching").
+// The URL carries a token: nothing may cache the answer (docs/security/input.md "Headers and caching").
 export const middleware: Route.MiddlewareFunction[] = [noStoreMiddleware];
 
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.pageTitle }] : []);

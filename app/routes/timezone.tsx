@@ -1,7 +1,7 @@
 // app/routes/timezone.tsx: the browser's time zone (docs/architecture/behaviour.md §4 "One clock"). The boot script
 // in root.tsx posts `zone` here when JavaScript runs and the zone differs from the one the page was
 // rendered with; the answer sets the `tz` cookie like every other cookie (HttpOnly, Secure over https,
-// SameSite=Lax; docs/security.md "Cookies"). A value that is not a zone the runtime knows is refused.
+// SameSite=Lax; docs/security/accounts.md "Cookies"). A value that is not a zone the runtime knows is refused.
 import { redirect } from "react-router";
 import type { Route } from "./+types/timezone";
 import { isTimeZone } from "~/dates";

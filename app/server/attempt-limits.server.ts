@@ -1,5 +1,5 @@
 /**
- * Limits on account forms (docs/security.md "Limits"), counted in the same store as the per-address
+ * Limits on account forms (docs/security/limits.md "Limits"), counted in the same store as the per-address
  * limit of server.ts: this process's memory, or Redis with REDIS_URL (shared by every replica).
  *
  * - `formName`: the account form a request path names, however it is spelled (case, trailing
@@ -49,7 +49,7 @@ export function formName(path: string, basePrefix: string): AccountForm | undefi
   return (accountForms as readonly string[]).includes(name) ? (name as AccountForm) : undefined;
 }
 
-/** What is counted, and how much is allowed (docs/security.md "Limits"). */
+/** What is counted, and how much is allowed (docs/security/limits.md "Limits"). */
 export const attemptRules = {
   /**
    * Failed sign-ins against one account from one client address (an IPv6 address by its /64):

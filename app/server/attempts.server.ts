@@ -1,5 +1,5 @@
 /**
- * The route actions' side of the limits per account and per mail recipient (docs/security.md
+ * The route actions' side of the limits per account and per mail recipient (docs/security/limits.md
  * "Limits"): counts an attempt in the store server.ts keeps (attempt-limits.server.ts) and says what
  * to answer when it is one too many. Sign-in attempts are counted per account and the browser's
  * address (the load context's clientIp, as Express reads it with TRUST_PROXY); people searches per
@@ -43,7 +43,7 @@ export async function attemptRefused(context: Readonly<RouterContextProvider>, k
 /**
  * Counts one people search (the /addpublisher search sent to the consumer API) against the signed-in
  * account, all its sessions together (attempt-limits.server.ts `attemptRules.peopleSearch`: 30 a
- * minute; docs/security.md "Limits"). The account is the session's user name, the address the
+ * minute; docs/security/limits.md "Limits"). The account is the session's user name, the address the
  * identity authority answered at sign-in, so two browsers of one account share the count. Call it
  * before the search is sent, once per search.
  * @returns undefined when allowed, else the refusal (429, the message with the minutes to wait, the

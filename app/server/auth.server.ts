@@ -88,7 +88,7 @@ authenticator.use(
 
 /**
  * Signs in with the form `request` posts: its `email` and `password`, or, given `account` (the
- * signed-in user proving their password again, docs/security.md "Sessions"), that account and the
+ * signed-in user proving their password again, docs/security/accounts.md "Sessions"), that account and the
  * form's `currentPassword`. The identity authority's password grant judges it, told the browser's
  * address from the load context (never a header the browser sent). The request's body must be
  * unread: read a clone (`readForm(request.clone(), context)`, app/server/form.server.ts), as remix-auth-form's README says.

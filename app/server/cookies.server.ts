@@ -1,5 +1,5 @@
 /**
- * The app's cookies, all made one way (docs/security.md "Cookies"): HttpOnly, SameSite=Lax, path =
+ * The app's cookies, all made one way (docs/security/accounts.md "Cookies"): HttpOnly, SameSite=Lax, path =
  * BASE_PATH, Secure when PUBLIC_URL is https. Over https their names carry the browser-enforced
  * prefix: `__Host-` (Secure, no Domain, Path=/) when the app is served at the root, else
  * `__Secure-`, so another site on a sibling domain, or a page served over http, cannot plant or

@@ -1,5 +1,5 @@
 /**
- * Cross-site request refusal for every state-changing request (docs/security.md "Cross-site
+ * Cross-site request refusal for every state-changing request (docs/security/accounts.md "Cross-site
  * requests"). server.ts applies it to every request before React Router sees it, so page actions,
  * `.data` posts and resource routes (/logout, /wipe, /cookies) are all covered alike.
  *

@@ -1,5 +1,5 @@
 /**
- * The one way a route action reads its form (docs/security.md "Input"): a body that cannot be
+ * The one way a route action reads its form (docs/security/input.md "Input"): a body that cannot be
  * parsed as a form is the sender's mistake, answered 400 with the error page in the request's
  * language and logged at warn, never a 500.
  *

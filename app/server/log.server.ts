@@ -29,7 +29,7 @@ export type TrustProxy = (address: string, hop: number) => boolean;
  * pino-http's `genReqId` (server/app.ts): a request id, echoed in the X-Request-Id response header.
  * The caller's X-Request-Id is taken only when the immediate peer (the socket's address) is a
  * trusted proxy by `trusts`, the same rule by which Express reads X-Forwarded-For (TRUST_PROXY,
- * docs/operating.md "Every variable"; docs/security.md "Limits"), and only when it is a short plain
+ * docs/operating.md "Every variable"; docs/security/limits.md "Limits"), and only when it is a short plain
  * token (1 to 64 letters, digits, `_`, `.`, `-`). Anyone else's header is ignored, so a browser
  * cannot choose the id its log lines are found by; those requests get a new UUID.
  * @param trusts Express's compiled trust function (`app.get("trust proxy fn")`)

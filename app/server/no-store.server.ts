@@ -1,6 +1,6 @@
 /**
  * Route middleware for the pages whose URL carries a token (the links mailed for confirming an
- * e-mail, confirming an account and resetting a password; docs/security.md "Headers and caching"):
+ * e-mail, confirming an account and resetting a password; docs/security/input.md "Headers and caching"):
  * every answer of the route, document or `.data`, is `Cache-Control: no-store`, so that no cache
  * along the way or in the browser keeps a page keyed by a live token.
  */

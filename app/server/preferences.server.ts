@@ -13,7 +13,7 @@ const dayS = 24 * 60 * 60;
 export const consentMaxAgeSeconds = 150 * dayS;
 
 /**
- * The remembered e-mail address lasts 30 days from the last sign-in (docs/security.md "Cookies"): long
+ * The remembered e-mail address lasts 30 days from the last sign-in (docs/security/accounts.md "Cookies"): long
  * enough to help a returning user, not a year of an address on a shared device.
  */
 export const userNameMaxAgeSeconds = 30 * dayS;

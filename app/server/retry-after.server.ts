@@ -1,5 +1,5 @@
 /**
- * Every 429 the app answers carries `Retry-After` (docs/security.md "Limits"), and so does every 503
+ * Every 429 the app answers carries `Retry-After` (docs/security/limits.md "Limits"), and so does every 503
  * of a loader or action (an upstream busy or not answering, the app's upload queue full:
  * docs/architecture/results-pipeline.md §5 "Uploads at once"), on documents and on `.data` requests alike.
  *

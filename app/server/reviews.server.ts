@@ -49,7 +49,7 @@ export function reviewDeadlineState(disputedAt: string, now: number, language: L
 
 /**
  * For the reviewers' loaders: the value, or 404 when the upstream refuses the caller (403: no longer a
- * reviewer, or the result is the reviewer's own, which they never decide: docs/security.md "Dispute
+ * reviewer, or the result is the reviewer's own, which they never decide: docs/security/data.md "Dispute
  * reviews") or lacks the call (404: a real upstream without the extension), as for any screen that
  * is not enabled; other failures as valueOrThrow.
  * @throws a React Router `data()` response

@@ -14,7 +14,7 @@
  * nothing (so a request that overlaps a logout cannot undo it). Data that cannot be read back
  * (not JSON, not an object) reads as no session.
  *
- * Both also keep a generation number per user (docs/security.md "Sessions"): a session records the
+ * Both also keep a generation number per user (docs/security/accounts.md "Sessions"): a session records the
  * generation current when it began, and one from an older generation is no longer signed in. A
  * password change, reset or e-mail change, or "sign out everywhere", increments it, which signs out
  * every other browser of that user at once, on every replica. Users are keyed by a SHA-256 of
@@ -25,7 +25,7 @@
  *
  * Both index sessions by that user key (the `user_key` column; a set `safewindow:user-sessions:<key>`
  * in Redis), so that `deleteUserSessions` removes every session of an account at once, with its
- * generation, when the account is deleted (docs/security.md "Deleting an account").
+ * generation, when the account is deleted (docs/security/accounts.md "Deleting an account").
  *
  * server.ts builds the store and hands it to the app through the load context; this file is
  * imported only by server.ts and tests (run by Node's type stripping), so it imports nothing from
@@ -60,7 +60,7 @@ export interface SessionDataStore {
   readData(id: string): Promise<StoredSessionData | null>;
   /**
    * `readData` and the `userGeneration` of the user the data names, in one call: what the session
-   * middleware needs for every signed-in request (docs/security.md "Sessions"). One SQL statement in
+   * middleware needs for every signed-in request (docs/security/accounts.md "Sessions"). One SQL statement in
    * the database store (so the generation is the one current when the session was read).
    * @returns null when `readData` would answer null
    */

@@ -20,7 +20,7 @@
  *
  * Every answer to a signed-in request (documents, `.data`, images) is `Cache-Control: no-store`,
  * so neither a shared cache nor the back button after logout keeps personal data
- * (docs/security.md); anonymous pages keep their own caching.
+ * (docs/security/README.md); anonymous pages keep their own caching.
  */
 import { createContext, createSession, createSessionStorage, type Cookie, type MiddlewareFunction, type RouterContextProvider, type Session, type SessionStorage } from "react-router";
 import { z } from "zod";
@@ -298,7 +298,7 @@ export async function endSessionEverywhere(context: Readonly<RouterContextProvid
 }
 
 /**
- * After the account was deleted (docs/security.md "Deleting an account"): deletes every session of the
+ * After the account was deleted (docs/security/accounts.md "Deleting an account"): deletes every session of the
  * signed-in user from the store at once, this one's included, with their access tokens and the user's
  * session generation, so the store keeps nothing of the account. This browser goes on with an
  * anonymous session (under a new id) that only carries `notice` to the next page.

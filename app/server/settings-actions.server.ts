@@ -108,7 +108,7 @@ export async function changeUserName(request: Request, formData: FormData, conte
  * consumer API forgets the profile and everything hanging from it (visits included), the business
  * API the person's business user info, then the identity authority the account (it mails the
  * confirmation, and removes the account's other mails); then every session of the account is
- * deleted from the session store, on every browser (with their access tokens; docs/security.md
+ * deleted from the session store, on every browser (with their access tokens; docs/security/accounts.md
  * "Deleting an account"), and this one lands on Sign In with the news. The consumer and business
  * APIs go first: should the authority fail after them, the user can still sign in and finish.
  */

@@ -3,7 +3,7 @@
  * 1. the zone chosen in My Settings on this device (the `sw_time_zone` cookie, one year; Wipe forgets it);
  * 2. the browser's own zone, in the `tz` cookie: the boot script in root.tsx posts the zone to
  *    /timezone when JavaScript runs and it differs from the one the page was rendered with, and the
- *    route answers with the cookie (made like every other, docs/security.md "Cookies");
+ *    route answers with the cookie (made like every other, docs/security/accounts.md "Cookies");
  * 3. the zone of the profile's postal code (US ZIP codes and Canadian postal codes), kept in the session
  *    when the profile is read or saved;
  * 4. DEFAULT_TIME_ZONE.

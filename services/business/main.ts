@@ -20,7 +20,7 @@ const envSchema = z.object({
 
 const env = parseEnvOrExit("business", envSchema, process.env);
 const logger = pino({ level: env.LOG_LEVEL });
-// Owner-only DATA_DIR (docs/security.md "DATA_DIR"): tightened before anything is written there.
+// Owner-only DATA_DIR (docs/security/data.md "DATA_DIR"): tightened before anything is written there.
 secureDataDirOrExit("business", env.DATA_DIR, logger, "nothing to replace here: a separate identity authority replaces its own key when its DATA_DIR was open");
 
 // Signal handlers go in before the start: a SIGTERM that arrives right after the listening line

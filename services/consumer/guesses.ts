@@ -1,4 +1,4 @@
-// Check-in code guesses (docs/venues.md "Check-in", docs/security.md "Check-in code guesses"). A code
+// Check-in code guesses (docs/venues.md "Check-in", docs/security/limits.md "Check-in code guesses"). A code
 // is 30 random bits and lives 2 minutes, so the only way to find one is to enter codes until one
 // exists; these counters make that hopeless. The codes entered that do not exist are counted per
 // caller (identity user), per location and per hospitality group, so that more administrator
@@ -40,7 +40,7 @@ export interface GuessLimits {
   ceiling: number;
 }
 
-/** The limits of docs/security.md "Check-in code guesses". */
+/** The limits of docs/security/limits.md "Check-in code guesses". */
 export const GUESS_LIMITS: GuessLimits = { perCaller: 10, perLocation: 20, perGroup: 40, ceiling: 1000 };
 
 /** Who enters a code where: the caller's identity user id, the location and its group (business API ids). */
@@ -67,7 +67,7 @@ const refusals: Record<Exclude<Scope, "all">, string> = {
 const refusedTotal = counter("safewindow_checkin_guesses_refused_total", "Check-in codes refused before lookup because a guess limit was reached, by the scope that refused (caller, location, group).", ["scope"]);
 const overCeilingTotal = counter(
   "safewindow_checkin_guesses_over_ceiling_total",
-  "Check-in codes not found beyond the global ceiling of their window (docs/security.md); counted, never refused.",
+  "Check-in codes not found beyond the global ceiling of their window (docs/security/README.md); counted, never refused.",
   [],
 );
 

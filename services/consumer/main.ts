@@ -42,7 +42,7 @@ const envSchema = z.object({
 
 const env = parseEnvOrExit("consumer", envSchema, process.env);
 const logger = pino({ level: env.LOG_LEVEL });
-// Owner-only DATA_DIR (docs/security.md "DATA_DIR"): tightened before anything is written there.
+// Owner-only DATA_DIR (docs/security/data.md "DATA_DIR"): tightened before anything is written there.
 const dataDirWasOpen = secureDataDirOrExit("consumer", env.DATA_DIR, logger, "the pass keys are replaced at this start (a separate identity authority replaces its own key when its DATA_DIR was open)");
 
 let labTestServer: ReturnType<typeof labTestServerFromEnv>;

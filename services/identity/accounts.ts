@@ -629,7 +629,7 @@ export async function changePasswordWithCurrent(
  * naming its addresses, and queues the notice that confirms the deletion to the account's address. Then
  * the mails kept in the outbox directory that name those addresses are deleted, and the notice is sent
  * (a failure to send it is retried; the deletion stands). The notice's row is deleted once sent or given
- * up: nothing here names the person afterwards (docs/security.md "Deleting an account").
+ * up: nothing here names the person afterwards (docs/security/accounts.md "Deleting an account").
  * Access tokens already issued are not revoked: they expire within ACCESS_TOKEN_LIFETIME_SECONDS, and
  * every call of this authority that needs a user refuses them at once (the user is gone).
  * The notice is in the request's `language`, else the account's.

@@ -38,7 +38,7 @@ const envSchema = z.object({
 
 const env = parseEnvOrExit("identity", envSchema, process.env);
 const logger = pino({ level: env.LOG_LEVEL });
-// Owner-only DATA_DIR (docs/security.md "DATA_DIR"): tightened before anything is written there.
+// Owner-only DATA_DIR (docs/security/data.md "DATA_DIR"): tightened before anything is written there.
 const dataDirWasOpen = secureDataDirOrExit("identity", env.DATA_DIR, logger, "the identity signing key is replaced at this start");
 
 // Signal handlers go in before the start: a SIGTERM that arrives right after the listening line

@@ -26,7 +26,7 @@ export interface IdentityOptions {
   dataDir: string;
   /**
    * Replace the stored signing keys by a new one before serving: DATA_DIR was found open to other
-   * local users, who may have read the key (docs/security.md "DATA_DIR"). Tokens signed with the old
+   * local users, who may have read the key (docs/security/data.md "DATA_DIR"). Tokens signed with the old
    * key are refused from then on; the replacement is logged with the new kid.
    */
   rotateSigningKey?: boolean;

@@ -91,7 +91,7 @@ export function unsealPrivateKey(sealed: string, kid: string, secret: string): s
  * all of them then sign with the oldest (created_at, kid), and the JWKS lists every stored key.
  * With `opts.rotate`, every stored key is deleted first and a new one made, in one transaction:
  * tokens signed with an old key are refused from then on, by us and by every API that fetches
- * our JWKS afresh (the start after DATA_DIR was found open to other users, docs/security.md "DATA_DIR").
+ * our JWKS afresh (the start after DATA_DIR was found open to other users, docs/security/data.md "DATA_DIR").
  * @param now creation time stamp for a new key.
  * @throws SigningKeySealError when the current key was sealed with another secret
  */

@@ -51,7 +51,7 @@ export interface Mailer {
   /**
    * Deletes every message this transport still keeps that names one of `addresses` (any case) in a
    * header, the subject or the text: the .eml files of the outbox directory; over SMTP nothing is
-   * kept, so nothing is deleted. For a deleted account (docs/security.md "Deleting an account").
+   * kept, so nothing is deleted. For a deleted account (docs/security/accounts.md "Deleting an account").
    * @returns how many messages were deleted
    * @throws the file system's error when the directory cannot be read or a file not deleted
    */

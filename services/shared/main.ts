@@ -71,7 +71,7 @@ export function stopOnSignals(logger: Logger, close: () => Promise<void>): void 
 }
 
 /**
- * A service's DATA_DIR made owner-only before it starts (docs/security.md "DATA_DIR"): sets the
+ * A service's DATA_DIR made owner-only before it starts (docs/security/data.md "DATA_DIR"): sets the
  * umask to 0o077, creates DATA_DIR 0700 when missing and tightens what is open to other users,
  * logging one warning line that ends with `consequence`. An entry of another user prints
  * `${service}: Cannot start: …` to stderr and exits the process with 1.

@@ -1,5 +1,5 @@
 /**
- * Deleting an account leaves no trace of it (docs/security.md "Deleting an account"), written as the
+ * Deleting an account leaves no trace of it (docs/security/accounts.md "Deleting an account"), written as the
  * audit after the fact:
  * - the session stores: every session of the account goes at once, in the database and in Redis,
  *   however many browsers held one, and no other account's session goes with it (an id that moved to

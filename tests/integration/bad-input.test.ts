@@ -1,5 +1,5 @@
 /**
- * Bad input never answers 500 (docs/security.md "Input", "Headers and caching"): each test is one
+ * Bad input never answers 500 (docs/security/input.md "Input", "Headers and caching"): each test is one
  * ordinary request an attacker can send, which used to end in a 500 (logged as an error, counted by
  * the 5xx alert) or in a page that said what it should not, against server.ts as operators run it.
  * - a body that is not a form, or a form body that cannot be parsed, sent to the actions;

@@ -1,4 +1,4 @@
-// Check-in code guesses (docs/security.md "Check-in code guesses") with two consumer API processes on
+// Check-in code guesses (docs/security/limits.md "Check-in code guesses") with two consumer API processes on
 // one PostgreSQL server (a throwaway cluster of Debian's postgresql, tests/integration/postgres.ts):
 // this test's own, and services/consumer/main.ts as a child process. Guesses entered on either count
 // in one limit, per caller and per location, whether sent one by one or at once, and the count

@@ -7,7 +7,7 @@
 //   by a location administrator, shows the name and the window and is used up; Check in; the
 //   visitor's visits and rating. And what breaks it: an expired, replaced or used code, a caller who
 //   administers no location there, two venues entering one code at once, another person's visit.
-// - Guessing codes (docs/security.md "Check-in code guesses"): codes that do not exist are limited
+// - Guessing codes (docs/security/limits.md "Check-in code guesses"): codes that do not exist are limited
 //   per caller, per location and per hospitality group, however many administrators enter them and
 //   whether sent at once; the count survives a restart; past a global ceiling only a metric and a
 //   log line. (Two consumer API servers on one PostgreSQL: consumer-checkin-postgres.test.ts.)

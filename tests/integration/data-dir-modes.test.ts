@@ -1,5 +1,5 @@
 /**
- * DATA_DIR is owner-only (docs/security.md "DATA_DIR", docs/decisions/0015-owner-only-data-dir.md),
+ * DATA_DIR is owner-only (docs/security/data.md "DATA_DIR", docs/decisions/0015-owner-only-data-dir.md),
  * tested as the attack it stops: another local user reading the database's files (password hashes,
  * addresses, the identity authority's signing key) or the kept secrets. Everything server.ts, the
  * services run alone and `npm run backup/restore` write is 0700/0600 even when they were started

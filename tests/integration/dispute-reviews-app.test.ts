@@ -1,6 +1,6 @@
 /**
  * The dispute reviewers' screens of server.ts (app/routes/reviews*.tsx) against a reviewer's own
- * dispute (docs/security.md "Dispute reviews"): a listed reviewer uploads a report made out to
+ * dispute (docs/security/data.md "Dispute reviews"): a listed reviewer uploads a report made out to
  * someone else, disputes it, and tries to accept it on /reviews/dispute. Their queue does not list
  * it, and the page answers 404 to GET and POST, as a browser without JavaScript asks; another
  * person's dispute they decide as before, and that person's Test Detail says a reviewer accepted it

@@ -1,5 +1,5 @@
 /**
- * A property-based sweep of bad input (docs/security.md "Input"), with fast-check, against server.ts
+ * A property-based sweep of bad input (docs/security/input.md "Input"), with fast-check, against server.ts
  * as operators run it: every route, with every method, `.data` or not, spelled differently, with
  * malformed and well-formed bodies of every content type, cookies (non-ASCII, a non-breaking space,
  * duplicates, huge, forged), redirect targets and query strings, signed in and signed out. Every

@@ -1,5 +1,5 @@
 /**
- * The people search's limit per account (docs/security.md "Limits"; app/server/attempt-limits.server.ts
+ * The people search's limit per account (docs/security/limits.md "Limits"; app/server/attempt-limits.server.ts
  * `attemptRules.peopleSearch`): 30 searches a minute per signed-in account, whatever they look like
  * (a name, a product ID, an e-mail address), counted atomically in the server's one store, shared by
  * every session of the account. server.ts runs as operators run it (the production build); the

@@ -1,5 +1,5 @@
 /**
- * Attacks on server.ts as operators run it (docs/security.md), each written as the request
+ * Attacks on server.ts as operators run it (docs/security/README.md), each written as the request
  * that worked before: it now fails, and the legitimate request still works.
  * - Cross-site posts (Fetch Metadata, then Origin) to page actions, `.data` and resource routes.
  * - Signed-in answers must not be cached (documents, `.data`, the result image); public pages may.

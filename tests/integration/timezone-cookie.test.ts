@@ -1,5 +1,5 @@
 /**
- * The browser's time zone as server.ts takes it (docs/architecture/behaviour.md §4 "One clock", docs/security.md
+ * The browser's time zone as server.ts takes it (docs/architecture/behaviour.md §4 "One clock", docs/security/accounts.md
  * "Cookies"): the boot script posts the zone to /timezone, which answers with the `tz` cookie made like
  * every other cookie. Over https it is `__Host-tz`, HttpOnly, Secure and SameSite=Lax, so neither a
  * script nor a page served over http can plant or read it; a value that is not a zone is refused, and a

@@ -1,5 +1,5 @@
 /**
- * /verify as a server (docs/product/pass.md §11.5, docs/security.md "The SafeWindow Pass"): a check
+ * /verify as a server (docs/product/pass.md §11.5, docs/security/data.md "The SafeWindow Pass"): a check
  * posted without JavaScript, as pasted text or as a photo of the QR code, is answered on the same
  * screen and leaves no trace of the pass in the log, even at debug level; the route has its own rate
  * limit and body cap; its first-load JavaScript stays within 40 KiB gzip above the shell /login

@@ -160,7 +160,7 @@ describe("a form's answer past the attempt limits (app/server/attempts.server.ts
     context.set(requestContext, { nonce: "n", requestId: "r", log: log as never, clientIp: "198.51.100.20", sessions: undefined as never, attemptLimits: createAttemptLimits(), readQrPhoto: undefined as never, draining: new AbortController().signal });
     context.set(requestLanguageContext, "es");
     let refused: Awaited<ReturnType<typeof attemptRefused>>;
-    // docs/security.md "Limits": five mails an hour to one address; the sixth is refused.
+    // docs/security/limits.md "Limits": five mails an hour to one address; the sixth is refused.
     for (let i = 0; i < 6 && !refused; i++) refused = await attemptRefused(context, "mail", "a@example.com");
     expect(refused?.init.status).toBe(429);
     // The wait is up to the hour's window, in whole minutes.

@@ -100,7 +100,7 @@ describe("linkParameters (docs/product/data.md §5 confirm account)", () => {
   });
 });
 
-describe("control characters (docs/security.md Input)", () => {
+describe("control characters (docs/security/README.md Input)", () => {
   const fieldErrors = (schema: Parameters<typeof parseWithZod>[1]["schema"], values: Record<string, string>) => {
     const submission = parseWithZod(form(values), { schema });
     return submission.status === "success" ? {} : (submission.reply().error ?? {});

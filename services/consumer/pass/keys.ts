@@ -13,7 +13,7 @@
 //   last pass it signed has expired (the longest window, docs/product/labs.md §10.7, plus the
 //   checkers' clock tolerance), then it is deleted;
 // - **replaced**: a start that found DATA_DIR open to other users deletes every key and makes one:
-//   passes signed before, printed ones too, stop checking (docs/security.md "DATA_DIR").
+//   passes signed before, printed ones too, stop checking (docs/security/data.md "DATA_DIR").
 import { randomBytes } from "node:crypto";
 import { exportJWK, generateKeyPair, importJWK } from "jose";
 import type { CryptoKey, JWK, JSONWebKeySet } from "jose";

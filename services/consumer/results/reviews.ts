@@ -5,7 +5,7 @@
 // keeps it invalid. Either way the response is the result's disputeResponseComment (docs/product/screens.md
 // §2 test detail's response branch) and the decision is a row of the audit trail, which names the
 // reviewer. A reviewer reads only results under dispute (open, or decided); every other result stays
-// its owner's alone. A reviewer never decides a dispute of their own results (docs/security.md
+// its owner's alone. A reviewer never decides a dispute of their own results (docs/security/data.md
 // "Dispute reviews"): the queue leaves them out and the calls that name one refuse.
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
@@ -61,7 +61,7 @@ export class OwnDisputeError extends ForbiddenError {
 /**
  * The finding of an accepted dispute's 'Manual Review' property value, which the owner reads on Test
  * Detail: that a reviewer accepted it and when (the API answers it as UTC text, which the app
- * localizes), never which reviewer (docs/security.md "Dispute reviews"; the audit trail names them).
+ * localizes), never which reviewer (docs/security/data.md "Dispute reviews"; the audit trail names them).
  */
 export function manualReviewFinding(at: Date): Finding {
   return { kind: "accepted", at: at.toISOString() };

@@ -134,7 +134,7 @@ export function testResultRoutes(deps: TestResultRoutesDeps): Router {
   // Dispute reviews (extensions; reviews.ts): the role is checked on every call.
   const reviewer = (res: Response) => requireReviewer(deps.reviewers, deps.userOf(res));
 
-  // The audit trail's log lines (docs/security.md "Dispute reviews"): ids only, never an e-mail address.
+  // The audit trail's log lines (docs/security/data.md "Dispute reviews"): ids only, never an e-mail address.
   const ownDisputeLogged = (req: Request, who: { identityUserId: string }, resultId: string) => (err: unknown) => {
     if (err instanceof OwnDisputeError) req.log.warn({ reviewerIdentityUserId: who.identityUserId, resultId }, "reviewer refused: a dispute of their own result");
     throw err;

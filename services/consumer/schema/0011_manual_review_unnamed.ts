@@ -1,4 +1,4 @@
-// Consumer API, dispute reviews without the reviewer's address (docs/security.md "Dispute reviews"):
+// Consumer API, dispute reviews without the reviewer's address (docs/security/data.md "Dispute reviews"):
 // an accepted dispute's 'Manual Review' property value, which the owner reads on Test Detail and in
 // their data export, says that a reviewer accepted the result and when, no longer which reviewer.
 // Values written before named the reviewer's e-mail address ("Accepted on review by <address> at

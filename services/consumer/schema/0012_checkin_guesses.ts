@@ -1,4 +1,4 @@
-// Consumer API, check-in code guesses (docs/venues.md "Check-in", docs/security.md "Check-in code
+// Consumer API, check-in code guesses (docs/venues.md "Check-in", docs/security/limits.md "Check-in code
 // guesses"): the codes entered that do not exist, counted per caller, per location, per hospitality
 // group and over all venues, in fixed windows, so that every consumer API process on the database
 // shares one count and a restart keeps it. One row per scope, key and window, raised atomically by

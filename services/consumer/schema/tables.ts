@@ -240,7 +240,7 @@ export interface ConsumerVisitsTable {
 }
 
 /**
- * Check-in codes entered that did not exist (docs/security.md "Check-in code guesses"): one row per
+ * Check-in codes entered that did not exist (docs/security/limits.md "Check-in code guesses"): one row per
  * scope, key and fixed window, shared by every consumer API process on the database.
  */
 export interface ConsumerCheckinGuessesTable {

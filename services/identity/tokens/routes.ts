@@ -168,7 +168,7 @@ export function tokenRoutes(deps: TokenRoutesDeps): Router {
     legacyHeaders: false,
     keyGenerator(req) {
       const username = typeof req.body?.username === "string" ? req.body.username.trim().toLowerCase().slice(0, 256) : "";
-      // An IPv6 address counts by its /64, as the web app's own sign-in limit (docs/security.md "Limits").
+      // An IPv6 address counts by its /64, as the web app's own sign-in limit (docs/security/limits.md "Limits").
       return `${ipKeyGenerator(endUserAddress(req), 64)}|${username}`;
     },
     // Also the header's value: the library would write 0 in the last second of a window.
