@@ -1,25 +1,15 @@
 /**
  * docs/product/data.md §5 password rule: at least 8 characters, with at least one lower case letter, one upper
- * case letter, one digit and one special character from !@#$%^&*. Shared by every form that
- * sets a password; the identity authority enforces the same rule.
+ * case letter, one digit and one special character from !@#$%^&*. The rule is stated once, in
+ * contracts/rules.ts, which the identity authority checks too; here it becomes the fields of every
+ * form that sets a password, with the form's messages.
  */
 import * as z from "zod/mini";
+import { hasPasswordCharacterClasses, isValidPassword, passwordMaxLength, passwordMinLength } from "../../contracts/rules.ts";
 import { singleLine } from "./text";
 import type { FormWords } from "./words";
 
-export const passwordMinLength = 8;
-/** Upper bound against abuse (argon2 input); not a product rule. */
-export const passwordMaxLength = 128;
-
-/** True when `password` satisfies every part of the docs/product/data.md §5 rule except the length. */
-export function hasPasswordCharacterClasses(password: string): boolean {
-  return /[a-z]/.test(password) && /[A-Z]/.test(password) && /[0-9]/.test(password) && /[!@#$%^&*]/.test(password);
-}
-
-/** True when `password` satisfies the whole docs/product/data.md §5 rule. */
-export function isValidPassword(password: string): boolean {
-  return password.length >= passwordMinLength && password.length <= passwordMaxLength && hasPasswordCharacterClasses(password);
-}
+export { isValidPassword, passwordMinLength };
 
 /** The words of a new password field's checks. */
 export const newPasswordWordKeys = ["passwordTooShort", "passwordFormat", "controlCharacters"] as const;

@@ -26,7 +26,7 @@ export function isTime(value: string): boolean {
   return hours <= 24 && minutes <= 60 && (hours < 24 || minutes === 0);
 }
 
-/** True when someone born on `dob` (MM/DD/YYYY) is 21 or older on `now`'s calendar date (21 on the birthday itself). */
+/** True when someone born on `dob` (MM/DD/YYYY) is 21 or older at `now`, by the age rule's date (contracts/rules.ts `isOldEnough`; 21 on the birthday itself). */
 export function isAtLeast21(dob: string, now: Date = new Date()): boolean {
   return isAtLeastMinimumAge(dob, now, venueMinimumAge);
 }

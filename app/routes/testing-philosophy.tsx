@@ -2,6 +2,7 @@
 // /safewindow (docs/product/screens.md §2): what a safe window is and how it is counted (docs/product/labs.md §10.7)
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/testing-philosophy";
+import { windowHours } from "../../contracts/rules.ts";
 import { messagesOf } from "~/server/i18n.server";
 import type { SharedPageHandle } from "~/server/page-cache.server";
 
@@ -11,17 +12,15 @@ export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ tit
 /** The same page for every anonymous visitor of one language: kept in the shared page cache (docs/architecture/request-path.md §7.1). */
 export const handle: SharedPageHandle = { sharedPage: true };
 
-/** Each method's strong and weak window, in hours (docs/product/labs.md §10.7). */
-const windowHours = { molecular: { strong: 48, weak: 72 }, antigen: { strong: 24, weak: 48 } } as const;
-
 export function loader({ context }: Route.LoaderArgs) {
   const m = messagesOf(context);
-  // The table's lengths are worded here: loader data carries strings, not the catalogue's functions.
+  // The hours are the table the windows are computed from (contracts/rules.ts, docs/product/labs.md §10.7),
+  // worded here: loader data carries strings, not the catalogue's functions.
   const lengths = (method: keyof typeof windowHours) => ({
-    strong: m.windowLengthInHours(windowHours[method].strong),
-    weak: m.windowLengthInHours(windowHours[method].weak),
+    strong: m.windowLengthInHours(windowHours[method].strongHours),
+    weak: m.windowLengthInHours(windowHours[method].weakHours),
   });
-  return { text: { ...m.testingPhilosophyPage, molecularHours: lengths("molecular"), antigenHours: lengths("antigen") } };
+  return { text: { ...m.testingPhilosophyPage, molecularHours: lengths("NAAT"), antigenHours: lengths("antigen") } };
 }
 
 export default function TestingPhilosophy() {

@@ -1,12 +1,11 @@
 // Calendar dates (no time, no zone) for dates of birth: parsing the forms docs/product/data.md §5 and §7 send,
-// and whole-year ages computed on calendar fields, never on milliseconds or float years.
+// and writing them back. Ages are the age rule's, counted on calendar fields (contracts/rules.ts).
+import { daysInMonth } from "../../contracts/rules.ts";
+import type { CalendarDate } from "../../contracts/rules.ts";
 
-/** A calendar date; month 1-12, day 1-31. */
-export interface CalendarDate {
-  year: number;
-  month: number;
-  day: number;
-}
+// The calendar date and the month lengths are the age rule's (contracts/rules.ts), shared with the app.
+export { daysInMonth };
+export type { CalendarDate };
 
 /** Why a date text was refused: not one of the accepted forms, or not a real calendar date. */
 export type DateProblem = "format" | "calendar";
@@ -16,16 +15,6 @@ export type DateProblem = "format" | "calendar";
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 // docs/product/data.md §5 / §9: MM/DD/YYYY, two digits for month and day.
 const US_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
-
-function isLeapYear(year: number): boolean {
-  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-}
-
-/** Days in `month` (1-12) of `year` in the proleptic Gregorian calendar. */
-export function daysInMonth(year: number, month: number): number {
-  if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
 
 /**
  * Reads a date given as 'YYYY-MM-DD', an ISO 8601 date-time (its date part as written, the
@@ -45,25 +34,6 @@ export function parseCalendarDate(text: string): { date: CalendarDate } | { prob
   else return { problem: "format" };
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return { problem: "calendar" };
   return { date: { year, month, day } };
-}
-
-/** The UTC calendar date of the instant `now`. */
-export function utcDate(now: Date): CalendarDate {
-  return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1, day: now.getUTCDate() };
-}
-
-/** Negative when a is before b, 0 when equal, positive when after. */
-export function compareDates(a: CalendarDate, b: CalendarDate): number {
-  return a.year - b.year || a.month - b.month || a.day - b.day;
-}
-
-/**
- * Whole years from `birth` to `today`: the age goes up on the birthday itself. Someone born on
- * 29 February has the birthday on 1 March in common years (28 February is still before it).
- */
-export function ageOn(birth: CalendarDate, today: CalendarDate): number {
-  const hadBirthday = today.month > birth.month || (today.month === birth.month && today.day >= birth.day);
-  return today.year - birth.year - (hadBirthday ? 0 : 1);
 }
 
 /** 'YYYY-MM-DD' (the `date` column's text form). */

@@ -5,18 +5,15 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { base32crockford } from "@scure/base";
 import type { Kysely, Transaction } from "kysely";
 import type { Consumer } from "../../contracts/consumer.ts";
-import { ageOn, compareDates, formatDate, parseCalendarDate, utcDate } from "./dates.ts";
+import { ageRuleDate, compareDates, hasControlCharacters, isOldEnough, isPostalCode, minimumAge, nameMaxLength, postalCodeMaxLength } from "../../contracts/rules.ts";
+import { formatDate, parseCalendarDate } from "./dates.ts";
 import { NoProfileError, ProfileExistsError, ProfileRuleError } from "./errors.ts";
 import type { FieldError } from "./errors.ts";
 import { grantDefaultScreens } from "./permissions.ts";
 import type { ConsumerDatabase, ProfileRow } from "./schema/tables.ts";
 
-/** docs/product/README.md §1, §9: minimum age for a profile, in whole years. */
-export const MINIMUM_AGE = 18;
 /** Dates of birth before this year are refused as typing mistakes. */
 export const EARLIEST_BIRTH_YEAR = 1900;
-export const NAME_MAX_LENGTH = 100;
-export const POSTAL_CODE_MAX_LENGTH = 12;
 
 /**
  * The profile as the API answers it: the contract's Consumer (contracts/consumer.ts; docs/product/data.md
@@ -93,15 +90,12 @@ export function newSafeWindowId(): string {
 
 // ---------------------------------------------------------------- rules
 
-// Control characters (tabs, newlines, NUL, …) have no place in a name or postal code.
-const CONTROL = /\p{Cc}/u;
-const POSTAL_CODE = /^[A-Za-z0-9 -]+$/;
-
+// Control characters (tabs, newlines, NUL, C1, …) have no place in a name or postal code (contracts/rules.ts).
 function requiredText(value: string | null | undefined, field: string, label: string, max: number, errors: FieldError[]): string {
   const text = (value ?? "").trim();
   if (text === "") errors.push({ field, message: `${label} is required.` });
   else if (text.length > max) errors.push({ field, message: `${label} must be at most ${max} characters.` });
-  else if (CONTROL.test(text)) errors.push({ field, message: `${label} contains characters that are not allowed.` });
+  else if (hasControlCharacters(text)) errors.push({ field, message: `${label} contains characters that are not allowed.` });
   return text;
 }
 
@@ -120,33 +114,34 @@ function checkDob(value: string | null | undefined, now: Date, errors: FieldErro
     return "";
   }
   const dob = parsed.date;
-  const today = utcDate(now);
   if (dob.year < EARLIEST_BIRTH_YEAR) errors.push({ field, message: `Date of birth must be in ${EARLIEST_BIRTH_YEAR} or later.` });
-  else if (compareDates(dob, today) > 0) errors.push({ field, message: "Date of birth cannot be in the future." });
-  else if (ageOn(dob, today) < MINIMUM_AGE) errors.push({ field, message: `Users must be at least ${MINIMUM_AGE} years of age to use the product.` });
+  else if (compareDates(dob, ageRuleDate(now)) > 0) errors.push({ field, message: "Date of birth cannot be in the future." });
+  else if (!isOldEnough(dob, now)) errors.push({ field, message: `Users must be at least ${minimumAge} years of age to use the product.` });
   return formatDate(dob);
 }
 
 /**
  * Checks and normalises the core fields (docs/product/data.md §5 profile rules, §6 minimum age): first name,
  * last name and postal code required, trimmed, at most 100 / 100 / 12 characters, no control
- * characters, postal code only letters, digits, spaces and hyphens; middle name optional (blank
- * becomes null); date of birth a real calendar date from 1900 on, not after today, and the user
- * at least 18 on the UTC date of `now` (the 18th birthday itself counts).
+ * characters; the postal code 3 to 12 letters, digits, spaces or hyphens, starting and ending with
+ * a letter or digit; middle name optional (blank becomes null); date of birth a real calendar date
+ * from 1900 on, and the user at least 18 at `now` by the age rule (the date in UTC−12; the 18th
+ * birthday itself counts). The rules are contracts/rules.ts's, which the app's forms check too
+ * (docs/product/shared-rules.md).
  * @returns the normalised fields; dob as 'YYYY-MM-DD'.
  * @throws ProfileRuleError listing every failed rule.
  */
 export function checkCoreFields(input: CoreInput, now: Date): CoreFields {
   const errors: FieldError[] = [];
-  const firstName = requiredText(input.firstName, "firstName", "First name", NAME_MAX_LENGTH, errors);
+  const firstName = requiredText(input.firstName, "firstName", "First name", nameMaxLength, errors);
   const middle = (input.middleName ?? "").trim();
-  if (middle.length > NAME_MAX_LENGTH) errors.push({ field: "middleName", message: `Middle name must be at most ${NAME_MAX_LENGTH} characters.` });
-  else if (CONTROL.test(middle)) errors.push({ field: "middleName", message: "Middle name contains characters that are not allowed." });
-  const lastName = requiredText(input.lastName, "lastName", "Last name", NAME_MAX_LENGTH, errors);
+  if (middle.length > nameMaxLength) errors.push({ field: "middleName", message: `Middle name must be at most ${nameMaxLength} characters.` });
+  else if (hasControlCharacters(middle)) errors.push({ field: "middleName", message: "Middle name contains characters that are not allowed." });
+  const lastName = requiredText(input.lastName, "lastName", "Last name", nameMaxLength, errors);
   const dob = checkDob(input.dob, now, errors);
-  const postalCode = requiredText(input.postalCode, "postalCode", "Postal code", POSTAL_CODE_MAX_LENGTH, errors);
-  if (postalCode !== "" && postalCode.length <= POSTAL_CODE_MAX_LENGTH && !POSTAL_CODE.test(postalCode)) {
-    errors.push({ field: "postalCode", message: "Postal code may contain only letters, digits, spaces and hyphens." });
+  const postalCode = requiredText(input.postalCode, "postalCode", "Postal code", postalCodeMaxLength, errors);
+  if (postalCode !== "" && postalCode.length <= postalCodeMaxLength && !hasControlCharacters(postalCode) && !isPostalCode(postalCode)) {
+    errors.push({ field: "postalCode", message: "Postal code must be 3 to 12 letters, digits, spaces or hyphens, starting and ending with a letter or digit." });
   }
   if (errors.length > 0) throw new ProfileRuleError(errors);
   return { firstName, middleName: middle === "" ? null : middle, lastName, dob, postalCode };

@@ -14,6 +14,7 @@ import { hash, verify } from "@node-rs/argon2";
 import type { Kysely, Transaction } from "kysely";
 import type { Logger } from "pino";
 import { z } from "zod";
+import { hasControlCharacters, missingPasswordClasses, passwordMaxLength, passwordMinLength } from "../../contracts/rules.ts";
 import { AccountError, MailDeliveryError, describe } from "./errors.ts";
 import type { IdentityErrorItem } from "./errors.ts";
 import { mailLanguageOf } from "../shared/language.ts";
@@ -21,11 +22,6 @@ import type { MailLanguage } from "../shared/language.ts";
 import type { ClaimedMail, Outbox, QueuedNotice } from "./outbox.ts";
 import type { IdentityDatabase, TokenPurpose, UserRow } from "./schema/tables.ts";
 
-/** docs/product/data.md §5 / §9: at least 8 characters; we also cap at 128 (argon2 input stays bounded). */
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
-/** docs/product/data.md §5: the special characters that satisfy the rule. */
-export const PASSWORD_SPECIALS = "!@#$%^&*";
 /** Longest accepted e-mail address (RFC 5321 path limit). */
 export const EMAIL_MAX_LENGTH = 254;
 
@@ -67,19 +63,26 @@ export function isValidEmail(email: string): boolean {
   return emailSchema.safeParse(email).success;
 }
 
+/** The error item of each character class the password rule asks for. */
+const passwordClassErrors = {
+  special: describe.passwordRequiresNonAlphanumeric,
+  digit: describe.passwordRequiresDigit,
+  lower: describe.passwordRequiresLower,
+  upper: describe.passwordRequiresUpper,
+};
+
 /**
- * docs/product/data.md §5 password rule, as ASP.NET Identity error items (empty when the password passes):
- * PasswordTooShort (< 8), PasswordTooLong (> 128), PasswordRequiresLower / Upper / Digit
- * (ASCII, like ASP.NET Identity), PasswordRequiresNonAlphanumeric (one of !@#$%^&*).
+ * docs/product/data.md §5 password rule (contracts/rules.ts, which the app's forms check too), as
+ * ASP.NET Identity error items; empty when the password passes: PasswordTooShort (< 8),
+ * PasswordTooLong (> 128), PasswordRequiresNonAlphanumeric (one of !@#$%^&*), PasswordRequiresDigit
+ * / Lower / Upper (ASCII, like ASP.NET Identity), PasswordHasControlCharacters.
  */
 export function passwordErrors(password: string): IdentityErrorItem[] {
   const errors: IdentityErrorItem[] = [];
-  if (password.length < PASSWORD_MIN_LENGTH) errors.push(describe.passwordTooShort(PASSWORD_MIN_LENGTH));
-  if (password.length > PASSWORD_MAX_LENGTH) errors.push(describe.passwordTooLong(PASSWORD_MAX_LENGTH));
-  if (![...password].some((c) => PASSWORD_SPECIALS.includes(c))) errors.push(describe.passwordRequiresNonAlphanumeric());
-  if (!/[0-9]/.test(password)) errors.push(describe.passwordRequiresDigit());
-  if (!/[a-z]/.test(password)) errors.push(describe.passwordRequiresLower());
-  if (!/[A-Z]/.test(password)) errors.push(describe.passwordRequiresUpper());
+  if (password.length < passwordMinLength) errors.push(describe.passwordTooShort(passwordMinLength));
+  if (password.length > passwordMaxLength) errors.push(describe.passwordTooLong(passwordMaxLength));
+  for (const missing of missingPasswordClasses(password)) errors.push(passwordClassErrors[missing]());
+  if (hasControlCharacters(password)) errors.push(describe.passwordHasControlCharacters());
   return errors;
 }
 

@@ -33,7 +33,7 @@ export { BadRequestError, InsufficientScopeError, InvalidTokenError } from "../s
 /** The mail transport refused or failed: 502, so the caller can say the mail was not sent. */
 export { MailDeliveryError } from "../shared/errors.ts";
 
-/** ASP.NET Identity's codes and descriptions, plus the docs/product/data.md §5 special-character rule. */
+/** ASP.NET Identity's codes and descriptions, plus the docs/product/data.md §5 special-character rule and the refusal of control characters (contracts/rules.ts). */
 export const describe = {
   invalidEmail: (email: string): IdentityErrorItem => ({
     code: "InvalidEmail",
@@ -66,6 +66,10 @@ export const describe = {
   passwordRequiresNonAlphanumeric: (): IdentityErrorItem => ({
     code: "PasswordRequiresNonAlphanumeric",
     description: "Passwords must have at least one special character (!@#$%^&*).",
+  }),
+  passwordHasControlCharacters: (): IdentityErrorItem => ({
+    code: "PasswordHasControlCharacters",
+    description: "Passwords must not contain control characters (tab, line breaks and the like).",
   }),
   passwordMismatch: (): IdentityErrorItem => ({ code: "PasswordMismatch", description: "Incorrect password." }),
   invalidToken: (): IdentityErrorItem => ({ code: "InvalidToken", description: "Invalid token." }),

@@ -9,6 +9,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 import PostalMime from "postal-mime";
 import * as messages from "../../app/messages";
+import { ageRuleDate } from "../../contracts/rules.ts";
 import { e2e, targetOf, type E2eTarget } from "./env";
 
 export const strongPassword = "Window#2026a";
@@ -260,13 +261,12 @@ export async function signedInUser(page: Page, testInfo: TestInfo, label: string
   return email;
 }
 
-/** MM/DD/YYYY of the day `years` years before today, shifted by `days`. */
+/** MM/DD/YYYY of the day `years` years before today, shifted by `days`; today is the age rule's date (UTC−12, contracts/rules.ts). */
 export function birthday(years: number, days = 0): string {
-  const date = new Date();
-  date.setFullYear(date.getFullYear() - years);
-  date.setDate(date.getDate() + days);
+  const today = ageRuleDate(new Date());
+  const date = new Date(Date.UTC(today.year - years, today.month - 1, today.day + days));
   const pad = (n: number) => String(n).padStart(2, "0");
-  return `${pad(date.getMonth() + 1)}/${pad(date.getDate())}/${date.getFullYear()}`;
+  return `${pad(date.getUTCMonth() + 1)}/${pad(date.getUTCDate())}/${date.getUTCFullYear()}`;
 }
 
 /** A second person in their own browser context (cookie banner answered, same JavaScript setting). */

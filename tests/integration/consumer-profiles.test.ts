@@ -8,7 +8,8 @@ import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "../../lib/db/database.ts";
 import { migrateToLatest } from "../../lib/db/migrate.ts";
-import { ageOn, parseCalendarDate } from "../../services/consumer/dates.ts";
+import { ageOn } from "../../contracts/rules.ts";
+import { parseCalendarDate } from "../../services/consumer/dates.ts";
 import { NoProfileError, ProfileExistsError, ProfileRuleError } from "../../services/consumer/errors.ts";
 import { getPermissions } from "../../services/consumer/permissions.ts";
 import { checkCoreFields, createProfile, findProfile, modifyCore, newSafeWindowId } from "../../services/consumer/profiles.ts";
@@ -73,15 +74,17 @@ describe("profile rules (checkCoreFields)", () => {
     expect(checkCoreFields({ ...good, firstName: "Zoë-Ana O'Brien", lastName: "Nguyễn" }, NOW).firstName).toBe("Zoë-Ana O'Brien");
   });
 
-  it("applies the age rule on the UTC date of now", () => {
-    // On 15 June 2026 (UTC) someone born on 15 June 2008 is 18; born a day later, 17.
+  it("applies the age rule on the date in UTC−12 (contracts/rules.ts)", () => {
+    // At 23:30 UTC on 15 June 2026 it is 11:30 on 15 June in UTC−12: born on 15 June 2008, 18; a day later, 17.
     expect(ruleErrors({ ...good, dob: "2008-06-15" })).toEqual([]);
     expect(ruleErrors({ ...good, dob: "06/16/2008" })).toEqual([{ field: "dob", message: "Users must be at least 18 years of age to use the product." }]);
-    // At 00:00 UTC on 16 June the second is 18 too.
-    expect(ruleErrors({ ...good, dob: "2008-06-16" }, new Date("2026-06-16T00:00:00Z"))).toEqual([]);
-    // 29 February 2008: 17 on 28 February 2026, 18 on 1 March.
-    expect(ruleErrors({ ...good, dob: "2008-02-29" }, new Date("2026-02-28T12:00:00Z"))).toHaveLength(1);
-    expect(ruleErrors({ ...good, dob: "2008-02-29" }, new Date("2026-03-01T00:00:00Z"))).toEqual([]);
+    // At 00:00 UTC on 16 June it is still 15 June in UTC−12; from 12:00 UTC the second is 18 too.
+    expect(ruleErrors({ ...good, dob: "2008-06-16" }, new Date("2026-06-16T00:00:00Z"))).toHaveLength(1);
+    expect(ruleErrors({ ...good, dob: "2008-06-16" }, new Date("2026-06-16T11:59:59Z"))).toHaveLength(1);
+    expect(ruleErrors({ ...good, dob: "2008-06-16" }, new Date("2026-06-16T12:00:00Z"))).toEqual([]);
+    // 29 February 2008: 17 on 28 February 2026, 18 on 1 March (in UTC−12).
+    expect(ruleErrors({ ...good, dob: "2008-02-29" }, new Date("2026-03-01T11:59:59Z"))).toHaveLength(1);
+    expect(ruleErrors({ ...good, dob: "2008-02-29" }, new Date("2026-03-01T12:00:00Z"))).toEqual([]);
   });
 
   it("refuses dates before 1900, in the future, and impossible ones", () => {
@@ -105,6 +108,8 @@ describe("profile rules (checkCoreFields)", () => {
     expect(ruleErrors({ ...good, postalCode: "x".repeat(12) })).toEqual([]);
     expect(ruleErrors({ ...good, firstName: "x".repeat(100) })).toEqual([]);
     expect(ruleErrors({ ...good, lastName: "Love\u0000lace" })[0]?.field).toBe("lastName");
+    expect(ruleErrors({ ...good, lastName: "Love\u0085lace" })[0]?.field).toBe("lastName");
+    for (const postalCode of ["12", "-1234", "1234-", "12_34"]) expect(ruleErrors({ ...good, postalCode }).map((e) => e.field), postalCode).toEqual(["postalCode"]);
   });
 });
 

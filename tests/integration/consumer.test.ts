@@ -4,6 +4,7 @@
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from "jose";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ageRuleDate } from "../../contracts/rules.ts";
 import { createTokenVerifier } from "../../services/shared/auth.ts";
 import { accessToken, callApi, contractFetch, createProfile as postProfile, json, lineSink, makePerson, makeUser, modifyCore as postModifyCore, startServices } from "./support.ts";
 import type { Profile, Services, TestUser } from "./support.ts";
@@ -42,10 +43,10 @@ const clientToken = () => accessToken(services, { grant_type: "client_credential
 const newUser = () => makeUser(services, { tag: "consumer" });
 const api = (pathAndQuery: string, token: string | null, init?: RequestInit) => callApi(services, pathAndQuery, token, init);
 
-/** 'YYYY-MM-DD' of the consumer's UTC today moved by whole years and days (calendar arithmetic). */
+/** 'YYYY-MM-DD' of the consumer's today by the age rule (the date in UTC−12, contracts/rules.ts) moved by whole years and days (calendar arithmetic). */
 function dateFromToday(years: number, days = 0): string {
-  const now = new Date(Date.now() + consumerClockOffsetMs);
-  const d = new Date(Date.UTC(now.getUTCFullYear() + years, now.getUTCMonth(), now.getUTCDate() + days));
+  const today = ageRuleDate(new Date(Date.now() + consumerClockOffsetMs));
+  const d = new Date(Date.UTC(today.year + years, today.month - 1, today.day + days));
   return d.toISOString().slice(0, 10);
 }
 

@@ -40,14 +40,15 @@ describe("time HH:MM", () => {
 });
 
 describe("age check 21", () => {
-  const now = new Date(2026, 10, 25, 12, 0); // Nov 25, 2026, local noon
+  const now = new Date("2026-11-25T12:00:00Z"); // Nov 25, 2026, 00:00 in UTC−12, the age rule's zone (contracts/rules.ts)
 
   it("is 21 on the 21st birthday itself, and not the day before", () => {
     expect(isAtLeast21("11/25/2005", now)).toBe(true);
+    expect(isAtLeast21("11/25/2005", new Date("2026-11-25T11:59:59Z"))).toBe(false);
     expect(isAtLeast21("11/26/2005", now)).toBe(false);
     expect(isAtLeast21("11/24/2005", now)).toBe(true);
-    expect(isAtLeast21("02/29/2004", new Date(2025, 1, 28))).toBe(false); // a leap-day birthday turns 21 on Mar 1 in 2025
-    expect(isAtLeast21("02/29/2004", new Date(2025, 2, 1))).toBe(true);
+    expect(isAtLeast21("02/29/2004", new Date("2025-03-01T11:00:00Z"))).toBe(false); // a leap-day birthday turns 21 on Mar 1 in 2025
+    expect(isAtLeast21("02/29/2004", new Date("2025-03-01T12:00:00Z"))).toBe(true);
   });
 
   it("as a form field: the date format first, then the age", () => {
