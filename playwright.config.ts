@@ -2,17 +2,17 @@
  * End-to-end tests: every journey with JavaScript and without (docs/architecture/README.md §2 tests), against
  * the real app and the real reference services, each on a fresh DATA_DIR, in the two deployments
  * the configuration allows (all three upstreams or none, docs/architecture/README.md §1). The journeys of
- * the product rules' screens run in `spec-js` and `spec-no-js`, against the three reference services
+ * the product rules' screens run in `plain-js` and `plain-no-js`, against the three reference services
  * run as their own processes (main.ts) and answering exactly as the rules say; the others in `js`
  * and `no-js`, against the app with the services embedded (the default) and every extension.
  * Chromium is the operating system's headless shell (Debian package `chromium-headless-shell`):
  * Playwright cannot download its own here. CHROMIUM_PATH overrides /usr/bin/chromium-headless-shell.
  */
 import { defineConfig } from "@playwright/test";
-import { e2e, specProjects } from "./tests/e2e/env";
+import { e2e, plainProjects } from "./tests/e2e/env";
 
 /** The journeys of the product rules' own screens: accounts, profile and settings, upload and Test Detail, disputes, following, form validation. */
-const specJourneys = ["**/accounts.spec.ts", "**/profile.spec.ts", "**/results.spec.ts", "**/follow.spec.ts", "**/validation.spec.ts"];
+const plainJourneys = ["**/accounts.spec.ts", "**/profile.spec.ts", "**/results.spec.ts", "**/follow.spec.ts", "**/validation.spec.ts"];
 
 // The headless shell, not the full browser run headless: the same Blink and V8 without the browser's
 // own user interface and services, which is what Playwright runs for headless tests by default.
@@ -43,10 +43,10 @@ export default defineConfig({
   // §7.4), everything else (the extensions' journeys, and what every page does) against the app with
   // every extension.
   projects: [
-    { name: "js", testIgnore: specJourneys, use: { javaScriptEnabled: true } },
-    { name: "no-js", testIgnore: specJourneys, use: { javaScriptEnabled: false } },
-    { name: specProjects[0], testMatch: specJourneys, use: { javaScriptEnabled: true, baseURL: e2e.specAppUrl } },
-    { name: specProjects[1], testMatch: specJourneys, use: { javaScriptEnabled: false, baseURL: e2e.specAppUrl } },
+    { name: "js", testIgnore: plainJourneys, use: { javaScriptEnabled: true } },
+    { name: "no-js", testIgnore: plainJourneys, use: { javaScriptEnabled: false } },
+    { name: plainProjects[0], testMatch: plainJourneys, use: { javaScriptEnabled: true, baseURL: e2e.plainAppUrl } },
+    { name: plainProjects[1], testMatch: plainJourneys, use: { javaScriptEnabled: false, baseURL: e2e.plainAppUrl } },
   ],
   // Every server the journeys need, on fresh DATA_DIRs, started together where nothing orders them
   // (tests/e2e/servers.ts): Playwright starts a list of web servers one after another.

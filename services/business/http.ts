@@ -46,7 +46,7 @@ export interface BusinessAppDeps {
   verifier: TokenVerifier;
   logger: Logger;
   now: () => Date;
-  /** False: the SPEC-only mode (shared/http.ts specOnlyMode). Default true. */
+  /** False: plain mode (shared/http.ts specOnlyMode). Default true. */
   extensions?: boolean;
   /** Resolves when the database answers, rejects otherwise (GET /healthz). */
   checkDatabase: () => Promise<void>;

@@ -32,8 +32,8 @@ export interface BusinessOptions {
   /** The clock (token expiry, time stamps), for tests. */
   now?: () => Date;
   /**
-   * False: the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7 "Extensions"): extension
-   * calls answer 404 and answers carry SPEC's fields only (shared/http.ts specOnlyMode). Default true.
+   * False: plain mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7.4 "Extensions"): extension
+   * calls answer 404 and answers carry the product rules' fields only (shared/http.ts specOnlyMode). Default true.
    */
   extensions?: boolean;
 }

@@ -56,7 +56,7 @@ export interface ConsumerAppDeps {
   results: ResultsContext;
   /** Who may review disputes (results/reviews.ts); default nobody. */
   reviewers?: Reviewers;
-  /** False: the SPEC-only mode (shared/http.ts specOnlyMode). Default true. */
+  /** False: plain mode (shared/http.ts specOnlyMode). Default true. */
   extensions?: boolean;
   /** The mail outbox (outbox.ts): a decided dispute's mail. */
   outbox: ConsumerOutbox;

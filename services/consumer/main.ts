@@ -18,7 +18,7 @@ const envSchema = z.object({
   // Compared exactly with the token's `iss`, so taken as given (no trailing-slash trimming).
   IDENTITY_ISSUER: z.preprocess(unsetIfEmpty, z.string().optional()),
   LOG_LEVEL: logLevelSchema,
-  // on (default) or off: the SPEC-only mode, extension calls 404 and SPEC's fields only (docs/product/calls.md §7 "Extensions").
+  // on (default) or off: plain mode, extension calls 404 and the product rules' fields only (docs/product/calls.md §7.4 "Extensions").
   UPSTREAM_EXTENSIONS: upstreamExtensionsSchema,
   // Comma-separated e-mail addresses of the dispute reviewers (results/reviews.ts); default none.
   REVIEWER_EMAILS: z.preprocess(unsetIfEmpty, z.string().default("")),

@@ -60,8 +60,8 @@ export interface ConsumerOptions {
   /** E-mail addresses of the provider's dispute reviewers (results/reviews.ts); default none. */
   reviewers?: readonly string[];
   /**
-   * False: the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7 "Extensions"): extension
-   * calls answer 404 and answers carry SPEC's fields only (shared/http.ts specOnlyMode). Default true.
+   * False: plain mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7.4 "Extensions"): extension
+   * calls answer 404 and answers carry the product rules' fields only (shared/http.ts specOnlyMode). Default true.
    */
   extensions?: boolean;
   /** The app's public URL incl. base path: mails link to its pages. Default http://localhost:3000. */

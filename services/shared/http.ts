@@ -205,13 +205,13 @@ export const notFound: RequestHandler = (_req, res) => {
 };
 
 /**
- * The SPEC-only mode of a reference service (docs/product/calls.md §7 "Extensions"), as one middleware
+ * The plain mode of a reference service (docs/product/calls.md §7.4 "Extensions"), as one middleware
  * placed before the routes of `calls` (the service's contract):
  * - an extension call (contracts/extension.ts) answers 404 as an unknown path does, unless it is
  *   `keptWhenOff` (another reference service calls it);
  * - the query parameters a call of the product rules marks as extensions are removed before the route reads them
  *   (getImage's `page`: page 1 is answered, as the product rules' call does);
- * - every JSON answer of a SPEC call is stripped to its SPEC part: a 2xx answer by parsing it
+ * - every JSON answer of a product rules' call is stripped to the rules' part: a 2xx answer by parsing it
  *   through `specOnly(call.answer)`, an error answer through the schema of its status in
  *   `call.errorAnswers`. An answer that does not fit its schema is logged (warn) and has the marked
  *   fields deleted anyway (`withoutExtensions`), never sent with them.

@@ -4,7 +4,7 @@ import path from "node:path";
 /**
  * Where the end-to-end servers run and what they share with the tests. Two deployments, each with
  * all three upstreams or none (docs/architecture/README.md §1): the app (and the base-path app) with the
- * reference services embedded, the default; the SPEC-only app with the three services as their own
+ * reference services embedded, the default; the app of plain mode with the three services as their own
  * processes elsewhere.
  */
 export const e2e = {
@@ -34,21 +34,21 @@ export const e2e = {
   labSitesCa: ".e2e-data/lab-sites-ca.pem",
   /**
    * The same app against the three reference services run from their main.ts, answering exactly as
-   * the product rules say (`UPSTREAM_EXTENSIONS=off`, docs/product/calls.md §7.4): the SPEC journeys run
+   * the product rules say (`UPSTREAM_EXTENSIONS=off`, docs/product/calls.md §7.4): the product rules' journeys run
    * here, the extension journeys against the app above (playwright.config.ts).
    */
-  specAppPort: 3104,
-  specAppUrl: "http://127.0.0.1:3104",
-  specAppDataDir: ".e2e-data/app-spec",
-  specIdentityPort: 3105,
-  specIdentityUrl: "http://127.0.0.1:3105",
-  specIdentityDataDir: ".e2e-data/identity-spec",
-  specConsumerPort: 3106,
-  specConsumerUrl: "http://127.0.0.1:3106",
-  specConsumerDataDir: ".e2e-data/consumer-spec",
-  specBusinessPort: 3107,
-  specBusinessUrl: "http://127.0.0.1:3107",
-  specBusinessDataDir: ".e2e-data/business-spec",
+  plainAppPort: 3104,
+  plainAppUrl: "http://127.0.0.1:3104",
+  plainAppDataDir: ".e2e-data/app-plain",
+  plainIdentityPort: 3105,
+  plainIdentityUrl: "http://127.0.0.1:3105",
+  plainIdentityDataDir: ".e2e-data/identity-plain",
+  plainConsumerPort: 3106,
+  plainConsumerUrl: "http://127.0.0.1:3106",
+  plainConsumerDataDir: ".e2e-data/consumer-plain",
+  plainBusinessPort: 3107,
+  plainBusinessUrl: "http://127.0.0.1:3107",
+  plainBusinessDataDir: ".e2e-data/business-plain",
   clientId: "safewindow-web",
   clientSecret: "e2e-client-secret-not-for-production",
   /** The V8 heap options the app ships with (package.json config.nodeOptions; docs/operating.md "Memory"). */
@@ -71,18 +71,18 @@ export interface E2eTarget {
   consumerOutbox: string;
 }
 
-/** The projects whose journeys run against the SPEC-only services (playwright.config.ts). */
-export const specProjects = ["spec-js", "spec-no-js"] as const;
+/** The projects whose journeys run against the services in plain mode (playwright.config.ts). */
+export const plainProjects = ["plain-js", "plain-no-js"] as const;
 
-/** The servers of the project named `projectName`: the SPEC-only ones for `specProjects`, else the app with every extension, embedded. */
+/** The servers of the project named `projectName`: the plain mode ones for `plainProjects`, else the app with every extension, embedded. */
 export function targetOf(projectName: string): E2eTarget {
-  return (specProjects as readonly string[]).includes(projectName)
+  return (plainProjects as readonly string[]).includes(projectName)
     ? {
-        appUrl: e2e.specAppUrl,
-        appDataDir: e2e.specAppDataDir,
-        identityUrl: e2e.specIdentityUrl,
-        identityOutbox: path.join(e2e.specIdentityDataDir, "outbox"),
-        consumerOutbox: path.join(e2e.specConsumerDataDir, "outbox"),
+        appUrl: e2e.plainAppUrl,
+        appDataDir: e2e.plainAppDataDir,
+        identityUrl: e2e.plainIdentityUrl,
+        identityOutbox: path.join(e2e.plainIdentityDataDir, "outbox"),
+        consumerOutbox: path.join(e2e.plainConsumerDataDir, "outbox"),
       }
     : { appUrl: e2e.appUrl, appDataDir: e2e.appDataDir, identityUrl: undefined, identityOutbox: path.join(e2e.appDataDir, "outbox"), consumerOutbox: path.join(e2e.appDataDir, "outbox") };
 }

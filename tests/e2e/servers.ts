@@ -5,7 +5,7 @@
  * servers one after another, each waiting for the one before: seven in a row took about 90 s here,
  * most of it one core idle. Order kept: the app that trusts the lab sites' certificate starts once
  * they have written it. The reference services read each other's keys and configuration on first
- * use, not at start (services/shared/auth.ts), so the SPEC-only ones start together.
+ * use, not at start (services/shared/auth.ts), so the ones in plain mode start together.
  * A server that exits before it answers stops the launcher (exit 1, naming it); the launcher runs
  * until Playwright ends its process group.
  * Run: `node tests/e2e/servers.ts` (the Playwright config does).
@@ -23,8 +23,8 @@ interface Server {
   after?: string[];
 }
 
-/** The environment of a reference service run alone for the SPEC-only app: its port and DATA_DIR, without extensions. */
-function specServiceEnv(port: number, dataDir: string): Record<string, string> {
+/** The environment of a reference service run alone for the app of plain mode: its port and DATA_DIR, without extensions. */
+function plainServiceEnv(port: number, dataDir: string): Record<string, string> {
   return { HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, UPSTREAM_EXTENSIONS: "off", LOG_LEVEL: "warn" };
 }
 
@@ -73,49 +73,49 @@ export const servers: Server[] = [
       SHC_EXTRA_ISSUERS: "tests/fixtures/keys/shc-test-issuers.json",
     },
   },
-  // The SPEC deployment: the three reference services as their own processes (each service's
+  // The plain mode deployment: the three reference services as their own processes (each service's
   // main.ts, a DATA_DIR of its own), answering as the product rules say and no more
   // (docs/product/calls.md §7.4). The identity authority alone also lets tests act as the business
   // side (invite an account) with the client credentials.
   {
-    name: "identity (SPEC)",
-    command: `rm -rf ${e2e.specIdentityDataDir} && node services/identity/main.ts`,
-    health: `${e2e.specIdentityUrl}/healthz`,
-    env: { ...specServiceEnv(e2e.specIdentityPort, e2e.specIdentityDataDir), PUBLIC_URL: e2e.specAppUrl, IDENTITY_CLIENT_ID: e2e.clientId, IDENTITY_CLIENT_SECRET: e2e.clientSecret },
+    name: "identity (plain mode)",
+    command: `rm -rf ${e2e.plainIdentityDataDir} && node services/identity/main.ts`,
+    health: `${e2e.plainIdentityUrl}/healthz`,
+    env: { ...plainServiceEnv(e2e.plainIdentityPort, e2e.plainIdentityDataDir), PUBLIC_URL: e2e.plainAppUrl, IDENTITY_CLIENT_ID: e2e.clientId, IDENTITY_CLIENT_SECRET: e2e.clientSecret },
   },
   {
-    name: "business (SPEC)",
-    command: `rm -rf ${e2e.specBusinessDataDir} && node services/business/main.ts`,
-    health: `${e2e.specBusinessUrl}/healthz`,
-    env: { ...specServiceEnv(e2e.specBusinessPort, e2e.specBusinessDataDir), IDENTITY_URL: e2e.specIdentityUrl },
+    name: "business (plain mode)",
+    command: `rm -rf ${e2e.plainBusinessDataDir} && node services/business/main.ts`,
+    health: `${e2e.plainBusinessUrl}/healthz`,
+    env: { ...plainServiceEnv(e2e.plainBusinessPort, e2e.plainBusinessDataDir), IDENTITY_URL: e2e.plainIdentityUrl },
   },
   {
-    name: "consumer (SPEC)",
-    command: `rm -rf ${e2e.specConsumerDataDir} && node services/consumer/main.ts`,
-    health: `${e2e.specConsumerUrl}/healthz`,
+    name: "consumer (plain mode)",
+    command: `rm -rf ${e2e.plainConsumerDataDir} && node services/consumer/main.ts`,
+    health: `${e2e.plainConsumerUrl}/healthz`,
     env: {
-      ...specServiceEnv(e2e.specConsumerPort, e2e.specConsumerDataDir),
-      IDENTITY_URL: e2e.specIdentityUrl,
-      BUSINESS_API_URL: e2e.specBusinessUrl,
-      // Mail links (a decided dispute) point at the SPEC-only app.
-      PUBLIC_URL: e2e.specAppUrl,
+      ...plainServiceEnv(e2e.plainConsumerPort, e2e.plainConsumerDataDir),
+      IDENTITY_URL: e2e.plainIdentityUrl,
+      BUSINESS_API_URL: e2e.plainBusinessUrl,
+      // Mail links (a decided dispute) point at the app of plain mode.
+      PUBLIC_URL: e2e.plainAppUrl,
       // Test only: SMART Health Cards signed with the committed test key are trusted (docs/product/labs.md §10.9).
       SHC_EXTRA_ISSUERS: "tests/fixtures/keys/shc-test-issuers.json",
     },
   },
   {
-    // The app with the three upstream URLs: the SPEC journeys.
-    name: "app (SPEC)",
-    command: `rm -rf ${e2e.specAppDataDir} && node server.ts`,
-    health: `${e2e.specAppUrl}/healthz`,
+    // The app with the three upstream URLs: the product rules' journeys.
+    name: "app (plain mode)",
+    command: `rm -rf ${e2e.plainAppDataDir} && node server.ts`,
+    health: `${e2e.plainAppUrl}/healthz`,
     env: {
-      ...appEnv(e2e.specAppPort, e2e.specAppDataDir),
-      IDENTITY_URL: e2e.specIdentityUrl,
+      ...appEnv(e2e.plainAppPort, e2e.plainAppDataDir),
+      IDENTITY_URL: e2e.plainIdentityUrl,
       IDENTITY_CLIENT_ID: e2e.clientId,
       IDENTITY_CLIENT_SECRET: e2e.clientSecret,
-      CONSUMER_API_URL: e2e.specConsumerUrl,
-      BUSINESS_API_URL: e2e.specBusinessUrl,
-      PUBLIC_URL: e2e.specAppUrl,
+      CONSUMER_API_URL: e2e.plainConsumerUrl,
+      BUSINESS_API_URL: e2e.plainBusinessUrl,
+      PUBLIC_URL: e2e.plainAppUrl,
     },
   },
   {

@@ -1,5 +1,5 @@
 // The app's business API client (app/server/upstream/business.server.ts) against the reference
-// business API and identity authority over real HTTP: every SPEC §7 business call through the
+// business API and identity authority over real HTTP: every business call of docs/product/calls.md §7.3 through the
 // client, typed answers, and the failures a screen gets: a refusal the API explains carries its
 // sentence, a refused token sends the user to sign in again, and an upstream that is down or does
 // not answer within UPSTREAM_TIMEOUT_MS is `unavailable` with the call's message.

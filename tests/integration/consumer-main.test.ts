@@ -57,7 +57,7 @@ describe("services/consumer/main.ts", () => {
       const exported = await fetch(`${url}/consumer/export`);
       expect(exported.status).toBe(404);
       expect(await exported.json()).toEqual({ error: "not_found", error_description: "No such endpoint." });
-      // A SPEC call still needs its token.
+      // A product rules' call still needs its token.
       expect((await fetch(`${url}/consumer`)).status).toBe(401);
     } finally {
       p.child.kill("SIGTERM");

@@ -64,8 +64,8 @@ function undocumentedKeys(sent: unknown, parsed: unknown, at = ""): string[] {
 
 /**
  * Checks one answer of a reference service against its call's contract: a 2xx JSON answer against
- * the call's `answer` schema (or its SPEC part, contracts/extension.ts specOnly: the answer of a
- * service in the SPEC-only mode), an error answer whose status the call lists against that schema. The
+ * the call's `answer` schema (or the product rules' part of it, contracts/extension.ts specOnly: the answer of a
+ * service in plain mode), an error answer whose status the call lists against that schema. The
  * body must parse, and may hold no key the contract leaves out (so the contract documents all the
  * service sends). Answers of paths no contract names (health, discovery, unknown paths) and error
  * statuses a call does not list (401, 413, ...) are not checked.
@@ -78,7 +78,7 @@ export async function checkAnswer(method: string, url: string, res: Response): P
   const schema: z.ZodType | undefined = res.ok ? call.answer : call.errorAnswers?.[res.status]?.schema;
   if (!schema || !(res.headers.get("content-type") ?? "").includes("application/json")) return;
   const sent: unknown = await res.clone().json();
-  // An answer without the contract's extension fields (a service in the SPEC-only mode) fits its SPEC part.
+  // An answer without the contract's extension fields (a service in plain mode) fits the rules' part.
   const full = schema.safeParse(sent);
   const parsed = full.success ? full : specOnly(schema).safeParse(sent);
   const where = `${method} ${new URL(url).pathname} (contract ${name}) answered ${res.status}`;
@@ -157,7 +157,7 @@ export interface ServicesOptions {
   links?: LinkFetchOptions;
   /** Signed-result issuers and signers the consumer API trusts besides the VCI snapshot (test keys). */
   proof?: ConsumerOptions["proof"];
-  /** False: every service in the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7 "Extensions"). Default true. */
+  /** False: every service in plain mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7.4 "Extensions"). Default true. */
   extensions?: boolean;
   /** The consumer API's `emailMemoryMs` (services/consumer/server.ts); default its own. */
   emailMemoryMs?: number;
@@ -427,7 +427,7 @@ export async function makePerson(services: Services, consumer: Record<string, un
   const user = await makeUser(services, account);
   const res = await createProfile(services, user, consumer);
   expect(res.status).toBe(200);
-  // In the SPEC-only mode the answer is `{success}` alone: the profile is then read as SPEC's GET /consumer answers it.
+  // In plain mode the answer is `{success}` alone: the profile is then read as the product rules' GET /consumer answers it.
   const written = ((await res.json()) as { consumer?: Profile }).consumer;
   return { ...user, profile: written ?? (await json<Profile>(await callApi(services, "/consumer", user))) };
 }

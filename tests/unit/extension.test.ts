@@ -1,6 +1,6 @@
-// The extension marks (contracts/extension.ts): specOnly derives the SPEC part of an answer schema,
+// The extension marks (contracts/extension.ts): specOnly derives the product rules' part of an answer schema,
 // withoutExtensions deletes marked fields from a value, markedFields lists them. The attack each
-// test stops: an extension field that survives the SPEC-only mode because it is nested (in an
+// test stops: an extension field that survives plain mode because it is nested (in an
 // array, a nullable, a union) where a shallow strip would not look.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -32,7 +32,7 @@ describe("specOnly", () => {
     expect(specOnly(schema).parse(full)).toEqual(spec);
   });
 
-  it("keeps the schema's own checks (an array's maximum) and refuses what is not SPEC's (an unknown enum value)", () => {
+  it("keeps the schema's own checks (an array's maximum) and refuses what is not the product rules' (an unknown enum value)", () => {
     expect(specOnly(schema).safeParse({ ...full, list: [...full.list, ...full.list] }).success).toBe(false);
     expect(specOnly(schema).safeParse({ ...full, screens: ["A", "Unknown"] }).success).toBe(false);
     expect((specOnly(schema).parse({ ...full, maybe: null }) as { maybe: unknown }).maybe).toBeNull();
@@ -44,7 +44,7 @@ describe("specOnly", () => {
     expect(schema.parse(full)).toEqual(full);
   });
 
-  it("strips a test result list to SPEC's fields", () => {
+  it("strips a test result list to the product rules' fields", () => {
     const result = {
       sF_TestResultId: "r",
       valid: 1,

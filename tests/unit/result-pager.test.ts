@@ -30,7 +30,7 @@ describe("pageParameter", () => {
 });
 
 describe("resultImageUrl", () => {
-  it("names page 1 as SPEC's call does, a later page by its number, the id encoded", () => {
+  it("names page 1 as the product rules' call does, a later page by its number, the id encoded", () => {
     expect(resultImageUrl("a b&c", 1)).toBe("/testresultviewer/image?id=a%20b%26c");
     expect(resultImageUrl("r", 2)).toBe("/testresultviewer/image?id=r&page=2");
   });

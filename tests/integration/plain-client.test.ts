@@ -1,10 +1,10 @@
-// The app's clients against an upstream that answers only as SPEC says (docs/product/calls.md §7 "Without the
+// The app's clients against an upstream that answers only as the product rules say (docs/product/calls.md §7.5 "Without the
 // extensions"): a fake of a third party's consumer API and identity authority (node:http, this test only)
 // answers every call twice, once with our extensions (the reference services' shape) and once with
-// SPEC's fields alone, every extension call a 404. Each client method gets the same value from both,
+// the product rules' fields alone, every extension call a 404. Each client method gets the same value from both,
 // minus the extension's data; an extension call is `notFound` and learnt absent, never a wrong failure.
 // Also: a 200 `success: false` is the upstream's refusal with the right sentence (docs/product/messages.md §8),
-// and `enabledScreens` written as SPEC §6 writes it, with a name the app does not know, enables SPEC's tabs.
+// and `enabledScreens` written as docs/product/data.md §6 writes it, with a name the app does not know, enables the rules' tabs.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
@@ -12,7 +12,7 @@ import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as messages from "../../app/messages";
 
-type Mode = "extended" | "spec";
+type Mode = "extended" | "plain";
 
 // ---------------------------------------------------------------- the answers
 
@@ -77,7 +77,7 @@ const exported = { exportedAt: "2030-01-01T00:00:00Z", email: "ada@example.com",
 const answersOf = (mode: Mode): Record<string, { status?: number; body: unknown }> => {
   const ext = mode === "extended";
   const answers: Record<string, { status?: number; body: unknown }> = {
-    // SPEC's calls: SPEC's fields, plus ours when extended.
+    // The product rules' calls: the rules' fields, plus ours when extended.
     "/consumer": { body: consumer },
     "/consumer/createprofile": { body: ext ? { success: true, consumer } : { success: true } },
     "/consumer/modifycore": { body: ext ? { success: true, consumer } : { success: true } },
@@ -183,7 +183,7 @@ type Clients = Awaited<ReturnType<typeof clientsAt>>;
 
 const servers: Server[] = [];
 let extended: Clients;
-let spec: Clients;
+let plain: Clients;
 
 async function listen(server: Server): Promise<string> {
   servers.push(server);
@@ -193,7 +193,7 @@ async function listen(server: Server): Promise<string> {
 
 beforeAll(async () => {
   extended = await clientsAt(await listen(fakeUpstream("extended")));
-  spec = await clientsAt(await listen(fakeUpstream("spec")));
+  plain = await clientsAt(await listen(fakeUpstream("plain")));
 }, 60_000);
 
 afterAll(async () => {
@@ -215,52 +215,52 @@ function valueOf<T>(answer: { ok: true; value: T } | { ok: false; message: strin
 
 // ---------------------------------------------------------------- the tests
 
-describe("every client method against a SPEC-minimal upstream", () => {
+describe("every client method against an upstream of the product rules alone", () => {
   const profileFields = { firstName: "Ada", middleName: null, lastName: "Lovelace", dob: "1985-12-10", postalCode: "98101" };
 
-  it("SPEC's profile, window and permission calls give the same values, minus the extensions' data", async () => {
-    expect(valueOf(await spec.consumer.getProfile())).toEqual(valueOf(await extended.consumer.getProfile()));
-    // The write answers' `consumer` is ours: SPEC reads the success flag only.
-    expect(valueOf(await spec.consumer.createProfile(profileFields))).toEqual(without(valueOf(await extended.consumer.createProfile(profileFields)), ["consumer"]));
-    expect(valueOf(await spec.consumer.modifyCore("user-1", profileFields))).toEqual(without(valueOf(await extended.consumer.modifyCore("user-1", profileFields)), ["consumer"]));
-    expect(valueOf(await spec.consumer.getSafeWindow())).toEqual(without(valueOf(await extended.consumer.getSafeWindow()), ["safeWindowProof"]));
-    // SPEC §6 writes the names in words; "something new" is a screen this app does not have.
-    expect(valueOf(await spec.consumer.getPermissions())).toEqual(["SafeWindow", "MyTests", "Friends", "Settings"]);
+  it("the product rules' profile, window and permission calls give the same values, minus the extensions' data", async () => {
+    expect(valueOf(await plain.consumer.getProfile())).toEqual(valueOf(await extended.consumer.getProfile()));
+    // The write answers' `consumer` is ours: the product rules read the success flag only.
+    expect(valueOf(await plain.consumer.createProfile(profileFields))).toEqual(without(valueOf(await extended.consumer.createProfile(profileFields)), ["consumer"]));
+    expect(valueOf(await plain.consumer.modifyCore("user-1", profileFields))).toEqual(without(valueOf(await extended.consumer.modifyCore("user-1", profileFields)), ["consumer"]));
+    expect(valueOf(await plain.consumer.getSafeWindow())).toEqual(without(valueOf(await extended.consumer.getSafeWindow()), ["safeWindowProof"]));
+    // docs/product/data.md §6 writes the names in words; "something new" is a screen this app does not have.
+    expect(valueOf(await plain.consumer.getPermissions())).toEqual(["SafeWindow", "MyTests", "Friends", "Settings"]);
     expect(valueOf(await extended.consumer.getPermissions())).toEqual(["SafeWindow", "MyTests", "Friends", "Settings", "DisputeReviews"]);
   });
 
-  it("SPEC's test-result calls give the same values without outcome, pages, lab link and proof", async () => {
+  it("the product rules' test-result calls give the same values without outcome, pages, lab link and proof", async () => {
     const extensions = Object.keys(resultExtensions);
-    expect(valueOf(await spec.consumer.testResults())).toEqual(without(valueOf(await extended.consumer.testResults()), extensions));
-    expect(valueOf(await spec.consumer.testResult("r-1"))).toEqual(without(valueOf(await extended.consumer.testResult("r-1")), extensions));
-    expect(valueOf(await spec.consumer.propertyValues("r-1"))).toEqual(valueOf(await extended.consumer.propertyValues("r-1")));
-    expect(valueOf(await spec.consumer.image("r-1"))).toEqual(valueOf(await extended.consumer.image("r-1")));
+    expect(valueOf(await plain.consumer.testResults())).toEqual(without(valueOf(await extended.consumer.testResults()), extensions));
+    expect(valueOf(await plain.consumer.testResult("r-1"))).toEqual(without(valueOf(await extended.consumer.testResult("r-1")), extensions));
+    expect(valueOf(await plain.consumer.propertyValues("r-1"))).toEqual(valueOf(await extended.consumer.propertyValues("r-1")));
+    expect(valueOf(await plain.consumer.image("r-1"))).toEqual(valueOf(await extended.consumer.image("r-1")));
     const pdf = new File([new TextEncoder().encode("%PDF-1.7\n%%EOF\n")], "result.pdf", { type: "application/pdf" });
-    expect(valueOf(await spec.consumer.upload(pdf))).toEqual(without(valueOf(await extended.consumer.upload(pdf)), ["sF_TestResultId"]));
-    expect(valueOf(await spec.consumer.addByLink("https://lab.example/r/1"))).toEqual(without(valueOf(await extended.consumer.addByLink("https://lab.example/r/1")), ["sF_TestResultId"]));
-    const [listed] = valueOf(await spec.consumer.testResults());
-    expect(valueOf(await spec.consumer.dispute(listed!, "Typo in my name."))).toEqual(valueOf(await extended.consumer.dispute(listed!, "Typo in my name.")));
+    expect(valueOf(await plain.consumer.upload(pdf))).toEqual(without(valueOf(await extended.consumer.upload(pdf)), ["sF_TestResultId"]));
+    expect(valueOf(await plain.consumer.addByLink("https://lab.example/r/1"))).toEqual(without(valueOf(await extended.consumer.addByLink("https://lab.example/r/1")), ["sF_TestResultId"]));
+    const [listed] = valueOf(await plain.consumer.testResults());
+    expect(valueOf(await plain.consumer.dispute(listed!, "Typo in my name."))).toEqual(valueOf(await extended.consumer.dispute(listed!, "Typo in my name.")));
   });
 
-  it("SPEC's follow calls give the same values without the product ID, the window's proof and the new relation's id", async () => {
+  it("the product rules' follow calls give the same values without the product ID, the window's proof and the new relation's id", async () => {
     const extensions = ["safeWindowId", "safeWindowProof"];
-    expect(valueOf(await spec.consumer.subscribers())).toEqual(without(valueOf(await extended.consumer.subscribers()), extensions));
-    expect(valueOf(await spec.consumer.publishers())).toEqual(without(valueOf(await extended.consumer.publishers()), extensions));
-    expect(valueOf(await spec.consumer.searchPublishers("Grace"))).toEqual(without(valueOf(await extended.consumer.searchPublishers("Grace")), extensions));
-    expect(valueOf(await spec.consumer.subscriptionStatus("c-2"))).toEqual(valueOf(await extended.consumer.subscriptionStatus("c-2")));
+    expect(valueOf(await plain.consumer.subscribers())).toEqual(without(valueOf(await extended.consumer.subscribers()), extensions));
+    expect(valueOf(await plain.consumer.publishers())).toEqual(without(valueOf(await extended.consumer.publishers()), extensions));
+    expect(valueOf(await plain.consumer.searchPublishers("Grace"))).toEqual(without(valueOf(await extended.consumer.searchPublishers("Grace")), extensions));
+    expect(valueOf(await plain.consumer.subscriptionStatus("c-2"))).toEqual(valueOf(await extended.consumer.subscriptionStatus("c-2")));
     for (const change of ["request", "cancel", "confirm", "decline", "delete", "unfollow"] as const) {
-      expect(valueOf(await spec.consumer.follow(change, "x-1")), change).toBe(true);
+      expect(valueOf(await plain.consumer.follow(change, "x-1")), change).toBe(true);
       expect(valueOf(await extended.consumer.follow(change, "x-1")), change).toBe(true);
     }
   });
 
-  it("SPEC's venue calls give the same values", async () => {
-    expect(valueOf(await spec.consumer.searchLocations({ zip: "97201" }, 10))).toEqual(valueOf(await extended.consumer.searchLocations({ zip: "97201" }, 10)));
-    expect(valueOf(await spec.consumer.visits())).toEqual(valueOf(await extended.consumer.visits()));
-    expect(valueOf(await spec.consumer.setRating("v-1", 4))).toEqual(valueOf(await extended.consumer.setRating("v-1", 4)));
+  it("the product rules' venue calls give the same values", async () => {
+    expect(valueOf(await plain.consumer.searchLocations({ zip: "97201" }, 10))).toEqual(valueOf(await extended.consumer.searchLocations({ zip: "97201" }, 10)));
+    expect(valueOf(await plain.consumer.visits())).toEqual(valueOf(await extended.consumer.visits()));
+    expect(valueOf(await plain.consumer.setRating("v-1", 4))).toEqual(valueOf(await extended.consumer.setRating("v-1", 4)));
   });
 
-  it("our extension calls are notFound at a SPEC upstream, and learnt absent, where the extended one answers them", async () => {
+  it("our extension calls are notFound at a plain upstream, and learnt absent, where the extended one answers them", async () => {
     const calls = {
       pdf: (c: Clients) => c.consumer.pdf("r-1"),
       exportData: (c: Clients) => c.consumer.exportData(),
@@ -276,15 +276,15 @@ describe("every client method against a SPEC-minimal upstream", () => {
     };
     for (const [name, call] of Object.entries(calls)) {
       expect((await call(extended)).ok, name).toBe(true);
-      expect(await call(spec), name).toMatchObject({ ok: false, reason: "notFound" });
+      expect(await call(plain), name).toMatchObject({ ok: false, reason: "notFound" });
     }
-    // The screens ask before offering: served by the extended upstream, absent at SPEC's.
+    // The screens ask before offering: served by the extended upstream, absent at the plain one.
     expect(await extended.consumer.checkinsSupported()).toBe(true);
     expect(await extended.consumer.ownDataSupported()).toBe(true);
     expect(await extended.identity.accountDeletionSupported()).toBe(true);
-    expect(await spec.consumer.checkinsSupported()).toBe(false);
-    expect(await spec.consumer.ownDataSupported()).toBe(false);
-    expect(await spec.identity.accountDeletionSupported()).toBe(false);
+    expect(await plain.consumer.checkinsSupported()).toBe(false);
+    expect(await plain.consumer.ownDataSupported()).toBe(false);
+    expect(await plain.identity.accountDeletionSupported()).toBe(false);
   });
 
   it("learns an extension from its probe without a side effect: the probe is refused (400) where the call exists", async () => {
@@ -307,7 +307,7 @@ describe("a 200 answer with success: false (docs/product/messages.md §8)", () =
   it("createprofile says 'There was a problem creating your profile.', not the registration error", async () => {
     overrides.set("/consumer/createprofile", { body: { success: false } });
     try {
-      const created = await spec.consumer.createProfile({ firstName: "Ada", middleName: null, lastName: "Lovelace", dob: "1985-12-10", postalCode: "98101" });
+      const created = await plain.consumer.createProfile({ firstName: "Ada", middleName: null, lastName: "Lovelace", dob: "1985-12-10", postalCode: "98101" });
       expect(created).toMatchObject({ ok: false, reason: "refused", message: "There was a problem creating your profile." });
       expect(messages.profileCreateFailed).toBe("There was a problem creating your profile.");
     } finally {
@@ -320,7 +320,7 @@ describe("a 200 answer with success: false (docs/product/messages.md §8)", () =
     overrides.set("/testresult/addtestresultmultipart", { body: { success: false, consumerMessage: sentence } });
     try {
       const pdf = new File([new TextEncoder().encode("%PDF-1.7\n%%EOF\n")], "result.pdf", { type: "application/pdf" });
-      expect(await spec.consumer.upload(pdf)).toMatchObject({ ok: false, reason: "refused", message: sentence });
+      expect(await plain.consumer.upload(pdf)).toMatchObject({ ok: false, reason: "refused", message: sentence });
     } finally {
       overrides.clear();
     }
@@ -331,8 +331,8 @@ describe("a 200 answer with success: false (docs/product/messages.md §8)", () =
     overrides.set("/consumersubscription/confirmsubscriptionrequest", { body: { success: false } });
     try {
       const pdf = new File([new TextEncoder().encode("%PDF-1.7\n%%EOF\n")], "result.pdf", { type: "application/pdf" });
-      expect(await spec.consumer.upload(pdf)).toMatchObject({ ok: false, reason: "refused", message: messages.uploadFailed });
-      expect(await spec.consumer.follow("confirm", "s-1")).toMatchObject({ ok: false, reason: "refused", message: messages.followConfirmFailed });
+      expect(await plain.consumer.upload(pdf)).toMatchObject({ ok: false, reason: "refused", message: messages.uploadFailed });
+      expect(await plain.consumer.follow("confirm", "s-1")).toMatchObject({ ok: false, reason: "refused", message: messages.followConfirmFailed });
     } finally {
       overrides.clear();
     }

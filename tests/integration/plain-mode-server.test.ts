@@ -11,7 +11,7 @@ import type { Running } from "./server-process.ts";
 
 const dirs: string[] = [];
 const dataDir = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "sw-spec-only-"));
+  const dir = mkdtempSync(path.join(tmpdir(), "sw-plain-mode-"));
   dirs.push(dir);
   return dir;
 };
@@ -30,7 +30,7 @@ describe("server.ts with UPSTREAM_EXTENSIONS", () => {
     expect(stderr).toContain("UPSTREAM_EXTENSIONS: must be on or off");
   }, 60_000);
 
-  it("starts each embedded service in the SPEC-only mode with off", async () => {
+  it("starts each embedded service in plain mode with off", async () => {
     server = await startServer({ DATA_DIR: dataDir(), UPSTREAM_EXTENSIONS: "off" });
     const started = server
       .output()

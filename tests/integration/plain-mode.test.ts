@@ -1,10 +1,10 @@
-// The reference services' SPEC-only mode (UPSTREAM_EXTENSIONS=off; docs/product/calls.md §7
+// The reference services' plain mode (UPSTREAM_EXTENSIONS=off; docs/product/calls.md §7.4
 // "Extensions"; services/shared/http.ts specOnlyMode): the way to check the app against an upstream
-// that answers exactly as SPEC says. The attacks it stops are of the quiet kind: an app (or a
+// that answers exactly as the product rules say. The attacks it stops are of the quiet kind: an app (or a
 // contract) that depends on an extension passes every test against the stand-ins and breaks against
 // a real upstream. Here the identity authority, the consumer API and the business API run with
 // extensions off, on PGlite, and every answer is checked against the list of marks
-// (contracts/extension-marks.ts): extension calls answer 404, SPEC calls carry no marked field or
+// (contracts/extension-marks.ts): extension calls answer 404, the product rules' calls carry no marked field or
 // value, and the calls between the services themselves (JWKS, the venue search) still work.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
@@ -20,25 +20,25 @@ import { newGroup } from "./venue-groups.ts";
 const HOUR = 3600_000;
 const ADA = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10", postalCode: "94105" };
 const BABBAGE = { firstName: "Charles", lastName: "Babbage", dob: "1971-12-26", postalCode: "94105" };
-const reviewerEmail = `spec-reviewer-${Date.now()}@example.com`;
+const reviewerEmail = `plain-reviewer-${Date.now()}@example.com`;
 
 let services: Services;
 let ada: Person;
 let babbage: Person;
 const marks = extensionMarks();
-/** `upstream call place` of every SPEC answer checked below. */
+/** `upstream call place` of every answer of a product rules' call checked below. */
 const checked = new Set<string>();
 
 beforeAll(async () => {
   services = await startServices({
-    client: { clientId: "safewindow-web", clientSecret: "spec-only-secret-0123456789abcdef" },
-    tmpPrefix: "spec-only-",
+    client: { clientId: "safewindow-web", clientSecret: "plain-mode-secret-0123456789abcdef" },
+    tmpPrefix: "plain-mode-",
     business: true,
     extensions: false,
     reviewers: [reviewerEmail],
   });
   ada = await makePerson(services, ADA, { email: reviewerEmail, confirmed: true });
-  babbage = await makePerson(services, BABBAGE, { tag: "spec-babbage" });
+  babbage = await makePerson(services, BABBAGE, { tag: "plain-babbage" });
 }, 120_000);
 
 afterAll(async () => {
@@ -49,11 +49,11 @@ const baseOf = (upstream: ExtensionMark["upstream"]) =>
   upstream === "identity" ? services.identityUrl : upstream === "consumer" ? services.consumer.url : services.business!.url;
 
 /**
- * fetch, then the check this file is about: the answer of a SPEC call fits the SPEC part of its
+ * fetch, then the check this file is about: the answer of a product rules' call fits the rules' part of its
  * schema (contracts/extension.ts specOnly) and carries none of the fields or values the contract
  * marks (deleting them changes nothing). Answers the body.
  */
-async function specAnswer(url: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
+async function plainAnswer(url: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
   const method = init.method ?? "GET";
   const res = await fetch(url, init);
   const body: unknown = await res.json();
@@ -64,7 +64,7 @@ async function specAnswer(url: string, init: RequestInit = {}): Promise<{ status
   const schema: z.ZodType | undefined = res.status < 300 ? call.answer : call.errorAnswers?.[res.status]?.schema;
   expect(schema, `${name} lists status ${res.status}`).toBeDefined();
   expect(withoutExtensions(schema!, body), `${name} ${place} carries an extension field`).toEqual(body);
-  expect(specOnly(schema!).safeParse(body).success, `${name} ${place} fits its SPEC part`).toBe(true);
+  expect(specOnly(schema!).safeParse(body).success, `${name} ${place} fits the rules' part`).toBe(true);
   const origin = new URL(url).origin;
   const upstream = (["identity", "consumer", "business"] as const).find((u) => new URL(baseOf(u)).origin === origin);
   checked.add(`${upstream} ${name} ${place}`);
@@ -73,7 +73,7 @@ async function specAnswer(url: string, init: RequestInit = {}): Promise<{ status
 
 const bearer = (who: TestUser | string) => ({ authorization: `Bearer ${typeof who === "string" ? who : who.token}` });
 const consumer = (pathAndQuery: string, who: TestUser, init: RequestInit = {}) =>
-  specAnswer(`${services.consumer.url}${pathAndQuery}`, { ...init, headers: { ...bearer(who), ...(init.headers as Record<string, string> | undefined) } });
+  plainAnswer(`${services.consumer.url}${pathAndQuery}`, { ...init, headers: { ...bearer(who), ...(init.headers as Record<string, string> | undefined) } });
 
 async function upload(who: TestUser, bytes: Uint8Array) {
   const body = new FormData();
@@ -99,22 +99,22 @@ describe("UPSTREAM_EXTENSIONS=off", () => {
     expect((await consumer("/consumer", ada)).body).toMatchObject({ firstName: "Ada" });
   });
 
-  it("answers the identity authority's calls with SPEC's fields: the token and the user info", async () => {
+  it("answers the identity authority's calls with the product rules' fields: the token and the user info", async () => {
     const { clientId, clientSecret } = services.client;
     const form = new URLSearchParams({ client_id: clientId, client_secret: clientSecret, grant_type: "password", username: babbage.email, password: babbage.password });
-    const token = await specAnswer(`${services.identityUrl}/connect/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.toString() });
+    const token = await plainAnswer(`${services.identityUrl}/connect/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.toString() });
     expect(Object.keys(token.body).sort()).toEqual(["access_token", "expires_in"]);
-    const info = await specAnswer(`${services.identityUrl}/api/users/`, { headers: bearer(babbage) });
+    const info = await plainAnswer(`${services.identityUrl}/api/users/`, { headers: bearer(babbage) });
     expect(info.body).toEqual({ userName: babbage.email });
   });
 
-  it("answers getpermissions with SPEC's screens only, even for a dispute reviewer", async () => {
+  it("answers getpermissions with the product rules' screens only, even for a dispute reviewer", async () => {
     const { body } = await consumer("/consumer/getpermissions", ada);
     expect(body).toEqual({ enabledScreens: [...profileScreenNames] });
   });
 
   it("answers the profile writes and the safe window without ids, records or proof", async () => {
-    const user = await makeUser(services, { tag: "spec-writer" });
+    const user = await makeUser(services, { tag: "plain-writer" });
     const created = await consumer("/consumer/createprofile", user, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ consumer: ADA, latitude: null, longitude: null }) });
     expect(created).toEqual({ status: 200, body: { success: true } });
     const form = new URLSearchParams({ identityUserId: user.sub, firstName: "Ada", middleName: "", lastName: "Byron", dob: ADA.dob, postalCode: "94105" });
@@ -143,7 +143,7 @@ describe("UPSTREAM_EXTENSIONS=off", () => {
     expect(missing.status).toBe(404);
     expect(missing.body).not.toHaveProperty("reason");
 
-    // getImage's `page` is an extension: SPEC's call answers page 1, so page 2 of a one-page result is page 1, not a 404.
+    // getImage's `page` is an extension: the product rules' call answers page 1, so page 2 of a one-page result is page 1, not a 404.
     const first = await consumer(`/testresult/getimage/?testResultId=${id}`, ada);
     const paged = await consumer(`/testresult/getimage/?testResultId=${id}&page=2`, ada);
     expect(paged).toEqual(first);
@@ -184,12 +184,12 @@ describe("UPSTREAM_EXTENSIONS=off", () => {
     const invited = await fetch(`${services.identityUrl}/api/account/invite`, {
       method: "POST",
       headers: { ...bearer(client), "content-type": "application/json" },
-      body: JSON.stringify({ userName: `spec-invited-${Date.now()}@example.com` }),
+      body: JSON.stringify({ userName: `plain-invited-${Date.now()}@example.com` }),
     });
     expect(invited.status).toBe(200);
   });
 
-  it("checked the answer of every SPEC call whose answer the contracts mark a field or value in", () => {
+  it("checked the answer of every product rules' call whose answer the contracts mark a field or value in", () => {
     // The result-link calls' answers need the reference lab server (consumer-results-links.test.ts); their refusal is checked above.
     const needLabServer = new Set(["addTestResultUrl", "addTestResultLink"]);
     const expected = marks

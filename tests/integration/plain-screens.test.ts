@@ -1,6 +1,6 @@
-// The app against upstreams that answer only as SPEC says (docs/product/calls.md §7 "Without the extensions"):
-// server.ts with its embedded reference services in SPEC-only mode (UPSTREAM_EXTENSIONS=off). SPEC's
-// screens all work, none answers 5xx, and none offers an extension the upstreams lack: no check-in code,
+// The app against upstreams that answer only as the product rules say (docs/product/calls.md §7.5 "Without the extensions"):
+// server.ts with its embedded reference services in plain mode (UPSTREAM_EXTENSIONS=off). The product
+// rules' screens all work, none answers 5xx, and none offers an extension the upstreams lack: no check-in code,
 // no Venue Check-In, Dispute Reviews, Download my data or Delete my account, no page pager or proof line;
 // the extension pages answer 404. Needs a build (`npm run build`).
 import { mkdtempSync } from "node:fs";
@@ -16,7 +16,7 @@ let dataDir: string;
 let grace: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), "sw-spec-screens-"));
+  dataDir = mkdtempSync(path.join(tmpdir(), "sw-plain-screens-"));
   server = await startServer({ DATA_DIR: dataDir, UPSTREAM_EXTENSIONS: "off" });
   grace = await signedUpUser(server, path.join(dataDir, "outbox"), `grace-${Date.now()}@example.com`);
 }, 180_000);
@@ -35,7 +35,7 @@ async function pageOf(pathAndQuery: string, cookie: string): Promise<string> {
   return response.text();
 }
 
-describe("SPEC-only upstreams (UPSTREAM_EXTENSIONS=off)", () => {
+describe("upstreams in plain mode (UPSTREAM_EXTENSIONS=off)", () => {
   it("the gate, My Safe Window and My Tests work; an upload shows its consumerMessage and the result opens without pager or proof", async () => {
     const gate = await get(server, "/checkaccountstatus", grace);
     expect(gate.status).toBe(302);
