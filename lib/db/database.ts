@@ -3,8 +3,8 @@
 // through `pg` otherwise, with the same type parsers pinned on both so rows look identical.
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { constants, existsSync } from "node:fs";
-import { cp, mkdir, readdir, rename, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -139,8 +139,7 @@ const initdbScript = fileURLToPath(new URL("./initdb.ts", import.meta.url));
  * give it back either), so a first start sat at ~360 MB at rest against ~290 MB for a restart
  * (bench/pages.results.md, docs/architecture/README.md §2 "database"). The child writes into a sibling
  * directory renamed onto `dir` when complete: a crash or kill during initdb leaves no
- * half-made database, only a `.initdb-*` directory removed on the next attempt. With PGLITE_TEMPLATE
- * set (the test suite), the database is copied from that blank one instead (`copyTemplate`).
+ * half-made database, only a `.initdb-*` directory removed on the next attempt.
  * @throws Error with initdb's last output when the child fails
  */
 export async function initializePglite(dir: string): Promise<void> {
@@ -152,9 +151,7 @@ export async function initializePglite(dir: string): Promise<void> {
   }
   const staging = path.join(parent, `${prefix}${process.pid}-${randomBytes(4).toString("hex")}`);
   try {
-    const template = process.env.PGLITE_TEMPLATE;
-    if (template) await copyTemplate(template, staging);
-    else await execFileAsync(process.execPath, [initdbScript, staging], { timeout: 120_000, maxBuffer: 1024 * 1024 });
+    await execFileAsync(process.execPath, [initdbScript, staging], { timeout: 120_000, maxBuffer: 1024 * 1024 });
   } catch (err) {
     await rm(staging, { recursive: true, force: true });
     const output = (err as { stderr?: string }).stderr?.trim().split("\n").slice(-5).join("\n");
@@ -167,17 +164,6 @@ export async function initializePglite(dir: string): Promise<void> {
     await rm(staging, { recursive: true, force: true });
     throw new Error(`${dir} holds files but no database: move them away or choose another DATA_DIR`, { cause: err });
   }
-}
-
-/**
- * Tests only: copies a blank database that lib/db/initdb.ts made in `template` (PGLITE_TEMPLATE,
- * set by the test suite's global setup) instead of running initdb, which costs ~3 s of CPU for
- * each of the suite's hundred-odd fresh data dirs. The copy keeps the files' owner-only modes.
- * @throws Error when `template` holds no database
- */
-async function copyTemplate(template: string, staging: string): Promise<void> {
-  if (!existsSync(path.join(template, "PG_VERSION"))) throw new Error(`PGLITE_TEMPLATE=${template} holds no database`);
-  await cp(template, staging, { recursive: true, mode: constants.COPYFILE_FICLONE });
 }
 
 /** initdb.ts's work: create the database in `dir` in this process and close it. */

@@ -163,7 +163,7 @@ describe("a new embedded database is made in a child process (lib/db/database.ts
   }, 120_000);
 });
 
-describe("PGLITE_TEMPLATE (the test suite's blank database, lib/db/database.ts copyTemplate)", () => {
+describe("PGLITE_TEMPLATE (the test suite's blank database, copied in initdb's child by tests/pglite-template.mjs)", () => {
   afterAll(() => {
     delete process.env.PGLITE_TEMPLATE;
   });

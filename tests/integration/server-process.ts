@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import path from "node:path";
 import PostalMime from "postal-mime";
+import { pgliteTemplateImport } from "../global-setup.ts";
 
 /** The project root, where server.ts is. */
 export const root = path.resolve(import.meta.dirname, "../..");
@@ -18,14 +19,17 @@ export const node = process.execPath;
 export const compileCache = path.join(root, (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { config: { compileCache: string } }).config.compileCache);
 
 /**
- * The whole environment of a process a test starts: PATH, the run's blank database to copy
- * (PGLITE_TEMPLATE, tests/global-setup.ts; `PGLITE_TEMPLATE: ""` in `env` makes the process run
- * initdb itself), Node's compile cache as `npm start` sets it (docs/decisions/0017-module-compile-cache.md),
- * then `env`.
+ * The whole environment of a process a test starts: PATH, the run's blank database to copy and the
+ * preload that copies it (PGLITE_TEMPLATE and tests/pglite-template.mjs, tests/global-setup.ts;
+ * `PGLITE_TEMPLATE: ""` in `env` makes the process run initdb itself), Node's compile cache as
+ * `npm start` sets it (docs/decisions/0017-module-compile-cache.md), then `env`. A NODE_OPTIONS in
+ * `env` comes after the preload, which then runs first and alone in initdb's child.
  */
 export function childEnv(env: Record<string, string>): Record<string, string> {
   const template = process.env.PGLITE_TEMPLATE;
-  return { PATH: process.env.PATH ?? "", ...(template ? { PGLITE_TEMPLATE: template } : {}), NODE_COMPILE_CACHE: compileCache, ...env };
+  if (!template) return { PATH: process.env.PATH ?? "", NODE_COMPILE_CACHE: compileCache, ...env };
+  const nodeOptions = [pgliteTemplateImport, env.NODE_OPTIONS].filter(Boolean).join(" ");
+  return { PATH: process.env.PATH ?? "", PGLITE_TEMPLATE: template, NODE_COMPILE_CACHE: compileCache, ...env, NODE_OPTIONS: nodeOptions };
 }
 
 /** A started server.ts. */
