@@ -4,29 +4,59 @@
  */
 import { intlLocales, type Language } from "./i18n";
 
-/** True when `timeZone` is an IANA zone this runtime knows. */
+/**
+ * At most this many formatters (and zone answers) are kept: a page formats a handful of instants in
+ * one zone and language, and making an `Intl.DateTimeFormat` costs far more than formatting with one
+ * (bench/cpu.results.md). A zone is whatever a cookie names, spelled any way the runtime
+ * accepts (`america/phoenix`), so the keep is bounded and starts afresh when full.
+ */
+const keptMax = 500;
+
+/** `make(key)`, kept under `key` in `kept` (emptied when it reaches `keptMax`). */
+function keptOr<T>(kept: Map<string, T>, key: string, make: () => T): T {
+  const found = kept.get(key);
+  if (found !== undefined) return found;
+  const made = make();
+  if (kept.size >= keptMax) kept.clear();
+  kept.set(key, made);
+  return made;
+}
+
+const zoneAnswers = new Map<string, boolean>();
+
+/** True when `timeZone` is an IANA zone this runtime knows (any spelling `Intl` accepts). */
 export function isTimeZone(timeZone: string | undefined): timeZone is string {
   if (!timeZone || timeZone.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
+  return keptOr(zoneAnswers, timeZone, () => {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone });
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
+
+const instantFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** e.g. "Sat, Nov 21, 2026, 3:15 PM EST" for an ISO instant in `timeZone` ("sáb, 21 de nov de 2026, 3:15 p.m. EST" in Spanish). */
 export function formatInstant(iso: string, timeZone: string, language: Language = "en"): string {
-  return new Intl.DateTimeFormat(intlLocales[language], {
-    timeZone,
-    weekday: "short",
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZoneName: "short",
-  }).format(new Date(iso));
+  const format = keptOr(
+    instantFormats,
+    `${language} ${timeZone}`,
+    () =>
+      new Intl.DateTimeFormat(intlLocales[language], {
+        timeZone,
+        weekday: "short",
+        year: "numeric",
+        month: "short",
+        day: "numeric",
+        hour: "numeric",
+        minute: "2-digit",
+        timeZoneName: "short",
+      }),
+  );
+  return format.format(new Date(iso));
 }
 
 /** How the upstream writes an instant inside its texts: `2026-11-20 16:15 UTC` (docs/architecture/behaviour.md §4 "One clock"). */
@@ -49,6 +79,8 @@ export function toUsDate(isoDate: string): string {
   return `${month}/${day}/${year}`;
 }
 
+const monthDayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /**
  * A birthday without its year, as a pass carries it (`MM-DD`, docs/product/pass.md), written for the
  * page's language: "December 10" ("10 de diciembre"). Undefined for text that is not a month and day.
@@ -59,5 +91,5 @@ export function formatMonthDay(monthDay: string, language: Language = "en"): str
   // A leap year, so that 02-29 is a day.
   const day = new Date(Date.UTC(2000, Number(match[1]) - 1, Number(match[2])));
   if (day.getUTCMonth() !== Number(match[1]) - 1) return undefined;
-  return new Intl.DateTimeFormat(intlLocales[language], { timeZone: "UTC", month: "long", day: "numeric" }).format(day);
+  return keptOr(monthDayFormats, language, () => new Intl.DateTimeFormat(intlLocales[language], { timeZone: "UTC", month: "long", day: "numeric" })).format(day);
 }
