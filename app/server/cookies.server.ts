@@ -5,25 +5,84 @@
  * `__Secure-`, so another site on a sibling domain, or a page served over http, cannot plant or
  * overwrite them.
  */
+import { parse } from "cookie-es";
+import { LRUCache } from "lru-cache";
 import { createCookie, type Cookie } from "react-router";
-import { getConfig } from "./config.server";
+import { getConfig, type Config } from "./config.server";
+
+/** The cookies made for a configuration, by name, lifetime and signing (one object each, not one per request). */
+const made = new WeakMap<Config, Map<string, Cookie>>();
 
 /**
  * A cookie of this app named `name` (over https, with the prefix in front of the name without its
- * leading underscores: `__session` becomes `__Host-session`).
+ * leading underscores: `__session` becomes `__Host-session`). The same object for the same
+ * arguments while the configuration stays the same.
  * @param maxAge lifetime in seconds
  * @param signed signed with SESSION_SECRET, so it cannot be forged
  */
 export function appCookie(name: string, { maxAge, signed = false }: { maxAge: number; signed?: boolean }): Cookie {
   const config = getConfig();
-  const secure = config.publicUrl.startsWith("https:");
-  const prefix = secure ? (config.BASE_PATH === "/" ? "__Host-" : "__Secure-") : "";
-  return createCookie(secure ? `${prefix}${name.replace(/^_+/, "")}` : name, {
-    httpOnly: true,
-    sameSite: "lax",
-    secure,
-    path: config.BASE_PATH,
-    secrets: signed && config.SESSION_SECRET ? [config.SESSION_SECRET] : [],
-    maxAge,
-  });
+  let cookies = made.get(config);
+  if (!cookies) {
+    cookies = new Map();
+    made.set(config, cookies);
+  }
+  const key = `${name} ${maxAge} ${signed}`;
+  let cookie = cookies.get(key);
+  if (!cookie) {
+    const secure = config.publicUrl.startsWith("https:");
+    const prefix = secure ? (config.BASE_PATH === "/" ? "__Host-" : "__Secure-") : "";
+    const secrets = signed && config.SESSION_SECRET ? [config.SESSION_SECRET] : [];
+    cookie = createCookie(secure ? `${prefix}${name.replace(/^_+/, "")}` : name, {
+      httpOnly: true,
+      sameSite: "lax",
+      secure,
+      path: config.BASE_PATH,
+      secrets,
+      maxAge,
+    });
+    if (secrets.length > 0) cookie = withVerifiedValues(cookie);
+    cookies.set(key, cookie);
+  }
+  return cookie;
+}
+
+/** Signed values verified a moment ago, per cookie: at most this many each, for at most this long (ms). */
+const verifiedMax = 10_000;
+const verifiedTtlMs = 10 * 60 * 1000;
+
+/**
+ * `cookie` whose `parse` remembers the signed values it verified, by their exact text (value and
+ * signature), so that a browser sending the same cookie again costs no HMAC check (WebCrypto, about a
+ * tenth of a signed-in page's own CPU before: bench/cpu.results.md). Only the signature's answer
+ * is kept: what the value names (a session id) is still looked up on every request, so a session
+ * ended elsewhere ends at its next request. A value changed by one character is a new text, checked
+ * in full; a value that fails the check is not kept. Only text values are kept (a session id, an
+ * e-mail address), never an object a caller could change.
+ */
+function withVerifiedValues(cookie: Cookie): Cookie {
+  const verified = new LRUCache<string, string>({ max: verifiedMax, ttl: verifiedTtlMs });
+  const name = cookie.name;
+  return {
+    get name() {
+      return cookie.name;
+    },
+    get isSigned() {
+      return cookie.isSigned;
+    },
+    get expires() {
+      return cookie.expires;
+    },
+    serialize: (value, options) => cookie.serialize(value, options),
+    async parse(cookieHeader, options) {
+      const sent = cookieHeader && options === undefined ? parse(cookieHeader)[name] : undefined;
+      if (typeof sent === "string" && sent !== "") {
+        const known = verified.get(sent);
+        if (known !== undefined) return known;
+      }
+      const value: unknown = await cookie.parse(cookieHeader, options);
+      if (typeof sent === "string" && sent !== "" && typeof value === "string" && value !== "") verified.set(sent, value);
+      return value;
+    },
+  };
 }
