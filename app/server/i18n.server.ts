@@ -6,15 +6,14 @@
  * 3. English.
  * Only languages in `offeredLanguages` (app/i18n.ts) are ever picked, from the cookie or the header.
  *
- * The root's `languageMiddleware` is remix-i18next's middleware (it reads the cookie, then asks
- * `headerLanguage`, and gives each request an i18next instance with the catalogues of
- * app/messages/catalogues.ts); it writes `Content-Language` and `Vary: Accept-Language` on every
- * answer. The header rule is ours, on `negotiator` (Express's own), because the shared page cache
+ * The root's `languageMiddleware` reads the cookie, then `Accept-Language` (`headersLanguage`), puts
+ * the language in `requestLanguageContext`, and writes `Content-Language` and `Vary: Accept-Language`
+ * on every answer; pages take their words from app/messages/catalogues.ts in that language. The
+ * header rule is on `negotiator` (Express's own), because the shared page cache
  * (app/server/page-cache.server.ts) must compute the same language outside React Router to key on it.
  */
 import Negotiator from "negotiator";
 import { createContext, type Cookie, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { createI18nextMiddleware } from "remix-i18next";
 import { defaultLanguage, offeredLanguages, type Language } from "~/i18n";
 import { catalogues, type Messages } from "~/messages/catalogues";
 import { appCookie } from "./cookies.server";
@@ -88,48 +87,25 @@ export interface LanguageNegotiation {
 
 /**
  * Creates the negotiation for `offered` (the app uses `offeredLanguages`; tests pass both languages
- * to prove the rules Spanish will follow).
+ * to prove the rules Spanish will follow): `headersLanguage`'s rule, the explicit choice in the
+ * cookie, then `Accept-Language`, then English. A query string is no choice (a shared link must not
+ * switch a reader's language). Pages take their words from `catalogues` by this language, so a
+ * request needs no translation engine of its own.
  * @param cookie the language cookie (a getter: its name and flags come from the configuration)
  */
 export function createLanguageNegotiation(offered: readonly Language[], cookie: () => Cookie = languageCookie): LanguageNegotiation {
-  let made: ReturnType<typeof createI18nextMiddleware> | undefined;
-  let madeFor: string | undefined;
-  const negotiation = () => {
-    const current = cookie();
-    if (!made || madeFor !== current.name) {
-      made = createI18nextMiddleware({
-        detection: {
-          supportedLanguages: [...offered],
-          fallbackLanguage: defaultLanguage,
-          cookie: current,
-          // The query string is no choice (a shared link must not switch a reader's language); the
-          // cookie is, then the header by our rule.
-          order: ["cookie", "custom"],
-          findLocale: async ({ request }) => headerLanguage(request.headers.get("Accept-Language"), offered) ?? null,
-        },
-        i18next: {
-          supportedLngs: [...offered],
-          fallbackLng: defaultLanguage,
-          resources: Object.fromEntries(offered.map((language) => [language, { messages: catalogues[language] }])),
-          defaultNS: "messages",
-          initAsync: false,
-        },
-      });
-      madeFor = current.name;
-    }
-    return made;
+  const languageOfContext = (context: Readonly<RouterContextProvider>): Language => {
+    const language = context.get(requestLanguageContext);
+    if (language === null) throw new Error("the language middleware has not run for this request");
+    return language;
   };
   return {
-    async middleware(args, next) {
-      // remix-i18next's middleware answers what `next` answered: always a Response here.
-      const response = (await negotiation()[0](args, () => {
-        args.context.set(requestLanguageContext, negotiation()[1](args.context) as Language);
-        return next();
-      })) as Response;
-      const language = negotiation()[1](args.context);
-      return withLanguageHeaders(response, language);
+    async middleware({ request, context }, next) {
+      const language = await headersLanguage(request.headers.get("Cookie") ?? undefined, request.headers.get("Accept-Language") ?? undefined, offered, cookie);
+      context.set(requestLanguageContext, language);
+      return withLanguageHeaders(await next(), language);
     },
-    languageOf: (context) => negotiation()[1](context) as Language,
+    languageOf: languageOfContext,
   };
 }
 
@@ -163,7 +139,7 @@ export const languageMiddleware: MiddlewareFunction<Response> = negotiation.midd
  * languages offered, in tests, sets the same context, so every reader follows it).
  */
 export function languageOf(context: Readonly<RouterContextProvider>): Language {
-  return context.get(requestLanguageContext) ?? negotiation.languageOf(context);
+  return negotiation.languageOf(context);
 }
 
 /**

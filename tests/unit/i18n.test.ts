@@ -2,7 +2,7 @@
  * The product's languages (docs/architecture/behaviour.md §4 "Language"): the Spanish catalogue has
  * every key of the English one, of the same kind, worded in Spanish; and the negotiation rules (the
  * explicit choice beats Accept-Language, which beats English; a language not offered is never
- * picked), run through the real middleware (remix-i18next) with both languages offered, and as the
+ * picked), run through the real middleware with both languages offered, and as the
  * app offers them now.
  */
 import { createCookie, RouterContextProvider, type MiddlewareFunction } from "react-router";
@@ -117,7 +117,7 @@ describe("Accept-Language (app/server/i18n.server.ts)", () => {
   });
 });
 
-describe("the language middleware (remix-i18next, app/server/i18n.server.ts)", () => {
+describe("the language middleware (app/server/i18n.server.ts)", () => {
   const cookie = createCookie("sw_lang", { path: "/", sameSite: "lax", httpOnly: true });
   const chose = async (language: string) => (await cookie.serialize(language)).split(";")[0]!;
 
