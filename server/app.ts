@@ -326,8 +326,14 @@ export async function createApp(options: AppOptions): Promise<Express> {
       ? (prefix: string) => new RedisStore({ prefix, sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<RedisReply> })
       : undefined;
   const attemptLimits = createAttemptLimits(redisStore);
+  // Both limits count posts only: a page view does not enter express-rate-limit at all (its own
+  // `skip` runs after work of its own on every request).
+  const postsOnly =
+    (limiter: RequestHandler): RequestHandler =>
+    (req, res, next) =>
+      req.method === "POST" ? limiter(req, res, next) : next();
   app.use(
-    rateLimit({
+    postsOnly(rateLimit({
       windowMs: 10 * 60 * 1000,
       limit: config.AUTH_RATE_LIMIT,
       standardHeaders: "draft-8",
@@ -343,13 +349,13 @@ export async function createApp(options: AppOptions): Promise<Express> {
         res.status(429).set("Retry-After", String(Math.max(1, seconds)));
         void sendErrorPage(req, res, (m) => m.tooManyAttempts(minutesToWait(seconds)));
       },
-    }),
+    })),
   );
 
   // The pass checker's form (docs/product/pass.md §11.5): at most VERIFY_RATE_LIMIT checks a minute
   // per client address, each of which may decode a photo on the QR worker.
   app.use(
-    rateLimit({
+    postsOnly(rateLimit({
       windowMs: 60 * 1000,
       limit: config.VERIFY_RATE_LIMIT,
       standardHeaders: "draft-8",
@@ -363,7 +369,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
         res.status(429).set("Retry-After", "60");
         void sendErrorPage(req, res, (m) => m.verifyTooMany);
       },
-    }),
+    })),
   );
 
   if ("vite" in options.assets) {
