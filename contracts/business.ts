@@ -24,7 +24,7 @@
  * a role too small for the call gets 403 `forbidden`.
  *
  * docs/product/calls.md §7.3 names every call here but two, marked as extensions (contracts/extension.ts):
- * deleteuserinfo (the person's own data) and /location/search/ (venues; kept in SPEC-only mode,
+ * deleteuserinfo (the person's own data) and /location/search/ (venues; kept in plain mode,
  * because the consumer API's GET /search/ asks it). Their shapes being ours, no field is marked.
  *
  * Imported by Node's type stripping too (server.ts, `npm run openapi`): explicit `.ts` extensions only.

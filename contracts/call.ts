@@ -9,7 +9,7 @@
  * schemas; the reference services (services/) parse requests with them; contracts/openapi.ts
  * renders them as OpenAPI 3.1.
  *
- * Calls and fields beyond SPEC's are marked as extensions (contracts/extension.ts).
+ * Calls and fields beyond the product rules' own are marked as extensions (contracts/extension.ts).
  *
  * Answer schemas are plain `z.object`s: parsing keeps the keys the contract names and drops any
  * other, so a real upstream may send more than the contract lists.
@@ -60,10 +60,10 @@ export interface CallContract {
   errorAnswers?: Readonly<Record<number, ErrorAnswer>>;
   /**
    * The extension group of a call beyond docs/product/calls.md §7's tables (contracts/extension.ts);
-   * absent for SPEC's calls. Such a call answers 404 in the reference services' SPEC-only mode.
+   * absent for the product rules' calls. Such a call answers 404 in the reference services' plain mode.
    */
   extension?: ExtensionGroup;
-  /** Why an extension call still answers in SPEC-only mode (another reference service calls it), in a sentence. */
+  /** Why an extension call still answers in plain mode (another reference service calls it), in a sentence. */
   keptWhenOff?: string;
 }
 

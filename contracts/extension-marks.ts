@@ -1,8 +1,8 @@
 /**
  * Every extension of the three upstream contracts, as one list (contracts/extension.ts explains
- * the marks): the calls marked `extension`, and the fields and enum values marked in SPEC's calls.
+ * the marks): the calls marked `extension`, and the fields and enum values marked in the product rules' calls.
  * docs/product/calls.md §7 "Extensions" writes the same list as a table (tests/unit/extension-marks.test.ts
- * holds them together); the reference services' SPEC-only mode and its tests read it.
+ * holds them together); the reference services' plain mode and its tests read it.
  *
  * Imported by Node's type stripping too (server.ts): explicit `.ts` extensions only.
  */
@@ -21,7 +21,7 @@ export type UpstreamName = keyof typeof upstreamCalls;
 /** Where in a call a marked field is: its answer, a request part, or the error answer of a status. */
 export type MarkPlace = "answer" | "query" | "form" | "json" | "multipart" | `error ${number}`;
 
-/** One extension: a whole call, or a field (or enum value) of a SPEC call. */
+/** One extension: a whole call, or a field (or enum value) of a call of the product rules. */
 export type ExtensionMark =
   | {
       kind: "call";
@@ -31,7 +31,7 @@ export type ExtensionMark =
       method: CallContract["method"];
       path: string;
       group: ExtensionGroup;
-      /** Set when the call still answers in SPEC-only mode: why. */
+      /** Set when the call still answers in plain mode: why. */
       keptWhenOff?: string;
     }
   | {
@@ -62,8 +62,8 @@ export function callParts(call: CallContract): [MarkPlace, z.ZodType][] {
 
 /**
  * Every extension of every upstream: one `call` mark per extension call (its fields are not
- * listed), then one `field` or `value` mark per place a marked field or value occurs in a SPEC
- * call (so a field shared by several calls is listed once per call and place).
+ * listed), then one `field` or `value` mark per place a marked field or value occurs in a call
+ * of the product rules (so a field shared by several calls is listed once per call and place).
  */
 export function extensionMarks(): ExtensionMark[] {
   const marks: ExtensionMark[] = [];

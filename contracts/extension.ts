@@ -1,22 +1,23 @@
 /**
- * The marks that tell the product's own calls and fields from SPEC's (docs/product/calls.md §7,
- * "Extensions"), machine-readably, so that documents, tests and the reference services' SPEC-only
- * mode (`UPSTREAM_EXTENSIONS=off`) all read one list.
+ * The marks that tell our own calls and fields (the extensions) from the product rules'
+ * (docs/product/calls.md §7, "Extensions"), machine-readably, so that documents, tests and the
+ * reference services' plain mode (`UPSTREAM_EXTENSIONS=off`) all read one list.
  *
  * - A **call** beyond docs/product/calls.md §7's tables carries `extension: <group>` in its CallContract
  *   (contracts/call.ts); one that another reference service calls (the business API's location
  *   search behind the consumer API's GET /search/) also carries `keptWhenOff`, a sentence saying
- *   why it stays in SPEC-only mode.
+ *   why it stays in plain mode.
  * - A **field** (of an answer or a request) beyond docs/product/data.md §3 / §7 is wrapped in
  *   `extension(schema, group)`, which records the group as the schema's `x-extension` metadata
  *   (drawn as `x-extension` in docs/openapi/). The field keeps its type: marking it changes no
  *   TypeScript type.
- * - An enum **value** beyond SPEC (the screen name `DisputeReviews`) is listed by
+ * - An enum **value** beyond the product rules (the screen name `DisputeReviews`) is listed by
  *   `extensionValues(enumSchema, {value: group})` (metadata `x-extension-values`).
  *
- * Where SPEC gives no shape (list wrappers, date formats, error bodies), today's shape is the SPEC
- * part ("ours" in docs/product/calls.md §7) and is not marked. `specOnly(schema)` derives the schema of
- * the SPEC part: parsing an answer through it drops every marked field and value.
+ * Where the product rules give no shape (list wrappers, date formats, error bodies), today's shape
+ * is the product rules' part ("ours" in docs/product/calls.md §7) and is not marked. `specOnly(schema)`
+ * derives the schema of the product rules' part: parsing an answer through it drops every marked
+ * field and value.
  *
  * Imported by Node's type stripping too (server.ts, `npm run openapi`): explicit `.ts` extensions only.
  */
@@ -51,7 +52,7 @@ export const extensionValuesKey = "x-extension-values";
 /**
  * Marks `schema` (a field of an answer or a request) as an extension of group `group`: the schema
  * made optional, with `x-extension: group` metadata (earlier metadata, such as the description,
- * stays on the inner schema). Optional because an upstream that answers as SPEC says leaves the
+ * stays on the inner schema). Optional because an upstream that answers as the product rules say leaves the
  * field out (docs/product/calls.md §7 "Extensions"): the app's clients accept the answer, and every screen
  * works without the field.
  */
@@ -59,7 +60,7 @@ export function extension<T extends z.ZodType>(schema: T, group: ExtensionGroup)
   return schema.optional().meta({ ...z.globalRegistry.get(schema), [extensionKey]: group });
 }
 
-/** The group `schema` is marked with by `extension()`, or undefined for a SPEC field. */
+/** The group `schema` is marked with by `extension()`, or undefined for a field of the product rules. */
 export function extensionOf(schema: z.ZodType): ExtensionGroup | undefined {
   const group = z.globalRegistry.get(schema)?.[extensionKey];
   return typeof group === "string" && group in extensionGroups ? (group as ExtensionGroup) : undefined;
@@ -85,10 +86,10 @@ const defOf = (schema: z.ZodType): Def => schema._zod.def as unknown as Def;
 const specOnlyCache = new WeakMap<z.ZodType, z.ZodType>();
 
 /**
- * The SPEC part of `schema`: the same schema without its marked fields (objects), without its
+ * The product rules' part of `schema`: the same schema without its marked fields (objects), without its
  * marked values (an enum loses them; a list drops them before checking its elements), walking
  * objects, arrays, nullables, optionals, defaults, unions and pipes. Parsing an answer through it
- * strips the answer to what SPEC defines (objects drop keys they do not name). `schema` itself when
+ * strips the answer to what the product rules define (objects drop keys they do not name). `schema` itself when
  * nothing in it is marked. Metadata (descriptions) is not carried over.
  */
 export function specOnly<T extends z.ZodType>(schema: T): z.ZodType {

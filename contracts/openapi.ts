@@ -8,8 +8,8 @@
  * the committed files differ from freshly built ones.
  *
  * Extensions (contracts/extension.ts): an operation beyond docs/product/calls.md §7 carries
- * `x-extension: <group>` (and `x-extension-kept`, why it answers in SPEC-only mode, where it does);
- * a property beyond SPEC carries `x-extension: <group>`; an enum with values beyond SPEC carries
+ * `x-extension: <group>` (and `x-extension-kept`, why it answers in plain mode, where it does);
+ * a property beyond the product rules carries `x-extension: <group>`; an enum with values beyond them carries
  * `x-extension-values: {value: group}`.
  *
  * Rendering choices: answers are drawn without `additionalProperties: false`, because clients keep

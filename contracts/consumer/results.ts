@@ -42,7 +42,7 @@ export const testResultSchema = z
         .optional()
         .meta({
           description:
-            "Extension of docs/product/data.md §3: the pages of the result's PDF, each served by getImage's `page` parameter. Absent where the upstream serves page 1 only (SPEC's call, or a result stored before its PDF was kept).",
+            "Extension of docs/product/data.md §3: the pages of the result's PDF, each served by getImage's `page` parameter. Absent where the upstream serves page 1 only (the product rules' call, or a result stored before its PDF was kept).",
         }),
       "pages",
     ),

@@ -26,7 +26,7 @@ export type { IdentityClient };
 export interface IdentityAppDeps extends TokenRoutesDeps {
   /** Resolves when the database answers, rejects otherwise (GET /healthz). */
   checkDatabase: () => Promise<void>;
-  /** False: the SPEC-only mode (shared/http.ts specOnlyMode). Default true. */
+  /** False: the reference services' plain mode (shared/http.ts specOnlyMode). Default true. */
   extensions?: boolean;
 }
 

@@ -32,7 +32,7 @@ const envSchema = z.object({
   // (docs/decisions/0015-owner-only-data-dir.md).
   IDENTITY_SIGNING_SECRET: z.preprocess(unsetIfEmpty, z.string().min(32, "must be at least 32 characters").optional()),
   LOG_LEVEL: logLevelSchema,
-  // on (default) or off: the SPEC-only mode, extension calls 404 and SPEC's fields only (docs/product/calls.md §7 "Extensions").
+  // on (default) or off: off is plain mode, extension calls 404 and the product rules' fields only (docs/product/calls.md §7 "Extensions").
   UPSTREAM_EXTENSIONS: upstreamExtensionsSchema,
 });
 

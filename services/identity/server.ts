@@ -79,8 +79,8 @@ export interface IdentityOptions {
    */
   mailQueue?: Partial<OutboxTimings>;
   /**
-   * False: the SPEC-only mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7 "Extensions"): extension
-   * calls answer 404 and answers carry SPEC's fields only (shared/http.ts specOnlyMode). Default true.
+   * False: the reference services' plain mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7 "Extensions"): extension
+   * calls answer 404 and answers carry the product rules' fields only (shared/http.ts specOnlyMode). Default true.
    */
   extensions?: boolean;
 }
