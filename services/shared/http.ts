@@ -13,6 +13,7 @@ import { findCall } from "../../contracts/call.ts";
 import { markedFields, specOnly, withoutExtensions } from "../../contracts/extension.ts";
 import { BadRequestError, InsufficientScopeError, InvalidTokenError } from "./errors.ts";
 import { redactUrl } from "../../lib/redact.ts";
+import { hasControlCharacters } from "../../contracts/rules.ts";
 
 /** Largest accepted request body (JSON or form), as body-parser reads it. */
 export const BODY_LIMIT = "64kb";
@@ -102,8 +103,8 @@ export function bodyParsers(): RequestHandler[] {
   return [express.json({ limit: BODY_LIMIT }), express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 100 }), refuseControlCharacters];
 }
 
-/** C0 control characters (NUL among them) and DEL, except tab, CR and LF (multi-line text). */
-const controlCharacter = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** Control characters by contracts/rules.ts (C0 with NUL, DEL and C1), except tab, CR and LF (multi-line text). */
+const controlCharacter = { test: (value: string): boolean => hasControlCharacters(value, true) };
 
 /** The path of the first string in `value` (a parsed query or body) that holds a control character. */
 function controlCharacterAt(value: unknown, path: string, depth = 0): string | undefined {

@@ -19,7 +19,7 @@ import { startConsumerService } from "../../services/consumer/server.ts";
 import type { ConsumerService } from "../../services/consumer/server.ts";
 import { startIdentityService } from "../../services/identity/server.ts";
 import type { IdentityService } from "../../services/identity/server.ts";
-import { accessToken, contractFetch, createProfile, makeUser, modifyCore } from "./support.ts";
+import { accessToken, callApi, contractFetch, createProfile, makeUser, modifyCore } from "./support.ts";
 import type { Authority, TestUser } from "./support.ts";
 
 /** The services' clock: before every instant the age cases set, so the signing key is never younger than a token. */
@@ -173,6 +173,19 @@ describe("the app's forms and the reference services agree (docs/product/shared-
     expect(seen.accepted).toBeGreaterThan(0);
     expect(seen.refused).toBeGreaterThan(0);
   }, 60_000);
+
+  it("on control characters in any other parameter: the services' edge refuses C1 as the forms do (services/shared/http.ts)", async () => {
+    clock = new Date("2026-02-20T00:00:00Z");
+    const token = await accessToken(authority, { grant_type: "password", username: person.email, password: person.password });
+    for (const character of ["\u0000", "\u0085", "\u009f"]) {
+      const res = await callApi({ consumer: consumer! }, `/consumersubscription/searchpublishers/?searchString=${encodeURIComponent(`Lovelace${character}`)}`, token);
+      expect(res.status, JSON.stringify(character)).toBe(400);
+      expect(await res.text()).toContain("searchString");
+    }
+    const clean = await callApi({ consumer: consumer! }, "/consumersubscription/searchpublishers/?searchString=Lovelace", token);
+    expect(clean.status).toBe(200);
+    await clean.arrayBuffer();
+  }, 30_000);
 
   it("on the age of 18, near midnight in every zone, on the same injected clock", async () => {
     const seen = { accepted: 0, refused: 0 };
