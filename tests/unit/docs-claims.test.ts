@@ -1,6 +1,6 @@
 // The documents' mechanical claims, checked against the repository (docs/architecture/conventions.md
 // §9.6 "Docs"): every repository path a document names in backticks exists; every document is short
-// enough to hold (docs/ at most 400 lines a file, the README at most 10,000 bytes); the counts and
+// enough to hold (docs/ and the services' READMEs at most 25,000 words, 300 lines a file and 400 characters a line outside code; the README at most 10,000 bytes); the counts and
 // ranges they state (route modules, decisions) and the default ports they name match the code.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -78,12 +78,31 @@ describe("docs/architecture/README.md §3, the folder tree", () => {
 });
 
 describe("document sizes", () => {
-  it("every document under docs/ is at most 400 lines", () => {
-    const long = documents
-      .filter((file) => file.startsWith("docs/"))
-      .map((file) => ({ file, lines: read(file).split("\n").length - 1 }))
-      .filter(({ lines }) => lines > 400);
+  /** docs/ and the services' READMEs: what a newcomer reads (docs/architecture/conventions.md §9.6). */
+  const docs = documents.filter((file) => file !== "README.md");
+  /** The lines of `text` outside fenced code blocks. */
+  const prose = (text: string) => {
+    let fenced = false;
+    return text.split("\n").filter((line) => {
+      if (/^\s*```/.test(line)) fenced = !fenced;
+      return !fenced && !/^\s*```/.test(line);
+    });
+  };
+
+  it("docs/ and the services' READMEs hold at most 25,000 words together (words as wc -w counts them)", () => {
+    const words = docs.reduce((sum, file) => sum + read(file).split(/\s+/).filter(Boolean).length, 0);
+    expect(docs.length).toBeGreaterThan(30);
+    expect(words).toBeLessThanOrEqual(25_000);
+  });
+
+  it("every one of them is at most 300 lines", () => {
+    const long = docs.map((file) => ({ file, lines: read(file).split("\n").length - 1 })).filter(({ lines }) => lines > 300);
     expect(long).toEqual([]);
+  });
+
+  it("no line outside a code block is over 400 characters", () => {
+    const wide = docs.flatMap((file) => prose(read(file)).filter((line) => line.length > 400).map((line) => `${file}: ${line.slice(0, 60)}… (${line.length})`));
+    expect(wide).toEqual([]);
   });
 
   it("README.md is at most 10,000 bytes", () => {
