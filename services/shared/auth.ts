@@ -3,6 +3,7 @@
 // against its published keys and for the API's audience. Every call then acts only for the token's `sub`.
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify } from "jose";
 import type { JWTPayload, JWTVerifyGetKey } from "jose";
+import { LRUCache } from "lru-cache";
 import { AuthorityUnavailableError, InsufficientScopeError, InvalidTokenError } from "./errors.ts";
 
 /** The API name (JWT `aud`) the identity authority puts in tokens with scope consumer.api. */
@@ -15,6 +16,15 @@ const CLOCK_TOLERANCE_SECONDS = 5;
 /** Longest wait for the identity authority's discovery document or keys. */
 const AUTHORITY_TIMEOUT_MS = 5_000;
 const MAX_SUBJECT_LENGTH = 255;
+/**
+ * Tokens whose signature and issuer were verified, kept by their exact text for at most this long
+ * (ms), at most VERIFIED_MAX of them: a page's calls carry the same token, and the signature check
+ * was the largest piece of a call's own work after the database (bench/cpu.results.md). The expiry
+ * and not-before claims are checked again on every call; a key the authority withdraws stops
+ * verifying a kept token within this time, as jose's key cache already allows.
+ */
+const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_MAX = 10_000;
 
 /** Whom a verified token speaks for. */
 export interface AuthenticatedUser {
@@ -90,6 +100,17 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
     return discovering;
   }
 
+  const verified = new LRUCache<string, JWTPayload>({ max: VERIFIED_MAX, ttl: VERIFIED_TTL_MS });
+  /** A kept token's payload while its exp (and nbf) allow it now, with the same tolerance as jwtVerify. */
+  const keptPayload = (token: string): JWTPayload | undefined => {
+    const payload = verified.get(token);
+    if (!payload) return undefined;
+    const nowS = opts.now().getTime() / 1000;
+    if (typeof payload.exp !== "number" || payload.exp <= nowS - CLOCK_TOLERANCE_SECONDS) return undefined;
+    if (typeof payload.nbf === "number" && payload.nbf > nowS + CLOCK_TOLERANCE_SECONDS) return undefined;
+    return payload;
+  };
+
   return {
     async verify(authorization) {
       const m = authorization === undefined ? null : /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorization);
@@ -102,19 +123,22 @@ export function createTokenVerifier(opts: TokenVerifierOptions): TokenVerifier {
       } catch {
         throw new InvalidTokenError("The access token is invalid.");
       }
-      const iss = await expectedIssuer();
-      let payload: JWTPayload;
-      try {
-        ({ payload } = await jwtVerify(token, getKey, {
-          algorithms: ALGORITHMS,
-          issuer: iss,
-          currentDate: opts.now(),
-          clockTolerance: CLOCK_TOLERANCE_SECONDS,
-          requiredClaims: ["exp"],
-        }));
-      } catch (err) {
-        if (err instanceof AuthorityUnavailableError) throw err;
-        throw new InvalidTokenError(errorCode(err) === "ERR_JWT_EXPIRED" ? "The access token expired." : "The access token is invalid.");
+      let payload = keptPayload(token);
+      if (!payload) {
+        const iss = await expectedIssuer();
+        try {
+          ({ payload } = await jwtVerify(token, getKey, {
+            algorithms: ALGORITHMS,
+            issuer: iss,
+            currentDate: opts.now(),
+            clockTolerance: CLOCK_TOLERANCE_SECONDS,
+            requiredClaims: ["exp"],
+          }));
+        } catch (err) {
+          if (err instanceof AuthorityUnavailableError) throw err;
+          throw new InvalidTokenError(errorCode(err) === "ERR_JWT_EXPIRED" ? "The access token expired." : "The access token is invalid.");
+        }
+        verified.set(token, payload);
       }
       // A genuine token of this authority: now say precisely what is missing.
       if (typeof payload.sub !== "string" || payload.sub === "") {

@@ -117,8 +117,11 @@ describe("authentication", () => {
     expect((await api("/consumer", real.token)).status).toBe(200);
   });
 
-  it("refuses an expired token with 401", async () => {
+  // A verified token is kept by its exact text (services/shared/auth.ts): its expiry is still read
+  // on every call, and a text differing by one character is checked in full.
+  it("refuses an expired token with 401, though it was verified a call before", async () => {
     const user = await newUser();
+    expect((await api("/consumer", user.token)).status).toBe(200);
     consumerClockOffsetMs = 2 * 3600_000;
     try {
       const res = await api("/consumer", user.token);
@@ -128,6 +131,16 @@ describe("authentication", () => {
       consumerClockOffsetMs = 0;
     }
     expect((await api("/consumer", user.token)).status).toBe(200);
+  });
+
+  it("refuses a token whose signature differs by one character from one verified a call before", async () => {
+    const user = await newUser();
+    expect((await api("/consumer", user.token)).status).toBe(200);
+    const signature = user.token.lastIndexOf(".") + 10;
+    const altered = `${user.token.slice(0, signature)}${user.token[signature] === "A" ? "B" : "A"}${user.token.slice(signature + 1)}`;
+    const res = await api("/consumer", altered);
+    expect(res.status).toBe(401);
+    expect((await json(res)).error).toBe("invalid_token");
   });
 
   it("answers 403 insufficient_scope to a client-credentials token (no user)", async () => {
