@@ -165,6 +165,67 @@ describe("one session used by many requests at once (embedded default)", () => {
     }
   });
 
+  // The session cookie's signature, once verified, is remembered by its exact text
+  // (app/server/cookies.server.ts); what it names is still read on every request.
+  it("a session ended elsewhere is refused at its next request, though its cookie was verified a moment before", async () => {
+    const email = `elsewhere-${Date.now()}@example.com`;
+    const here = await signUp(server.url, dataDir, email);
+    const settings = (cookie: string) => fetch(`${server.url}/settings`, { headers: { cookie }, redirect: "manual" });
+    for (let n = 0; n < 3; n++) expect((await settings(here)).status).toBe(200);
+    // The same person signs in in another browser and changes the password there.
+    const signedIn = await fetch(`${server.url}/login`, form({ email, password }, server.url, consent));
+    expect(signedIn.status).toBe(302);
+    const there = `${consent}; ${sessionCookieOf(signedIn)}`;
+    const changed = await fetch(
+      `${server.url}/settings`,
+      form({ intent: "password", currentPassword: password, newPassword: "Window#2027b", confirmPassword: "Window#2027b" }, server.url, there),
+    );
+    expect(changed.status).toBe(302);
+    expect((await settings(there)).status).toBe(200);
+    // The first browser's cookie, verified three times above, now opens nothing.
+    const refused = await settings(here);
+    expect(refused.status).toBe(302);
+    expect(refused.headers.get("location")).toMatch(/^\/login/);
+    // Signed out there: that cookie, verified a moment ago, ends at once too.
+    expect((await fetch(`${server.url}/logout`, form({}, server.url, there))).headers.get("location")).toBe("/login");
+    expect((await settings(there)).status).toBe(302);
+  });
+
+  it("a session cookie differing from a verified one by one character of its signature is refused", async () => {
+    const cookie = await signUp(server.url, dataDir, `forged-${Date.now()}@example.com`);
+    const value = /__session=([^;]+)/.exec(cookie)![1]!;
+    expect((await fetch(`${server.url}/settings`, { headers: { cookie }, redirect: "manual" })).status).toBe(200);
+    // A letter in the middle of the signature (the last one may carry only padding bits).
+    const dot = value.lastIndexOf(".");
+    const at = [...value].findIndex((c, n) => n > dot + 2 && /[A-Za-z0-9]/.test(c));
+    expect(at).toBeLessThan(value.length - 3);
+    const forged = cookie.replace(value, `${value.slice(0, at)}${value[at] === "A" ? "B" : "A"}${value.slice(at + 1)}`);
+    const answer = await fetch(`${server.url}/settings`, { headers: { cookie: forged }, redirect: "manual" });
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get("location")).toMatch(/^\/login/);
+  });
+
+  // Zone checks and date formatters are kept by zone (app/dates.ts): a zone changed between two
+  // requests is the one the next page is written in.
+  it("a time zone chosen in My Settings is the one the next page's times are written in, then another", async () => {
+    const email = `zones-${Date.now()}@example.com`;
+    const cookie = await signUp(server.url, dataDir, email);
+    expect((await uploadPost(server.url, cookie, await report(30))).status).toBe(302);
+    const strongUntil = async (zone: string) => {
+      const chosen = await fetch(`${server.url}/settings`, form({ intent: "timeZone", timeZone: zone }, server.url, cookie));
+      expect(chosen.status).toBe(302);
+      const zoneCookie = chosen.headers.getSetCookie().find((c) => c.startsWith("sw_time_zone="))!.split(";")[0]!;
+      const page = await (await fetch(`${server.url}/safewindow`, { headers: { cookie: `${cookie}; ${zoneCookie}` } })).text();
+      return /Strong until<\/span>\s*(?:<!-- -->)?([^<]+)/.exec(page)?.[1];
+    };
+    const tokyo = await strongUntil("Asia/Tokyo");
+    const newYork = await strongUntil("America/New_York");
+    const tokyoAgain = await strongUntil("Asia/Tokyo");
+    expect(tokyo).toMatch(/GMT\+9/);
+    expect(newYork).toMatch(/E[SD]T/);
+    expect(tokyoAgain).toBe(tokyo);
+  });
+
   it("an upload over 10 MB gets the upload's own message, with and without JavaScript", async () => {
     const big = new Uint8Array(maxUploadBytes + 512 * 1024);
     big.set(new TextEncoder().encode("%PDF-1.7\n"));
