@@ -31,6 +31,7 @@
  */
 import { z } from "zod";
 import type { CallContracts } from "./call.ts";
+import { noControlCharacters } from "./rules.ts";
 
 // ---------------------------------------------------------------- constants
 
@@ -79,7 +80,7 @@ const line = (what: string, max = 200) =>
     .trim()
     .min(1)
     .max(max)
-    .regex(/^[^\p{Cc}]*$/u, "must not contain control characters")
+    .regex(noControlCharacters, "must not contain control characters")
     .meta({ description: `${what} (1-${max} characters, one line).` });
 /** docs/product/data.md §5: a phone is stored as 10 digits. */
 const phone = z.string().regex(/^\d{10}$/, "must be 10 digits").meta({ description: "A US phone number as 10 digits (docs/product/data.md §5)." });

@@ -13,6 +13,8 @@
 // ---------------------------------------------------------------- control characters
 
 const singleLineControls = /\p{Cc}/u;
+/** A whole one-line value without a control character: `hasControlCharacters`'s rule as a pattern, for schemas that publish it (OpenAPI). */
+export const noControlCharacters = /^[^\p{Cc}]*$/u;
 const multiLineControls = /(?![\t\n\r])\p{Cc}/u;
 
 /**
