@@ -2,6 +2,10 @@
 // in git. A line of the repository's own text that cites "issue N" points to a tracker the
 // repository does not contain, so it explains nothing to a reader. Links to other projects'
 // trackers (a URL, or "its issue #40") are references, not history, and stay.
+//
+// The same holds for a document the repository does not contain: the code and its tests say "the
+// product rules" (docs/product/) and "plain mode", never the name of the document those rules were
+// first written from. That name is caught as a whole word in capitals, so `.spec.ts` is not.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,6 +20,12 @@ const issueCitation = /\bissue [0-9]+/i;
 /** A URL: another project's tracker, e.g. https://github.com/owner/name/issues/40. */
 const url = /\b[a-z][a-z0-9+.-]*:\/\/\S+/gi;
 
+/** What is scanned for the outside document's name: everything but docs/ (its own words there are the docs' affair) and the tests' fixtures (third-party data). */
+const namedOutside = ["app", "services", "server.ts", "server", "lib", "contracts", "bench", "scripts", "deploy", "tests", "Dockerfile", "package.json", "playwright.config.ts", "vite.config.ts", "vitest.config.ts", "react-router.config.ts"];
+const fixtures = ["tests/fixtures/", "tests/unit/fixtures/"];
+/** The outside document's name, put together so that this file does not hold it. */
+const outsideDocument = new RegExp(`\\b${["S", "P", "E", "C"].join("")}\\b`);
+
 function files(path: string): string[] {
   const entries = readdirSync(join(root, path), { withFileTypes: true });
   return entries.flatMap((entry) => {
@@ -25,8 +35,8 @@ function files(path: string): string[] {
   });
 }
 
-function scannedFiles(): string[] {
-  return scanned.flatMap((path) => (path.includes(".") ? [path] : files(path)));
+function scannedFiles(paths: string[] = scanned): string[] {
+  return paths.flatMap((path) => (path.includes(".") || path === "Dockerfile" ? [path] : files(path)));
 }
 
 /** The text of `path`, or null for a binary file (a NUL byte in it). */
@@ -69,5 +79,25 @@ describe("no comment or doc cites an issue of a tracker the repository does not 
         return content === null ? [] : issueCitations(path, content);
       });
     expect(cited).toEqual([]);
+  });
+});
+
+describe("no code or test names a document the repository does not contain", () => {
+  it("finds the name as a whole word in capitals, and leaves `.spec.ts`, `specOnly` and `spec-js` alone", () => {
+    const name = ["S", "P", "E", "C"].join("");
+    expect(outsideDocument.test(`// the ${name}-only mode`)).toBe(true);
+    expect(outsideDocument.test(`// as ${name} §7 says`)).toBe(true);
+    expect(outsideDocument.test("tests/e2e/profile.spec.ts, specOnly(schema), spec-js")).toBe(false);
+  });
+
+  it("has no line outside docs/ and the tests' fixtures that names it", () => {
+    const named = scannedFiles(namedOutside)
+      .filter((path) => path !== self && !fixtures.some((fixture) => path.startsWith(fixture)))
+      .flatMap((path) => {
+        const content = text(path);
+        if (content === null) return [];
+        return content.split("\n").flatMap((line, i) => (outsideDocument.test(line) ? [`${path}:${i + 1}: ${line.trim()}`] : []));
+      });
+    expect(named).toEqual([]);
   });
 });
