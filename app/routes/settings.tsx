@@ -3,9 +3,10 @@
 // ?panel= holds which, so it works without JavaScript), the Time Zone card (docs/architecture/behaviour.md §4
 // "One clock"), product ID, Logout, 'Local Data' Wipe.
 // §5 settings rules; §8 username and settings-password messages.
-import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
+import { data, Link, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/settings";
 import { FormMessage } from "~/components/Field";
+import { AccountCard, LinkCard, LocalDataCard, PersonalInfoCard } from "~/components/settings/Cards";
 import { DeleteAccountPanel, PasswordPanel, UserNamePanel } from "~/components/settings/Panels";
 import { TimeZoneCard } from "~/components/settings/TimeZoneCard";
 import { LanguageCard } from "~/components/settings/LanguageCard";
@@ -164,20 +165,7 @@ export default function Settings() {
       <h1>{text.title}</h1>
       {notice ? <FormMessage tone="success" errors={[notice]} /> : null}
 
-      <section className="card" aria-labelledby="personal-info-heading">
-        <h2 id="personal-info-heading">{text.personalInfo}</h2>
-        <dl className="summary">
-          <dt>{text.name}</dt>
-          <dd>{profile.fullName}</dd>
-          <dt>{text.dob}</dt>
-          <dd>{profile.dob}</dd>
-          <dt>{text.postalCode}</dt>
-          <dd>{profile.postalCode}</dd>
-        </dl>
-        <Link className="button secondary" to="/personalinfo" aria-label={text.changePersonalInfo}>
-          {text.change}
-        </Link>
-      </section>
+      <PersonalInfoCard text={text} profile={profile} />
 
       <section className="card" aria-labelledby="password-heading">
         <h2 id="password-heading">{text.password}</h2>
@@ -213,51 +201,13 @@ export default function Settings() {
         </p>
       </section>
 
-      {yourDataText ? (
-        <section className="card" aria-labelledby="your-data-heading">
-          <h2 id="your-data-heading">{yourDataText.title}</h2>
-          <p>{yourDataText.hint}</p>
-          <Link className="button secondary" to="/settings/data" reloadDocument download>
-            {yourDataText.download}
-          </Link>
-        </section>
-      ) : null}
+      {yourDataText ? <LinkCard id="your-data" title={yourDataText.title} hint={yourDataText.hint} link={yourDataText.download} to="/settings/data" download /> : null}
 
-      {reviewsText ? (
-        <section className="card" aria-labelledby="reviews-heading">
-          <h2 id="reviews-heading">{reviewsText.title}</h2>
-          <p>{reviewsText.hint}</p>
-          <Link className="button secondary" to={reviewPaths.queue}>
-            {reviewsText.open}
-          </Link>
-        </section>
-      ) : null}
+      {reviewsText ? <LinkCard id="reviews" title={reviewsText.title} hint={reviewsText.hint} link={reviewsText.open} to={reviewPaths.queue} /> : null}
 
-      {checkinText ? (
-        <section className="card" aria-labelledby="checkin-heading">
-          <h2 id="checkin-heading">{checkinText.title}</h2>
-          <p>{checkinText.hint}</p>
-          <Link className="button secondary" to="/checkin">
-            {checkinText.open}
-          </Link>
-        </section>
-      ) : null}
+      {checkinText ? <LinkCard id="checkin" title={checkinText.title} hint={checkinText.hint} link={checkinText.open} to="/checkin" /> : null}
 
-      <section className="card" aria-labelledby="account-heading">
-        <h2 id="account-heading">{text.account}</h2>
-        <Form method="post" action="/logout">
-          <button type="submit" className="button secondary">
-            {text.logout}
-          </button>
-        </Form>
-        <p>{text.signOutEverywhereHint}</p>
-        <Form method="post" action="/logout">
-          <input type="hidden" name="everywhere" value="1" />
-          <button type="submit" className="button secondary">
-            {text.signOutEverywhere}
-          </button>
-        </Form>
-      </section>
+      <AccountCard text={text} />
 
       {deleteText ? (
         <section className="card" aria-labelledby="delete-account-heading">
@@ -273,15 +223,7 @@ export default function Settings() {
         </section>
       ) : null}
 
-      <section className="card" aria-labelledby="local-data-heading">
-        <h2 id="local-data-heading">{text.localData}</h2>
-        <p>{text.localDataHint}</p>
-        <Form method="post" action="/wipe">
-          <button type="submit" className="button danger">
-            {text.wipe}
-          </button>
-        </Form>
-      </section>
+      <LocalDataCard text={text} />
     </section>
   );
 }
