@@ -15,7 +15,7 @@
  *   `extensionValues(enumSchema, {value: group})` (metadata `x-extension-values`).
  *
  * Where the product rules give no shape (list wrappers, date formats, error bodies), today's shape
- * is the product rules' part ("ours" in docs/product/calls.md §7) and is not marked. `specOnly(schema)`
+ * is the product rules' part ("ours" in docs/product/calls.md §7) and is not marked. `rulesPart(schema)`
  * derives the schema of the product rules' part: parsing an answer through it drops every marked
  * field and value.
  *
@@ -68,7 +68,7 @@ export function extensionOf(schema: z.ZodType): ExtensionGroup | undefined {
 
 /**
  * Marks values of `schema` (an enum, or any string schema that lets them through) as extensions:
- * `values` maps each such value to its group. In a list, specOnly and withoutExtensions drop them.
+ * `values` maps each such value to its group. In a list, rulesPart and withoutExtensions drop them.
  */
 export function extensionValues<T extends z.ZodType>(schema: T, values: Readonly<Record<string, ExtensionGroup>>): T {
   return schema.meta({ [extensionValuesKey]: values }) as T;
@@ -83,7 +83,7 @@ export function extensionValuesOf(schema: z.ZodType): Readonly<Record<string, Ex
 type Def = Record<string, unknown> & { type: string };
 const defOf = (schema: z.ZodType): Def => schema._zod.def as unknown as Def;
 
-const specOnlyCache = new WeakMap<z.ZodType, z.ZodType>();
+const rulesPartCache = new WeakMap<z.ZodType, z.ZodType>();
 
 /**
  * The product rules' part of `schema`: the same schema without its marked fields (objects), without its
@@ -92,15 +92,15 @@ const specOnlyCache = new WeakMap<z.ZodType, z.ZodType>();
  * strips the answer to what the product rules define (objects drop keys they do not name). `schema` itself when
  * nothing in it is marked. Metadata (descriptions) is not carried over.
  */
-export function specOnly<T extends z.ZodType>(schema: T): z.ZodType {
-  const cached = specOnlyCache.get(schema);
+export function rulesPart<T extends z.ZodType>(schema: T): z.ZodType {
+  const cached = rulesPartCache.get(schema);
   if (cached) return cached;
-  const result = buildSpecOnly(schema);
-  specOnlyCache.set(schema, result);
+  const result = buildRulesPart(schema);
+  rulesPartCache.set(schema, result);
   return result;
 }
 
-function buildSpecOnly(schema: z.ZodType): z.ZodType {
+function buildRulesPart(schema: z.ZodType): z.ZodType {
   const def = defOf(schema);
   const clone = (changes: Record<string, unknown>) => schema.clone({ ...def, ...changes } as never);
   switch (def.type) {
@@ -113,7 +113,7 @@ function buildSpecOnly(schema: z.ZodType): z.ZodType {
           changed = true;
           continue;
         }
-        kept[key] = specOnly(field);
+        kept[key] = rulesPart(field);
         if (kept[key] !== field) changed = true;
       }
       return changed ? clone({ shape: kept }) : schema;
@@ -121,7 +121,7 @@ function buildSpecOnly(schema: z.ZodType): z.ZodType {
     case "array": {
       const element = def.element as z.ZodType;
       const dropped = Object.keys(extensionValuesOf(element));
-      const inner = specOnly(element);
+      const inner = rulesPart(element);
       if (inner === element && dropped.length === 0) return schema;
       const array = inner === element ? schema : clone({ element: inner });
       return dropped.length === 0 ? array : z.preprocess((value) => (Array.isArray(value) ? value.filter((v) => !dropped.includes(v)) : value), array);
@@ -140,17 +140,17 @@ function buildSpecOnly(schema: z.ZodType): z.ZodType {
     case "readonly":
     case "catch": {
       const inner = def.innerType as z.ZodType;
-      const spec = specOnly(inner);
+      const spec = rulesPart(inner);
       return spec === inner ? schema : clone({ innerType: spec });
     }
     case "union": {
       const options = def.options as z.ZodType[];
-      const spec = options.map((o) => specOnly(o));
+      const spec = options.map((o) => rulesPart(o));
       return spec.every((o, i) => o === options[i]) ? schema : clone({ options: spec });
     }
     case "pipe": {
       const [input, output] = [def.in as z.ZodType, def.out as z.ZodType];
-      const [specIn, specOut] = [specOnly(input), specOnly(output)];
+      const [specIn, specOut] = [rulesPart(input), rulesPart(output)];
       return specIn === input && specOut === output ? schema : clone({ in: specIn, out: specOut });
     }
     default:
@@ -211,7 +211,7 @@ export function markedFields(schema: z.ZodType, path = ""): MarkedField[] {
 /**
  * `value` (an answer, as JSON) without the fields and enum values `schema` marks, found by walking
  * the schema beside the value: a marked key is deleted wherever any option of a union marks it.
- * Unlike parsing through `specOnly(schema)`, it never fails: keys the schema does not name stay.
+ * Unlike parsing through `rulesPart(schema)`, it never fails: keys the schema does not name stay.
  * Returns a new value; `value` is not changed.
  */
 export function withoutExtensions(schema: z.ZodType, value: unknown): unknown {

@@ -20,7 +20,7 @@ import {
 import type { ApiError } from "../../contracts/business.ts";
 import type { AuthenticatedUser, TokenVerifier } from "../shared/auth.ts";
 import { AuthorityUnavailableError, BadRequestError } from "../shared/errors.ts";
-import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, parse, reply, requestLogger, sendErrorAnswer, specOnlyMode } from "../shared/http.ts";
+import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, parse, reply, requestLogger, sendErrorAnswer, plainMode } from "../shared/http.ts";
 import type { HttpAnswer } from "../shared/http.ts";
 import { billingDetails, createSubscription, retryInvoice, updateSubscriptionStatus } from "./billing.ts";
 import { BusinessError } from "./errors.ts";
@@ -46,7 +46,7 @@ export interface BusinessAppDeps {
   verifier: TokenVerifier;
   logger: Logger;
   now: () => Date;
-  /** False: plain mode (shared/http.ts specOnlyMode). Default true. */
+  /** False: plain mode (shared/http.ts plainMode). Default true. */
   extensions?: boolean;
   /** Resolves when the database answers, rejects otherwise (GET /healthz). */
   checkDatabase: () => Promise<void>;
@@ -191,7 +191,7 @@ export function createBusinessApp(deps: BusinessAppDeps): express.Express {
   app.get("/healthz", healthCheck(deps.checkDatabase));
 
   app.use(bodyParsers());
-  if (deps.extensions === false) app.use(specOnlyMode(businessCalls));
+  if (deps.extensions === false) app.use(plainMode(businessCalls));
   app.use(routes(deps));
   app.use(notFound);
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {

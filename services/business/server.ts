@@ -33,7 +33,7 @@ export interface BusinessOptions {
   now?: () => Date;
   /**
    * False: plain mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7.4 "Extensions"): extension
-   * calls answer 404 and answers carry the product rules' fields only (shared/http.ts specOnlyMode). Default true.
+   * calls answer 404 and answers carry the product rules' fields only (shared/http.ts plainMode). Default true.
    */
   extensions?: boolean;
 }

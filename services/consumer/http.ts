@@ -18,7 +18,7 @@ import {
 } from "../../contracts/consumer.ts";
 import type { ApiError, ProfileRefusal } from "../../contracts/consumer.ts";
 import { BadRequestError } from "../shared/errors.ts";
-import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, parse, reply, requestLogger, requireContentType, sendErrorAnswer, specOnlyMode } from "../shared/http.ts";
+import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, parse, reply, requestLogger, requireContentType, sendErrorAnswer, plainMode } from "../shared/http.ts";
 import type { HttpAnswer } from "../shared/http.ts";
 import { answerLanguage, requestedMailLanguage, type MailLanguage } from "../shared/language.ts";
 import type { AuthenticatedUser, TokenVerifier } from "../shared/auth.ts";
@@ -56,7 +56,7 @@ export interface ConsumerAppDeps {
   results: ResultsContext;
   /** Who may review disputes (results/reviews.ts); default nobody. */
   reviewers?: Reviewers;
-  /** False: plain mode (shared/http.ts specOnlyMode). Default true. */
+  /** False: plain mode (shared/http.ts plainMode). Default true. */
   extensions?: boolean;
   /** The mail outbox (outbox.ts): a decided dispute's mail. */
   outbox: ConsumerOutbox;
@@ -237,7 +237,7 @@ export function createConsumerApp(deps: ConsumerAppDeps): express.Express {
   app.use(bodyParsers());
 
   app.get("/healthz", healthCheck(deps.checkDatabase));
-  if (deps.extensions === false) app.use(specOnlyMode(consumerCalls));
+  if (deps.extensions === false) app.use(plainMode(consumerCalls));
 
   // One memory of the stored e-mail addresses for every route (authenticate).
   const emails = new EmailMemory(deps.profiles.db, deps.emailMemoryMs);

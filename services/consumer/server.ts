@@ -61,7 +61,7 @@ export interface ConsumerOptions {
   reviewers?: readonly string[];
   /**
    * False: plain mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7.4 "Extensions"): extension
-   * calls answer 404 and answers carry the product rules' fields only (shared/http.ts specOnlyMode). Default true.
+   * calls answer 404 and answers carry the product rules' fields only (shared/http.ts plainMode). Default true.
    */
   extensions?: boolean;
   /** The app's public URL incl. base path: mails link to its pages. Default http://localhost:3000. */

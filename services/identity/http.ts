@@ -7,7 +7,7 @@
 import express from "express";
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
-import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, requestLogger, sendErrorAnswer, specOnlyMode } from "../shared/http.ts";
+import { apiHeaders, bodyParsers, commonErrorAnswer, healthCheck, notFound, requestLogger, sendErrorAnswer, plainMode } from "../shared/http.ts";
 import type { HttpAnswer } from "../shared/http.ts";
 import type { ApiError, IdentityRefusal, TokenError } from "../../contracts/identity.ts";
 import { identityCalls } from "../../contracts/identity.ts";
@@ -26,7 +26,7 @@ export type { IdentityClient };
 export interface IdentityAppDeps extends TokenRoutesDeps {
   /** Resolves when the database answers, rejects otherwise (GET /healthz). */
   checkDatabase: () => Promise<void>;
-  /** False: the reference services' plain mode (shared/http.ts specOnlyMode). Default true. */
+  /** False: the reference services' plain mode (shared/http.ts plainMode). Default true. */
   extensions?: boolean;
 }
 
@@ -46,7 +46,7 @@ export function createIdentityApp(deps: IdentityAppDeps): express.Express {
   app.use(bodyParsers());
 
   app.get("/healthz", healthCheck(deps.checkDatabase));
-  if (deps.extensions === false) app.use(specOnlyMode(identityCalls));
+  if (deps.extensions === false) app.use(plainMode(identityCalls));
 
   const bearer = bearerAuth(deps);
   app.use("/.well-known", discoveryRoutes(deps));

@@ -80,7 +80,7 @@ export interface IdentityOptions {
   mailQueue?: Partial<OutboxTimings>;
   /**
    * False: the reference services' plain mode (UPSTREAM_EXTENSIONS=off, docs/product/calls.md §7 "Extensions"): extension
-   * calls answer 404 and answers carry the product rules' fields only (shared/http.ts specOnlyMode). Default true.
+   * calls answer 404 and answers carry the product rules' fields only (shared/http.ts plainMode). Default true.
    */
   extensions?: boolean;
 }

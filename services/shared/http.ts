@@ -10,7 +10,7 @@ import { pinoHttp } from "pino-http";
 import type { z } from "zod";
 import type { CallContract, CallContracts } from "../../contracts/call.ts";
 import { findCall } from "../../contracts/call.ts";
-import { markedFields, specOnly, withoutExtensions } from "../../contracts/extension.ts";
+import { markedFields, rulesPart, withoutExtensions } from "../../contracts/extension.ts";
 import { BadRequestError, InsufficientScopeError, InvalidTokenError } from "./errors.ts";
 import { redactUrl } from "../../lib/redact.ts";
 import { hasControlCharacters } from "../../contracts/rules.ts";
@@ -213,12 +213,12 @@ export const notFound: RequestHandler = (_req, res) => {
  * - the query parameters a call of the product rules marks as extensions are removed before the route reads them
  *   (getImage's `page`: page 1 is answered, as the product rules' call does);
  * - every JSON answer of a product rules' call is stripped to the rules' part: a 2xx answer by parsing it
- *   through `specOnly(call.answer)`, an error answer through the schema of its status in
+ *   through `rulesPart(call.answer)`, an error answer through the schema of its status in
  *   `call.errorAnswers`. An answer that does not fit its schema is logged (warn) and has the marked
  *   fields deleted anyway (`withoutExtensions`), never sent with them.
  * Paths that are not calls of the contract (discovery, JWKS, /healthz) pass untouched.
  */
-export function specOnlyMode(calls: CallContracts): RequestHandler {
+export function plainMode(calls: CallContracts): RequestHandler {
   return (req, res, next) => {
     const found = findCall(calls, req.method === "HEAD" ? "GET" : req.method, req.path);
     if (!found) {
@@ -243,9 +243,9 @@ export function specOnlyMode(calls: CallContracts): RequestHandler {
     const send = res.json.bind(res);
     res.json = (body: unknown) => {
       const schema = res.statusCode < 300 ? call.answer : call.errorAnswers?.[res.statusCode]?.schema;
-      if (!schema || specOnly(schema) === schema) return send(body);
+      if (!schema || rulesPart(schema) === schema) return send(body);
       const json: unknown = body === undefined ? undefined : JSON.parse(JSON.stringify(body));
-      const parsed = specOnly(schema).safeParse(json);
+      const parsed = rulesPart(schema).safeParse(json);
       if (parsed.success) return send(parsed.data);
       req.log.warn({ call: name, status: res.statusCode }, "answer does not fit its contract: extension fields deleted by name");
       return send(withoutExtensions(schema, json));

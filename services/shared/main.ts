@@ -19,7 +19,7 @@ export function portSchema(defaultPort: number) {
 
 /**
  * UPSTREAM_EXTENSIONS: `on` (default) or `off`, the reference services' plain mode
- * (docs/product/calls.md §7 "Extensions"; services/shared/http.ts specOnlyMode). Read by each service's
+ * (docs/product/calls.md §7 "Extensions"; services/shared/http.ts plainMode). Read by each service's
  * main.ts, and by server/process.ts only to pass it to the services it embeds.
  */
 export const upstreamExtensionsSchema = z.preprocess(unsetIfEmpty, z.enum(["on", "off"], { error: "must be on or off" }).default("on"));

@@ -51,7 +51,7 @@ describe("services/consumer/main.ts", () => {
   });
 
   it("with UPSTREAM_EXTENSIONS=off answers an extension call 404, as an unknown path, where it otherwise asks for a token", { timeout: 120_000 }, async () => {
-    const p = run({ PORT: "0", DATA_DIR: path.join(dataDir, "spec-only"), IDENTITY_URL: "http://127.0.0.1:5001", UPSTREAM_EXTENSIONS: "off" });
+    const p = run({ PORT: "0", DATA_DIR: path.join(dataDir, "plain-mode"), IDENTITY_URL: "http://127.0.0.1:5001", UPSTREAM_EXTENSIONS: "off" });
     const url = await listeningUrl(p, "consumer API listening");
     try {
       const exported = await fetch(`${url}/consumer/export`);

@@ -1,5 +1,5 @@
 // The reference services' plain mode (UPSTREAM_EXTENSIONS=off; docs/product/calls.md §7.4
-// "Extensions"; services/shared/http.ts specOnlyMode): the way to check the app against an upstream
+// "Extensions"; services/shared/http.ts plainMode): the way to check the app against an upstream
 // that answers exactly as the product rules say. The attacks it stops are of the quiet kind: an app (or a
 // contract) that depends on an extension passes every test against the stand-ins and breaks against
 // a real upstream. Here the identity authority, the consumer API and the business API run with
@@ -11,7 +11,7 @@ import type { z } from "zod";
 import { profileScreenNames } from "../../contracts/consumer.ts";
 import { extensionMarks } from "../../contracts/extension-marks.ts";
 import type { ExtensionMark } from "../../contracts/extension-marks.ts";
-import { markedFields, specOnly, withoutExtensions } from "../../contracts/extension.ts";
+import { markedFields, rulesPart, withoutExtensions } from "../../contracts/extension.ts";
 import { harborviewPdf } from "../fixtures/index.ts";
 import { accessToken, contractCallAt, makePerson, makeUser, requestToken, startServices } from "./support.ts";
 import type { Person, Services, TestUser } from "./support.ts";
@@ -50,7 +50,7 @@ const baseOf = (upstream: ExtensionMark["upstream"]) =>
 
 /**
  * fetch, then the check this file is about: the answer of a product rules' call fits the rules' part of its
- * schema (contracts/extension.ts specOnly) and carries none of the fields or values the contract
+ * schema (contracts/extension.ts rulesPart) and carries none of the fields or values the contract
  * marks (deleting them changes nothing). Answers the body.
  */
 async function plainAnswer(url: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
@@ -64,7 +64,7 @@ async function plainAnswer(url: string, init: RequestInit = {}): Promise<{ statu
   const schema: z.ZodType | undefined = res.status < 300 ? call.answer : call.errorAnswers?.[res.status]?.schema;
   expect(schema, `${name} lists status ${res.status}`).toBeDefined();
   expect(withoutExtensions(schema!, body), `${name} ${place} carries an extension field`).toEqual(body);
-  expect(specOnly(schema!).safeParse(body).success, `${name} ${place} fits the rules' part`).toBe(true);
+  expect(rulesPart(schema!).safeParse(body).success, `${name} ${place} fits the rules' part`).toBe(true);
   const origin = new URL(url).origin;
   const upstream = (["identity", "consumer", "business"] as const).find((u) => new URL(baseOf(u)).origin === origin);
   checked.add(`${upstream} ${name} ${place}`);

@@ -29,7 +29,7 @@ import type { CallContract } from "../../contracts/call.ts";
 import { consumerCalls } from "../../contracts/consumer.ts";
 import type { Consumer } from "../../contracts/consumer.ts";
 import { businessCalls } from "../../contracts/business.ts";
-import { specOnly } from "../../contracts/extension.ts";
+import { rulesPart } from "../../contracts/extension.ts";
 import { identityCalls } from "../../contracts/identity.ts";
 import { startBusinessService } from "../../services/business/server.ts";
 import type { BusinessService } from "../../services/business/server.ts";
@@ -64,7 +64,7 @@ function undocumentedKeys(sent: unknown, parsed: unknown, at = ""): string[] {
 
 /**
  * Checks one answer of a reference service against its call's contract: a 2xx JSON answer against
- * the call's `answer` schema (or the product rules' part of it, contracts/extension.ts specOnly: the answer of a
+ * the call's `answer` schema (or the product rules' part of it, contracts/extension.ts rulesPart: the answer of a
  * service in plain mode), an error answer whose status the call lists against that schema. The
  * body must parse, and may hold no key the contract leaves out (so the contract documents all the
  * service sends). Answers of paths no contract names (health, discovery, unknown paths) and error
@@ -80,7 +80,7 @@ export async function checkAnswer(method: string, url: string, res: Response): P
   const sent: unknown = await res.clone().json();
   // An answer without the contract's extension fields (a service in plain mode) fits the rules' part.
   const full = schema.safeParse(sent);
-  const parsed = full.success ? full : specOnly(schema).safeParse(sent);
+  const parsed = full.success ? full : rulesPart(schema).safeParse(sent);
   const where = `${method} ${new URL(url).pathname} (contract ${name}) answered ${res.status}`;
   if (!parsed.success) {
     const problems = (full.error ?? parsed.error).issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");

@@ -1,11 +1,11 @@
-// The extension marks (contracts/extension.ts): specOnly derives the product rules' part of an answer schema,
+// The extension marks (contracts/extension.ts): rulesPart derives the product rules' part of an answer schema,
 // withoutExtensions deletes marked fields from a value, markedFields lists them. The attack each
 // test stops: an extension field that survives plain mode because it is nested (in an
 // array, a nullable, a union) where a shallow strip would not look.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { consumerCalls, testResultSchema } from "../../contracts/consumer.ts";
-import { extension, extensionOf, extensionValues, markedFields, specOnly, withoutExtensions } from "../../contracts/extension.ts";
+import { extension, extensionOf, extensionValues, markedFields, rulesPart, withoutExtensions } from "../../contracts/extension.ts";
 
 const inner = z.object({ keep: z.string(), drop: extension(z.number(), "pages") });
 const screens = extensionValues(z.enum(["A", "B", "Extra"]), { Extra: "reviews" });
@@ -27,20 +27,20 @@ const full = {
 };
 const spec = { id: "x", list: [{ keep: "a" }, { keep: "b" }], maybe: { keep: "c" }, either: { other: "o" }, screens: ["A", "B"] };
 
-describe("specOnly", () => {
+describe("rulesPart", () => {
   it("strips marked fields at every depth: arrays, nullables, union options, and marked enum values from lists", () => {
-    expect(specOnly(schema).parse(full)).toEqual(spec);
+    expect(rulesPart(schema).parse(full)).toEqual(spec);
   });
 
   it("keeps the schema's own checks (an array's maximum) and refuses what is not the product rules' (an unknown enum value)", () => {
-    expect(specOnly(schema).safeParse({ ...full, list: [...full.list, ...full.list] }).success).toBe(false);
-    expect(specOnly(schema).safeParse({ ...full, screens: ["A", "Unknown"] }).success).toBe(false);
-    expect((specOnly(schema).parse({ ...full, maybe: null }) as { maybe: unknown }).maybe).toBeNull();
+    expect(rulesPart(schema).safeParse({ ...full, list: [...full.list, ...full.list] }).success).toBe(false);
+    expect(rulesPart(schema).safeParse({ ...full, screens: ["A", "Unknown"] }).success).toBe(false);
+    expect((rulesPart(schema).parse({ ...full, maybe: null }) as { maybe: unknown }).maybe).toBeNull();
   });
 
   it("answers the schema itself when nothing in it is marked, and leaves the original schema whole", () => {
     const plain = z.object({ a: z.string() });
-    expect(specOnly(plain)).toBe(plain);
+    expect(rulesPart(plain)).toBe(plain);
     expect(schema.parse(full)).toEqual(full);
   });
 
@@ -63,14 +63,14 @@ describe("specOnly", () => {
       fetchedFrom: null,
       proof: { kind: "document", label: "document checks", unverifiedSignature: null },
     } satisfies z.input<typeof testResultSchema>;
-    const [stripped] = specOnly(consumerCalls.getCurrentUserTestResults.answer).parse([result]) as Record<string, unknown>[];
+    const [stripped] = rulesPart(consumerCalls.getCurrentUserTestResults.answer).parse([result]) as Record<string, unknown>[];
     for (const field of ["result", "pageCount", "fetchedFrom", "proof"]) expect(stripped).not.toHaveProperty(field);
     expect(stripped).toMatchObject({ sF_TestResultId: "r", testName: "PCR" });
   });
 });
 
 describe("withoutExtensions", () => {
-  it("deletes the same fields and values as specOnly, and keeps keys the schema does not name", () => {
+  it("deletes the same fields and values as rulesPart, and keeps keys the schema does not name", () => {
     expect(withoutExtensions(schema, { ...full, unknown: 1 })).toEqual({ ...spec, unknown: 1 });
     expect(full.list[0]).toEqual({ keep: "a", drop: 1 });
   });
@@ -93,7 +93,7 @@ describe("markedFields", () => {
 describe("extensionValues on a schema that lets any name through", () => {
   it("drops the marked values from a list of plain strings too", () => {
     const names = z.object({ enabledScreens: z.array(extensionValues(z.string(), { Extra: "reviews" })) });
-    expect(specOnly(names).parse({ enabledScreens: ["A", "Extra", "unknown"] })).toEqual({ enabledScreens: ["A", "unknown"] });
+    expect(rulesPart(names).parse({ enabledScreens: ["A", "Extra", "unknown"] })).toEqual({ enabledScreens: ["A", "unknown"] });
     expect(withoutExtensions(names, { enabledScreens: ["Extra", "B"] })).toEqual({ enabledScreens: ["B"] });
   });
 });
