@@ -2,12 +2,12 @@
 // until read, remembered in a cookie, reopened with `?guidelines`), the PDF picker and Upload (a multipart form post that works
 // without JavaScript), Add by link (docs/product/labs.md §10.8: a plain form post of the lab's link), the server's consumerMessage, the scrollable result list with its icons;
 // a result opens /testdetail. After an upload the outcome shows here with the updated card.
-import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/mytests";
 import * as z from "zod/mini";
 import { Field, FileField, FormMessage } from "~/components/Field";
+import { Guidelines } from "~/components/mytests/Guidelines";
 import { resultLinkSchema } from "~/forms/link";
 import { htmlConstraints } from "~/server/form-constraints.server";
 import { ResultBadge, resultState } from "~/components/ResultIcon";
@@ -218,50 +218,5 @@ export default function MyTests() {
         )}
       </div>
     </section>
-  );
-}
-
-/**
- * docs/product/screens.md §2 'Before You Add': the guidelines, dismissed by a form post that remembers them as
- * read (docs/architecture/behaviour.md §4 modals). Two forms of the same dialog:
- * - **modal** once JavaScript runs and the cookie banner is answered: `showModal()` (the page behind
- *   is inert, focus stays inside; Escape closes it for this visit without remembering it as read,
- *   and focus returns to what opened it);
- * - **inline** otherwise: an open `<dialog>` at the top of the page, the rest of My Tests `inert`
- *   and dimmed (MyTests), nothing covered: the header, the tab bar and an unanswered cookie banner
- *   stay usable, and Tab never reaches a control the dialog hides.
- * `key` is the location's: the 'Before You Add' link opens a fresh one after Escape closed the last.
- */
-function Guidelines({ modal, text }: { modal: boolean; text: { title: string; rules: string[]; understood: string } }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [closed, setClosed] = useState(false);
-  useEffect(() => {
-    const element = dialog.current;
-    if (!modal || !element || element.matches(":modal")) return;
-    // Reopened as modal at once; the close event this queues finds it open and is ignored.
-    element.close();
-    element.showModal();
-  }, [modal]);
-  if (closed) return null;
-  return (
-    <dialog
-      ref={dialog}
-      open
-      className={modal ? "guidelines" : "guidelines inline"}
-      aria-labelledby="guidelines-heading"
-      onClose={(event) => setClosed(!event.currentTarget.open)}
-    >
-      <h2 id="guidelines-heading">{text.title}</h2>
-      <ul>
-        {text.rules.map((rule) => (
-          <li key={rule}>{rule}</li>
-        ))}
-      </ul>
-      <Form method="post" action="/mytests">
-        <button type="submit" name="intent" value="guidelines-read" className="button">
-          {text.understood}
-        </button>
-      </Form>
-    </dialog>
   );
 }

@@ -4,20 +4,18 @@
 // without JavaScript), the errors
 // list or 'This test result was processed successfully.', the Dispute button rule, the
 // Details/Dispute tabs (?tab=), the dispute form, 'Your Submission' and the response branch.
-import { useEffect } from "react";
-import { data, Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "react-router";
-import { getFormProps, getTextareaProps } from "@conform-to/react";
+import { data, Link, useActionData, useLoaderData } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/testdetail";
-import { FormMessage, TextareaField } from "~/components/Field";
 import { ResultIcon, resultState } from "~/components/ResultIcon";
-import { ResultPager, pageParameter, resultImageUrl, resultPagerText } from "~/components/ResultPager";
+import { pageParameter, resultImageUrl, resultPagerText } from "~/components/ResultPager";
+import { DisputeTab } from "~/components/testdetail/DisputeTab";
+import { LargeView, thumbnailId } from "~/components/testdetail/LargeView";
+import { ResultChecks } from "~/components/testdetail/ResultChecks";
 import { formatInstant, localizeTimes } from "~/dates";
 import { disputeSchema, disputeWordKeys } from "~/forms/dispute";
 import { formWords } from "~/forms/words";
 import { htmlConstraints } from "~/server/form-constraints.server";
-import { useHydrated } from "~/hooks/useHydrated";
 import { ProofBadge, proofBadgeText } from "~/components/ProofBadge";
 import { checkedFieldInfo, checkedFieldName, outcomeWord } from "~/result-words";
 import { languageOf, messagesOf } from "~/server/i18n.server";
@@ -133,7 +131,8 @@ function disputable(result: { valid: number; disputeStatus: number }): boolean {
 }
 
 export default function TestDetail() {
-  const { result, mismatches, loadError, tab, large, fitted, page, paged, supportEmail, now, text } = useLoaderData<typeof loader>();
+  const { result, disputeConstraint, mismatches, loadError, tab, large, fitted, page, paged, supportEmail, now, text } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   const base = `/testdetail?id=${encodeURIComponent(result.sF_TestResultId)}`;
   const imageUrl = resultImageUrl(result.sF_TestResultId, 1);
   const tabsShown = tab !== null || result.disputeStatus !== 0;
@@ -169,6 +168,7 @@ export default function TestDetail() {
           page={page}
           pageCount={result.pageCount}
           paged={paged}
+          text={text}
         />
       </section>
     );
@@ -207,34 +207,7 @@ export default function TestDetail() {
           <Link id={thumbnailId} to={`${base}${tabQuery}&view=large`} className={`thumbnail ${result.valid === 1 ? "valid" : "invalid"}`} aria-label={text.openLargeView}>
             <img src={imageUrl} alt={text.thumbnailAlt} width={250} height={200} />
           </Link>
-          {text.reviewed ? (
-            // A valid result with differences: a reviewer accepted them on dispute (the 'Manual Review' row says who and when).
-            <div className="result-reviewed">
-              <p className="result-ok">{text.reviewed.accepted}</p>
-              <p>{text.reviewed.differences}</p>
-              <ul>
-                {mismatches.map((p) => (
-                  <li key={p.sF_TestResultPropertyValueId}>
-                    <strong>{p.name}</strong>: {p.matchInfo}
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ) : loadError || mismatches.length > 0 ? (
-            <div className="result-errors" role="alert">
-              <p>{text.errorsHeading}</p>
-              <ul>
-                {mismatches.map((p) => (
-                  <li key={p.sF_TestResultPropertyValueId}>
-                    <strong>{p.name}</strong>: {p.matchInfo}
-                  </li>
-                ))}
-                {loadError ? <li>{loadError}</li> : null}
-              </ul>
-            </div>
-          ) : (
-            <p className="result-ok">{text.processed}</p>
-          )}
+          <ResultChecks mismatches={mismatches} loadError={loadError} text={text} />
           {showDisputeButton ? (
             <Link className="button" to={`${base}&tab=dispute`}>
               {text.disputeButton}
@@ -247,6 +220,9 @@ export default function TestDetail() {
           comment={result.disputeComment}
           response={result.disputeResponseComment}
           contactHref={`mailto:${supportEmail}?subject=${encodeURIComponent(text.disputeMailSubject)}`}
+          actionData={actionData}
+          disputeConstraint={disputeConstraint}
+          text={text}
         />
       )}
 
@@ -254,129 +230,5 @@ export default function TestDetail() {
         <Link to="/mytests">{text.backToMyTests}</Link>
       </p>
     </section>
-  );
-}
-
-/**
- * The Dispute tab (docs/product/screens.md §2 Test Detail): the form, or 'Your Submission' with the 3-hour text or
- * the provider's response. the product's Contact button "does nothing"; here it opens a mail to
- * SUPPORT_EMAIL about this result, which is what the text above it promises.
- */
-function DisputeTab({
-  disputeStatus,
-  comment,
-  response,
-  contactHref,
-}: {
-  disputeStatus: 0 | 1;
-  comment: string | null;
-  response: string | null;
-  contactHref: string;
-}) {
-  const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const hydrated = useHydrated();
-  const { disputeConstraint, text } = useLoaderData<typeof loader>();
-  const [form, fields] = useValidatedForm(() => import("~/forms/dispute").then((m) => m.disputeSchema(text.disputeForm)), actionData?.result, { constraint: disputeConstraint });
-  if (disputeStatus !== 0) {
-    return (
-      <div className="dispute">
-        <h2>{text.yourSubmission}</h2>
-        <blockquote>{comment}</blockquote>
-        {response ? (
-          <>
-            <h3>{text.ourResponse}</h3>
-            <blockquote>{response}</blockquote>
-            <p>{text.followUp}</p>
-            <a className="button secondary" href={contactHref}>
-              {text.contact}
-            </a>
-          </>
-        ) : actionData ? (
-          // Just submitted: the thanks is the post's message, and takes focus (docs/architecture/behaviour.md §4 focus).
-          <FormMessage tone="success" errors={[text.thanks]} />
-        ) : (
-          <p>{text.thanks}</p>
-        )}
-      </div>
-    );
-  }
-  const empty = !String(fields.disputeComment.value ?? "").trim();
-  return (
-    <Form method="post" {...getFormProps(form)} className="dispute" aria-describedby={form.errorId}>
-      <p>{text.intro}</p>
-      <FormMessage id={form.errorId} errors={form.errors} />
-      <TextareaField
-        label={text.describeDifference}
-        textareaProps={{ ...getTextareaProps(fields.disputeComment), required: false, rows: 5 }}
-        errorId={fields.disputeComment.errorId}
-        errors={fields.disputeComment.errors}
-      />
-      <button type="submit" className="button" disabled={(hydrated && empty) || navigation.state === "submitting"}>
-        {text.submit}
-      </button>
-    </Form>
-  );
-}
-
-/** The thumbnail's id: closing the large view returns to it (the link's fragment). */
-const thumbnailId = "result-thumbnail";
-
-/**
- * The large view of a result (docs/product/screens.md §2.4, docs/architecture/behaviour.md §4 modals): a page of its
- * own, not an overlay, so nothing is hidden behind it and Tab reaches only what is shown. The page
- * is drawn 1250x1000 in a frame that scrolls both ways where the screen is smaller, or fitted to the
- * screen (`fit=1`). The image itself, Close and (once JavaScript runs) Escape close it: all return
- * to the thumbnail (a fragment link: focus and scroll follow it with and without JavaScript). One
- * page at a time (`page=`, ResultPager), the fit kept from page to page.
- */
-function LargeView({
-  imageUrl,
-  alt,
-  viewHref,
-  closeHref,
-  fitted,
-  page,
-  pageCount,
-  paged,
-}: {
-  imageUrl: string;
-  alt: string;
-  /** The large view's URL without its fit and page. */
-  viewHref: string;
-  closeHref: string;
-  fitted: boolean;
-  page: number;
-  pageCount: number | undefined;
-  /** A page link brought the user here: the pager's line takes focus, not Close. */
-  paged: boolean;
-}) {
-  const navigate = useNavigate();
-  const { text } = useLoaderData<typeof loader>();
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape" && !event.defaultPrevented) void navigate(closeHref);
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [navigate, closeHref]);
-  const pageQuery = (n: number) => (n > 1 ? `&page=${n}` : "");
-  const closeFocus = paged ? {} : { autoFocus: true, "data-focus-target": "" };
-  return (
-    <div className="large-view" role="region" aria-label={text.largeView}>
-      <div className="button-row">
-        <Link className="button" to={closeHref} {...closeFocus}>
-          {text.close}
-        </Link>{" "}
-        <Link className="button secondary" to={`${viewHref}${fitted ? "" : "&fit=1"}${pageQuery(page)}`} replace preventScrollReset>
-          {fitted ? text.fullSize : text.fitToScreen}
-        </Link>
-      </div>
-      <ResultPager page={page} pageCount={pageCount} hrefOf={(n) => `${viewHref}${fitted ? "&fit=1" : ""}&page=${n}`} focus={paged} text={text.pager} />
-      {/* The frame is the link back: clicking the image closes the view; at full size the link is also the scrolling frame, so the keyboard scrolls it once focused. */}
-      <Link to={closeHref} className={fitted ? "large-frame fitted" : "large-frame"} aria-label={fitted ? text.backToDetail : text.backToDetailFullSize}>
-        <img src={imageUrl} alt={alt} width={1250} height={1000} />
-      </Link>
-    </div>
   );
 }

@@ -18,45 +18,13 @@ import { languageOf, messagesOf } from "~/server/i18n.server";
 import type { SharedPageHandle } from "~/server/page-cache.server";
 import { passIssuerOf, passKeys, rememberStrongOnly, strongOnlyOf } from "~/server/pass.server";
 import { timeZoneOf } from "~/server/timezone.server";
+import { verifyText } from "~/server/verify.server";
 import { failureInit } from "~/server/upstream/result.server";
 
 /** Every checker gets the same page (the keys and the words of its language): kept in the shared page cache. */
 export const handle: SharedPageHandle = { sharedPage: true };
 
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? [{ title: loaderData.text.title }] : []);
-
-/** The page's words, in the checker's language. */
-function verifyText(m: ReturnType<typeof messagesOf>, host: string) {
-  return {
-    title: m.verifyTitle,
-    intro: m.verifyIntro,
-    onlyHere: m.verifyOnlyHere(host),
-    domainLabel: m.verifyDomainLabel,
-    pasteLabel: m.verifyPasteLabel,
-    photoLabel: m.verifyPhotoLabel,
-    photoHint: m.verifyPhotoHint,
-    check: m.verifyCheck,
-    strongOnly: m.verifyStrongOnly,
-    strongOnlyHint: m.verifyStrongOnlyHint,
-    save: m.verifySave,
-    tolerance: m.verifyTolerance,
-    clockOff: m.verifyClockOff,
-    verdict: {
-      strong: m.verifyStrong,
-      weak: m.verifyWeak,
-      notValid: m.verifyNotValid,
-      weakRefused: m.verifyWeakRefused,
-      until: m.verifyUntil,
-      issuedAt: m.verifyIssuedAt,
-      initials: m.passInitials,
-      birthday: m.passBirthday,
-      compareId: m.verifyCompareId,
-      reasons: m.verifyReasons,
-      photoReasons: m.verifyPhotoReasons,
-    },
-    scanner: { start: m.scanStart, stop: m.scanStop, starting: m.scanStarting, denied: m.scanDenied, unavailable: m.scanUnavailable, hint: m.scanHint, videoLabel: m.scanVideoLabel },
-  };
-}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const m = messagesOf(context);

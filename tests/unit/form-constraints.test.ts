@@ -13,10 +13,10 @@ import { htmlConstraints } from "../../app/server/form-constraints.server";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-/** Every .tsx under app/routes and app/components, as [relative path, text]. */
+/** Every .tsx under app/routes and app/components (sub-folders too), as [relative path, text]. */
 function pageSources(): [string, string][] {
-  return ["app/routes", "app/components", "app/components/settings"].flatMap((dir) =>
-    readdirSync(path.join(root, dir))
+  return ["app/routes", "app/components"].flatMap((dir) =>
+    readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
       .filter((name) => name.endsWith(".tsx"))
       .map((name): [string, string] => [path.join(dir, name), readFileSync(path.join(root, dir, name), "utf8")]),
   );
