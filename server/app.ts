@@ -291,7 +291,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
     const length = Number(req.headers["content-length"] ?? 0);
     // An upload a little over its limit reaches the upload form's action, which answers with the
     // form's own message (app/limits.ts); only absurd sizes are refused here, unread.
-    const route = req.method === "POST" ? routePathOf(req.path, base) : undefined;
+    const route = bodyMethods.has(req.method) ? routePathOf(req.path, base) : undefined;
     const upload = route === paths.mytests;
     // The pass checker's form may carry a phone's photo of a QR code (app/limits.ts maxVerifyBodyBytes).
     const limit = upload ? uploadDiscardLimitBytes : route === paths.verify ? maxVerifyBodyBytes : maxFormBodyBytes;
@@ -326,19 +326,20 @@ export async function createApp(options: AppOptions): Promise<Express> {
       ? (prefix: string) => new RedisStore({ prefix, sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<RedisReply> })
       : undefined;
   const attemptLimits = createAttemptLimits(redisStore);
-  // Both limits count posts only: a page view does not enter express-rate-limit at all (its own
-  // `skip` runs after work of its own on every request).
+  // Both limits count the requests that run an action (a form's POST, and PUT, PATCH or DELETE,
+  // which React Router sends to the same action); a page view does not enter express-rate-limit
+  // at all (its own `skip` runs after work of its own on every request).
   const postsOnly =
     (limiter: RequestHandler): RequestHandler =>
     (req, res, next) =>
-      req.method === "POST" ? limiter(req, res, next) : next();
+      bodyMethods.has(req.method) ? limiter(req, res, next) : next();
   app.use(
     postsOnly(rateLimit({
       windowMs: 10 * 60 * 1000,
       limit: config.AUTH_RATE_LIMIT,
       standardHeaders: "draft-8",
       legacyHeaders: false,
-      skip: (req) => req.method !== "POST" || !formName(req.path, base),
+      skip: (req) => !bodyMethods.has(req.method) || !formName(req.path, base),
       keyGenerator: (req) => `${ipKeyGenerator(req.ip ?? "")}|${formName(req.path, base)}`,
       store: redisStore?.("safewindow:ratelimit:"),
       handler: (req, res) => {
@@ -360,7 +361,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
       limit: config.VERIFY_RATE_LIMIT,
       standardHeaders: "draft-8",
       legacyHeaders: false,
-      skip: (req) => req.method !== "POST" || routePathOf(req.path, base) !== paths.verify,
+      skip: (req) => !bodyMethods.has(req.method) || routePathOf(req.path, base) !== paths.verify,
       keyGenerator: (req) => ipKeyGenerator(req.ip ?? ""),
       store: redisStore?.("safewindow:verifylimit:"),
       handler: (req, res) => {

@@ -155,6 +155,17 @@ describe("limits on account forms", () => {
     expect((await fetch(`${limited.url}/registration`, form({ email: "" }, limited.url))).status).not.toBe(429);
   });
 
+  it("a PUT, PATCH or DELETE runs the same action as a post, and counts against the same limit", async () => {
+    const from = { "x-forwarded-for": "203.0.113.77" };
+    const sent = (method: string) => {
+      const init = form({ email: "", password: "x" }, limited.url);
+      return fetch(`${limited.url}/login`, { ...init, method, headers: { ...(init.headers as Record<string, string>), ...from } });
+    };
+    for (const method of ["PUT", "PATCH", "DELETE", "PUT"]) expect((await sent(method)).status, method).not.toBe(429);
+    expect((await post(`${limited.url}/login`, { email: "", password: "x" }, "", from)).status).toBe(429);
+    for (const method of ["PUT", "PATCH", "DELETE"]) expect((await sent(method)).status, method).toBe(429);
+  });
+
   it("mails to one address are capped, whatever the sender; other addresses are unaffected", async () => {
     const email = `flood-${Date.now()}@example.com`;
     await signUp(server.url, dataDir, email);
