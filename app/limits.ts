@@ -9,6 +9,9 @@ import { maxPassPhotoBytes, maxPassPhotoPixels, maxUploadBytes } from "../contra
 /** Largest PDF a user may upload: 10 MiB, in bytes: the consumer API's own limit (contracts/limits.ts). */
 export { maxUploadBytes };
 
+/** The same cap in MB as messages write it (MiB: 10). */
+export const maxUploadMegabytes = maxUploadBytes / 2 ** 20;
+
 /** Largest upload form body: the PDF and its multipart framing, in bytes. */
 export const maxUploadBodyBytes = maxUploadBytes + 64 * 1024;
 
@@ -25,6 +28,9 @@ export const maxFormBodyBytes = 64 * 1024;
 
 /** The pass checker's photo limits: bytes, and pixels its header may declare (contracts/limits.ts). */
 export { maxPassPhotoBytes, maxPassPhotoPixels };
+
+/** The photo cap in MB as messages write it (MiB: 12). */
+export const maxPassPhotoMegabytes = maxPassPhotoBytes / 2 ** 20;
 
 /** Largest body of the /verify form: the photo and the pasted text, with their multipart framing, in bytes. */
 export const maxVerifyBodyBytes = maxPassPhotoBytes + 64 * 1024;

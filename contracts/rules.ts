@@ -138,15 +138,21 @@ export function isOldEnough(birth: CalendarDate, now: Date, years: number = mini
 /** A test method family of the safe-window rules (docs/product/labs.md §10.7). */
 export type WindowMethod = "NAAT" | "antigen";
 
+/** The strong and weak windows' hours of each test method (the shape of `windowHours`). */
+export type WindowHoursTable = Readonly<Record<WindowMethod, { readonly strongHours: number; readonly weakHours: number }>>;
+
 /**
  * docs/product/labs.md §10.7: each method's strong and weak window, in hours counted from specimen
  * collection. The reference consumer API computes windows from it; the testing philosophy page
- * shows it. Against a real upstream these are still the product's rules, which that upstream
- * honours (docs/product/shared-rules.md "Window hours").
+ * and the privacy page's pass section show it. Against a real upstream these are still the
+ * product's rules, which that upstream honours (docs/product/shared-rules.md "Window hours").
  */
-export const windowHours: Readonly<Record<WindowMethod, { readonly strongHours: number; readonly weakHours: number }>> = {
+export const windowHours: WindowHoursTable = {
   // The EU DCC template accepts a NAAT for 72 h (our weak window); 48 h is the strictest national rule.
   NAAT: { strongHours: 48, weakHours: 72 },
   // The EU DCC template accepts a rapid antigen test for 48 h (weak); 24 h is the strictest national rule.
   antigen: { strongHours: 24, weakHours: 48 },
 };
+
+/** The longest window of any method, in hours: how long a pass can stay valid at most. */
+export const longestWindowHours = Math.max(...Object.values(windowHours).flatMap((hours) => [hours.strongHours, hours.weakHours]));

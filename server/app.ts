@@ -24,7 +24,7 @@ import { pinoHttp } from "pino-http";
 import type { RedisReply } from "rate-limit-redis";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { createRequestHandler } from "@react-router/express";
-import { maxFormBodyBytes, maxVerifyBodyBytes, uploadDiscardLimitBytes } from "../app/limits.ts";
+import { maxFormBodyBytes, maxPassPhotoMegabytes, maxUploadMegabytes, maxVerifyBodyBytes, uploadDiscardLimitBytes } from "../app/limits.ts";
 import { paths, routePathOf } from "../app/paths.ts";
 import { defaultLanguage, type Language } from "../app/i18n.ts";
 import { messagesIn, type Messages } from "../app/messages/catalogues.ts";
@@ -298,7 +298,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
     if (length > limit) {
       req.log.warn({ length }, "request body too large");
       res.status(413).set("Connection", "close");
-      void sendErrorPage(req, res, (m) => (upload ? m.uploadTooLarge : route === paths.verify ? m.verifyPhotoReasons.too_large : m.formBodyTooLarge));
+      void sendErrorPage(req, res, (m) => (upload ? m.uploadTooLarge(maxUploadMegabytes) : route === paths.verify ? m.verifyPhotoReasons(maxPassPhotoMegabytes).too_large : m.formBodyTooLarge));
       return;
     }
     next();

@@ -1,16 +1,16 @@
 /**
  * The shape every translation of the message catalogue must have: the English modules of
  * app/messages/ are the source, and a translation has each of their exports, of the same kind (a
- * string for a string, a function of the same parameters for a function, an object with the same
- * keys for an object), worded in its language (docs/architecture/behaviour.md §4 "Language").
+ * string for a string, a function of the same parameters answering the same kind for a function,
+ * an object with the same keys for an object), worded in its language (docs/architecture/behaviour.md §4 "Language").
  * A translation that lacks a key, adds one, or changes a function's parameters fails the typecheck.
  */
 
 /** One entry of a translation, of the same kind as the English entry `T`. */
 export type Translation<T> = T extends string
   ? string
-  : T extends (...args: infer A) => string
-    ? (...args: A) => string
+  : T extends (...args: infer A) => infer R
+    ? (...args: A) => Translation<R>
     : T extends object
       ? { readonly [K in keyof T]: Translation<T[K]> }
       : T;

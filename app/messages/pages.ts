@@ -11,6 +11,7 @@
  * (app/components/Prose.tsx); each language's entry has the same placeholders
  * (tests/unit/i18n-prose.test.ts).
  */
+import type { WindowHoursTable } from "../../contracts/rules.ts";
 import { productName } from "./shell.ts";
 
 /** /terms: what creating an account agrees to. */
@@ -44,8 +45,9 @@ export const privacyPage = {
   passTitle: `The ${productName} Pass`,
   passShows:
     "Your pass shows anyone who scans it your initials, your birthday without the year, whether your safe window is strong or weak, until when, and when the pass was issued. Nothing else: not your name, your year of birth, your product ID, your lab or your result.",
-  passLives:
-    "A pass stays valid until your window ends, at most 72 hours after your test, even if the result is later found invalid or you delete your account: a pass carries no number, so it cannot be withdrawn. Each time you open your pass you get a new one.",
+  /** `hours`: the longest window (contracts/rules.ts windowHours). */
+  passLives: (hours: number) =>
+    `A pass stays valid until your window ends, at most ${hours} hours after your test, even if the result is later found invalid or you delete your account: a pass carries no number, so it cannot be withdrawn. Each time you open your pass you get a new one.`,
   passScreenshot: "Someone else could show a screenshot of your pass. That is why the person checking compares the initials and birthday with a photo ID.",
   passChecks:
     "We learn nothing of a check made in a browser with JavaScript: the pass is checked on the checker's device. A check made without JavaScript sends the pass to us; we check it and forget it, and keep no record or log of it.",
@@ -75,8 +77,9 @@ export const testingPhilosophyPage = {
   weakHeader: "Weak window",
   molecular: "Molecular (NAAT: PCR, RT-PCR, isothermal such as ID NOW)",
   antigen: "Rapid antigen",
-  sources:
-    "The weak window follows the EU Digital COVID Certificate template (72 hours for NAAT, 48 for antigen); the strong window follows the strictest widely used national rule (48 and 24 hours). A window is open until the exact minute it ends.",
+  /** The hours of contracts/rules.ts windowHours, by method. */
+  sources: (table: WindowHoursTable) =>
+    `The weak window follows the EU Digital COVID Certificate template (${table.NAAT.weakHours} hours for NAAT, ${table.antigen.weakHours} for antigen); the strong window follows the strictest widely used national rule (${table.NAAT.strongHours} and ${table.antigen.strongHours} hours). A window is open until the exact minute it ends.`,
   countsTitle: "What counts",
   negativeOnly: "Only a negative result opens a window. A positive result closes any window you had. Inconclusive or void results open none.",
   mostRecent: "Your window is that of your most recent valid result, by the time the sample was taken.",

@@ -29,7 +29,8 @@ export const verifyOnlyHere = (host: string) => `A real pass is checked only at 
 export const verifyDomainLabel = "You are checking at";
 export const verifyPasteLabel = "The pass's text, or the address its QR code opens";
 export const verifyPhotoLabel = "Or a photo of the QR code";
-export const verifyPhotoHint = "A JPEG, PNG or WebP photo, up to 12 MB.";
+/** The photo field's hint; `megabytes` is the photo cap (app/limits.ts maxPassPhotoMegabytes). */
+export const verifyPhotoHint = (megabytes: number) => `A JPEG, PNG or WebP photo, up to ${megabytes} MB.`;
 export const verifyCheck = "Check";
 export const verifyCheckAnother = "Check another pass";
 export const verifyNothingGiven = "Paste a pass's text, or choose a photo of its QR code.";
@@ -50,16 +51,19 @@ export const verifyReasons = {
   unknown_key: "This pass is signed with a key we do not know.",
   damaged: "This is not a pass, or it is damaged or incomplete.",
 };
-export const verifyPhotoReasons = {
+/** Why a photo was not read, by reason; `megabytes` is the photo cap (app/limits.ts maxPassPhotoMegabytes). */
+export const verifyPhotoReasons = (megabytes: number) => ({
   not_image: "That file is not a photo we can read. Choose a JPEG, PNG or WebP photo.",
-  too_large: "That photo is too large. Choose one of up to 12 MB.",
+  too_large: `That photo is too large. Choose one of up to ${megabytes} MB.`,
   too_many_pixels: "That photo has too many pixels. Choose a smaller one.",
   no_code: "We found no QR code in that photo. Take it again, closer and in focus.",
   busy: "We are reading many photos right now. Please try again in a moment.",
-};
+});
 export const verifyUnavailable = "Passes cannot be checked here right now. Please try again later.";
-export const verifyClockOff = "This device's clock is more than 5 minutes away from ours, so a pass may be checked wrongly here. Set the clock right before checking passes.";
-export const verifyTolerance = "A difference of up to 5 minutes between clocks is allowed.";
+/** The clock notice; `minutes` is the clocks' tolerance (contracts/pass.ts passClockToleranceSeconds). */
+export const verifyClockOff = (minutes: number) =>
+  `This device's clock is more than ${minutes} minutes away from ours, so a pass may be checked wrongly here. Set the clock right before checking passes.`;
+export const verifyTolerance = (minutes: number) => `A difference of up to ${minutes} minutes between clocks is allowed.`;
 export const verifyTooMany = "Too many checks from this address. Please wait a minute.";
 export const scanStart = "Scan with camera";
 export const scanStop = "Stop camera";

@@ -23,7 +23,8 @@ export const uploadRuleNoCopies = "Faxed, saved or printed PDFs are not accepted
 export const uploadRuleMatch = "Your first name, last name and date of birth must match the test result exactly to validate.";
 export const uploadFileRequired = "Please choose the PDF file of your test result."; // ours
 export const uploadNotPdf = "Please choose a PDF file (.pdf)."; // ours
-export const uploadTooLarge = "That file is larger than 10 MB. Please upload the original PDF from your testing company."; // ours
+/** `megabytes`: the upload cap (app/limits.ts maxUploadMegabytes). */
+export const uploadTooLarge = (megabytes: number) => `That file is larger than ${megabytes} MB. Please upload the original PDF from your testing company.`; // ours
 export const uploadFailed = "We could not process your upload right now. Please try again in a minute."; // ours
 /** Ours: an upload that did not get its turn (the app's queue, or the consumer API answered 503); `seconds` as Retry-After says. */
 export const uploadBusy = (seconds: number) =>

@@ -15,7 +15,7 @@ import { TextOnly, TextSeparator } from "~/components/TextOnly";
 import { SafeWindowCard, safeWindowCardText } from "~/components/SafeWindowCard";
 import { useHydrated } from "~/hooks/useHydrated";
 import { formatInstant, localizeTimes } from "~/dates";
-import { maxUploadBodyBytes, maxUploadBytes } from "~/limits";
+import { maxUploadBodyBytes, maxUploadBytes, maxUploadMegabytes } from "~/limits";
 import { languageOf, messagesOf } from "~/server/i18n.server";
 import { guidelinesRead, rememberGuidelinesRead } from "~/server/guidelines.server";
 import { setFlash, takeFlash } from "~/server/session.server";
@@ -73,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const messages = messagesOf(context);
   if (Number(request.headers.get("content-length") ?? 0) > maxUploadBodyBytes) {
     await discardBody(request);
-    return data({ error: messages.uploadTooLarge }, { status: 413, headers: { Connection: "close" } });
+    return data({ error: messages.uploadTooLarge(maxUploadMegabytes) }, { status: 413, headers: { Connection: "close" } });
   }
   const form = await readForm(request, context);
   if (form.get("intent") === "guidelines-read") {
@@ -83,7 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const file = form.get("file");
   // No file chosen: browsers send an empty, nameless part. The consumer API judges the content.
   if (!(file instanceof File) || (file.size === 0 && !file.name)) return data({ error: messages.uploadFileRequired }, { status: 400 });
-  if (file.size > maxUploadBytes) return data({ error: messages.uploadTooLarge }, { status: 413 });
+  if (file.size > maxUploadBytes) return data({ error: messages.uploadTooLarge(maxUploadMegabytes) }, { status: 413 });
   if (!/\.pdf$/i.test(file.name) && file.type !== "application/pdf") return data({ error: messages.uploadNotPdf }, { status: 400 });
   const uploaded = await consumerApi(context).upload(file);
   // A refused file is 422 (the provider's consumerMessage says why); anything else as failureInit says.

@@ -20,7 +20,7 @@ export function loader({ context }: Route.LoaderArgs) {
     strong: m.windowLengthInHours(windowHours[method].strongHours),
     weak: m.windowLengthInHours(windowHours[method].weakHours),
   });
-  return { text: { ...m.testingPhilosophyPage, molecularHours: lengths("NAAT"), antigenHours: lengths("antigen") } };
+  return { text: { ...m.testingPhilosophyPage, sources: m.testingPhilosophyPage.sources(windowHours), molecularHours: lengths("NAAT"), antigenHours: lengths("antigen") } };
 }
 
 export default function TestingPhilosophy() {

@@ -19,13 +19,19 @@ const shortest = 4;
 function stringsOf(value: unknown): string[] {
   if (typeof value === "string") return [value];
   if (typeof value === "function") {
-    try {
-      const out: unknown = value(...Array.from({ length: value.length }, () => hole));
-      return typeof out === "string" ? out.split(hole) : [];
-    } catch {
-      // A parameter that is not text (a list, a count): its message is left out of the set.
-      return [];
+    // A text parameter gets the hole; one read as a table (`table.NAAT.weakHours`) gets holes all the way down.
+    const holes: unknown = new Proxy({}, { get: (_, key) => (key === Symbol.toPrimitive ? () => hole : holes) });
+    for (const argument of [hole, holes]) {
+      try {
+        const out: unknown = value(...Array.from({ length: value.length }, () => argument));
+        // A message answering an object (the reasons of a refusal, by kind): each of its strings.
+        return (typeof out === "string" ? [out] : stringsOf(out)).flatMap((text) => text.split(hole));
+      } catch {
+        // Not this kind of argument: try the next.
+      }
     }
+    // A parameter that is neither (a list, a count): its message is left out of the set.
+    return [];
   }
   if (value && typeof value === "object") return Object.values(value).flatMap(stringsOf);
   return [];

@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium, type Page } from "@playwright/test";
+import { passClockToleranceSeconds } from "../../contracts/pass";
+import { maxPassPhotoMegabytes } from "../../app/limits";
 import * as messages from "../../app/messages";
 import * as spanish from "../../app/messages/es";
 import { harborviewPdf } from "../fixtures/index";
@@ -126,7 +128,7 @@ test("a person opens their pass; a checker without an account checks it: the QR'
   // A picture without a code.
   await check.getByLabel(messages.verifyPhotoLabel).setInputFiles({ name: "blank.png", mimeType: "image/png", buffer: await page.screenshot({ clip: { x: 0, y: 0, width: 40, height: 40 } }) });
   await check.getByRole("button", { name: messages.verifyCheck }).click();
-  await expect(verdictOf(check)).toContainText(messages.verifyPhotoReasons.no_code);
+  await expect(verdictOf(check)).toContainText(messages.verifyPhotoReasons(maxPassPhotoMegabytes).no_code);
   await checker.context.close();
 });
 
@@ -202,7 +204,7 @@ test("the checker reads /verify in their own language, with its headers, and its
   if (testInfo.project.use.javaScriptEnabled !== false) await late.clock.install({ time: new Date(Date.now() + 10 * 60_000) });
   await late.goto("/verify");
   await expect(late.getByRole("heading", { name: messages.verifyTitle })).toBeVisible();
-  await expect(late.getByText(messages.verifyClockOff)).toHaveCount(testInfo.project.use.javaScriptEnabled === false ? 0 : 1);
+  await expect(late.getByText(messages.verifyClockOff(passClockToleranceSeconds / 60))).toHaveCount(testInfo.project.use.javaScriptEnabled === false ? 0 : 1);
   await skewed.close();
 
   const keys = await page.request.get("/.well-known/safewindow-pass-keys");

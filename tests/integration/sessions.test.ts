@@ -15,7 +15,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Kysely } from "kysely";
 import * as messages from "../../app/messages";
-import { maxUploadBytes } from "../../app/limits";
+import { maxUploadBytes, maxUploadMegabytes } from "../../app/limits";
 import { databaseSessionStore, migrateSessionTable, type DatabaseSessionStore } from "../../app/server/session-store.server";
 import { createDatabase } from "../../lib/db/database";
 import { consent, listedResults, password, report, signUp, uploadPost } from "./app-journey";
@@ -232,14 +232,14 @@ describe("one session used by many requests at once (embedded default)", () => {
     const plain = await uploadPost(server.url, cookie, big);
     expect(plain.status).toBe(413);
     const html = await plain.text();
-    expect(html).toContain(messages.uploadTooLarge);
+    expect(html).toContain(messages.uploadTooLarge(maxUploadMegabytes));
     expect(html).toContain("<h1>My Tests</h1>");
     // The enhanced form posts to the route's .data URL and reads the action's answer from it.
     const body = new FormData();
     body.append("file", new Blob([big], { type: "application/pdf" }), "result.pdf");
     const enhanced = await fetch(`${server.url}/mytests.data`, { method: "POST", headers: { origin: server.url, cookie }, body });
     expect(enhanced.status).toBe(413);
-    expect(await enhanced.text()).toContain(messages.uploadTooLarge);
+    expect(await enhanced.text()).toContain(messages.uploadTooLarge(maxUploadMegabytes));
     // The list did not change, and the server is still up.
     expect(server.child.exitCode).toBeNull();
   });
@@ -258,7 +258,7 @@ describe("one session used by many requests at once (embedded default)", () => {
     });
     expect(answer.status).toBe(413);
     expect(answer.connection).toBe("close");
-    expect(answer.body).toContain(messages.uploadTooLarge);
+    expect(answer.body).toContain(messages.uploadTooLarge(maxUploadMegabytes));
   });
 });
 

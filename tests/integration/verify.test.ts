@@ -14,6 +14,7 @@ import { gzipSync } from "node:zlib";
 import { generateKeyPair } from "jose";
 import QRCode from "qrcode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { maxPassPhotoMegabytes } from "../../app/limits";
 import * as messages from "../../app/messages";
 import { passUrl, signPass } from "../../contracts/pass";
 import { scriptAssets, startServer, type Running } from "./server-process";
@@ -70,7 +71,7 @@ describe("/verify without JavaScript", () => {
     expect(verdictIn(await (await postCheck(elsewhere)).text())).toContain(messages.verifyReasons.other_issuer);
     const notImage = new FormData();
     notImage.set("photo", new File([new TextEncoder().encode(`<svg>${pass}</svg>`)], "qr.png", { type: "image/png" }));
-    expect(verdictIn(await (await postCheck(notImage)).text())).toContain(messages.verifyPhotoReasons.not_image);
+    expect(verdictIn(await (await postCheck(notImage)).text())).toContain(messages.verifyPhotoReasons(maxPassPhotoMegabytes).not_image);
 
     // Both posts were logged (at debug, every line), and no line carries the pass or any part of it.
     await new Promise((resolve) => setTimeout(resolve, 200));

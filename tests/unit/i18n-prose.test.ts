@@ -15,6 +15,7 @@ import { fillPlaceholders, placeholdersOf } from "../../app/components/Placehold
 import Terms from "../../app/routes/terms";
 import Privacy from "../../app/routes/privacy";
 import TestingPhilosophy from "../../app/routes/testing-philosophy";
+import { longestWindowHours, windowHours } from "../../contracts/rules";
 
 /** Every string entry of a catalogue, objects' members included, by dotted key. */
 function strings(catalogue: object): Map<string, string> {
@@ -55,21 +56,24 @@ describe.each(catalogueLanguages)("the prose pages in %s", (language) => {
   const other = catalogues[language === "en" ? "es" : "en"];
   // Their loaders' data as app/routes/<page>.tsx builds it from the request's catalogue.
   const hours = (strong: number, weak: number) => ({ strong: m.windowLengthInHours(strong), weak: m.windowLengthInHours(weak) });
+  // The entries written with the rules' figures, as the loaders word them.
+  const privacyWords = (c: typeof m) => ({ ...c.privacyPage, passLives: c.privacyPage.passLives(longestWindowHours) });
+  const philosophyWords = (c: typeof m) => ({ ...c.testingPhilosophyPage, sources: c.testingPhilosophyPage.sources(windowHours) });
   const pages = [
     { name: "terms", page: Terms, words: m.termsPage, others: other.termsPage, data: { text: m.termsPage } },
     {
       name: "privacy",
       page: Privacy,
-      words: m.privacyPage,
-      others: other.privacyPage,
-      data: { text: { ...m.privacyPage, downloadButton: m.downloadMyData, deleteButton: m.deleteAccountButton } },
+      words: privacyWords(m),
+      others: privacyWords(other),
+      data: { text: { ...privacyWords(m), downloadButton: m.downloadMyData, deleteButton: m.deleteAccountButton } },
     },
     {
       name: "testing-philosophy",
       page: TestingPhilosophy,
-      words: m.testingPhilosophyPage,
-      others: other.testingPhilosophyPage,
-      data: { text: { ...m.testingPhilosophyPage, molecularHours: hours(48, 72), antigenHours: hours(24, 48) } },
+      words: philosophyWords(m),
+      others: philosophyWords(other),
+      data: { text: { ...philosophyWords(m), molecularHours: hours(48, 72), antigenHours: hours(24, 48) } },
     },
   ];
 

@@ -14,6 +14,7 @@ import { catalogues, type Messages } from "../../app/messages/catalogues";
 import { createLanguageNegotiation, headerLanguage, negotiatedLanguage } from "../../app/server/i18n.server";
 import { formatInstant, localizeTimes } from "../../app/dates";
 import { reviewDuration } from "../../app/server/reviews.server";
+import { windowHours } from "../../contracts/rules";
 
 // Type-level proofs, checked by `npm run typecheck`: if the catalogue's type stopped rejecting these,
 // the directives below would themselves fail it.
@@ -25,11 +26,12 @@ void lacksAKey;
 void otherParameters;
 
 /** Sample arguments for each function message, by parameter count and name. */
-function sampleCall(fn: (...args: never[]) => string): string {
+function sampleCall(fn: (...args: never[]) => unknown): unknown {
   const source = fn.toString();
   if (/missing/.test(source.slice(0, 40))) return (fn as (missing: string[]) => string)(["Nombre", "Apellido"]);
-  const args = Array.from({ length: fn.length }, (_, i) => (/\(\s*(seconds|minutes|count|page|shown)/.test(source) ? 2 + i : "Ana"));
-  return (fn as (...args: unknown[]) => string)(...args);
+  if (/^\(\s*table/.test(source)) return (fn as (table: typeof windowHours) => string)(windowHours);
+  const args = Array.from({ length: fn.length }, (_, i) => (/\(\s*(seconds|minutes|count|page|shown|megabytes|hours)/.test(source) ? 2 + i : "Ana"));
+  return (fn as (...args: unknown[]) => unknown)(...args);
 }
 
 /** The English words left in a Spanish text: any of these means an untranslated string. */
@@ -58,7 +60,7 @@ describe("the Spanish catalogue (app/messages/es/)", () => {
     // An entry's texts: a string, a function's sample call, an object's entries at any depth.
     const collect = (key: string, source: unknown, translation: unknown) => {
       if (typeof source === "string") texts.push([key, source, translation as string]);
-      else if (typeof source === "function") texts.push([key, sampleCall(source as () => string), sampleCall(translation as () => string)]);
+      else if (typeof source === "function") collect(`${key}()`, sampleCall(source as () => unknown), sampleCall(translation as () => unknown));
       else for (const [name, value] of Object.entries(source as object)) collect(`${key}.${name}`, value, (translation as Record<string, unknown>)[name]);
     };
     for (const key of englishKeys) collect(key, en[key as keyof typeof en], es[key as keyof typeof es]);

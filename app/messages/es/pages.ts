@@ -1,4 +1,5 @@
 /** Spanish of app/messages/pages.ts (the Terms of Service, the Privacy Policy, how safe windows are counted), in the terms of docs/glossary-es.md. */
+import type { WindowHoursTable } from "../../../contracts/rules.ts";
 import { productName } from "./shell.ts";
 
 export const termsPage = {
@@ -31,8 +32,8 @@ export const privacyPage = {
   passTitle: `El pase ${productName}`,
   passShows:
     "Su pase muestra a quien lo escanee sus iniciales, su cumpleaños sin el año, si su ventana segura es fuerte o débil, hasta cuándo, y cuándo se emitió el pase. Nada más: ni su nombre, ni su año de nacimiento, ni su ID de producto, ni su laboratorio, ni su resultado.",
-  passLives:
-    "Un pase sigue siendo válido hasta que termina su ventana, como máximo 72 horas después de su prueba, aunque luego se determine que el resultado no es válido o usted elimine su cuenta: un pase no lleva ningún número, así que no se puede retirar. Cada vez que abre su pase, obtiene uno nuevo.",
+  passLives: (hours: number) =>
+    `Un pase sigue siendo válido hasta que termina su ventana, como máximo ${hours} horas después de su prueba, aunque luego se determine que el resultado no es válido o usted elimine su cuenta: un pase no lleva ningún número, así que no se puede retirar. Cada vez que abre su pase, obtiene uno nuevo.`,
   passScreenshot: "Otra persona podría mostrar una captura de pantalla de su pase. Por eso quien lo comprueba coteja las iniciales y el cumpleaños con una identificación con foto.",
   passChecks:
     "No sabemos nada de una comprobación hecha en un navegador con JavaScript: el pase se comprueba en el dispositivo de quien lo comprueba. Una comprobación hecha sin JavaScript nos envía el pase; lo comprobamos y lo olvidamos, y no guardamos ningún registro de ello.",
@@ -59,8 +60,8 @@ export const testingPhilosophyPage = {
   weakHeader: "Ventana segura débil",
   molecular: "Molecular: prueba de amplificación de ácidos nucleicos (NAAT), como PCR, RT-PCR o isotérmica (ID NOW)",
   antigen: "Prueba rápida de antígenos",
-  sources:
-    "La ventana segura débil sigue el modelo del Certificado COVID Digital de la UE (72 horas para NAAT, 48 para antígenos); la ventana segura fuerte sigue la regla nacional más estricta de uso extendido (48 y 24 horas). Una ventana está abierta hasta el minuto exacto en que termina.",
+  sources: (table: WindowHoursTable) =>
+    `La ventana segura débil sigue el modelo del Certificado COVID Digital de la UE (${table.NAAT.weakHours} horas para NAAT, ${table.antigen.weakHours} para antígenos); la ventana segura fuerte sigue la regla nacional más estricta de uso extendido (${table.NAAT.strongHours} y ${table.antigen.strongHours} horas). Una ventana está abierta hasta el minuto exacto en que termina.`,
   countsTitle: "Qué cuenta",
   negativeOnly: "Solo un resultado negativo abre una ventana. Un resultado positivo cierra cualquier ventana que usted tuviera. Los resultados no concluyentes o nulos no abren ninguna.",
   mostRecent: "Su ventana es la de su resultado válido más reciente, según el momento en que se tomó la muestra.",

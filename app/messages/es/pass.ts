@@ -24,7 +24,7 @@ export const verifyOnlyHere = (host: string) => `Un pase auténtico solo se comp
 export const verifyDomainLabel = "Está comprobando en";
 export const verifyPasteLabel = "El texto del pase, o la dirección que abre su código QR";
 export const verifyPhotoLabel = "O una foto del código QR";
-export const verifyPhotoHint = "Una foto JPEG, PNG o WebP, de hasta 12 MB.";
+export const verifyPhotoHint = (megabytes: number) => `Una foto JPEG, PNG o WebP, de hasta ${megabytes} MB.`;
 export const verifyCheck = "Comprobar";
 export const verifyCheckAnother = "Comprobar otro pase";
 export const verifyNothingGiven = "Pegue el texto de un pase o elija una foto de su código QR.";
@@ -45,16 +45,17 @@ export const verifyReasons = {
   unknown_key: "Este pase está firmado de una forma que no reconocemos: no es uno de los nuestros, o es muy antiguo.",
   damaged: "Esto no es un pase, o está dañado o incompleto.",
 };
-export const verifyPhotoReasons = {
+export const verifyPhotoReasons = (megabytes: number) => ({
   not_image: "Ese archivo no es una foto que podamos leer. Elija una foto JPEG, PNG o WebP.",
-  too_large: "Esa foto es demasiado grande. Elija una de hasta 12 MB.",
+  too_large: `Esa foto es demasiado grande. Elija una de hasta ${megabytes} MB.`,
   too_many_pixels: "Esa foto tiene demasiados píxeles. Elija una más pequeña.",
   no_code: "No encontramos ningún código QR en esa foto. Tómela de nuevo, más cerca y enfocada.",
   busy: "Estamos leyendo muchas fotos en este momento. Inténtelo de nuevo en un momento.",
-};
+});
 export const verifyUnavailable = "Ahora no se pueden comprobar pases aquí. Inténtelo de nuevo más tarde.";
-export const verifyClockOff = "El reloj de este dispositivo difiere del nuestro en más de 5 minutos, así que aquí un pase podría comprobarse mal. Ponga el reloj en hora antes de comprobar pases.";
-export const verifyTolerance = "Se admite una diferencia de hasta 5 minutos entre relojes.";
+export const verifyClockOff = (minutes: number) =>
+  `El reloj de este dispositivo difiere del nuestro en más de ${minutes} minutos, así que aquí un pase podría comprobarse mal. Ponga el reloj en hora antes de comprobar pases.`;
+export const verifyTolerance = (minutes: number) => `Se admite una diferencia de hasta ${minutes} minutos entre relojes.`;
 export const verifyTooMany = "Demasiadas comprobaciones desde esta dirección. Espere un minuto.";
 export const scanStart = "Escanear con la cámara";
 export const scanStop = "Detener la cámara";

@@ -21,7 +21,7 @@ export const uploadRuleNoCopies = "No se aceptan PDF enviados por fax, guardados
 export const uploadRuleMatch = "Su nombre, apellido y fecha de nacimiento deben coincidir exactamente con el resultado de prueba para validarlo.";
 export const uploadFileRequired = "Elija el archivo PDF de su resultado de prueba.";
 export const uploadNotPdf = "Elija un archivo PDF (.pdf).";
-export const uploadTooLarge = "Ese archivo pesa más de 10 MB. Suba el PDF original de su empresa de pruebas.";
+export const uploadTooLarge = (megabytes: number) => `Ese archivo pesa más de ${megabytes} MB. Suba el PDF original de su empresa de pruebas.`;
 export const uploadFailed = "No pudimos procesar su archivo en este momento. Inténtelo de nuevo en un minuto.";
 export const uploadBusy = (seconds: number) =>
   `Estamos revisando muchos resultados de prueba en este momento, así que no pudimos revisar el suyo. Inténtelo de nuevo en ${seconds} ${seconds === 1 ? "segundo" : "segundos"}.`;
