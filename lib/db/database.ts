@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { NodeFS } from "@electric-sql/pglite/nodefs";
-import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import { PreparedPGliteDialect } from "./prepared.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -174,7 +175,7 @@ export async function createPgliteHere(dir: string): Promise<void> {
 
 /** A Kysely instance on an open PGlite; its `destroy()` closes the PGlite. */
 export function databaseOn<DB>(pglite: PGlite): Kysely<DB> {
-  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+  const db = new Kysely<DB>({ dialect: new PreparedPGliteDialect(pglite) });
   pglites.set(db, pglite);
   return db;
 }
