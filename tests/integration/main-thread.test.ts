@@ -23,11 +23,14 @@ const traced = (file: string) => readFileSync(file, "utf8").split("\n").filter(B
 const engines = (urls: string[]) => urls.filter((url) => url.includes("/@electric-sql/pglite/") || url.includes("/pdfjs-dist/"));
 /**
  * Packages loaded only when something needs them (docs/decisions/0013-bounded-v8-heap.md "Loaded when
- * needed"): the Redis client without REDIS_URL, the PostgreSQL driver without DATABASE_URL, undici
- * without a result by link, the signed codes' readers without a signed code.
+ * needed"): the Redis client without REDIS_URL, the PostgreSQL driver without DATABASE_URL, the
+ * signed codes' readers without a signed code. undici is the web app's upstream client, loaded by
+ * the main thread at its first call, and by the data thread only for a result by link (`undici`).
  */
 const onDemand = (urls: string[]) =>
-  urls.filter((url) => ["@redis/client", "rate-limit-redis", "pg", "undici", "@peculiar/x509", "cborg", "base45", "zipcodes"].some((name) => url.includes(`/node_modules/${name}/`)));
+  urls.filter((url) => ["@redis/client", "rate-limit-redis", "pg", "@peculiar/x509", "cborg", "base45", "zipcodes"].some((name) => url.includes(`/node_modules/${name}/`)));
+/** The undici modules a trace lists. */
+const undici = (urls: string[]) => urls.filter((url) => url.includes("/node_modules/undici/"));
 
 /** A signed-in page and an upload (collected `hoursAgo`, so that no two are the same result) with `cookie` on `server`. */
 async function useAsSignedIn(server: Running, cookie: string, hoursAgo: number): Promise<void> {
@@ -69,6 +72,10 @@ describe("the web app's thread", () => {
     expect(engines(traced(mainTrace))).toEqual([]);
     // Neither thread loaded what this configuration and these requests never need.
     expect(onDemand(traced(allTrace))).toEqual([]);
+    // undici: the web app's upstream client on the main thread; no other thread loaded it (every
+    // line of the main thread's trace is in the whole trace too).
+    expect(undici(traced(mainTrace)).length).toBeGreaterThan(0);
+    expect(undici(traced(allTrace)).length).toBe(undici(traced(mainTrace)).length);
 
     // A replica of the same services: every upstream external, no DATABASE_URL, no REDIS_URL.
     const output = embedded.output();

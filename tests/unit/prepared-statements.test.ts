@@ -3,12 +3,23 @@
 // in-memory PGlite; what the backend holds is read from pg_prepared_statements.
 import { PGlite } from "@electric-sql/pglite";
 import fc from "fast-check";
-import { type Kysely, sql } from "kysely";
+import { type Generated, type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseOn } from "../../lib/db/database.ts";
 
 interface Db {
-  item: { id: string; code: string; n: number; at: Date; born: string; doc: unknown; photo: Uint8Array | null; tags: string[]; ok: boolean; big: number };
+  item: {
+    id: Generated<string>;
+    code: string;
+    n: Generated<number>;
+    at: Generated<Date>;
+    born: string | null;
+    doc: unknown;
+    photo: Uint8Array | null;
+    tags: Generated<string[]>;
+    ok: Generated<boolean>;
+    big: Generated<number>;
+  };
 }
 
 const pglite = new PGlite();

@@ -30,7 +30,7 @@ export interface UpstreamRequest {
   headers?: Record<string, string>;
   json?: unknown;
   form?: Record<string, string>;
-  /** A multipart body (fetch sets its content type with the boundary). */
+  /** A multipart body (the client sets its content type with the boundary). */
   multipart?: FormData;
   signal?: AbortSignal;
 }
@@ -43,11 +43,24 @@ export interface UpstreamResponse<T = unknown> {
   retryAfterSeconds?: number;
 }
 
+/** undici's request API and the agent it keeps connections in, loaded at the first call. */
+let client: Promise<{ request: typeof import("undici").request; FormData: typeof import("undici").FormData; agent: import("undici").Agent }> | undefined;
+
+function upstreamClient() {
+  client ??= import("undici").then(({ Agent, FormData, request }) => ({ request, FormData, agent: new Agent() }));
+  return client;
+}
+
 /**
  * Calls `${baseUrl}${path}` and parses the JSON answer (null when empty, the text when not JSON).
- * Non-2xx answers are returned, not thrown, because docs/product/messages.md §8 maps statuses to messages.
- * @throws UpstreamError when the upstream cannot be reached or times out
- *   (UPSTREAM_TIMEOUT_MS, 30 000 ms by default per docs/product/messages.md §9)
+ * Non-2xx answers are returned, not thrown, because docs/product/messages.md §8 maps statuses to messages;
+ * a redirect is an answer like any other (never followed, so a token never goes where it points).
+ *
+ * The client is undici's `request` on one keep-alive agent: Node's `fetch` is built on the same
+ * undici, and cost about three times its CPU per call for the Request and Response objects,
+ * header guards and streams of the web API (docs/architecture/upstream-calls.md §6.2).
+ * @throws UpstreamError when the upstream cannot be reached, times out (UPSTREAM_TIMEOUT_MS,
+ *   30 000 ms by default per docs/product/messages.md §9) or breaks off its answer
  */
 export async function callUpstream<T = unknown>(
   baseUrl: string,
@@ -58,11 +71,14 @@ export async function callUpstream<T = unknown>(
   for (const [key, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }
+  const { request: send, FormData: UndiciFormData, agent } = await upstreamClient();
   const headers: Record<string, string> = { ...request.headers, accept: "application/json" };
   if (request.token) headers.authorization = `Bearer ${request.token}`;
-  let body: string | FormData | undefined;
+  let body: string | InstanceType<typeof UndiciFormData> | undefined;
   if (request.multipart) {
-    body = request.multipart;
+    // undici sends only its own FormData (and sets the content type with the boundary).
+    body = new UndiciFormData();
+    for (const [name, value] of request.multipart) body.append(name, value);
   } else if (request.json !== undefined) {
     headers["content-type"] = "application/json";
     body = JSON.stringify(request.json);
@@ -72,14 +88,18 @@ export async function callUpstream<T = unknown>(
   }
   const timeout = AbortSignal.timeout(getConfig().UPSTREAM_TIMEOUT_MS);
   const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-  let response: Response;
+  let status: number;
+  let text: string;
+  let retryAfterHeader: string | string[] | undefined;
   try {
-    response = await fetch(url, { method: request.method ?? (body ? "POST" : "GET"), headers, body, signal });
+    const response = await send(url, { method: request.method ?? (body ? "POST" : "GET"), headers, body, signal, dispatcher: agent });
+    status = response.statusCode;
+    retryAfterHeader = response.headers["retry-after"];
+    text = await response.body.text();
   } catch (error) {
     // The URL may carry secrets (docs/product/calls.md §7 puts passwords in query strings): name only the path.
     throw new UpstreamError(`upstream ${path} unreachable: ${(error as Error).name}`);
   }
-  const text = await response.text();
   let parsed: unknown = null;
   if (text) {
     try {
@@ -88,8 +108,9 @@ export async function callUpstream<T = unknown>(
       parsed = text;
     }
   }
-  const retryAfter = Number(response.headers.get("retry-after") ?? Number.NaN);
-  return { status: response.status, ok: response.ok, body: parsed as T, ...(Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfterSeconds: retryAfter } : {}) };
+  const retryAfter = Number((Array.isArray(retryAfterHeader) ? retryAfterHeader[0] : retryAfterHeader) ?? Number.NaN);
+  const ok = status >= 200 && status < 300;
+  return { status, ok, body: parsed as T, ...(Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfterSeconds: retryAfter } : {}) };
 }
 
 /**
