@@ -56,8 +56,15 @@ export function formatInstant(iso: string, timeZone: string, language: Language 
         timeZoneName: "short",
       }),
   );
-  return format.format(new Date(iso));
+  return keptOr(formattedInstants, `${language} ${timeZone} ${iso}`, () => format.format(new Date(iso)));
 }
+
+/**
+ * Instants already written, by language, zone and ISO text: a window's two dates are the same on
+ * every page view until the window changes, and writing one with its zone's name costs ICU a zone
+ * lookup each time (bench/cpu.results.md).
+ */
+const formattedInstants = new Map<string, string>();
 
 /** How the upstream writes an instant inside its texts: `2026-11-20 16:15 UTC` (docs/architecture/behaviour.md §4 "One clock"). */
 const utcTextPattern = /\b(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) UTC\b/g;

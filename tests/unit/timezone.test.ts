@@ -7,6 +7,23 @@ import { describe, expect, it } from "vitest";
 import { formatInstant, localizeTimes } from "~/dates";
 import { postalCodeTimeZone } from "~/server/timezone.server";
 
+describe("formatInstant", () => {
+  it("writes each instant for its own zone and language, the second time as the first", () => {
+    const fresh = (iso: string, timeZone: string, locale: string) =>
+      new Intl.DateTimeFormat(locale, { timeZone, weekday: "short", year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(new Date(iso));
+    const cases: [string, string, "en" | "es", string][] = [
+      ["2026-11-22T16:15:00Z", "America/Phoenix", "en", "en-US"],
+      ["2026-11-22T16:15:00Z", "Asia/Tokyo", "en", "en-US"],
+      ["2026-11-22T16:15:00Z", "America/Phoenix", "es", "es-US"],
+      ["2026-11-22T16:16:00Z", "America/Phoenix", "en", "en-US"],
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const [iso, zone, language, locale] of cases) expect(formatInstant(iso, zone, language)).toBe(fresh(iso, zone, locale));
+    }
+    expect(new Set(cases.map(([iso, zone, language]) => formatInstant(iso, zone, language))).size).toBe(4);
+  });
+});
+
 describe("postalCodeTimeZone", () => {
   it.each([
     ["10001", "America/New_York"],
