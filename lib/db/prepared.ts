@@ -142,6 +142,16 @@ class PreparedConnection implements DatabaseConnection {
 /** The connection type of Kysely's PGlite driver (not exported by name). */
 type InnerConnection = Parameters<PGliteDriver["beginTransaction"]>[0];
 
+/** Ends `connection`'s transaction with `end` (a commit or a rollback); its statements are cached again after, whatever the end. */
+async function ending(connection: DatabaseConnection, end: (inner: InnerConnection) => Promise<void>): Promise<void> {
+  const prepared = connection as PreparedConnection;
+  try {
+    await end(prepared.inner as InnerConnection);
+  } finally {
+    prepared.inTransaction = false;
+  }
+}
+
 /** Kysely's PGlite driver, its connection wrapped in `PreparedConnection`. */
 class PreparedDriver implements Driver {
   readonly #inner: PGliteDriver;
@@ -169,22 +179,12 @@ class PreparedDriver implements Driver {
     prepared.inTransaction = true;
   }
 
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const prepared = connection as PreparedConnection;
-    try {
-      await this.#inner.commitTransaction(prepared.inner as InnerConnection);
-    } finally {
-      prepared.inTransaction = false;
-    }
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return ending(connection, (inner) => this.#inner.commitTransaction(inner));
   }
 
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    const prepared = connection as PreparedConnection;
-    try {
-      await this.#inner.rollbackTransaction(prepared.inner as InnerConnection);
-    } finally {
-      prepared.inTransaction = false;
-    }
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return ending(connection, (inner) => this.#inner.rollbackTransaction(inner));
   }
 
   savepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver["savepoint"]>>[2]): Promise<void> {
