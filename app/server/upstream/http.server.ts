@@ -57,8 +57,8 @@ function upstreamClient() {
  * a redirect is an answer like any other (never followed, so a token never goes where it points).
  *
  * The client is undici's `request` on one keep-alive agent: Node's `fetch` is built on the same
- * undici, and cost about three times its CPU per call for the Request and Response objects,
- * header guards and streams of the web API (docs/architecture/upstream-calls.md §6.2).
+ * undici, and costs more CPU per call for the Request and Response objects, header guards and
+ * streams of the web API (docs/architecture/upstream-calls.md §6.2, bench/README.md).
  * @throws UpstreamError when the upstream cannot be reached, times out (UPSTREAM_TIMEOUT_MS,
  *   30 000 ms by default per docs/product/messages.md §9) or breaks off its answer
  */
