@@ -4,7 +4,7 @@
 // into it at the first start, with nothing lost; a merge a crash interrupted is started again.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -184,8 +184,12 @@ describe("PGLITE_TEMPLATE (the test suite's blank database, copied in initdb's c
     for (const entry of await readdir(dir, { recursive: true })) {
       expect((await stat(path.join(dir, entry))).mode & 0o077, entry).toBe(0);
     }
-    // The copy is the database's own: the blank one is left as it was.
-    const blank = await openPglite(runTemplate!);
+    // The copy is the database's own: the blank one is left as it was. Read through a copy of it:
+    // opening the run's blank database itself would write its postmaster.pid while other test
+    // files copy it.
+    const blankCopy = path.join(await mkdtemp(path.join(tmpdir(), "sw-template-blank-")), "db");
+    await cp(runTemplate!, blankCopy, { recursive: true });
+    const blank = await openPglite(blankCopy);
     try {
       expect((await blank.query("select 1 from pg_tables where tablename = 'copied'")).rows).toEqual([]);
     } finally {
