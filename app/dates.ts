@@ -62,7 +62,7 @@ export function formatInstant(iso: string, timeZone: string, language: Language 
 /**
  * Instants already written, by language, zone and ISO text: a window's two dates are the same on
  * every page view until the window changes, and writing one with its zone's name costs ICU a zone
- * lookup each time (bench/cpu.results.md).
+ * lookup each time (bench/README.md "CPU per request").
  */
 const formattedInstants = new Map<string, string>();
 

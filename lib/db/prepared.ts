@@ -5,7 +5,7 @@
  * also asks the file system each relation's size. The same SQL text is what Kysely compiles for a
  * call site, so a statement run outside a transaction is parsed once under a name and then only
  * bound and executed: one exchange with the database instead of six, and no planning once
- * PostgreSQL keeps a generic plan (bench/cpu.results.md).
+ * PostgreSQL keeps a generic plan (bench/README.md "CPU per request").
  *
  * What stays as PGlite's own `query` does it:
  * - statements in a transaction (Kysely's, through PGlite's `transaction`), and every statement

@@ -198,7 +198,9 @@ describe("the services run alone keep their DATA_DIR owner-only", () => {
   const start = async (service: "identity" | "consumer", env: Record<string, string>) => {
     const p = runMain(path.join(root, `services/${service}/main.ts`), { LOG_LEVEL: "info", PORT: "0", ...env });
     processes.push(p);
-    const url = await listeningUrl(p, service === "identity" ? "identity authority listening" : "consumer API listening");
+    // This file runs initdb itself (no blank database to copy): a first start makes its database,
+    // seconds of CPU that a machine busy with other tests stretches past listeningUrl's 30 s.
+    const url = await listeningUrl(p, service === "identity" ? "identity authority listening" : "consumer API listening", 90_000);
     return { p, url };
   };
   const stop = async (p: MainProcess) => {
