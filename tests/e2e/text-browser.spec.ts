@@ -135,12 +135,12 @@ test("in w3m: the SafeWindow Pass in words, and /verify checks its text with w3m
     await w3m.activate("^Submit");
     await w3m.waitFor("My Safe Window");
     await w3m.activate(`${messages.passLink}$`);
-    // The pass in words: each term, its value under it.
-    const screen = await w3m.waitFor(messages.passTitle);
+    // The pass in words: each term, its value under it (its last line, the print link, shows the whole page is in).
+    const screen = await w3m.waitFor(messages.passPrint);
+    expect(screen).toContain(messages.passTitle);
     expect(screen).toMatch(new RegExp(`^ *${messages.passInitials}\\n +${initials}$`, "m"));
     expect(screen).toMatch(new RegExp(`^ *${messages.passBirthday}\\n +July 14$`, "m"));
     expect(screen).toMatch(new RegExp(`^ *${messages.passStrongUntil}\\n +\\w`, "m"));
-    expect(screen).toContain(messages.passPrint);
   } finally {
     await w3m.close();
   }

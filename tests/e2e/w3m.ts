@@ -18,6 +18,9 @@ const run = promisify(execFile);
 const w3mPath = process.env.W3M_PATH || "/usr/bin/w3m";
 const tmuxPath = process.env.TMUX_PATH || "tmux";
 
+/** w3m's status line while a page is still arriving: "10.5kb loaded", or "  4.1kb  50% ..." when its length is known. */
+const loading = /\d(?:\.\d+)?[kMG]?b(?: loaded|\s+\d+%)/;
+
 /** One w3m in a detached tmux session of its own (120 x 60 characters), with its own cookie jar. */
 export class W3m {
   private readonly session: string;
@@ -46,7 +49,9 @@ export class W3m {
   }
 
   /**
-   * Waits until the screen shows `text` (a string or a pattern) and returns the screen.
+   * Waits until the screen shows `text` (a string or a pattern) and w3m has finished loading the
+   * page, and returns the screen. While a page arrives, w3m draws what it has over the last page and
+   * says how much it has on its status line ("10.5kb loaded"), so a match then may be half a page.
    * @throws with the screen after `timeoutMs` (default 10,000 ms)
    */
   async waitFor(text: string | RegExp, timeoutMs = 10_000): Promise<string> {
@@ -54,7 +59,8 @@ export class W3m {
     let screen = "";
     while (Date.now() < deadline) {
       screen = await this.screen();
-      if (typeof text === "string" ? screen.includes(text) : text.test(screen)) return screen;
+      const shown = typeof text === "string" ? screen.includes(text) : text.test(screen);
+      if (shown && !loading.test(screen)) return screen;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error(`w3m never showed ${String(text)}; the screen was:\n${screen}`);
