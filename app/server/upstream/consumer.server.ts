@@ -271,7 +271,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
     upload(file: File) {
       const multipart = new FormData();
       multipart.set(uploadField, file, file.name || "result.pdf");
-      return inTurn(() => call("addTestResultMultipart", { multipart }, uploadMessages(messages, messages.uploadFailed, worded)), draining, messages);
+      return inTurn(() => call("addTestResultMultipart", { multipart }, uploadMessages(messages, messages.uploadFailed, worded)), draining, messages, file.size);
     },
     /**
      * GET /testresult/addtestresulturl/?url (docs/product/labs.md §10.8): the consumer API fetches the result from
@@ -279,7 +279,7 @@ export function consumerApi(context: Readonly<RouterContextProvider>) {
      * without one says linkFailed. Sent in its turn, busy as `upload`.
      */
     addByLink(url: string) {
-      return inTurn(() => call("addTestResultUrl", { query: { url } }, uploadMessages(messages, messages.resultLinkFailed, worded)), draining, messages);
+      return inTurn(() => call("addTestResultUrl", { query: { url } }, uploadMessages(messages, messages.resultLinkFailed, worded)), draining, messages, url.length);
     },
     /**
      * POST /testresult/dispute/ with the result and the comment. the product rules do not read the answer (docs/product/calls.md §7):

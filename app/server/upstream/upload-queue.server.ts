@@ -1,8 +1,9 @@
 /**
  * The app's own queue of uploads to the consumer API (docs/architecture/results-pipeline.md §5
  * "Uploads at once"): at most `UPLOADS_AT_ONCE` uploads (a file, or a result by link) of this process
- * are at the consumer API at once; more wait here, in order, for at most `UPLOAD_QUEUE_WAIT_MS`
- * and at most `maxWaitingUploads` of them. A burst of uploads then waits a little instead of being
+ * are at the consumer API at once; more wait here, in order, for at most `UPLOAD_QUEUE_WAIT_MS`,
+ * while the waiting ones hold at most `maxWaitingUploadBytes` of files and number at most
+ * `maxWaitingUploads`. A burst of uploads then waits a little instead of being
  * turned away by the consumer API's own limit (`MAX_CONCURRENT_UPLOADS`, 32), and only an upload that
  * does not get its turn in time is answered `busy` (503 with Retry-After: result.server.ts).
  * p-queue keeps the order and the count; the bounded wait is a timer that aborts the task only while
@@ -20,8 +21,16 @@ import { getConfig } from "../config.server";
 import { failure, type Result } from "./result.server";
 import { counter, gauge } from "../../../lib/metrics.ts";
 
-/** Uploads that may wait for their turn; one more is `busy` at once. Each holds its file (at most 10 MB) in memory. */
-export const maxWaitingUploads = 64;
+/**
+ * The files of the uploads waiting for their turn, summed, bytes (64 MiB): each waiting upload holds
+ * its file (at most 10 MB) in memory, so memory bounds the wait by bytes, not by count. An upload
+ * whose file would pass the sum is `busy` at once; a burst of ordinary reports (tens to hundreds of
+ * KB) all wait.
+ */
+export const maxWaitingUploadBytes = 64 * 1024 * 1024;
+
+/** Uploads that may wait for their turn, whatever their size (each also holds a request and a timer); one more is `busy` at once. */
+export const maxWaitingUploads = 256;
 
 /** GET /metrics: uploads of the app waiting for their turn at the consumer API now. */
 const waitingGauge = gauge("safewindow_upload_queue_length", "Uploads waiting in the app's queue for their turn at the consumer API.", []);
@@ -34,6 +43,9 @@ const turnedAway = counter(
 );
 
 let queue: PQueue | undefined;
+
+/** The bytes of the uploads waiting now (not yet started): at most `maxWaitingUploadBytes`. */
+let waitingBytes = 0;
 
 /** The aborts of the uploads not started yet: the drain aborts them all at once. */
 const notStarted = new Set<AbortController>();
@@ -83,25 +95,39 @@ function withRetryAfter<T>(result: Result<T>): Result<T> {
 /**
  * Runs `upload` (one call to the consumer API that hands it a document to check) in its turn:
  * at once when fewer than UPLOADS_AT_ONCE run, else after the uploads before it, waiting at most
- * UPLOAD_QUEUE_WAIT_MS (ms). An upload that finds `maxWaitingUploads` waiting, whose wait runs
- * out, or that is still waiting (or only arrives) once `draining` is aborted, is not sent: it
+ * UPLOAD_QUEUE_WAIT_MS (ms). An upload that must wait but finds `maxWaitingUploads` waiting or
+ * whose `bytes` would take the waiting files past `maxWaitingUploadBytes`, whose wait runs out,
+ * or that is still waiting (or only arrives) once `draining` is aborted, is not sent: it
  * answers the `busy` failure (503, `retryAfterSeconds` = the wait bound in seconds,
  * messages.uploadBusy). Once started, `upload` runs to its own answer, drain or not; its `busy`
  * failure (the consumer API's 503) without a Retry-After gets the same wait.
  * @param draining aborted when the server's drain begins (the request context's `draining`, app/server/context.ts)
  * @param messages the catalogue of the request's language, for the busy failure's message
+ * @param bytes what the upload holds in memory while it waits: its file's size (a result by link: its URL's length)
  * @returns upload's result, or the busy failure
  * @throws whatever `upload` throws (programming errors, the sign-in redirect)
  */
-export async function inTurn<T>(upload: () => Promise<Result<T>>, draining: AbortSignal, messages: Messages): Promise<Result<T>> {
+export async function inTurn<T>(upload: () => Promise<Result<T>>, draining: AbortSignal, messages: Messages, bytes: number): Promise<Result<T>> {
   const uploads = uploadQueue();
-  if (draining.aborted || uploads.size >= maxWaitingUploads) return queueBusy(messages);
+  if (draining.aborted) return queueBusy(messages);
+  const queued = uploads.pending >= uploads.concurrency;
+  if (queued && (uploads.size >= maxWaitingUploads || waitingBytes + bytes > maxWaitingUploadBytes)) return queueBusy(messages);
   watchDrain(draining);
   const waited = new AbortController();
   notStarted.add(waited);
   const timer = setTimeout(() => waited.abort(), getConfig().UPLOAD_QUEUE_WAIT_MS);
-  const queued = uploads.pending >= uploads.concurrency;
-  if (queued) waitingGauge.inc();
+  let held = queued;
+  /** The upload stops waiting (started, or dropped): its bytes and its place are given back, once. */
+  const release = () => {
+    if (!held) return;
+    held = false;
+    waitingBytes -= bytes;
+    waitingGauge.dec();
+  };
+  if (queued) {
+    waitingBytes += bytes;
+    waitingGauge.inc();
+  }
   let started = false;
   try {
     return await uploads.add(
@@ -109,19 +135,17 @@ export async function inTurn<T>(upload: () => Promise<Result<T>>, draining: Abor
         started = true;
         notStarted.delete(waited);
         clearTimeout(timer);
-        if (queued) waitingGauge.dec();
+        release();
         return upload().then(withRetryAfter);
       },
       // The timer or the drain ends the wait; p-queue drops a task whose signal aborts before it starts.
       { signal: waited.signal },
     );
   } catch (error) {
-    if (!started) {
-      if (queued) waitingGauge.dec();
-      return queueBusy(messages);
-    }
+    if (!started) return queueBusy(messages);
     throw error;
   } finally {
+    release();
     notStarted.delete(waited);
     clearTimeout(timer);
   }
