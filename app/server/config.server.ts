@@ -9,11 +9,13 @@
  * `process.env`.
  *
  * This file is imported both by server.ts (run by Node's type stripping) and by the Vite
- * bundle, so it imports nothing but zod and node built-ins; it holds no state server.ts uses.
+ * bundle, so it imports nothing but zod, proxy-addr (Express's reader of `trust proxy`) and node
+ * built-ins; it holds no state server.ts uses.
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { compile as compileTrust } from "proxy-addr";
 import { z } from "zod";
 
 const optionalUrl = z
@@ -25,6 +27,34 @@ const basePath = z
   .string()
   .regex(/^\/([A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*)?\/?$/, "must be a path such as / or /safewindow")
   .transform((p) => (p.length > 1 ? p.replace(/\/+$/, "") : "/"));
+
+/**
+ * TRUST_PROXY as Express's `trust proxy` setting takes it: `true` or `false`, a whole number of
+ * proxies in front (hops, 0-32), or a comma-separated list of addresses, subnets and the names
+ * loopback, linklocal and uniquelocal, checked by proxy-addr as Express checks it. Express reads a
+ * string as a list only, so "true" or "2" given as text would fail at start or trust the address
+ * 0.0.0.2 instead.
+ */
+const trustProxy = z
+  .string()
+  .transform((value, context): boolean | number | string => {
+    const text = value.trim();
+    if (text === "true" || text === "false") return text === "true";
+    if (/^\d+$/.test(text) && Number(text) <= 32) return Number(text);
+    if (!/^\d+$/.test(text) && isTrustList(text)) return text;
+    context.addIssue({ code: "custom", message: "must be true, false, a number of proxies (0-32), or addresses and subnets such as loopback, 10.0.0.0/8" });
+    return z.NEVER;
+  });
+
+/** True when Express's own reader of `trust proxy` (proxy-addr's compile) takes `text` as its comma-separated list: what it refuses, Express would refuse at start. */
+function isTrustList(text: string): boolean {
+  try {
+    compileTrust(text.split(",").map((entry) => entry.trim()));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -68,7 +98,7 @@ const envSchema = z.object({
   /** Bearer token that GET /metrics requires (Prometheus text); unset: /metrics is not served at all. */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  TRUST_PROXY: z.string().default("loopback"),
+  TRUST_PROXY: trustProxy.default("loopback"),
   DEFAULT_TIME_ZONE: z.string().default("America/New_York"),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(60),

@@ -1,3 +1,5 @@
+import express from "express";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "../../app/server/config.server";
 
@@ -85,5 +87,66 @@ describe("parseConfig", () => {
   ])("a wrong %s stops the start with a message naming it", (name, value) => {
     expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+});
+
+describe("TRUST_PROXY, as Express's trust proxy takes it", () => {
+  /** The client address Express reads for a request from `peer` with `forwardedFor`, under TRUST_PROXY `value`. */
+  function clientIp(value: string, peer: string, forwardedFor: string): string | undefined {
+    const app = express();
+    app.set("trust proxy", parseConfig({ TRUST_PROXY: value }).TRUST_PROXY);
+    const request = Object.create(app.request) as express.Request;
+    Object.assign(request, { app, headers: { "x-forwarded-for": forwardedFor }, socket: { remoteAddress: peer }, connection: { remoteAddress: peer } });
+    return request.ip;
+  }
+
+  it("reads true, false and a number of proxies as such, not as addresses", () => {
+    expect(parseConfig({ TRUST_PROXY: "true" }).TRUST_PROXY).toBe(true);
+    expect(parseConfig({ TRUST_PROXY: "false" }).TRUST_PROXY).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: " 2 " }).TRUST_PROXY).toBe(2);
+    expect(parseConfig({}).TRUST_PROXY).toBe("loopback");
+    // From a proxy at 10.0.0.5, in front of which another proxy (192.0.2.9) forwarded the browser (203.0.113.7).
+    const chain = "203.0.113.7, 192.0.2.9";
+    expect(clientIp("true", "10.0.0.5", chain)).toBe("203.0.113.7");
+    expect(clientIp("false", "10.0.0.5", chain)).toBe("10.0.0.5");
+    expect(clientIp("1", "10.0.0.5", chain)).toBe("192.0.2.9");
+    expect(clientIp("2", "10.0.0.5", chain)).toBe("203.0.113.7");
+    expect(clientIp("10.0.0.0/8", "10.0.0.5", chain)).toBe("192.0.2.9");
+    expect(clientIp("10.0.0.0/255.0.0.0, 192.0.2.0/24", "10.0.0.5", chain)).toBe("203.0.113.7");
+    expect(clientIp("loopback", "10.0.0.5", chain)).toBe("10.0.0.5");
+  });
+
+  it("refuses at start what Express would not take or would misread, naming the variable", () => {
+    for (const value of ["yes", "33", "-1", "1.5", "10.0.0.0/33", "10.0.0.0/0", "10.0.0.0/0.0.0.0", "10.0.0.0/255.0.255.0", "10.0.0.0/8/8", "::1/255.0.0.0", "loopback,", "localhost"]) {
+      expect(() => parseConfig({ TRUST_PROXY: value }), value).toThrow(ConfigError);
+      expect(() => parseConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY: must be true, false, a number of proxies/);
+    }
+  });
+
+  it("any value it accepts, Express takes without throwing", () => {
+    const entry = fc.oneof(
+      fc.constantFrom("loopback", "linklocal", "uniquelocal"),
+      fc.ipV4(),
+      fc.ipV6(),
+      fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 40 })).map(([address, bits]) => `${address}/${bits}`),
+      fc.tuple(fc.ipV6(), fc.integer({ min: 0, max: 140 })).map(([address, bits]) => `${address}/${bits}`),
+      fc.tuple(fc.ipV4(), fc.ipV4()).map(([address, mask]) => `${address}/${mask}`),
+      fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 32 })).map(([address, bits]) => `${address}/${[24, 16, 8, 0].map((shift) => ((2 ** 32 - 2 ** (32 - bits)) / 2 ** shift) & 255).join(".")}`),
+      fc.string({ maxLength: 12 }),
+    );
+    const value = fc.oneof(fc.array(entry, { minLength: 1, maxLength: 4 }).map((entries) => entries.join(",")), fc.integer({ min: -2, max: 40 }).map(String), fc.string());
+    fc.assert(
+      fc.property(value, (text) => {
+        let parsed: ReturnType<typeof parseConfig>["TRUST_PROXY"];
+        try {
+          parsed = parseConfig({ TRUST_PROXY: text }).TRUST_PROXY;
+        } catch (error) {
+          expect(error).toBeInstanceOf(ConfigError);
+          return;
+        }
+        expect(() => express().set("trust proxy", parsed)).not.toThrow();
+      }),
+      { numRuns: 500 },
+    );
   });
 });
