@@ -1,16 +1,16 @@
 /**
- * Server entry: streams the HTML with the request's CSP nonce (docs/architecture/README.md §2 server). The
- * request context comes from server/app.ts's getLoadContext, built in the same bundle, so its keys
- * are this bundle's.
+ * Server entry: renders the page with the request's CSP nonce (docs/architecture/README.md §2 server) and
+ * answers it whole, gzipped on a kept compressor when the browser accepts gzip
+ * (docs/decisions/0021-pages-whole-and-gzipped.md). The request context comes from server/app.ts's
+ * getLoadContext, built in the same bundle, so its keys are this bundle's.
  */
-import { Transform } from "node:stream";
+import { Writable } from "node:stream";
 import type { EntryContext } from "react-router";
 import { ServerRouter, type RouterContextProvider } from "react-router";
-import { createReadableStreamFromReadable } from "@react-router/node";
-import { isbot } from "isbot";
-import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
+import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./nonce";
 import { requestContext } from "./server/context";
+import { acceptsGzip, gzipPage } from "./server/gzip.server";
 import { actionInstrumentation } from "./server/http-metrics.server";
 import type { SharedPageHandle } from "./server/page-cache.server";
 import { languageCookieName, languageOf } from "./server/i18n.server";
@@ -45,13 +45,11 @@ export default function handleRequest(
   // Here as well as in the language middleware: a page the shared page cache stores keeps the
   // headers the renderer gave, and its copies must say their language too.
   responseHeaders.set("Content-Language", languageOf(loadContext));
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   const slot = sharedPage && storable(responseStatusCode, responseHeaders, routerContext) ? sharedPage : undefined;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     let failed = false;
-    const userAgent = request.headers.get("user-agent");
-    const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={nonce}>
@@ -59,16 +57,29 @@ export default function handleRequest(
       </NonceContext>,
       {
         nonce,
-        [readyOption]() {
+        onShellReady() {
           shellRendered = true;
-          const body = coalescingStream((html) => {
-            clearTimeout(timeoutId);
-            timeoutId = undefined;
-            if (slot && html !== undefined && !failed) slot.store(html, responseHeaders);
-          }, slot !== undefined);
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+        },
+        // The whole page, then one answer with its length: no page of the app suspends, so nothing
+        // comes sooner by streaming, and one piece costs the main thread least.
+        onAllReady() {
+          const pieces: Buffer[] = [];
+          pipe(
+            new Writable({
+              write(chunk: Buffer, _encoding, callback) {
+                pieces.push(chunk);
+                callback();
+              },
+              final(callback) {
+                clearTimeout(timeoutId);
+                timeoutId = undefined;
+                const html = Buffer.concat(pieces);
+                if (slot && !failed) slot.store(html.toString("utf8"), responseHeaders);
+                answer(html).then(resolve, reject);
+                callback();
+              },
+            }),
+          );
         },
         onShellError(error: unknown) {
           failed = true;
@@ -82,6 +93,20 @@ export default function handleRequest(
       },
     );
   });
+
+  /** The Response of the page's HTML: gzip (a kept compressor, gzip.server.ts) when the browser accepts it, with its length. */
+  async function answer(html: Buffer): Promise<Response> {
+    let body = html;
+    if (acceptsGzip(request.headers.get("accept-encoding"))) {
+      body = await gzipPage(html);
+      responseHeaders.set("Content-Encoding", "gzip");
+    }
+    // The compression middleware leaves an answer with a Content-Encoding alone; it says Vary for both.
+    if (!/\baccept-encoding\b/i.test(responseHeaders.get("Vary") ?? "")) responseHeaders.append("Vary", "Accept-Encoding");
+    responseHeaders.set("Content-Length", String(body.length));
+    // A Buffer is a Uint8Array over an ArrayBuffer here (never a SharedArrayBuffer).
+    return new Response(body as Uint8Array<ArrayBuffer>, { headers: responseHeaders, status: responseStatusCode });
+  }
 }
 
 /** Logs errors of loaders and actions once, with the request id, never to the browser. */
@@ -104,41 +129,4 @@ function storable(status: number, headers: Headers, context: EntryContext): bool
   const leaf = context.staticHandlerContext.matches.at(-1);
   const handle = leaf ? (context.routeModules[leaf.route.id]?.handle as Partial<SharedPageHandle> | undefined) : undefined;
   return handle?.sharedPage === true;
-}
-
-/**
- * A pass-through stream that joins what is written within one turn of the event loop into one
- * chunk: React writes a page's HTML in pieces of about 2 KB, all at once, and each piece would
- * otherwise cost its own trip through the compression middleware and the socket. Later writes
- * (a Suspense boundary resolving) still flow as they come. `onEnd` runs once the writer ended,
- * with the whole HTML when `keep` is set (for the shared page cache), else with undefined.
- */
-function coalescingStream(onEnd: (html: string | undefined) => void, keep: boolean): Transform {
-  const kept: Buffer[] = [];
-  let pending: Buffer[] = [];
-  let scheduled = false;
-  const stream = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      pending.push(chunk);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flushPending);
-      }
-      callback();
-    },
-    flush(callback) {
-      flushPending();
-      onEnd(keep ? Buffer.concat(kept).toString("utf8") : undefined);
-      callback();
-    },
-  });
-  function flushPending() {
-    scheduled = false;
-    if (pending.length === 0) return;
-    const joined = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
-    pending = [];
-    if (keep) kept.push(joined);
-    stream.push(joined);
-  }
-  return stream;
 }

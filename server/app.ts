@@ -26,6 +26,7 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import { createRequestHandler } from "@react-router/express";
 import { maxFormBodyBytes, maxPassPhotoMegabytes, maxUploadMegabytes, maxVerifyBodyBytes, uploadDiscardLimitBytes } from "../app/limits.ts";
 import { paths, routePathOf } from "../app/paths.ts";
+import { acceptsGzip } from "../app/server/gzip.server.ts";
 import { defaultLanguage, type Language } from "../app/i18n.ts";
 import { messagesIn, type Messages } from "../app/messages/catalogues.ts";
 import { sharedPageCookies } from "../app/entry.server.tsx";
@@ -225,7 +226,8 @@ export async function createApp(options: AppOptions): Promise<Express> {
     res.set("Permissions-Policy", `camera=${camera}, microphone=(), geolocation=(self), payment=(), usb=(), browsing-topics=()`);
     next();
   });
-  // Answers made per request (pages, data, error pages) are compressed with gzip, even for a browser
+  // Answers made per request (data, error pages; a rendered page comes gzipped from app/entry.server.tsx,
+  // docs/decisions/0021-pages-whole-and-gzipped.md) are compressed with gzip, even for a browser
   // that also accepts br: on our 8-11 KB pages brotli saved about 80 bytes (3%) and cost a quarter of
   // GET /login's requests/s, its encoder state being set up for every answer (bench/pages.results.md).
   // The middleware prefers br whenever it is accepted, so br is taken out of what it reads; the
@@ -428,7 +430,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
     res.vary("Accept-Encoding");
     res.vary("Accept-Language");
     // Without an Accept-Encoding header the answer is the plain HTML, as the compression middleware would send.
-    const gzip = Boolean(req.headers["accept-encoding"]) && req.acceptsEncodings("gzip", "identity") === "gzip";
+    const gzip = acceptsGzip(req.headers["accept-encoding"]);
     if (gzip) res.setHeader("Content-Encoding", "gzip");
     const body = gzip ? page.gzip : page.html;
     res.setHeader("Content-Length", body.length);

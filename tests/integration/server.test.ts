@@ -5,6 +5,7 @@
  * builds before it runs vitest).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
@@ -95,12 +96,43 @@ describe("server.ts with the embedded identity authority", () => {
     expect((await fetch(`${server.url}/favicon.svg/x`)).headers.get("content-type")).toMatch(/text\/html/);
   });
 
-  it("writes a page's HTML in one piece (one chunk of the chunked body), not React's 2 KB pieces", async () => {
-    // A URL the shared page cache has not seen, so the page is rendered (a stored copy has a Content-Length).
-    const { framing, body } = await rawChunkedGet(`${server.url}/login?chunked=1`);
-    expect(body).toContain("<h1>Sign In</h1>");
-    expect(body.length).toBeGreaterThan(4096);
-    expect(framing).toEqual([Buffer.byteLength(body)]);
+  it("answers a rendered page whole, with its length: plain, and gzip", async () => {
+    // URLs the shared page cache has not seen, so each page is rendered (docs/decisions/0021-pages-whole-and-gzipped.md).
+    const plain = await rawSocketGet(`${server.url}/login?whole=plain`, "identity");
+    expect(plain.head).not.toMatch(/transfer-encoding/i);
+    expect(plain.head).not.toMatch(/content-encoding/i);
+    expect(plain.head).toMatch(new RegExp(`^content-length: ${plain.body.length}$`, "im"));
+    expect(plain.body.toString("utf8")).toContain("<h1>Sign In</h1>");
+    expect(plain.body.toString("utf8").trimEnd()).toMatch(/<\/html>$/);
+    const gzip = await rawSocketGet(`${server.url}/login?whole=gzip`, "gzip, deflate, br");
+    expect(gzip.head).not.toMatch(/transfer-encoding/i);
+    expect(gzip.head).toMatch(/^content-encoding: gzip$/im);
+    expect(gzip.head).toMatch(/^vary: .*accept-encoding/im);
+    expect(gzip.head).toMatch(new RegExp(`^content-length: ${gzip.body.length}$`, "im"));
+    expect(gunzipSync(gzip.body).toString("utf8")).toContain("<h1>Sign In</h1>");
+  });
+
+  it("gzips rendered pages on kept compressors: many at once, and after pages whose browser went away, each is whole", async () => {
+    const cut = Array.from({ length: 6 }, (_, n) => {
+      const request = httpRequest(`${server.url}/login?cut=${n}`, { headers: { "accept-encoding": "gzip" } });
+      request.on("error", () => {});
+      request.end();
+      // Gone before the page is rendered.
+      setImmediate(() => request.destroy());
+      return request;
+    });
+    await Promise.all(cut.map((request) => new Promise((resolve) => request.once("close", resolve))));
+    const pages = await Promise.all(Array.from({ length: 24 }, (_, n) => rawGet(`${server.url}/login?at-once=${n}`, "gzip, deflate, br")));
+    for (const page of pages) {
+      expect(page.status).toBe(200);
+      expect(page.headers["content-encoding"]).toBe("gzip");
+      expect(Number(page.headers["content-length"])).toBe(page.body.length);
+      const html = gunzipSync(page.body).toString("utf8");
+      expect(html).toContain("<h1>Sign In</h1>");
+      expect(html.trimEnd()).toMatch(/<\/html>$/);
+    }
+    // And the server goes on answering.
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
 
   it("compresses pages with gzip even when the browser also accepts br", async () => {
@@ -507,33 +539,21 @@ describe("a main screen whose upstream fails while loading", () => {
   });
 });
 
-/**
- * GET without compression over a raw socket; returns the sizes of the chunked body's data chunks,
- * in order, and the body. Throws when the answer is not chunked.
- */
-function rawChunkedGet(url: string): Promise<{ framing: number[]; body: string }> {
+/** GET over a raw socket with `acceptEncoding`; returns the header block as sent and the body's bytes as they came (framing included). */
+function rawSocketGet(url: string, acceptEncoding: string): Promise<{ head: string; body: Buffer }> {
   const { hostname, port, pathname, search } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(`GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n`));
+    // Written, not ended: a browser keeps its side open until the answer is in (Connection: close ends it then).
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept-Encoding: ${acceptEncoding}\r\nConnection: close\r\n\r\n`),
+    );
     const received: Buffer[] = [];
     socket.on("data", (data: Buffer) => received.push(data));
     socket.on("error", reject);
     socket.on("end", () => {
       const raw = Buffer.concat(received);
       const headerEnd = raw.indexOf("\r\n\r\n");
-      if (!/transfer-encoding: chunked/i.test(raw.subarray(0, headerEnd).toString("latin1"))) return reject(new Error("not a chunked answer"));
-      const framing: number[] = [];
-      const parts: Buffer[] = [];
-      let at = headerEnd + 4;
-      for (;;) {
-        const lineEnd = raw.indexOf("\r\n", at);
-        const size = Number.parseInt(raw.subarray(at, lineEnd).toString("latin1"), 16);
-        if (size === 0) break;
-        framing.push(size);
-        parts.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
-        at = lineEnd + 2 + size + 2;
-      }
-      resolve({ framing, body: Buffer.concat(parts).toString("utf8") });
+      resolve({ head: raw.subarray(0, headerEnd).toString("latin1"), body: raw.subarray(headerEnd + 4) });
     });
   });
 }
