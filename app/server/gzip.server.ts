@@ -48,17 +48,20 @@ export function gzipPage(page: Uint8Array): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const out: Buffer[] = [];
     const onData = (chunk: Buffer) => out.push(chunk);
-    const onError = (error: Error) => {
+    /** A failed compressor is closed, never kept; its 'error' listener stays, so the event it still emits is handled. */
+    const fail = (error: Error) => {
       compressor.off("data", onData);
       compressor.close();
       reject(error);
     };
     compressor.on("data", onData);
-    compressor.once("error", onError);
+    compressor.on("error", fail);
     compressor.write(page);
-    compressor.flush(constants.Z_FINISH, () => {
+    // The stream calls this with the error, if any, before it emits 'error'.
+    const finished = (error?: Error | null) => {
+      if (error || compressor.destroyed) return fail(error ?? new Error("gzip: the compressor was destroyed"));
       compressor.off("data", onData);
-      compressor.off("error", onError);
+      compressor.off("error", fail);
       if (idle.length < keptCompressors) {
         compressor.reset();
         idle.push(compressor);
@@ -66,6 +69,7 @@ export function gzipPage(page: Uint8Array): Promise<Buffer> {
         compressor.close();
       }
       resolve(out.length === 1 ? out[0]! : Buffer.concat(out));
-    });
+    };
+    compressor.flush(constants.Z_FINISH, finished as () => void);
   });
 }

@@ -1,7 +1,8 @@
 // The pages' gzip on kept compressors (app/server/gzip.server.ts, docs/decisions/0021-pages-whole-and-gzipped.md):
 // every page decompresses to its own HTML however often a compressor is reused, pages at once each
 // get their own, and at most keptCompressors stay.
-import { gunzipSync } from "node:zlib";
+import type { TransformCallback } from "node:stream";
+import zlib, { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { acceptsGzip, gzipPage, idleCompressors, keptCompressors } from "../../app/server/gzip.server";
@@ -31,6 +32,29 @@ describe("gzipPage", () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("a compressor that fails rejects its page, is closed rather than kept, and the process goes on", async () => {
+    await gzipPage(page(1));
+    const before = idleCompressors();
+    expect(before).toBeGreaterThan(0);
+    // zlib's own stream fails once, as a compressor whose native write failed would.
+    const transform = zlib.Gzip.prototype._transform;
+    let failNext = true;
+    zlib.Gzip.prototype._transform = function (this: zlib.Gzip, chunk: Buffer, encoding: BufferEncoding, callback: TransformCallback) {
+      if (!failNext) return transform.call(this, chunk, encoding, callback);
+      failNext = false;
+      callback(new Error("zlib failed"));
+    };
+    try {
+      await expect(gzipPage(page(2))).rejects.toThrow("zlib failed");
+      // The stream's 'error' event comes a turn later: it must find its listener.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      zlib.Gzip.prototype._transform = transform;
+    }
+    expect(idleCompressors()).toBe(before - 1);
+    expect(gunzipSync(await gzipPage(page(3))).equals(page(3))).toBe(true);
   });
 
   it("compresses as the middleware did (zlib's defaults): an ordinary page to about a quarter", async () => {
