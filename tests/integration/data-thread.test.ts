@@ -4,7 +4,7 @@
  * up, so that a new server can start on it; and every session call made to a dead thread rejects
  * instead of hanging. The server.ts cases need `npm run build` first.
  */
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -45,7 +45,10 @@ describe("a crash of the data thread", () => {
   async function crashAndCheck(dataDir: string, how: "throw" | "exit", errorText: string): Promise<void> {
     const trigger = path.join(temp("trigger"), "crash");
     const server = await crashable(dataDir, trigger);
-    writeFileSync(trigger, how);
+    // Written beside it, then renamed: the thread polls for the file and must never read it empty
+    // (created, not yet written), which it took for "throw".
+    writeFileSync(`${trigger}.part`, how);
+    renameSync(`${trigger}.part`, trigger);
     expect(await server.exited).toBe(1);
     const fatal = logLines(server.output()).filter((line) => line.level === 60);
     expect(fatal).toHaveLength(1);
