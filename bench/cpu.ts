@@ -56,20 +56,20 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { form, root } from "../tests/integration/server-process.ts";
+import { root } from "../tests/integration/server-process.ts";
 import {
   autocannon,
   BROWSER_ACCEPT_ENCODING,
-  PERSON,
+  gatePages,
   requireBuild,
   serverEnvironment,
   shippedNodeOptions,
-  signedInUser,
   startBenchServer,
   type AutocannonInstance,
   type AutocannonOptions,
   type AutocannonResult,
   type BenchServer,
+  type GatePage,
 } from "./support.ts";
 
 const QUICK = process.argv.includes("--quick");
@@ -189,62 +189,12 @@ const expect: BenchServer["expect"] = server.expect;
 const bare = await startBenchServer({ startTimeoutMs: START_TIMEOUT_MS, script: path.join("bench", "bare", "server.ts"), readyPath: "/login" });
 
 try {
-  // ------------------------------------------------------------ the signed-in person, two people followed, the returning visitor
-  const { cookie } = await signedInUser(server);
-  const followed = [await signedInUser(server), await signedInUser(server)];
-  // Every person made here is PERSON: the search by the last name finds the others (not oneself).
-  const found = await (await fetch(`${server.base}/addpublisher?q=${PERSON.lastName}`, { headers: { cookie } })).text();
-  const ids = [...found.matchAll(/name="sfConsumerId" value="([^"]+)"/g)].map((m) => m[1]!);
-  expect(ids.length === followed.length, `the search for ${PERSON.lastName} found ${ids.length} people, expected ${followed.length}`);
-  for (const id of ids) {
-    const requested = await fetch(`${server.base}/addpublisher?q=${PERSON.lastName}`, form({ sfConsumerId: id }, server.base, cookie));
-    expect(requested.status < 400, `the follow request answered ${requested.status}`);
-  }
-  for (const person of followed) {
-    const followers = await (await fetch(`${server.base}/people?tab=followers`, { headers: { cookie: person.cookie } })).text();
-    const relation = /follower\?id=([^"&]+)/.exec(followers)?.[1];
-    expect(relation !== undefined, "a followed person's /people?tab=followers shows no request");
-    const confirmed = await fetch(`${server.base}/follower?id=${relation}`, form({ intent: "confirm" }, server.base, person.cookie));
-    expect(confirmed.status < 400, `confirming the follow request answered ${confirmed.status}`);
-  }
-  // What the browser keeps once signed out: every cookie but the session.
-  const returningCookie = cookie
-    .split("; ")
-    .filter((pair) => !pair.startsWith("__session="))
-    .join("; ");
-  expect(returningCookie.includes("sw_username="), `no remembered e-mail address among the cookies: ${returningCookie}`);
-
-  // ------------------------------------------------------------ pages
-  interface Page {
-    label: string;
-    target: BenchServer;
-    path: string;
-    headers: Record<string, string>;
-    /** Texts the first answer must contain (the real page, not a redirect or error page). */
-    texts: string[];
-  }
-  const pages: Page[] = [
-    { label: "bare React Router /login", target: bare, path: "/login", headers: {}, texts: ["<h1>Sign In</h1>"] },
-    { label: "/login, returning visitor (rendered)", target: server, path: "/login", headers: { cookie: returningCookie }, texts: ["<h1>Sign In</h1>", 'value="bench-'] },
-    { label: "signed-in /safewindow", target: server, path: "/safewindow", headers: { cookie }, texts: ["My Safe Window", `${PERSON.firstName} ${PERSON.lastName}`, "Strong until"] },
-    { label: "signed-in /mytests", target: server, path: "/mytests", headers: { cookie }, texts: ["<h1>My Tests</h1>", 'aria-label="Test results"', "Strong until"] },
-    { label: "signed-in /people (2 followed)", target: server, path: "/people", headers: { cookie }, texts: ["<h1>People</h1>", 'class="person-state strong"'] },
-  ];
-  for (const page of pages) {
-    const answer = await fetch(`${page.target.base}${page.path}`, { headers: page.headers, redirect: "manual" });
-    const text = await answer.text();
-    const missing = page.texts.filter((t) => !text.includes(t));
-    expect(answer.status === 200 && missing.length === 0, `${page.label}: answered ${answer.status}, missing ${JSON.stringify(missing)}`);
-  }
-  const people = await (await fetch(`${server.base}/people`, { headers: { cookie } })).text();
-  expect(people.match(/class="person-state strong"/g)?.length === 2, "/people does not list both people followed with a Strong window");
-  // The page cache's copy carries no nonce: a nonce means this /login was rendered for the request.
-  const loginPolicy = (await fetch(`${server.base}/login`, { headers: { cookie: returningCookie } })).headers.get("content-security-policy") ?? "";
-  expect(loginPolicy.includes("'nonce-"), "the returning visitor's /login came from the shared page cache");
+  // ------------------------------------------------------------ the pages, each checked once (bench/support.ts gatePages)
+  const pages = await gatePages(server, bare);
 
   // ------------------------------------------------------------ load
   const pidOf = (target: BenchServer) => target.child.pid!;
-  const load = async (page: Page, amount: number): Promise<{ result: AutocannonResult; seconds: number }> => {
+  const load = async (page: GatePage, amount: number): Promise<{ result: AutocannonResult; seconds: number }> => {
     const startedAt = performance.now();
     const result = await autocannonFor({ url: `${page.target.base}${page.path}`, method: "GET", headers: { ...page.headers, "accept-encoding": BROWSER_ACCEPT_ENCODING }, connections: CONNECTIONS, amount });
     const seconds = (performance.now() - startedAt) / 1000;
@@ -266,7 +216,7 @@ try {
     rps: number;
     p99: number;
   }
-  const runs = new Map<Page, Run[]>(pages.map((page) => [page, []]));
+  const runs = new Map<GatePage, Run[]>(pages.map((page) => [page, []]));
   const lastReading = new Map<BenchServer, Reading>();
   for (let round = 1; round <= ROUNDS; round++) {
     for (const page of pages) {

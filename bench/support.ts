@@ -367,3 +367,70 @@ async function mailLink(server: BenchServer, to: string, linkPart: string): Prom
   }
   throw new Error(`no mail to ${to} with a ${linkPart} link in ${outbox}`);
 }
+
+/** A page the CPU and allocation benches load: on which server, at which path, with which cookies. */
+export interface GatePage {
+  label: string;
+  target: BenchServer;
+  path: string;
+  headers: Record<string, string>;
+  /** Texts the first answer must contain (the real page, not a redirect or error page). */
+  texts: string[];
+}
+
+/**
+ * The pages of the CPU gates (bench/README.md "The performance goals"), made and checked through the
+ * app's forms, no JavaScript: bench/bare's /login; /login rendered for a returning visitor (the
+ * cookies a browser keeps once signed out: the remembered e-mail address and the banner answer, so
+ * never the shared page cache's copy, checked by the answer's CSP nonce); and signed-in /safewindow,
+ * /mytests and /people of the person of `signedInUser` (one Harborview Labs report, an open Strong
+ * window), who follows two people made the same way, each request confirmed.
+ * @throws (through `server.expect`) when a page answers other than 200 or lacks its texts
+ */
+export async function gatePages(server: BenchServer, bare: BenchServer): Promise<GatePage[]> {
+  const expect: BenchServer["expect"] = server.expect;
+  const { cookie } = await signedInUser(server);
+  const followed = [await signedInUser(server), await signedInUser(server)];
+  // Every person made here is PERSON: the search by the last name finds the others (not oneself).
+  const found = await (await fetch(`${server.base}/addpublisher?q=${PERSON.lastName}`, { headers: { cookie } })).text();
+  const ids = [...found.matchAll(/name="sfConsumerId" value="([^"]+)"/g)].map((m) => m[1]!);
+  expect(ids.length === followed.length, `the search for ${PERSON.lastName} found ${ids.length} people, expected ${followed.length}`);
+  for (const id of ids) {
+    const requested = await fetch(`${server.base}/addpublisher?q=${PERSON.lastName}`, form({ sfConsumerId: id }, server.base, cookie));
+    expect(requested.status < 400, `the follow request answered ${requested.status}`);
+  }
+  for (const person of followed) {
+    const followers = await (await fetch(`${server.base}/people?tab=followers`, { headers: { cookie: person.cookie } })).text();
+    const relation = /follower\?id=([^"&]+)/.exec(followers)?.[1];
+    expect(relation !== undefined, "a followed person's /people?tab=followers shows no request");
+    const confirmed = await fetch(`${server.base}/follower?id=${relation}`, form({ intent: "confirm" }, server.base, person.cookie));
+    expect(confirmed.status < 400, `confirming the follow request answered ${confirmed.status}`);
+  }
+  // What the browser keeps once signed out: every cookie but the session.
+  const returningCookie = cookie
+    .split("; ")
+    .filter((pair) => !pair.startsWith("__session="))
+    .join("; ");
+  expect(returningCookie.includes("sw_username="), `no remembered e-mail address among the cookies: ${returningCookie}`);
+
+  // ------------------------------------------------------------ pages
+  const pages: GatePage[] = [
+    { label: "bare React Router /login", target: bare, path: "/login", headers: {}, texts: ["<h1>Sign In</h1>"] },
+    { label: "/login, returning visitor (rendered)", target: server, path: "/login", headers: { cookie: returningCookie }, texts: ["<h1>Sign In</h1>", 'value="bench-'] },
+    { label: "signed-in /safewindow", target: server, path: "/safewindow", headers: { cookie }, texts: ["My Safe Window", `${PERSON.firstName} ${PERSON.lastName}`, "Strong until"] },
+    { label: "signed-in /mytests", target: server, path: "/mytests", headers: { cookie }, texts: ["<h1>My Tests</h1>", 'aria-label="Test results"', "Strong until"] },
+    { label: "signed-in /people (2 followed)", target: server, path: "/people", headers: { cookie }, texts: ["<h1>People</h1>", 'class="person-state strong"'] },
+  ];
+  for (const page of pages) {
+    const answer = await fetch(`${page.target.base}${page.path}`, { headers: page.headers, redirect: "manual" });
+    const text = await answer.text();
+    const missing = page.texts.filter((t) => !text.includes(t));
+    expect(answer.status === 200 && missing.length === 0, `${page.label}: answered ${answer.status}, missing ${JSON.stringify(missing)}`);
+  }
+  const people = await (await fetch(`${server.base}/people`, { headers: { cookie } })).text();
+  expect(people.match(/class="person-state strong"/g)?.length === 2, "/people does not list both people followed with a Strong window");
+  // The page cache's copy carries no nonce: a nonce means this /login was rendered for the request.
+  const loginPolicy = (await fetch(`${server.base}/login`, { headers: { cookie: returningCookie } })).headers.get("content-security-policy") ?? "";
+  expect(loginPolicy.includes("'nonce-"), "the returning visitor's /login came from the shared page cache");
+  return pages;
+}
