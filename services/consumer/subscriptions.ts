@@ -10,7 +10,7 @@ import { sql } from "kysely";
 import type { Kysely } from "kysely";
 import type { PublisherHit, Subscription, SubscriptionStatus as ContractSubscriptionStatus } from "../../contracts/consumer.ts";
 import { NoProfileError } from "./errors.ts";
-import { getSafeWindow } from "./safewindow.ts";
+import { windowOf } from "./safewindow.ts";
 import type { ConsumerDatabase } from "./schema/tables.ts";
 
 /** docs/product/data.md §5, §9: search starts with at least this many non-blank characters. */
@@ -244,47 +244,47 @@ export async function searchPublishers(db: Kysely<ConsumerDatabase>, identityUse
 
 /**
  * The caller's relations on one side, pending first, then confirmed, each by the other
- * person's last name, first name. The other person's window is read through getSafeWindow
- * (the same source as GET /consumer/getsafewindow) only when they share it with the caller:
- * the row is confirmed and the caller is a confirmed follower of theirs (docs/product/README.md §1 "Confirmed
- * followers see the followed person's safe window card"; a followed person does not see the
- * follower's window unless they follow back and are confirmed).
+ * person's last name, first name, in one statement. The other person's window (the same columns
+ * as GET /consumer/getsafewindow, safewindow.ts windowOf) is given only when they share it with
+ * the caller: the row is confirmed and the caller is a confirmed follower of theirs
+ * (docs/product/README.md §1 "Confirmed followers see the followed person's safe window card"; a
+ * followed person does not see the follower's window unless they follow back and are confirmed).
+ * @throws NoProfileError when the caller has no profile (no row at all; a profile without
+ *   relations is one row without a relation).
  */
 async function listRelations(db: Kysely<ConsumerDatabase>, identityUserId: string, side: "subscribers" | "publishers"): Promise<SubscriptionRow[]> {
-  const me = await myConsumerId(db, identityUserId);
   const [mine, other] = side === "subscribers" ? (["s.followed_id", "s.follower_id"] as const) : (["s.follower_id", "s.followed_id"] as const);
   const rows = await db
-    .selectFrom("consumer_subscriptions as s")
-    .innerJoin("consumer_profiles as p", "p.id", other)
-    .select((eb) => [
+    .selectFrom("consumer_profiles as me")
+    .leftJoin("consumer_subscriptions as s", mine, "me.id")
+    .leftJoin("consumer_profiles as p", "p.id", other)
+    // The caller's confirmed relation toward the other person (at most one: the pair is unique).
+    .leftJoin("consumer_subscriptions as r", (join) => join.onRef("r.follower_id", "=", "me.id").onRef("r.followed_id", "=", "p.id").on("r.confirmed", "=", true))
+    .select([
       "s.id",
       "s.confirmed",
       "p.id as other_id",
-      "p.identity_user_id",
       "p.first_name",
       "p.last_name",
       "p.safe_window_id",
-      eb
-        .exists(
-          eb
-            .selectFrom("consumer_subscriptions as r")
-            .select("r.id")
-            .where("r.follower_id", "=", me)
-            .whereRef("r.followed_id", "=", "p.id")
-            .where("r.confirmed", "=", true),
-        )
-        .as("shares_window"),
+      "p.strong_safety_date",
+      "p.weak_safety_date",
+      "p.safe_window_proof",
+      "r.id as shared_by",
     ])
-    .where(mine, "=", me)
+    .where("me.identity_user_id", "=", identityUserId)
     .orderBy("s.confirmed")
     .orderBy(nameKey("p.last_name"))
     .orderBy(nameKey("p.first_name"))
     .orderBy("s.id")
     .execute();
-  return Promise.all(
-    rows.map(async (r) => {
-      const window = r.confirmed && r.shares_window ? await getSafeWindow(db, r.identity_user_id) : null;
-      return {
+  if (rows.length === 0) throw new NoProfileError();
+  return rows.flatMap((r) => {
+    // The profile's own row when it has no relation on this side.
+    if (r.id === null || r.other_id === null || r.first_name === null || r.last_name === null || r.safe_window_id === null) return [];
+    const window = r.confirmed && r.shared_by !== null ? windowOf({ strong_safety_date: r.strong_safety_date, weak_safety_date: r.weak_safety_date, safe_window_proof: r.safe_window_proof }) : null;
+    return [
+      {
         sF_ConsumerSubscriptionId: r.id,
         sF_ConsumerId: r.other_id,
         firstName: r.first_name,
@@ -294,9 +294,9 @@ async function listRelations(db: Kysely<ConsumerDatabase>, identityUserId: strin
         strongSafetyDate: window?.strongSafetyDate ?? null,
         weakSafetyDate: window?.weakSafetyDate ?? null,
         safeWindowProof: window?.safeWindowProof ?? null,
-      } satisfies SubscriptionRow;
-    }),
-  );
+      } satisfies SubscriptionRow,
+    ];
+  });
 }
 
 /**
