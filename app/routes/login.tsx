@@ -82,7 +82,8 @@ export default function Login() {
       {notice && !actionData ? <FormMessage tone="success" errors={[notice]} /> : null}
       <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
         <FormMessage id={form.errorId} errors={form.errors ?? (ended && !actionData ? [ended] : undefined)} />
-        <input {...getInputProps(fields.redirectTo, { type: "hidden" })} />
+        {/* Plain: conform's input props give a hidden field nothing it needs (an id, aria), and each of their reads makes a metadata object (bench/alloc.results.md). */}
+        <input type="hidden" name="redirectTo" defaultValue={redirectTo} />
         <Field
           label={text.email}
           inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "username", required: false }}
