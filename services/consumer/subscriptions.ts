@@ -282,7 +282,7 @@ async function listRelations(db: Kysely<ConsumerDatabase>, identityUserId: strin
   return rows.flatMap((r) => {
     // The profile's own row when it has no relation on this side.
     if (r.id === null || r.other_id === null || r.first_name === null || r.last_name === null || r.safe_window_id === null) return [];
-    const window = r.confirmed && r.shared_by !== null ? windowOf({ strong_safety_date: r.strong_safety_date, weak_safety_date: r.weak_safety_date, safe_window_proof: r.safe_window_proof }) : null;
+    const window = r.confirmed && r.shared_by !== null ? windowOf(r) : null;
     return [
       {
         sF_ConsumerSubscriptionId: r.id,
