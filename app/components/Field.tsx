@@ -1,7 +1,7 @@
 /**
  * Labelled form fields (docs/architecture/conventions.md §9.3): `Field` (an input), `TextareaField` and
  * `FileField` share one frame that wires the label, aria-invalid and aria-describedby to the hint
- * and the error line (conform's getInputProps / getTextareaProps give the ids), and reserves the
+ * and the error line (the ids come from conform's field: app/hooks/useValidatedForm.ts `inputProps`), and reserves the
  * error line's height so the layout does not jump.
  */
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
@@ -53,7 +53,7 @@ export interface FieldProps {
   alert?: boolean;
 }
 
-/** A labelled input (text, e-mail, date…); `inputProps` from conform's getInputProps. */
+/** A labelled input (text, e-mail, date…); `inputProps` from useValidatedForm's `inputProps` (conform's getInputProps). */
 export function Field({ label, inputProps, errorId, errors, hint, alert }: FieldProps) {
   const { key, ...props } = inputProps;
   return (
@@ -71,7 +71,7 @@ export interface TextareaFieldProps {
   hint?: ReactNode;
 }
 
-/** A labelled text area; `textareaProps` from conform's getTextareaProps. */
+/** A labelled text area; `textareaProps` from useValidatedForm's `textareaProps` (conform's getTextareaProps). */
 export function TextareaField({ label, textareaProps, errorId, errors, hint }: TextareaFieldProps) {
   const { key, ...props } = textareaProps;
   return (

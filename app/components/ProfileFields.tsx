@@ -3,7 +3,8 @@
  * date of birth (MM/DD/YYYY) and postal code, wired to a conform form; `text`, their labels in the
  * page's language (from the route's loader data, made by `profileFieldsText`).
  */
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import type { FieldMetadata } from "@conform-to/react";
+import { fieldState, inputProps } from "~/hooks/useValidatedForm";
 import { Field } from "./Field";
 
 type ProfileFieldSet = {
@@ -24,32 +25,36 @@ export interface ProfileFieldsText {
 
 export function ProfileFields({ fields, text, readOnly = false }: { fields: ProfileFieldSet; text: ProfileFieldsText; readOnly?: boolean }) {
   const common = { required: false, readOnly };
+  const firstName = fieldState(fields.firstName);
+  const lastName = fieldState(fields.lastName);
+  const dob = fieldState(fields.dob);
+  const postalCode = fieldState(fields.postalCode);
   return (
     <>
       <Field
         label={text.firstName}
-        inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), ...common, autoComplete: "given-name" }}
-        errorId={fields.firstName.errorId}
-        errors={fields.firstName.errors}
+        inputProps={{ ...inputProps(firstName, { type: "text" }), ...common, autoComplete: "given-name" }}
+        errorId={firstName.errorId}
+        errors={firstName.errors}
       />
       <Field
         label={text.lastName}
-        inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), ...common, autoComplete: "family-name" }}
-        errorId={fields.lastName.errorId}
-        errors={fields.lastName.errors}
+        inputProps={{ ...inputProps(lastName, { type: "text" }), ...common, autoComplete: "family-name" }}
+        errorId={lastName.errorId}
+        errors={lastName.errors}
       />
       <Field
         label={text.dob}
-        inputProps={{ ...getInputProps(fields.dob, { type: "text" }), ...common, autoComplete: "bday", inputMode: "numeric", placeholder: text.dateFormat }}
-        errorId={fields.dob.errorId}
-        errors={fields.dob.errors}
+        inputProps={{ ...inputProps(dob, { type: "text" }), ...common, autoComplete: "bday", inputMode: "numeric", placeholder: text.dateFormat }}
+        errorId={dob.errorId}
+        errors={dob.errors}
         hint={text.dateFormat}
       />
       <Field
         label={text.postalCode}
-        inputProps={{ ...getInputProps(fields.postalCode, { type: "text" }), ...common, autoComplete: "postal-code" }}
-        errorId={fields.postalCode.errorId}
-        errors={fields.postalCode.errors}
+        inputProps={{ ...inputProps(postalCode, { type: "text" }), ...common, autoComplete: "postal-code" }}
+        errorId={postalCode.errorId}
+        errors={postalCode.errors}
       />
     </>
   );

@@ -12,7 +12,7 @@
  * checks it with the same schema.
  */
 import { useEffect, useRef } from "react";
-import { useForm, type SubmissionResult } from "@conform-to/react";
+import { getInputProps, getTextareaProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parse, type Constraint, type Submission } from "@conform-to/dom";
 import type { input, output } from "zod/v4/core";
 import type { FormSchema } from "~/forms/parse";
@@ -89,4 +89,51 @@ function unchecked(formData: FormData, waiting: Set<string>): Submission<Record<
       return { value: payload };
     },
   });
+}
+
+/**
+ * What a form control needs of a conform field, each read once: its id, name, form, error line's id,
+ * errors and initial value, and its HTML constraints. conform makes a new metadata object and its
+ * proxy for every property read on a field, and `getInputProps` reads fifteen; with the Field
+ * component's two more, Sign In's two fields made about a tenth of its page's allocation
+ * (bench/alloc.results.md). The reads are the ones that subscribe the component to the field's
+ * changes in the browser (errors, initial value), as conform's own helpers do.
+ * @param field a field of useValidatedForm's `fields`
+ * @param constraint the field's entry of the `constraint` given to useValidatedForm, if the form has one
+ *   (conform reads it from there: a field read without it has no HTML constraints)
+ */
+export function fieldState(field: FieldMetadata<unknown, Record<string, unknown>, string[]>, constraint?: Constraint): FieldState {
+  return {
+    ...constraint,
+    id: field.id,
+    name: field.name,
+    formId: field.formId,
+    errorId: field.errorId,
+    errors: field.errors,
+    initialValue: field.initialValue,
+  };
+}
+
+/** A field as fieldState read it: conform's field metadata, the properties its input and text area props read. */
+export interface FieldState extends Constraint {
+  id: string;
+  name: string;
+  formId: string;
+  /** The id of the field's error line (Field's `errorId`). */
+  errorId: string;
+  errors: string[] | undefined;
+  initialValue: unknown;
+}
+
+/**
+ * conform's getInputProps on a field's state: `id`, `name`, `form`, `type`, `aria-invalid` and
+ * `aria-describedby` (the error line while there are errors), the constraints and the default value.
+ */
+export function inputProps<Options extends Parameters<typeof getInputProps>[1]>(state: FieldState, options: Options) {
+  return getInputProps(state as unknown as FieldMetadata<unknown>, options);
+}
+
+/** conform's getTextareaProps on a field's state (as inputProps, for a text area). */
+export function textareaProps(state: FieldState) {
+  return getTextareaProps(state as unknown as FieldMetadata<unknown>);
 }

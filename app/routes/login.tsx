@@ -1,8 +1,8 @@
 // app/routes/login.tsx: docs/product/screens.md §2 /login 'Sign In'; §5 Login; §8 login errors
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useValidatedForm } from "~/hooks/useValidatedForm";
+import { fieldState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/login";
 import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage } from "~/components/Field";
@@ -76,6 +76,7 @@ export default function Login() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.loginSchema(text.form)), actionData?.result, { defaultValue: { email, redirectTo } });
+  const emailField = fieldState(fields.email);
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>
@@ -86,9 +87,9 @@ export default function Login() {
         <input type="hidden" name="redirectTo" defaultValue={redirectTo} />
         <Field
           label={text.email}
-          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "username", required: false }}
-          errorId={fields.email.errorId}
-          errors={fields.email.errors}
+          inputProps={{ ...inputProps(emailField, { type: "email" }), autoComplete: "username", required: false }}
+          errorId={emailField.errorId}
+          errors={emailField.errors}
         />
         <PasswordField label={text.password} field={fields.password} autoComplete="current-password" />
         <button type="submit" className="button" disabled={navigation.state === "submitting"}>

@@ -1,9 +1,9 @@
 // app/routes/registration.tsx: docs/product/screens.md §2 /registration; §4 Registration (register, automatic login,
 // confirmation e-mail, /checkconfirmation); §5 Registration rules; §8 register errors
 import { data, Form, Link, redirect, useActionData, useFetcher, useLoaderData, useNavigation } from "react-router";
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useValidatedForm } from "~/hooks/useValidatedForm";
+import { fieldState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/registration";
 import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage, Toggle } from "~/components/Field";
@@ -138,7 +138,10 @@ export default function Registration() {
   const checked = availability.data && "emailCheck" in availability.data ? availability.data.emailCheck : undefined;
   const typedEmail = String(fields.email.value ?? "").trim();
   const unavailable = checked && !checked.available && checked.email === typedEmail;
-  const emailErrors = unavailable ? [text.emailUnavailable] : fields.email.errors;
+  const emailField = fieldState(fields.email);
+  const acceptTerms = fieldState(fields.acceptTerms);
+  const acceptPrivacy = fieldState(fields.acceptPrivacy);
+  const emailErrors = unavailable ? [text.emailUnavailable] : emailField.errors;
 
   const password = String(fields.password.value ?? "");
   const canSubmit =
@@ -147,7 +150,7 @@ export default function Registration() {
     fields.acceptTerms.value === "on" &&
     fields.acceptPrivacy.value === "on";
 
-  const emailProps = getInputProps(fields.email, { type: "email" });
+  const emailProps = inputProps(emailField, { type: "email" });
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>
@@ -165,7 +168,7 @@ export default function Registration() {
               if (email) availability.submit({ intent: "check-email", email }, { method: "post" });
             },
           }}
-          errorId={fields.email.errorId}
+          errorId={emailField.errorId}
           errors={emailErrors}
         />
         <PasswordField label={text.password} field={fields.password} autoComplete="new-password" rule={text.passwordRule} />
@@ -176,9 +179,9 @@ export default function Registration() {
               {text.acceptTerms} <Link to="/terms">{text.terms}</Link>
             </>
           }
-          inputProps={{ ...getInputProps(fields.acceptTerms, { type: "checkbox" }), required: false }}
-          errorId={fields.acceptTerms.errorId}
-          errors={fields.acceptTerms.errors}
+          inputProps={{ ...inputProps(acceptTerms, { type: "checkbox" }), required: false }}
+          errorId={acceptTerms.errorId}
+          errors={acceptTerms.errors}
         />
         <Toggle
           label={
@@ -186,9 +189,9 @@ export default function Registration() {
               {text.acceptPrivacy} <Link to="/privacy">{text.privacy}</Link>
             </>
           }
-          inputProps={{ ...getInputProps(fields.acceptPrivacy, { type: "checkbox" }), required: false }}
-          errorId={fields.acceptPrivacy.errorId}
-          errors={fields.acceptPrivacy.errors}
+          inputProps={{ ...inputProps(acceptPrivacy, { type: "checkbox" }), required: false }}
+          errorId={acceptPrivacy.errorId}
+          errors={acceptPrivacy.errors}
         />
         {/* A disabled button says why: what is still missing, in the order of the form. */}
         <button

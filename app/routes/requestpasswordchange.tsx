@@ -1,9 +1,9 @@
 // app/routes/requestpasswordchange.tsx: docs/product/screens.md §2 /requestpasswordchange (and /consumer/...):
 // e-mail, 'Send Reset Email', 'Login'; §5 reset request; §8: the answer never tells whether the account exists
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useValidatedForm } from "~/hooks/useValidatedForm";
+import { fieldState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/requestpasswordchange";
 import { Field, FormMessage } from "~/components/Field";
 import { requestPasswordChangeSchema, requestPasswordChangeWordKeys } from "~/forms/account";
@@ -53,6 +53,7 @@ export default function RequestPasswordChange() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.requestPasswordChangeSchema(text.form)), actionData?.result);
+  const emailField = fieldState(fields.email);
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>
@@ -61,9 +62,9 @@ export default function RequestPasswordChange() {
         <FormMessage id={form.errorId} errors={form.errors} />
         <Field
           label={text.email}
-          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", required: false }}
-          errorId={fields.email.errorId}
-          errors={fields.email.errors}
+          inputProps={{ ...inputProps(emailField, { type: "email" }), autoComplete: "email", required: false }}
+          errorId={emailField.errorId}
+          errors={emailField.errors}
         />
         <button type="submit" className="button" disabled={navigation.state === "submitting"}>
           {text.submit}

@@ -5,7 +5,7 @@
 // checks the role and takes one decision per dispute. A dispute of the reviewer's own result answers
 // 404 to GET and POST: the upstream refuses to name it to them (403, valueOr404ForReviewers).
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps, getTextareaProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/reviews.dispute";
 import { FormMessage, TextareaField } from "~/components/Field";
@@ -14,7 +14,7 @@ import { formatInstant, localizeTimes } from "~/dates";
 import { reviewSchema, reviewWordKeys } from "~/forms/review";
 import { formWords } from "~/forms/words";
 import { htmlConstraints } from "~/server/form-constraints.server";
-import { useValidatedForm } from "~/hooks/useValidatedForm";
+import { fieldState, textareaProps, useValidatedForm } from "~/hooks/useValidatedForm";
 import { languageOf, messagesOf } from "~/server/i18n.server";
 import { checkedFieldInfo, checkedFieldName, outcomeWord } from "~/result-words";
 import { reviewPaths } from "~/screens";
@@ -108,6 +108,7 @@ export default function ReviewDispute() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/review").then((m) => m.reviewSchema(text.form)), actionData?.result, { constraint: d.constraint });
+  const responseField = fieldState(fields.responseComment, d.constraint.responseComment);
   const here = `${reviewPaths.dispute}?id=${encodeURIComponent(d.id)}`;
   const imageUrl = `${reviewPaths.image}?id=${encodeURIComponent(d.id)}&page=${d.page}`;
   return (
@@ -147,9 +148,9 @@ export default function ReviewDispute() {
         <TextareaField
           label={text.response}
           hint={text.responseHint}
-          textareaProps={{ ...getTextareaProps(fields.responseComment), required: false, rows: 5 }}
-          errorId={fields.responseComment.errorId}
-          errors={fields.responseComment.errors}
+          textareaProps={{ ...textareaProps(responseField), required: false, rows: 5 }}
+          errorId={responseField.errorId}
+          errors={responseField.errors}
         />
         <div className="field-error" id={fields.decision.errorId} aria-live="polite">
           {fields.decision.errors?.map((error) => <p key={error}>{error}</p>)}

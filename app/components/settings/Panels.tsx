@@ -5,7 +5,7 @@
  * constraints, derived from its schema on the server (app/server/form-constraints.server.ts).
  */
 import { Form, Link, useNavigation } from "react-router";
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { Constraint } from "@conform-to/dom";
 import { Field, FormMessage } from "~/components/Field";
 import { PasswordField } from "~/components/PasswordField";
@@ -13,7 +13,7 @@ import { passwordMinLength } from "~/forms/password";
 import type { changePasswordWordKeys, changeUserNameWordKeys, deleteAccountWordKeys } from "~/forms/settings";
 import type { FormWords } from "~/forms/words";
 import { useHydrated } from "~/hooks/useHydrated";
-import { useValidatedForm } from "~/hooks/useValidatedForm";
+import { fieldState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
 
 /** The panels' words, in the page's language (from the settings loader's data). */
 export interface PanelText {
@@ -67,9 +67,9 @@ export function PasswordPanel({ result, constraint, text }: PanelProps) {
     <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
       <input type="hidden" name="intent" value="password" />
       <FormMessage id={form.errorId} errors={form.errors} />
-      <PasswordField label={text.currentPassword} field={fields.currentPassword} autoComplete="current-password" />
-      <PasswordField label={text.newPassword} field={fields.newPassword} autoComplete="new-password" rule={text.passwordRule} disabled={newDisabled} />
-      <PasswordField label={text.confirmNewPassword} field={fields.confirmPassword} autoComplete="new-password" disabled={confirmDisabled} />
+      <PasswordField label={text.currentPassword} field={fields.currentPassword} constraint={constraint.currentPassword} autoComplete="current-password" />
+      <PasswordField label={text.newPassword} field={fields.newPassword} constraint={constraint.newPassword} autoComplete="new-password" rule={text.passwordRule} disabled={newDisabled} />
+      <PasswordField label={text.confirmNewPassword} field={fields.confirmPassword} constraint={constraint.confirmPassword} autoComplete="new-password" disabled={confirmDisabled} />
       <PanelActions label={text.update} cancel={text.cancel} disabled={updateDisabled} />
     </Form>
   );
@@ -79,17 +79,18 @@ export function PasswordPanel({ result, constraint, text }: PanelProps) {
 export function UserNamePanel({ result, constraint, text }: PanelProps) {
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changeUserNameSchema(text.userNameForm)), result, { id: "change-username", constraint });
+  const userName = fieldState(fields.userName, constraint.userName);
   return (
     <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
       <input type="hidden" name="intent" value="username" />
       <FormMessage id={form.errorId} errors={form.errors} />
       <Field
         label={text.newEmail}
-        inputProps={{ ...getInputProps(fields.userName, { type: "email" }), autoComplete: "email", required: false }}
-        errorId={fields.userName.errorId}
-        errors={fields.userName.errors}
+        inputProps={{ ...inputProps(userName, { type: "email" }), autoComplete: "email", required: false }}
+        errorId={userName.errorId}
+        errors={userName.errors}
       />
-      <PasswordField label={text.currentPassword} field={fields.currentPassword} autoComplete="current-password" />
+      <PasswordField label={text.currentPassword} field={fields.currentPassword} constraint={constraint.currentPassword} autoComplete="current-password" />
       <PanelActions label={text.update} cancel={text.cancel} disabled={navigation.state === "submitting"} />
     </Form>
   );
@@ -105,7 +106,7 @@ export function DeleteAccountPanel({ result, constraint, text, words }: PanelPro
       <input type="hidden" name="intent" value="deleteAccount" />
       <FormMessage id={form.errorId} errors={form.errors} />
       <p>{words.confirm}</p>
-      <PasswordField label={text.currentPassword} field={fields.currentPassword} autoComplete="current-password" />
+      <PasswordField label={text.currentPassword} field={fields.currentPassword} constraint={constraint.currentPassword} autoComplete="current-password" />
       <PanelActions label={words.button} cancel={text.cancel} danger disabled={navigation.state === "submitting"} />
     </Form>
   );

@@ -4,13 +4,13 @@
  * words and the form's HTML constraints come from the testdetail loader's data.
  */
 import { Form, useNavigation } from "react-router";
-import { getFormProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { Constraint } from "@conform-to/dom";
 import { FormMessage, TextareaField } from "~/components/Field";
 import type { disputeWordKeys } from "~/forms/dispute";
 import type { FormWords } from "~/forms/words";
 import { useHydrated } from "~/hooks/useHydrated";
-import { useValidatedForm } from "~/hooks/useValidatedForm";
+import { fieldState, textareaProps, useValidatedForm } from "~/hooks/useValidatedForm";
 
 /** The Dispute tab's words, in the page's language. */
 export interface DisputeText {
@@ -76,15 +76,16 @@ export function DisputeTab({
     );
   }
   const empty = !String(fields.disputeComment.value ?? "").trim();
+  const commentField = fieldState(fields.disputeComment, disputeConstraint.disputeComment);
   return (
     <Form method="post" {...getFormProps(form)} className="dispute" aria-describedby={form.errorId}>
       <p>{text.intro}</p>
       <FormMessage id={form.errorId} errors={form.errors} />
       <TextareaField
         label={text.describeDifference}
-        textareaProps={{ ...getTextareaProps(fields.disputeComment), required: false, rows: 5 }}
-        errorId={fields.disputeComment.errorId}
-        errors={fields.disputeComment.errors}
+        textareaProps={{ ...textareaProps(commentField), required: false, rows: 5 }}
+        errorId={commentField.errorId}
+        errors={commentField.errors}
       />
       <button type="submit" className="button" disabled={(hydrated && empty) || navigation.state === "submitting"}>
         {text.submit}
