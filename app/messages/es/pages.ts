@@ -27,8 +27,8 @@ export const privacyPage = {
   cookies: "Una cookie de sesión mientras tiene la sesión iniciada, y una cookie que recuerda su dirección de correo electrónico en este dispositivo.",
   checkIns:
     "Cuando un local ingresa un código de registro que usted le mostró: el local, la hora, lo que vio (su nombre y si su ventana segura estaba abierta), si se registró su entrada, y su calificación. Su ubicación, cuando busca locales cerca de usted, se usa para esa búsqueda y no se guarda.",
-  whoSees:
-    "Su fecha de nacimiento nunca se muestra a otras personas. Solo las personas cuya solicitud de seguimiento usted confirmó ven su ventana segura, y un local solo la ve mediante un código de registro que usted decidió mostrarle, que funciona una sola vez, durante 2 minutos.",
+  whoSees: (minutes: number) =>
+    `Su fecha de nacimiento nunca se muestra a otras personas. Solo las personas cuya solicitud de seguimiento usted confirmó ven su ventana segura, y un local solo la ve mediante un código de registro que usted decidió mostrarle, que funciona una sola vez, durante ${minutes} minutos.`,
   passTitle: `El pase ${productName}`,
   passShows:
     "Su pase muestra a quien lo escanee sus iniciales, su cumpleaños sin el año, si su ventana segura es fuerte o débil, hasta cuándo, y cuándo se emitió el pase. Nada más: ni su nombre, ni su año de nacimiento, ni su ID de producto, ni su laboratorio, ni su resultado.",

@@ -29,7 +29,8 @@ export const noVisits = "Todavía no hay visitas. Cuando un local compruebe su v
 export const ratingFailed = "No pudimos guardar su calificación. Inténtelo de nuevo.";
 export const ratingSaved = "Gracias por calificar su visita.";
 export const checkinCodeFailed = "No pudimos generar un código de registro. Inténtelo de nuevo.";
-export const checkinCodeHint = "Muestre este código en el local. Funciona una sola vez, durante 2 minutos, y solo muestra su nombre y si su ventana segura está abierta.";
+export const checkinCodeHint = (minutes: number) =>
+  `Muestre este código en el local. Funciona una sola vez, durante ${minutes} minutos, y solo muestra su nombre y si su ventana segura está abierta.`;
 export const checkinLookupFailed = "No pudimos comprobar este código. Inténtelo de nuevo.";
 export const checkinCodeNotFound = "No existe ese código de registro. Verifique el código con el visitante.";
 export const checkinTooManyAttempts = (minutes: number) =>
@@ -61,8 +62,8 @@ export const locationLabel = "Local";
 export const visitorCodeLabel = "Código de registro del visitante";
 export const nextVisitor = "Siguiente visitante";
 export const lookUp = "Consultar";
-export const checkinPageHint =
-  "El visitante muestra un código de su página Mi ventana segura. Funciona una vez, durante 2 minutos. Usted verá el nombre del visitante y si su ventana segura está abierta, nunca su fecha de nacimiento.";
+export const checkinPageHint = (minutes: number) =>
+  `El visitante muestra un código de su página Mi ventana segura. Funciona una vez, durante ${minutes} minutos. Usted verá el nombre del visitante y si su ventana segura está abierta, nunca su fecha de nacimiento.`;
 export const zipCodeLabel = "Código ZIP";
 export const withinLabel = "A menos de";
 export const milesChoice = (miles: number) => `${miles} millas`;
