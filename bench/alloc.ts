@@ -31,7 +31,7 @@ import { rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { root } from "../tests/integration/server-process.ts";
-import { autocannon, BROWSER_ACCEPT_ENCODING, freePort, gatePages, requireBuild, shippedNodeOptions, startBenchServer, type AutocannonInstance, type AutocannonOptions, type BenchServer, type GatePage } from "./support.ts";
+import { autocannon, BROWSER_ACCEPT_ENCODING, codeVersion, freePort, gatePages, requireBuild, shippedNodeOptions, startBenchServer, type AutocannonInstance, type AutocannonOptions, type BenchServer, type GatePage } from "./support.ts";
 
 const QUICK = process.argv.includes("--quick");
 const REQUESTS = QUICK ? 300 : 2000;
@@ -209,7 +209,7 @@ try {
   // ------------------------------------------------------------ report
   const kib = (bytes: number) => (bytes / 1024).toFixed(1);
   const bareRow = measured[0]!;
-  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+  const commit = codeVersion();
   const lines = [
     "# bench/alloc results",
     "",

@@ -60,6 +60,7 @@ import { root } from "../tests/integration/server-process.ts";
 import {
   autocannon,
   BROWSER_ACCEPT_ENCODING,
+  codeVersion,
   gatePages,
   requireBuild,
   serverEnvironment,
@@ -260,7 +261,7 @@ try {
     `${[...GROUPS, "all" as const].map((group) => `${group === "all" ? "all" : GROUP_LABELS[group]} ${(cpu[group] / IDLE_SECONDS).toFixed(1)}`).join(", ")} ms/s (other: ${byNameLine(cpu.otherByName, 1 / IDLE_SECONDS, 1)})`;
   const serverNames = threadNames(pidOf(server), lastReading.get(server)!);
   const bareNames = threadNames(pidOf(bare), lastReading.get(bare)!);
-  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+  const commit = codeVersion();
   const lines = [
     "# bench/cpu results",
     "",

@@ -22,9 +22,8 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { execFileSync } from "node:child_process";
 import { root } from "../tests/integration/server-process.ts";
-import { autocannon, BROWSER_ACCEPT_ENCODING, mib, requireBuild, serverEnvironment, shippedNodeOptions, signedInUser, startBenchServer, type BenchServer } from "./support.ts";
+import { autocannon, BROWSER_ACCEPT_ENCODING, codeVersion, mib, requireBuild, serverEnvironment, shippedNodeOptions, signedInUser, startBenchServer, type BenchServer } from "./support.ts";
 
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -143,7 +142,7 @@ try {
 }
 
 const row = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
-const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+const commit = codeVersion();
 const env = serverEnvironment();
 const lines = [
   "# bench/memory results",

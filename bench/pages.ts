@@ -57,7 +57,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import * as messages from "../app/messages.ts";
 import { root, scriptAssets } from "../tests/integration/server-process.ts";
-import { autocannon, benchUpstreams, BROWSER_ACCEPT_ENCODING, mib, PERSON, requireBuild, rssOf, serverEnvironment, shippedNodeOptions, signedInUser, startBenchServer, type AutocannonOptions, type AutocannonResult, type BenchServer } from "./support.ts";
+import { autocannon, benchUpstreams, BROWSER_ACCEPT_ENCODING, codeVersion, mib, PERSON, requireBuild, rssOf, serverEnvironment, shippedNodeOptions, signedInUser, startBenchServer, type AutocannonOptions, type AutocannonResult, type BenchServer } from "./support.ts";
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
@@ -282,7 +282,7 @@ try {
   // ------------------------------------------------------------ report
   const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
-  const version = execFileSync("git", ["describe", "--always", "--dirty"], { cwd: root, encoding: "utf8" }).trim();
+  const version = codeVersion();
   const lines = [
     "# bench/pages results",
     "",

@@ -25,7 +25,6 @@
 // web app's main thread, the data thread, the PDF workers, V8's and libuv's helpers).
 // Writes a Markdown report to bench/soak.results.md.
 // Environment: SOAK_DURATION_SECONDS, SOAK_CONNECTIONS, SOAK_SAMPLE_SECONDS, SOAK_DISTINCT_REPORTS.
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -34,6 +33,7 @@ import { root } from "../tests/integration/server-process.ts";
 import {
   autocannon,
   BROWSER_ACCEPT_ENCODING,
+  codeVersion,
   labReport,
   mib,
   requireBuild,
@@ -193,7 +193,7 @@ try {
 
   // ------------------------------------------------------------ report
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
-  const version = execFileSync("git", ["describe", "--always", "--dirty"], { cwd: root, encoding: "utf8" }).trim();
+  const version = codeVersion();
   const byLabel = [...soakTally].map(([label, byStatus]) => {
     const total = [...byStatus.values()].reduce((a, b) => a + b, 0);
     const statuses = [...byStatus].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(", ");

@@ -12,7 +12,7 @@
 // signs in through /login, creates the profile through /yourinfo and uploads one generated
 // Harborview Labs report (tests/fixtures) through the /mytests form, so /safewindow shows an open
 // window and /mytests one result (no JavaScript, as the integration tests drive it).
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -200,6 +200,14 @@ async function startServiceProcesses(dir: string, timeoutMs: number): Promise<{ 
 }
 
 /** The V8 options `npm start` and the Docker image run server.ts with (package.json config.nodeOptions). */
+/**
+ * The code a bench measured, for its results file: the commit, and "-dirty" when the working tree
+ * had changes (`git describe --always --dirty`), so a run of uncommitted code says so.
+ */
+export function codeVersion(): string {
+  return execFileSync("git", ["describe", "--always", "--dirty"], { cwd: root, encoding: "utf8" }).trim();
+}
+
 export const shippedNodeOptions = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { config: { nodeOptions: string } }).config.nodeOptions;
 
 /** glibc's malloc settings `npm start` and the Docker image run server.ts with (package.json config.glibcTunables). */
