@@ -1,8 +1,10 @@
 /**
  * The route table: docs/product/screens.md §2 path for path, exact matches, catch-all last.
  * Both paths of the open routes are served (/confirmemail and /consumer/confirmemail, ...).
- * Guarded screens sit under one layout route whose middleware enforces the login; the tabbed main
- * screens sit under a second layout with the tab bar and the enabledScreens check.
+ * The signed-in screens sit under two layout routes side by side, each enforcing the login in its
+ * middleware: guarded.tsx for the profile's steps, main.tsx for the tabbed main screens (with the
+ * tab bar and the enabledScreens check). Side by side rather than one inside the other, so that a
+ * main screen is one route level shallower (React Router matches, renders and hydrates every level).
  */
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 import { consumerAliasPath, paths } from "./paths";
@@ -33,29 +35,29 @@ export default [
     route(paths.checkconfirmation, "routes/checkconfirmation.tsx"),
     route("yourinfo", "routes/yourinfo.tsx"),
     route("welcome", "routes/welcome.tsx"),
-    layout("routes/main.tsx", [
-      route("safewindow", "routes/safewindow.tsx"),
-      route("safewindow/pass", "routes/pass.tsx"),
-      route("safewindow/pass.pdf", "routes/pass.pdf.tsx"),
-      route(paths.mytests, "routes/mytests.tsx"),
-      route("testdetail", "routes/testdetail.tsx"),
-      route("testresultviewer", "routes/testresultviewer.tsx"),
-      route("testresultviewer/image", "routes/testresultimage.tsx"),
-      route("myfun", "routes/myfun.tsx"),
-      route("locations", "routes/locations.tsx"),
-      route("checkin", "routes/checkin.tsx"),
-      route("people", "routes/people.tsx"),
-      route("follower", "routes/follower.tsx"),
-      route("following", "routes/following.tsx"),
-      route("addpublisher", "routes/addpublisher.tsx"),
-      route("settings", "routes/settings.tsx"),
-      route("personalinfo", "routes/personalinfo.tsx"),
-      route("settings/data", "routes/settings.data.tsx"),
-      route("reviews", "routes/reviews.tsx"),
-      route("reviews/dispute", "routes/reviews.dispute.tsx"),
-      route("reviews/image", "routes/reviews.image.tsx"),
-      route("reviews/history", "routes/reviews.history.tsx"),
-    ]),
+  ]),
+  layout("routes/main.tsx", [
+    route("safewindow", "routes/safewindow.tsx"),
+    route("safewindow/pass", "routes/pass.tsx"),
+    route("safewindow/pass.pdf", "routes/pass.pdf.tsx"),
+    route(paths.mytests, "routes/mytests.tsx"),
+    route("testdetail", "routes/testdetail.tsx"),
+    route("testresultviewer", "routes/testresultviewer.tsx"),
+    route("testresultviewer/image", "routes/testresultimage.tsx"),
+    route("myfun", "routes/myfun.tsx"),
+    route("locations", "routes/locations.tsx"),
+    route("checkin", "routes/checkin.tsx"),
+    route("people", "routes/people.tsx"),
+    route("follower", "routes/follower.tsx"),
+    route("following", "routes/following.tsx"),
+    route("addpublisher", "routes/addpublisher.tsx"),
+    route("settings", "routes/settings.tsx"),
+    route("personalinfo", "routes/personalinfo.tsx"),
+    route("settings/data", "routes/settings.data.tsx"),
+    route("reviews", "routes/reviews.tsx"),
+    route("reviews/dispute", "routes/reviews.dispute.tsx"),
+    route("reviews/image", "routes/reviews.image.tsx"),
+    route("reviews/history", "routes/reviews.history.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,5 +1,7 @@
-// app/routes/main.tsx: the layout of docs/product/screens.md §2's main screens: bottom tab bar (safe window, my tests,
-// people, settings) showing only enabled screens; a disabled screen's route answers 404 (docs/product/data.md §6).
+// app/routes/main.tsx: the layout of docs/product/screens.md §2's main screens: the login enforced (the guard of
+// guarded.tsx, first), a bottom tab bar (safe window, my tests, people, settings) showing only enabled screens,
+// and a disabled screen's route answering 404 (docs/product/data.md §6). A layout of its own beside guarded.tsx,
+// not inside it (app/routes.ts): one route level fewer for React Router to match, render and hydrate.
 // A screen that fails to load keeps the tab bar and offers 'Try again' (docs/product/messages.md §8 load errors; the
 // exception's own text is logged, not shown, since it can name upstream addresses).
 import { isRouteErrorResponse, Link, Outlet, useLoaderData, useLocation, useRouteLoaderData } from "react-router";
@@ -9,11 +11,11 @@ import type { ErrorPageData } from "~/error-page";
 import type { loader as rootLoader } from "~/root";
 import * as messages from "~/messages";
 import { tabs } from "~/screens";
-import { requireUser } from "~/server/auth.server";
+import { requireUser, signInGuard } from "~/server/auth.server";
 import { screenPermissionMiddleware } from "~/server/permissions.server";
 import { messagesOf } from "~/server/i18n.server";
 
-export const middleware: Route.MiddlewareFunction[] = [screenPermissionMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [signInGuard, screenPermissionMiddleware];
 
 export function loader({ context }: Route.LoaderArgs) {
   const enabled = requireUser(context).enabledScreens ?? [];

@@ -12,6 +12,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
+import { getConfig } from "./config.server";
 import { requestContext, userContext, type SessionUser } from "./context";
 import { forgetAccessToken, sessionOf } from "./session.server";
 import { identityApi, type AccessToken } from "./upstream/identity.server";
@@ -153,6 +154,12 @@ export function createGuard(basePrefix: () => string): MiddlewareFunction<Respon
     return next();
   };
 }
+
+/**
+ * The guard of the signed-in layouts (app/routes/guarded.tsx and app/routes/main.tsx, each the first
+ * middleware of its routes), sending to /login under the configured base path.
+ */
+export const signInGuard = createGuard(() => getConfig().basePrefix);
 
 /** The signed-in user, set by the guard middleware. @throws when used outside a guarded route */
 export function requireUser(context: Readonly<RouterContextProvider>): SessionUser {

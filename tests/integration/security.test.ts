@@ -12,6 +12,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import routeTable from "../../app/routes";
 import * as messages from "../../app/messages";
 import { consent, listedResults, mailLink, report, signUp, uploadPost } from "./app-journey";
 import { harborviewPdf } from "../fixtures/index";
@@ -89,6 +90,28 @@ describe("cross-site requests", () => {
     expect(logout.status).toBe(302);
     expect(logout.headers.get("location")).toBe("/login");
     expect((await fetch(`${server.url}/settings`, { headers: { cookie }, redirect: "manual" })).status).toBe(302);
+  });
+});
+
+describe("the signed-in routes", () => {
+  /** Every path under the two signed-in layouts of the route table (app/routes.ts), as its config lists them. */
+  const signedInPaths = routeTable
+    .filter((entry) => entry.file === "routes/guarded.tsx" || entry.file === "routes/main.tsx")
+    .flatMap((layout) => (layout.children ?? []).map((child) => `/${child.path}`));
+
+  it("send a browser without a session to Sign In, coming back to the page asked for: documents, .data and posts", async () => {
+    expect(signedInPaths.length).toBeGreaterThan(20);
+    expect(signedInPaths).toEqual(expect.arrayContaining(["/yourinfo", "/safewindow", "/safewindow/pass.pdf", "/testresultviewer/image", "/reviews/history"]));
+    for (const path of signedInPaths) {
+      const login = `/login?redirectTo=${encodeURIComponent(`${path}?id=1`)}`;
+      const page = await fetch(`${server.url}${path}?id=1`, { redirect: "manual" });
+      expect([page.status, page.headers.get("location")], path).toEqual([302, login]);
+      const data = await fetch(`${server.url}${path}.data?id=1`, { redirect: "manual" });
+      expect(data.status, `${path}.data`).toBe(202);
+      expect(await data.text(), `${path}.data`).toContain("/login?redirectTo=");
+      const post = await fetch(`${server.url}${path}?id=1`, { ...form({ intent: "x" }, server.url), redirect: "manual" });
+      expect([post.status, post.headers.get("location")], `POST ${path}`).toEqual([302, login]);
+    }
   });
 });
 
