@@ -95,7 +95,7 @@ function unchecked(formData: FormData, waiting: Set<string>): Submission<Record<
  * What a form control needs of a conform field, each read once: its id, name, form, error line's id,
  * errors and initial value, and its HTML constraints. conform makes a new metadata object and its
  * proxy for every property read on a field, and `getInputProps` reads fifteen; with the Field
- * component's two more, Sign In's two fields made about a tenth of its page's allocation
+ * component's two more, those reads were among the largest allocations of a page with a form
  * (bench/alloc.results.md). The reads are the ones that subscribe the component to the field's
  * changes in the browser (errors, initial value), as conform's own helpers do.
  * @param field a field of useValidatedForm's `fields`
