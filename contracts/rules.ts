@@ -35,6 +35,20 @@ export const passwordMaxLength = 128;
 /** docs/product/data.md §5: the special characters, one of which a password must hold. */
 export const passwordSpecials = "!@#$%^&*";
 
+/**
+ * True when `password` is shorter than the rule allows, counted in UTF-16 code units as the identity
+ * authority counts (ASP.NET Identity's string.Length): "a!a0A😀A" is 8 long. zod's length checks
+ * count code points (7 there), so forms check the length through this and passwordTooLong.
+ */
+export function passwordTooShort(password: string): boolean {
+  return password.length < passwordMinLength;
+}
+
+/** True when `password` is longer than passwordMaxLength, counted as passwordTooShort counts. */
+export function passwordTooLong(password: string): boolean {
+  return password.length > passwordMaxLength;
+}
+
 /** The character classes of docs/product/data.md §5 (ASCII letters and digits, as ASP.NET Identity counts them). */
 export type PasswordClass = "lower" | "upper" | "digit" | "special";
 
@@ -55,7 +69,7 @@ export function hasPasswordCharacterClasses(password: string): boolean {
  * classes, and no control character (tab and line breaks included: a password is one line).
  */
 export function isValidPassword(password: string): boolean {
-  return password.length >= passwordMinLength && password.length <= passwordMaxLength && hasPasswordCharacterClasses(password) && !hasControlCharacters(password);
+  return !passwordTooShort(password) && !passwordTooLong(password) && hasPasswordCharacterClasses(password) && !hasControlCharacters(password);
 }
 
 // ---------------------------------------------------------------- profile text

@@ -5,7 +5,7 @@
  * form that sets a password, with the form's messages.
  */
 import * as z from "zod/mini";
-import { hasPasswordCharacterClasses, isValidPassword, passwordMaxLength, passwordMinLength } from "../../contracts/rules.ts";
+import { hasPasswordCharacterClasses, isValidPassword, passwordMaxLength, passwordMinLength, passwordTooLong, passwordTooShort } from "../../contracts/rules.ts";
 import { singleLine } from "./text";
 import type { FormWords } from "./words";
 
@@ -33,8 +33,12 @@ export function newPassword(words: FormWords<typeof newPasswordWordKeys>, requir
     .string({ error: requiredMessage })
     .check(
       z.minLength(1, { error: requiredMessage, abort: true }),
-      z.minLength(passwordMinLength, { error: tooShortMessage, abort: true }),
+      // The length as the identity authority counts it (UTF-16 code units), not as zod's checks
+      // count (code points). zod's maxLength stays for the page's maxlength attribute
+      // (app/server/form-constraints.server.ts), which browsers count in code units too.
+      z.refine((value) => !passwordTooShort(value), { error: tooShortMessage, abort: true }),
       z.maxLength(passwordMaxLength, { error: words.passwordFormat, abort: true }),
+      z.refine((value) => !passwordTooLong(value), { error: words.passwordFormat, abort: true }),
       z.refine(singleLine, { error: words.controlCharacters, abort: true }),
       z.refine(hasPasswordCharacterClasses, { error: words.passwordFormat, abort: true }),
     );

@@ -4,7 +4,7 @@
 // unknown user as for a known one.
 import { randomBytes } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
-import { hasControlCharacters, missingPasswordClasses, passwordMaxLength, passwordMinLength } from "../../contracts/rules.ts";
+import { hasControlCharacters, missingPasswordClasses, passwordMaxLength, passwordMinLength, passwordTooLong, passwordTooShort } from "../../contracts/rules.ts";
 import { describe } from "./errors.ts";
 import type { IdentityErrorItem } from "./errors.ts";
 import type { UserRow } from "./schema/tables.ts";
@@ -25,8 +25,8 @@ const passwordClassErrors = {
  */
 export function passwordErrors(password: string): IdentityErrorItem[] {
   const errors: IdentityErrorItem[] = [];
-  if (password.length < passwordMinLength) errors.push(describe.passwordTooShort(passwordMinLength));
-  if (password.length > passwordMaxLength) errors.push(describe.passwordTooLong(passwordMaxLength));
+  if (passwordTooShort(password)) errors.push(describe.passwordTooShort(passwordMinLength));
+  if (passwordTooLong(password)) errors.push(describe.passwordTooLong(passwordMaxLength));
   for (const missing of missingPasswordClasses(password)) errors.push(passwordClassErrors[missing]());
   if (hasControlCharacters(password)) errors.push(describe.passwordHasControlCharacters());
   return errors;

@@ -46,11 +46,15 @@ const api = (p: string, who: Bearer, init?: RequestInit) => callApi(services, p,
 const postJson = (p: string, who: TestUser, body: unknown) => api(p, who, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 let uploads = 0;
+/** The minute three hours before the file started: each upload's collection time is a minute before the last one's. */
+const firstCollectedMinute = Math.floor((Date.now() - 3 * HOUR) / 60_000);
 /** `who` uploads a Harborview report made out to `person` (stored invalid unless it is their own) and disputes it. */
 async function uploadAndDispute(who: TestUser, person: typeof ADA, comment: string): Promise<string> {
-  uploads += 1; // a distinct collection time each: a distinct report
+  // A distinct collection time each: a distinct report. Counted from a fixed minute, not from the
+  // clock, so that a minute passing between two uploads cannot give the second the first's time.
+  uploads += 1;
   const body = new FormData();
-  body.append("multipartData", new Blob([(await harborviewPdf({ ...person, collectedAt: new Date(Math.floor((Date.now() - 3 * HOUR) / 60_000 - uploads) * 60_000) })).slice()], { type: "application/pdf" }), "r.pdf");
+  body.append("multipartData", new Blob([(await harborviewPdf({ ...person, collectedAt: new Date((firstCollectedMinute - uploads) * 60_000) })).slice()], { type: "application/pdf" }), "r.pdf");
   const uploaded = await api("/testresult/addtestresultmultipart/", who, { method: "POST", body });
   expect(uploaded.status).toBe(200);
   const id = (await json(uploaded)).sF_TestResultId as string;
