@@ -19,7 +19,8 @@ const entries = (dir: string) => readdirSync(dir, { recursive: true, withFileTyp
 
 /** What each thread's probe wrote: "stripper" or "none", by thread id. */
 function probed(dir: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(dir).map((file) => [file.replace(".txt", ""), readFileSync(path.join(dir, file), "utf8")]));
+  const written = readdirSync(dir).filter((file) => file.endsWith(".txt"));
+  return Object.fromEntries(written.map((file) => [file.replace(".txt", ""), readFileSync(path.join(dir, file), "utf8")]));
 }
 
 describe("the compile cache", () => {
