@@ -13,6 +13,7 @@ import { requestContext } from "./server/context";
 import { acceptsGzip, gzipPage } from "./server/gzip.server";
 import { actionInstrumentation } from "./server/http-metrics.server";
 import type { SharedPageHandle } from "./server/page-cache.server";
+import { pageRouterContext } from "./server/page-routes.server";
 import { languageCookieName, languageOf } from "./server/i18n.server";
 import { consentCookieName } from "./server/preferences.server";
 import { browserTimeZoneCookieName, chosenTimeZoneCookieName } from "./server/timezone.server";
@@ -53,7 +54,7 @@ export default function handleRequest(
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <ServerRouter context={pageRouterContext(routerContext)} url={request.url} nonce={nonce} />
       </NonceContext>,
       {
         nonce,

@@ -112,6 +112,30 @@ describe("server.ts with the embedded identity authority", () => {
     expect(gunzipSync(gzip.body).toString("utf8")).toContain("<h1>Sign In</h1>");
   });
 
+  it("writes React Router's own partial manifest into a page rendered with only the page's routes (app/server/page-routes.server.ts)", async () => {
+    // The whole manifest, as the build wrote it for the browser; a page names the routes it matched and
+    // those matching each ancestor path ("/", "/consumer"), each entry as in the whole manifest.
+    const assets = path.join(root, "build", "client", "assets");
+    const manifestFile = readdirSync(assets).find((file) => /^manifest-[\w-]+\.js$/.test(file))!;
+    const whole = JSON.parse(readFileSync(path.join(assets, manifestFile), "utf8").replace(/^window\.__reactRouterManifest=/, "").replace(/;\s*$/, "")) as { routes: Record<string, unknown> };
+    const expected: Record<string, string[]> = {
+      "/login": ["root", "routes/login", "routes/intro"],
+      "/": ["root", "routes/intro"],
+      "/consumer/confirmemail?x=1": ["root", "consumer-confirmemail", "routes/intro", "routes/not-found"],
+      "/nothing/here/at/all": ["root", "routes/not-found", "routes/intro"],
+      "/LOGIN/": ["root", "routes/login", "routes/intro"],
+    };
+    for (const [page, ids] of Object.entries(expected)) {
+      // A cookie outside the shared page cache's key: each page rendered for this request.
+      const html = await (await fetch(`${server.url}${page}`, { headers: { cookie: "returning=1" } })).text();
+      const written = /window\.__reactRouterManifest = (\{[\s\S]*?\});\n/.exec(html)?.[1];
+      expect(written, page).toBeDefined();
+      const partial = JSON.parse(written!) as { routes: Record<string, unknown> };
+      expect(Object.keys(partial.routes).sort(), page).toEqual([...ids].sort());
+      for (const id of ids) expect(partial.routes[id], `${page}: ${id}`).toEqual(whole.routes[id]);
+    }
+  });
+
   it("gzips rendered pages on kept compressors: many at once, and after pages whose browser went away, each is whole", async () => {
     const cut = Array.from({ length: 6 }, (_, n) => {
       const request = httpRequest(`${server.url}/login?cut=${n}`, { headers: { "accept-encoding": "gzip" } });
