@@ -5,6 +5,10 @@
  * middleware: guarded.tsx for the profile's steps, main.tsx for the tabbed main screens (with the
  * tab bar and the enabledScreens check). Side by side rather than one inside the other, so that a
  * main screen is one route level shallower (React Router matches, renders and hydrates every level).
+ * React Router tries the routes of one rank (every one-segment path) in this order, twice per
+ * request, and each tried before the one that fits costs a match: so Sign In and the main screens
+ * come first, the three most asked for at the head, and the public pages (most answered from the
+ * shared page cache) and the profile's steps after them.
  */
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 import { consumerAliasPath, paths } from "./paths";
@@ -12,6 +16,29 @@ import { consumerAliasPath, paths } from "./paths";
 export default [
   index("routes/intro.tsx"),
   route(paths.login, "routes/login.tsx"),
+  layout("routes/main.tsx", [
+    route("safewindow", "routes/safewindow.tsx"),
+    route(paths.mytests, "routes/mytests.tsx"),
+    route("people", "routes/people.tsx"),
+    route("safewindow/pass", "routes/pass.tsx"),
+    route("safewindow/pass.pdf", "routes/pass.pdf.tsx"),
+    route("testdetail", "routes/testdetail.tsx"),
+    route("testresultviewer", "routes/testresultviewer.tsx"),
+    route("testresultviewer/image", "routes/testresultimage.tsx"),
+    route("myfun", "routes/myfun.tsx"),
+    route("locations", "routes/locations.tsx"),
+    route("checkin", "routes/checkin.tsx"),
+    route("follower", "routes/follower.tsx"),
+    route("following", "routes/following.tsx"),
+    route("addpublisher", "routes/addpublisher.tsx"),
+    route("settings", "routes/settings.tsx"),
+    route("personalinfo", "routes/personalinfo.tsx"),
+    route("settings/data", "routes/settings.data.tsx"),
+    route("reviews", "routes/reviews.tsx"),
+    route("reviews/dispute", "routes/reviews.dispute.tsx"),
+    route("reviews/image", "routes/reviews.image.tsx"),
+    route("reviews/history", "routes/reviews.history.tsx"),
+  ]),
   route("logout", "routes/logout.tsx"),
   route("wipe", "routes/wipe.tsx"),
   route("cookies", "routes/cookies.tsx"),
@@ -35,29 +62,6 @@ export default [
     route(paths.checkconfirmation, "routes/checkconfirmation.tsx"),
     route("yourinfo", "routes/yourinfo.tsx"),
     route("welcome", "routes/welcome.tsx"),
-  ]),
-  layout("routes/main.tsx", [
-    route("safewindow", "routes/safewindow.tsx"),
-    route("safewindow/pass", "routes/pass.tsx"),
-    route("safewindow/pass.pdf", "routes/pass.pdf.tsx"),
-    route(paths.mytests, "routes/mytests.tsx"),
-    route("testdetail", "routes/testdetail.tsx"),
-    route("testresultviewer", "routes/testresultviewer.tsx"),
-    route("testresultviewer/image", "routes/testresultimage.tsx"),
-    route("myfun", "routes/myfun.tsx"),
-    route("locations", "routes/locations.tsx"),
-    route("checkin", "routes/checkin.tsx"),
-    route("people", "routes/people.tsx"),
-    route("follower", "routes/follower.tsx"),
-    route("following", "routes/following.tsx"),
-    route("addpublisher", "routes/addpublisher.tsx"),
-    route("settings", "routes/settings.tsx"),
-    route("personalinfo", "routes/personalinfo.tsx"),
-    route("settings/data", "routes/settings.data.tsx"),
-    route("reviews", "routes/reviews.tsx"),
-    route("reviews/dispute", "routes/reviews.dispute.tsx"),
-    route("reviews/image", "routes/reviews.image.tsx"),
-    route("reviews/history", "routes/reviews.history.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
