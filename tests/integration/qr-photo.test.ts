@@ -179,19 +179,24 @@ describe("reading", () => {
     // A photo without a code is the longest read: decoded, then searched at both sizes. Run on the
     // main thread it keeps its loop busy about two thirds of the time and costs it 0.5-0.8 s of CPU
     // (the decode itself runs on libuv's pool either way); here the main thread only copies the bytes.
+    // Measured in CPU time, not wall time: a faster machine reads it sooner (463 ms once, where the
+    // bound was 500), but the work stays the same, and it must be done by other threads.
     const loopBefore = performance.eventLoopUtilization();
     const cpuBefore = process.threadCpuUsage();
+    const processBefore = process.cpuUsage();
     const started = performance.now();
     const answer = await shared.read(noCodePhoto);
     const ms = performance.now() - started;
     const loop = performance.eventLoopUtilization(loopBefore);
     const cpu = process.threadCpuUsage(cpuBefore);
+    const all = process.cpuUsage(processBefore);
     const cpuMs = (cpu.user + cpu.system) / 1000;
-    console.log(`12 MP photo without a code read in ${Math.round(ms)} ms; main loop ${(loop.utilization * 100).toFixed(1)}% busy, main thread CPU ${Math.round(cpuMs)} ms`);
+    const elsewhereMs = (all.user + all.system) / 1000 - cpuMs;
+    console.log(`12 MP photo without a code read in ${Math.round(ms)} ms; main loop ${(loop.utilization * 100).toFixed(1)}% busy, main thread CPU ${Math.round(cpuMs)} ms, other threads ${Math.round(elsewhereMs)} ms`);
     expect(answer).toEqual({ ok: false, reason: "no_code" });
-    expect(ms).toBeGreaterThan(500);
+    expect(elsewhereMs).toBeGreaterThan(150);
     expect(loop.utilization).toBeLessThan(0.2);
-    expect(cpuMs).toBeLessThan(Math.min(150, ms / 5));
+    expect(cpuMs).toBeLessThan(Math.min(150, elsewhereMs / 5));
   });
 
   it("reads a photo whose EXIF says to turn it", async () => {
