@@ -4,10 +4,10 @@
  *
  * On every request `<ServerRouter>` made a route object, then a data route, of every route of the
  * manifest, and `<Scripts>` matched "/" and each ancestor path of the URL against the whole table
- * for the partial manifest it writes into the page (React Router's lazy route discovery): 49
- * routes, each tried before "/" fits last. Those copies and matches were a fifth of what a
- * rendered /login allocated ([bench/alloc.results.md](../../bench/alloc.results.md)). What the page
- * reads is the routes it matched and those of its ancestor paths. So `<ServerRouter>` is given:
+ * for the partial manifest it writes into the page (React Router's lazy route discovery): every
+ * route tried before "/" fits last. Those copies and matches were a large part of what a rendered
+ * page allocated (bench/README.md "What the fourth round cut"). What the page reads is the routes
+ * it matched and those of its ancestor paths. So `<ServerRouter>` is given:
  * - a manifest of those routes only (the same route objects);
  * - React Router's own matcher with its answers kept per path (at most `keptPaths`), for the
  *   ancestor paths: which routes match a path depends only on the route table, so the answer is

@@ -179,8 +179,8 @@ describe("reading", () => {
     // A photo without a code is the longest read: decoded, then searched at both sizes. Run on the
     // main thread it keeps its loop busy about two thirds of the time and costs it 0.5-0.8 s of CPU
     // (the decode itself runs on libuv's pool either way); here the main thread only copies the bytes.
-    // Measured in CPU time, not wall time: a faster machine reads it sooner (463 ms once, where the
-    // bound was 500), but the work stays the same, and it must be done by other threads.
+    // Measured in CPU time, not wall time: a faster machine reads it sooner, but the work is the
+    // same, and other threads must do it.
     const loopBefore = performance.eventLoopUtilization();
     const cpuBefore = process.threadCpuUsage();
     const processBefore = process.cpuUsage();
