@@ -40,7 +40,7 @@ export const privacyPage = {
   cookies: "A session cookie while you are signed in, and a cookie that remembers your email address on this device.",
   checkIns:
     "When a venue enters a check-in code you showed it: the venue, the time, what it saw (your name and whether your safe window was open), whether you were checked in, and your rating. Your position, when you search for locations near you, is used for that search and not kept.",
-  /** `minutes`: how long a check-in code works (contracts/consumer/venues.ts checkinCodeSeconds). */
+  /** `minutes`: how long a check-in code works (contracts/consumer/venues.ts checkinCodeMinutes). */
   whoSees: (minutes: number) =>
     `Your date of birth is never shown to other people. Only people whose follow request you confirmed see your safe window, and a venue sees it only through a check-in code you chose to show, which works once, for ${minutes} minutes.`,
   passTitle: `The ${productName} Pass`,

@@ -36,7 +36,7 @@ export const noVisits = "No visits yet. When a venue checks your safe window, th
 export const ratingFailed = "We could not save your rating. Please try again.";
 export const ratingSaved = "Thank you for rating your visit.";
 export const checkinCodeFailed = "We could not make a check-in code. Please try again.";
-/** `minutes`: how long a check-in code works (contracts/consumer/venues.ts checkinCodeSeconds). */
+/** `minutes`: how long a check-in code works (contracts/consumer/venues.ts checkinCodeMinutes). */
 export const checkinCodeHint = (minutes: number) =>
   `Show this code to the venue. It works once, for ${minutes} minutes, and only shows your name and whether your safe window is open.`;
 export const checkinLookupFailed = "We could not check this code. Please try again.";
@@ -72,7 +72,7 @@ export const locationLabel = "Location";
 export const visitorCodeLabel = "Visitor's check-in code";
 export const nextVisitor = "Next visitor";
 export const lookUp = "Look up";
-/** `minutes`: how long a check-in code works (contracts/consumer/venues.ts checkinCodeSeconds). */
+/** `minutes`: how long a check-in code works (contracts/consumer/venues.ts checkinCodeMinutes). */
 export const checkinPageHint = (minutes: number) =>
   `The visitor shows a code from their My Safe Window page. It works once, for ${minutes} minutes. You see their name and whether their safe window is open, never their date of birth.`;
 export const zipCodeLabel = "ZIP code";

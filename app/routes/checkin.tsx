@@ -8,7 +8,7 @@ import { data, Form, useActionData, useLoaderData, useNavigation } from "react-r
 import type { Route } from "./+types/checkin";
 import { FormMessage } from "~/components/Field";
 import { formatInstant } from "~/dates";
-import { checkinCodeSeconds } from "../../contracts/consumer.ts";
+import { checkinCodeMinutes } from "../../contracts/consumer.ts";
 import { checkinCodeSchema } from "~/forms/venue";
 import { languageOf, messagesOf } from "~/server/i18n.server";
 import { htmlConstraints } from "~/server/form-constraints.server";
@@ -57,7 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     visitorCode: m.visitorCodeLabel,
     nextVisitor: m.nextVisitor,
     lookUp: m.lookUp,
-    hint: m.checkinPageHint(checkinCodeSeconds / 60),
+    hint: m.checkinPageHint(checkinCodeMinutes),
   };
   return { locations, selected, constraint, timeZone: await timeZoneOf(request, context), language: languageOf(context), text };
 }

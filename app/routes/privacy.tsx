@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/privacy";
 import { fillPlaceholders } from "~/components/Placeholders";
 import { longestWindowHours } from "../../contracts/rules.ts";
-import { checkinCodeSeconds } from "../../contracts/consumer.ts";
+import { checkinCodeMinutes } from "../../contracts/consumer.ts";
 import { messagesOf } from "~/server/i18n.server";
 import type { SharedPageHandle } from "~/server/page-cache.server";
 
@@ -15,7 +15,7 @@ export const handle: SharedPageHandle = { sharedPage: true };
 
 export function loader({ context }: Route.LoaderArgs) {
   const m = messagesOf(context);
-  const text = { ...m.privacyPage, passLives: m.privacyPage.passLives(longestWindowHours), whoSees: m.privacyPage.whoSees(checkinCodeSeconds / 60) };
+  const text = { ...m.privacyPage, passLives: m.privacyPage.passLives(longestWindowHours), whoSees: m.privacyPage.whoSees(checkinCodeMinutes) };
   // The buttons' names as My Settings shows them, emphasized inside the sentences that explain them.
   return { text: { ...text, downloadButton: m.downloadMyData, deleteButton: m.deleteAccountButton } };
 }

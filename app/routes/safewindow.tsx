@@ -7,7 +7,7 @@ import type { Route } from "./+types/safewindow";
 import { FormMessage } from "~/components/Field";
 import { SafeWindowCard, safeWindowCardText } from "~/components/SafeWindowCard";
 import { formatInstant } from "~/dates";
-import { checkinCodeSeconds } from "../../contracts/consumer.ts";
+import { checkinCodeMinutes } from "../../contracts/consumer.ts";
 import { windowStrength } from "~/windows";
 import { languageOf, messagesOf } from "~/server/i18n.server";
 import { qrSvg } from "~/server/qr.server";
@@ -45,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ? {
           heading: m.checkinHeading,
           validUntil: m.validUntil,
-          hint: m.checkinCodeHint(checkinCodeSeconds / 60),
+          hint: m.checkinCodeHint(checkinCodeMinutes),
           unavailable: m.checkinUnavailable,
           newCode: m.newCheckinCode,
           showCode: m.showCheckinCode,

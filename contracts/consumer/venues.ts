@@ -12,6 +12,8 @@ import { apiErrorSchema, id, instant, noProfile, safetyDate } from "./fields.ts"
 
 /** How long a check-in code serves, in seconds (docs/venues.md "Check-in"). */
 export const checkinCodeSeconds = 120;
+/** The same, in minutes: what the pages say (the hints of /safewindow and /checkin, the privacy page). */
+export const checkinCodeMinutes = checkinCodeSeconds / 60;
 /** docs/venues.md: what a venue sees of a window: Strong or Weak while that window is open, else None. */
 export const windowStates = ["Strong", "Weak", "None"] as const;
 export const windowStateSchema = z.enum(windowStates);

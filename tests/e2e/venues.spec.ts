@@ -9,7 +9,7 @@
  */
 import type { Page, TestInfo } from "@playwright/test";
 import * as messages from "../../app/messages";
-import { checkinCodeSeconds } from "../../contracts/consumer";
+import { checkinCodeMinutes } from "../../contracts/consumer";
 import { harborviewPdf } from "../fixtures/index";
 import { e2e } from "./env";
 import { createAccount, dismissGuidelines, expect, expectAccessible, fillProfile, isoDob, otherPerson, signIn, signedInUser, strongPassword, test, uniqueProfile, uploadPdf } from "./support";
@@ -37,7 +37,7 @@ async function checkinCode(page: Page): Promise<string> {
   await expect(shown).toHaveText(/^[0-9A-HJKMNP-TV-Z]{3} [0-9A-HJKMNP-TV-Z]{3}$/);
   await expect(page.getByRole("img", { name: /^QR code of check-in code / })).toBeVisible();
   // How long it works, as the consumer API issues it (contracts/consumer/venues.ts).
-  await expect(page.getByRole("status").filter({ hasText: "Valid until" })).toContainText(messages.checkinCodeHint(checkinCodeSeconds / 60));
+  await expect(page.getByRole("status").filter({ hasText: "Valid until" })).toContainText(messages.checkinCodeHint(checkinCodeMinutes));
   return (await shown.textContent())!;
 }
 
@@ -108,7 +108,7 @@ test("a venue checks in a visitor whose window is open and sees one whose window
   await venue.page.goto("/settings");
   await venue.page.getByRole("link", { name: `Open ${messages.checkinTitle}` }).click();
   await expect(venue.page.getByRole("heading", { name: messages.checkinTitle })).toBeVisible();
-  await expect(venue.page.getByText(messages.checkinPageHint(checkinCodeSeconds / 60))).toBeVisible();
+  await expect(venue.page.getByText(messages.checkinPageHint(checkinCodeMinutes))).toBeVisible();
 
   // Typed as heard: lower case, with the space.
   await lookUp(venue.page, adaCode.toLowerCase());

@@ -15,7 +15,7 @@ import { fillPlaceholders, placeholdersOf } from "../../app/components/Placehold
 import Terms from "../../app/routes/terms";
 import Privacy from "../../app/routes/privacy";
 import TestingPhilosophy from "../../app/routes/testing-philosophy";
-import { checkinCodeSeconds } from "../../contracts/consumer";
+import { checkinCodeMinutes } from "../../contracts/consumer";
 import { longestWindowHours, windowHours } from "../../contracts/rules";
 
 /** Every string entry of a catalogue, objects' members included, by dotted key. */
@@ -58,7 +58,7 @@ describe.each(catalogueLanguages)("the prose pages in %s", (language) => {
   // Their loaders' data as app/routes/<page>.tsx builds it from the request's catalogue.
   const hours = (strong: number, weak: number) => ({ strong: m.windowLengthInHours(strong), weak: m.windowLengthInHours(weak) });
   // The entries written with the rules' figures, as the loaders word them.
-  const privacyWords = (c: typeof m) => ({ ...c.privacyPage, passLives: c.privacyPage.passLives(longestWindowHours), whoSees: c.privacyPage.whoSees(checkinCodeSeconds / 60) });
+  const privacyWords = (c: typeof m) => ({ ...c.privacyPage, passLives: c.privacyPage.passLives(longestWindowHours), whoSees: c.privacyPage.whoSees(checkinCodeMinutes) });
   const philosophyWords = (c: typeof m) => ({ ...c.testingPhilosophyPage, sources: c.testingPhilosophyPage.sources(windowHours) });
   const pages = [
     { name: "terms", page: Terms, words: m.termsPage, others: other.termsPage, data: { text: m.termsPage } },
