@@ -474,10 +474,12 @@ export async function createApp(options: AppOptions): Promise<Express> {
   );
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    req.log.error({ err: error }, "request failed");
-    if (res.headersSent) return res.end();
     const status = (error as { status?: number }).status;
     const clientError = typeof status === "number" && status >= 400 && status < 500;
+    // A request we cannot read (a path escape that is not UTF-8, say) is the client's, not ours.
+    if (clientError) req.log.warn({ err: error }, "request refused");
+    else req.log.error({ err: error }, "request failed");
+    if (res.headersSent) return res.end();
     res.status(clientError ? status : 500);
     void sendErrorPage(req, res, (m) => (clientError ? m.requestUnreadable : m.serverError));
   });

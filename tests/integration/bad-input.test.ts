@@ -3,7 +3,7 @@
  * ordinary request an attacker can send, which used to end in a 500 (logged as an error, counted by
  * the 5xx alert) or in a page that said what it should not, against server.ts as operators run it.
  * - a body that is not a form, or a form body that cannot be parsed, sent to the actions;
- * - a request target in absolute form;
+ * - a request target in absolute form, or with a path escape that is not UTF-8;
  * - a redirect target holding a character no Location header can carry;
  * - a cookie name behind a non-breaking space, which poisoned the shared page cache;
  * - a link's `email` parameter written as a sentence;
@@ -139,6 +139,21 @@ describe("a request target in absolute form", () => {
       expect(answer.body).toContain(messages.requestUnreadable);
     }
     expect(errorsIn(logLinesSince(mark))).toEqual([]);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe("a path escape that is not UTF-8", () => {
+  it("'/%FF/x' and '/login/%FF' answer 400 with the error page, logged at warn, not as an error", async () => {
+    const mark = server.output().length;
+    for (const target of ["/%FF/x", "/login/%FF"]) {
+      const answer = await fetch(`${server.url}${target}`, { headers: { cookie: consent } });
+      expect(answer.status, target).toBe(400);
+      expect(await answer.text()).toContain(messages.requestUnreadable);
+    }
+    const lines = logLinesSince(mark);
+    expect(errorsIn(lines)).toEqual([]);
+    expect(lines.filter((line) => line.msg === "request refused").length).toBe(2);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
 });
