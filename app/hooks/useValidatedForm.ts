@@ -12,7 +12,7 @@
  * checks it with the same schema.
  */
 import { useEffect, useRef } from "react";
-import { getInputProps, getTextareaProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { getInputProps, getTextareaProps, useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
 import { parse, type Constraint, type Submission } from "@conform-to/dom";
 import type { input, output } from "zod/v4/core";
 import type { FormSchema } from "~/forms/parse";
@@ -92,26 +92,23 @@ function unchecked(formData: FormData, waiting: Set<string>): Submission<Record<
 }
 
 /**
- * What a form control needs of a conform field, each read once: its id, name, form, error line's id,
- * errors and initial value, and its HTML constraints. conform makes a new metadata object and its
- * proxy for every property read on a field, and `getInputProps` reads fifteen; with the Field
- * component's two more, those reads were among the largest allocations of a page with a form
- * (bench/alloc.results.md). The reads are the ones that subscribe the component to the field's
- * changes in the browser (errors, initial value), as conform's own helpers do.
+ * What a form control needs of a conform field: its id, name, form, error line's id, errors and
+ * initial value, and its HTML constraints. conform makes a new metadata object and its proxy for
+ * every property read on a field, and `getInputProps` reads fifteen; with the Field component's two
+ * more, those reads were among the largest allocations of a page with a form (bench/alloc.results.md).
+ * So four are read, once each (name, form, errors, initial value: the last two are the reads that
+ * subscribe the component to the field's changes in the browser, as conform's own helpers do), and
+ * the two ids are spelled as conform spells them: the form's id and the field's name joined by "-",
+ * then "-error" (tests/unit/field-state.test.ts compares them with conform's own).
  * @param field a field of useValidatedForm's `fields`
  * @param constraint the field's entry of the `constraint` given to useValidatedForm, if the form has one
  *   (conform reads it from there: a field read without it has no HTML constraints)
  */
 export function fieldState(field: FieldMetadata<unknown, Record<string, unknown>, string[]>, constraint?: Constraint): FieldState {
-  return {
-    ...constraint,
-    id: field.id,
-    name: field.name,
-    formId: field.formId,
-    errorId: field.errorId,
-    errors: field.errors,
-    initialValue: field.initialValue,
-  };
+  const name = field.name;
+  const formId = field.formId;
+  const id = `${formId}-${name}`;
+  return { ...constraint, id, name, formId, errorId: `${id}-error`, errors: field.errors, initialValue: field.initialValue };
 }
 
 /** A field as fieldState read it: conform's field metadata, the properties its input and text area props read. */
@@ -136,4 +133,27 @@ export function inputProps<Options extends Parameters<typeof getInputProps>[1]>(
 /** conform's getTextareaProps on a field's state (as inputProps, for a text area). */
 export function textareaProps(state: FieldState) {
   return getTextareaProps(state as unknown as FieldMetadata<unknown>);
+}
+
+/** A form as formState read it: the form element's props, and its error line's id and errors. */
+export interface FormState {
+  /** For the form element: conform's getFormProps, described by its error line always. */
+  props: { id: string; onSubmit: FormMetadata["onSubmit"]; noValidate: boolean; "aria-describedby": string };
+  /** The id of the form's error line (FormMessage's `id`). */
+  errorId: string;
+  errors: string[] | undefined;
+}
+
+/**
+ * What a form element and its error line need of conform's form metadata, each read once (as
+ * fieldState for a field: each read makes a metadata object): its id, submit handler, `noValidate`
+ * and errors; the error line's id is the form's id then "-error", as conform spells it. The form is
+ * always described by its error line (empty when there is nothing to say), as each form of the app
+ * said with `aria-describedby` after getFormProps.
+ * @param form the form of useValidatedForm
+ */
+export function formState<Schema extends Record<string, unknown>>(form: FormMetadata<Schema, string[]>): FormState {
+  const id = form.id;
+  const errorId = `${id}-error`;
+  return { props: { id, onSubmit: form.onSubmit, noValidate: form.noValidate, "aria-describedby": errorId }, errorId, errors: form.errors };
 }

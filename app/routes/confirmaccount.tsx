@@ -1,9 +1,8 @@
 // app/routes/confirmaccount.tsx: docs/product/screens.md §2 /confirmaccount: 'Set Password' from the e-mail link
 // (email, token); §5 Confirm account; §8 'There was a problem confirming your account.'
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useValidatedForm } from "~/hooks/useValidatedForm";
+import { formState, useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/confirmaccount";
 import { PasswordField } from "~/components/PasswordField";
 import { DoneCard } from "~/components/DoneCard";
@@ -66,14 +65,15 @@ export default function ConfirmAccount() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.confirmAccountSchema(text.form)), actionData?.result);
+  const formView = formState(form);
   if (actionData?.done) return <DoneCard title={text.title} message={text.confirmed} signIn={text.signIn} />;
   const disabled = Boolean(problem);
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>
       {text.chooseFor ? <p>{text.chooseFor}</p> : null}
-      <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
-        <FormMessage id={form.errorId} errors={problem ? [problem] : form.errors} />
+      <Form method="post" {...formView.props}>
+        <FormMessage id={formView.errorId} errors={problem ? [problem] : formView.errors} />
         <fieldset disabled={disabled}>
           <PasswordField label={text.password} field={fields.password} autoComplete="new-password" rule={text.passwordRule} />
           <button type="submit" className="button" disabled={disabled || navigation.state === "submitting"}>

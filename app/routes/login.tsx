@@ -1,8 +1,7 @@
 // app/routes/login.tsx: docs/product/screens.md §2 /login 'Sign In'; §5 Login; §8 login errors
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { fieldState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
+import { fieldState, formState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/login";
 import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage } from "~/components/Field";
@@ -76,13 +75,14 @@ export default function Login() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.loginSchema(text.form)), actionData?.result, { defaultValue: { email, redirectTo } });
+  const formView = formState(form);
   const emailField = fieldState(fields.email);
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>
       {notice && !actionData ? <FormMessage tone="success" errors={[notice]} /> : null}
-      <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
-        <FormMessage id={form.errorId} errors={form.errors ?? (ended && !actionData ? [ended] : undefined)} />
+      <Form method="post" {...formView.props}>
+        <FormMessage id={formView.errorId} errors={formView.errors ?? (ended && !actionData ? [ended] : undefined)} />
         {/* Plain: conform's input props give a hidden field nothing it needs (an id, aria), and each of their reads makes a metadata object (bench/alloc.results.md). */}
         <input type="hidden" name="redirectTo" defaultValue={redirectTo} />
         <Field

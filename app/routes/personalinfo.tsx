@@ -3,9 +3,9 @@
 // JavaScript), which becomes Cancel and restores the original data; Save enabled only when valid
 // and 18+; the invalidation warning; success → /settings; §8 'There was a problem saving your profile information.'
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useValidatedForm } from "~/hooks/useValidatedForm";
+import { formState, useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/personalinfo";
 import { FormMessage } from "~/components/Field";
 import { ProfileFields, type ProfileFieldsText } from "~/components/ProfileFields";
@@ -93,10 +93,11 @@ function PersonalInfoForm({
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const [form, fields] = useValidatedForm(() => import("~/forms/profile").then((m) => m.personalInfoSchema(text.form)), result, { id: "personal-info", defaultValue: original });
+  const formView = formState(form);
   const valid = personalInfoSchema(text.form).safeParse(form.value ?? original).success;
   return (
-    <Form method="post" action="/personalinfo?edit=1" {...getFormProps(form)} aria-describedby={form.errorId}>
-      <FormMessage id={form.errorId} errors={form.errors} />
+    <Form method="post" action="/personalinfo?edit=1" {...formView.props}>
+      <FormMessage id={formView.errorId} errors={formView.errors} />
       <ProfileFields fields={fields} text={text.fields} readOnly={!editing} />
       <div className="button-row">
         {editing ? (

@@ -1,9 +1,8 @@
 // app/routes/registration.tsx: docs/product/screens.md §2 /registration; §4 Registration (register, automatic login,
 // confirmation e-mail, /checkconfirmation); §5 Registration rules; §8 register errors
 import { data, Form, Link, redirect, useActionData, useFetcher, useLoaderData, useNavigation } from "react-router";
-import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { fieldState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
+import { fieldState, formState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/registration";
 import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage, Toggle } from "~/components/Field";
@@ -134,6 +133,7 @@ export default function Registration() {
   const availability = useFetcher<typeof action>();
   const result = actionData && "result" in actionData ? actionData.result : undefined;
   const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.registrationSchema(text.form)), result);
+  const formView = formState(form);
 
   const checked = availability.data && "emailCheck" in availability.data ? availability.data.emailCheck : undefined;
   const typedEmail = String(fields.email.value ?? "").trim();
@@ -154,8 +154,8 @@ export default function Registration() {
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>
-      <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
-        <FormMessage id={form.errorId} errors={form.errors} />
+      <Form method="post" {...formView.props}>
+        <FormMessage id={formView.errorId} errors={formView.errors} />
         <Field
           label={text.email}
           inputProps={{

@@ -1,9 +1,8 @@
 // app/routes/requestpasswordchange.tsx: docs/product/screens.md §2 /requestpasswordchange (and /consumer/...):
 // e-mail, 'Send Reset Email', 'Login'; §5 reset request; §8: the answer never tells whether the account exists
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { fieldState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
+import { fieldState, formState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/requestpasswordchange";
 import { Field, FormMessage } from "~/components/Field";
 import { requestPasswordChangeSchema, requestPasswordChangeWordKeys } from "~/forms/account";
@@ -53,13 +52,14 @@ export default function RequestPasswordChange() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.requestPasswordChangeSchema(text.form)), actionData?.result);
+  const formView = formState(form);
   const emailField = fieldState(fields.email);
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>
       {actionData?.sent ? <FormMessage tone="success" errors={[text.requested]} /> : null}
-      <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
-        <FormMessage id={form.errorId} errors={form.errors} />
+      <Form method="post" {...formView.props}>
+        <FormMessage id={formView.errorId} errors={formView.errors} />
         <Field
           label={text.email}
           inputProps={{ ...inputProps(emailField, { type: "email" }), autoComplete: "email", required: false }}

@@ -1,9 +1,8 @@
 // app/routes/resetpassword.tsx: docs/product/screens.md §2 /resetpassword (and /consumer/...): new password and
 // confirm from the e-mail link (email, token), 'Change Password'; §8 password change errors
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useValidatedForm } from "~/hooks/useValidatedForm";
+import { formState, useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/resetpassword";
 import { PasswordField } from "~/components/PasswordField";
 import { DoneCard } from "~/components/DoneCard";
@@ -70,14 +69,15 @@ export default function ResetPassword() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.resetPasswordSchema(text.form)), actionData?.result);
+  const formView = formState(form);
   if (actionData?.done) return <DoneCard title={text.title} message={text.succeeded} signIn={text.signIn} />;
   const disabled = Boolean(problem);
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>
       {text.chooseFor ? <p>{text.chooseFor}</p> : null}
-      <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
-        <FormMessage id={form.errorId} errors={problem ? [problem] : form.errors} />
+      <Form method="post" {...formView.props}>
+        <FormMessage id={formView.errorId} errors={problem ? [problem] : formView.errors} />
         <fieldset disabled={disabled}>
           <PasswordField label={text.newPassword} field={fields.newPassword} autoComplete="new-password" rule={text.passwordRule} />
           <PasswordField label={text.confirmPassword} field={fields.confirmPassword} autoComplete="new-password" />

@@ -5,7 +5,6 @@
 // checks the role and takes one decision per dispute. A dispute of the reviewer's own result answers
 // 404 to GET and POST: the upstream refuses to name it to them (403, valueOr404ForReviewers).
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Route } from "./+types/reviews.dispute";
 import { FormMessage, TextareaField } from "~/components/Field";
@@ -14,7 +13,7 @@ import { formatInstant, localizeTimes } from "~/dates";
 import { reviewSchema, reviewWordKeys } from "~/forms/review";
 import { formWords } from "~/forms/words";
 import { htmlConstraints } from "~/server/form-constraints.server";
-import { fieldState, textareaProps, useValidatedForm } from "~/hooks/useValidatedForm";
+import { fieldState, formState, textareaProps, useValidatedForm } from "~/hooks/useValidatedForm";
 import { languageOf, messagesOf } from "~/server/i18n.server";
 import { checkedFieldInfo, checkedFieldName, outcomeWord } from "~/result-words";
 import { reviewPaths } from "~/screens";
@@ -108,6 +107,7 @@ export default function ReviewDispute() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/review").then((m) => m.reviewSchema(text.form)), actionData?.result, { constraint: d.constraint });
+  const formView = formState(form);
   const responseField = fieldState(fields.responseComment, d.constraint.responseComment);
   const here = `${reviewPaths.dispute}?id=${encodeURIComponent(d.id)}`;
   const imageUrl = `${reviewPaths.image}?id=${encodeURIComponent(d.id)}&page=${d.page}`;
@@ -143,8 +143,8 @@ export default function ReviewDispute() {
       </a>
 
       <h2>{text.decision}</h2>
-      <Form method="post" {...getFormProps(form)} className="review-decision" aria-describedby={form.errorId}>
-        <FormMessage id={form.errorId} errors={form.errors} />
+      <Form method="post" {...formView.props} className="review-decision">
+        <FormMessage id={formView.errorId} errors={formView.errors} />
         <TextareaField
           label={text.response}
           hint={text.responseHint}

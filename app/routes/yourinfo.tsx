@@ -1,9 +1,8 @@
 // app/routes/yourinfo.tsx: docs/product/screens.md §2 /yourinfo, first-time profile: first name, last name, date of
 // birth, postal code; Finish enabled only when valid and 18+; the always-shown warning; §8 creation errors
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
-import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useValidatedForm } from "~/hooks/useValidatedForm";
+import { formState, useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/yourinfo";
 import { FormMessage } from "~/components/Field";
 import { ProfileFields } from "~/components/ProfileFields";
@@ -59,13 +58,14 @@ export default function YourInfo() {
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const [form, fields] = useValidatedForm(() => import("~/forms/profile").then((m) => m.yourInfoSchema(text.form)), actionData?.result);
+  const formView = formState(form);
   const valid = yourInfoSchema(text.form).safeParse(form.value ?? {}).success;
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>
       <p>{text.prompt}</p>
-      <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
-        <FormMessage id={form.errorId} errors={form.errors} />
+      <Form method="post" {...formView.props}>
+        <FormMessage id={formView.errorId} errors={formView.errors} />
         <ProfileFields fields={fields} text={text.fields} />
         <p className="warning" role="note">
           {text.warning}

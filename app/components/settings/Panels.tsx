@@ -5,7 +5,7 @@
  * constraints, derived from its schema on the server (app/server/form-constraints.server.ts).
  */
 import { Form, Link, useNavigation } from "react-router";
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { Constraint } from "@conform-to/dom";
 import { Field, FormMessage } from "~/components/Field";
 import { PasswordField } from "~/components/PasswordField";
@@ -13,7 +13,7 @@ import { passwordMinLength } from "~/forms/password";
 import type { changePasswordWordKeys, changeUserNameWordKeys, deleteAccountWordKeys } from "~/forms/settings";
 import type { FormWords } from "~/forms/words";
 import { useHydrated } from "~/hooks/useHydrated";
-import { fieldState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
+import { fieldState, formState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
 
 /** The panels' words, in the page's language (from the settings loader's data). */
 export interface PanelText {
@@ -55,6 +55,7 @@ export function PasswordPanel({ result, constraint, text }: PanelProps) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changePasswordSchema(text.passwordForm)), result, { id: "change-password", constraint });
+  const formView = formState(form);
   const current = String(fields.currentPassword.value ?? "");
   const next = String(fields.newPassword.value ?? "");
   const confirm = String(fields.confirmPassword.value ?? "");
@@ -64,9 +65,9 @@ export function PasswordPanel({ result, constraint, text }: PanelProps) {
   const confirmDisabled = hydrated && next.length < passwordMinLength;
   const updateDisabled = (hydrated && (!next || next !== confirm)) || navigation.state === "submitting";
   return (
-    <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
+    <Form method="post" {...formView.props}>
       <input type="hidden" name="intent" value="password" />
-      <FormMessage id={form.errorId} errors={form.errors} />
+      <FormMessage id={formView.errorId} errors={formView.errors} />
       <PasswordField label={text.currentPassword} field={fields.currentPassword} constraint={constraint.currentPassword} autoComplete="current-password" />
       <PasswordField label={text.newPassword} field={fields.newPassword} constraint={constraint.newPassword} autoComplete="new-password" rule={text.passwordRule} disabled={newDisabled} />
       <PasswordField label={text.confirmNewPassword} field={fields.confirmPassword} constraint={constraint.confirmPassword} autoComplete="new-password" disabled={confirmDisabled} />
@@ -79,11 +80,12 @@ export function PasswordPanel({ result, constraint, text }: PanelProps) {
 export function UserNamePanel({ result, constraint, text }: PanelProps) {
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changeUserNameSchema(text.userNameForm)), result, { id: "change-username", constraint });
+  const formView = formState(form);
   const userName = fieldState(fields.userName, constraint.userName);
   return (
-    <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
+    <Form method="post" {...formView.props}>
       <input type="hidden" name="intent" value="username" />
-      <FormMessage id={form.errorId} errors={form.errors} />
+      <FormMessage id={formView.errorId} errors={formView.errors} />
       <Field
         label={text.newEmail}
         inputProps={{ ...inputProps(userName, { type: "email" }), autoComplete: "email", required: false }}
@@ -101,10 +103,11 @@ export function UserNamePanel({ result, constraint, text }: PanelProps) {
 export function DeleteAccountPanel({ result, constraint, text, words }: PanelProps & { words: { confirm: string; button: string; form: FormWords<typeof deleteAccountWordKeys> } }) {
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.deleteAccountSchema(words.form)), result, { id: "delete-account", constraint });
+  const formView = formState(form);
   return (
-    <Form method="post" {...getFormProps(form)} aria-describedby={form.errorId}>
+    <Form method="post" {...formView.props}>
       <input type="hidden" name="intent" value="deleteAccount" />
-      <FormMessage id={form.errorId} errors={form.errors} />
+      <FormMessage id={formView.errorId} errors={formView.errors} />
       <p>{words.confirm}</p>
       <PasswordField label={text.currentPassword} field={fields.currentPassword} constraint={constraint.currentPassword} autoComplete="current-password" />
       <PanelActions label={words.button} cancel={text.cancel} danger disabled={navigation.state === "submitting"} />

@@ -4,13 +4,13 @@
  * words and the form's HTML constraints come from the testdetail loader's data.
  */
 import { Form, useNavigation } from "react-router";
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { Constraint } from "@conform-to/dom";
 import { FormMessage, TextareaField } from "~/components/Field";
 import type { disputeWordKeys } from "~/forms/dispute";
 import type { FormWords } from "~/forms/words";
 import { useHydrated } from "~/hooks/useHydrated";
-import { fieldState, textareaProps, useValidatedForm } from "~/hooks/useValidatedForm";
+import { fieldState, formState, textareaProps, useValidatedForm } from "~/hooks/useValidatedForm";
 
 /** The Dispute tab's words, in the page's language. */
 export interface DisputeText {
@@ -52,6 +52,7 @@ export function DisputeTab({
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const [form, fields] = useValidatedForm(() => import("~/forms/dispute").then((m) => m.disputeSchema(text.disputeForm)), actionData?.result, { constraint: disputeConstraint });
+  const formView = formState(form);
   if (disputeStatus !== 0) {
     return (
       <div className="dispute">
@@ -78,9 +79,9 @@ export function DisputeTab({
   const empty = !String(fields.disputeComment.value ?? "").trim();
   const commentField = fieldState(fields.disputeComment, disputeConstraint.disputeComment);
   return (
-    <Form method="post" {...getFormProps(form)} className="dispute" aria-describedby={form.errorId}>
+    <Form method="post" {...formView.props} className="dispute">
       <p>{text.intro}</p>
-      <FormMessage id={form.errorId} errors={form.errors} />
+      <FormMessage id={formView.errorId} errors={formView.errors} />
       <TextareaField
         label={text.describeDifference}
         textareaProps={{ ...textareaProps(commentField), required: false, rows: 5 }}
