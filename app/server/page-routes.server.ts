@@ -13,8 +13,10 @@
  *   ancestor paths: which routes match a path depends only on the route table, so the answer is
  *   the same on every request. The matcher is the static handler context's `_match`, marked private
  *   in React Router's types: a release that renames it fails the typecheck.
- * The page is the same, byte for byte (tests/integration/server.test.ts checks the partial manifest
- * of pages against the build's whole manifest).
+ * The page is the same, byte for byte: tests/unit/page-routes.test.ts renders pages of a route table
+ * both ways with React Router's own `<ServerRouter>` (so a release that reads more routes for its
+ * partial manifest fails there), and tests/integration/server.test.ts checks the app's pages'
+ * partial manifests against the build's whole manifest.
  */
 import { LRUCache } from "lru-cache";
 import type { EntryContext } from "react-router";

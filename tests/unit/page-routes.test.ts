@@ -1,18 +1,29 @@
 // The routes handed to React Router's <ServerRouter> (app/server/page-routes.server.ts): the page's own
 // and those of its ancestor paths, with React Router's matcher kept per path. The contexts are React
-// Router's own, from createStaticHandler's query; tests/integration/server.test.ts checks the pages.
-import { createStaticHandler, type EntryContext, type StaticHandlerContext } from "react-router";
+// Router's own, from createStaticHandler's query; a page rendered with them is the page React Router
+// renders with the whole table, byte for byte (so a release that widens what its partial manifest
+// reads fails here); tests/integration/server.test.ts checks the app's pages.
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createStaticHandler, Links, Meta, Outlet, Scripts, ServerRouter, type EntryContext, type StaticHandlerContext } from "react-router";
 import { describe, expect, it } from "vitest";
 import { keptPaths, pageRouterContext } from "../../app/server/page-routes.server";
 
-/** A small route table as the manifest and as data routes: root > (index, login, main layout > safewindow, splat). */
+/**
+ * A small route table as the manifest and as data routes: root > (index, login, an alias under a
+ * path of its own, main layout > safewindow, its pass, settings > its index and data, splat).
+ */
 const table = [
   { id: "root", path: "" },
   { id: "routes/intro", parentId: "root", index: true },
   { id: "routes/login", parentId: "root", path: "login" },
+  { id: "routes/consumer-login", parentId: "root", path: "consumer/login" },
   { id: "routes/main", parentId: "root" },
   { id: "routes/safewindow", parentId: "routes/main", path: "safewindow" },
   { id: "routes/pass", parentId: "routes/main", path: "safewindow/pass" },
+  { id: "routes/settings", parentId: "routes/main", path: "settings" },
+  { id: "routes/settings-index", parentId: "routes/settings", index: true },
+  { id: "routes/settings-data", parentId: "routes/settings", path: "data" },
   { id: "routes/not-found", parentId: "root", path: "*" },
 ];
 
@@ -51,6 +62,7 @@ describe("pageRouterContext", () => {
     // A nested path: its layout and "/safewindow"'s routes; an unknown one: the catch-all at each ancestor.
     expect(ids(pageRouterContext((await contextFor("/safewindow/pass")).context))).toEqual(["root", "routes/intro", "routes/main", "routes/pass", "routes/safewindow"]);
     expect(ids(pageRouterContext((await contextFor("/no/such/page")).context))).toEqual(["root", "routes/intro", "routes/not-found"]);
+    expect(ids(pageRouterContext((await contextFor("/settings/data")).context))).toEqual(["root", "routes/intro", "routes/main", "routes/settings", "routes/settings-data", "routes/settings-index"]);
   });
 
   it("matches under the basename as React Router does: '/' is outside it, '/sw' is its '/'", async () => {
@@ -98,5 +110,41 @@ describe("pageRouterContext", () => {
     at("/first/page");
     expect(asked.get("/first")).toBe(2);
     expect(asked.get("/")).toBe(1);
+  });
+});
+
+/** Each route's module: the root renders the document (React Router's Meta, Links, Scripts), the others an outlet and their id. */
+const routeModules = Object.fromEntries(
+  table.map((route) => [
+    route.id,
+    {
+      default:
+        route.id === "root"
+          ? () => createElement("html", null, createElement("head", null, createElement(Meta), createElement(Links)), createElement("body", null, createElement(Outlet), createElement(Scripts)))
+          : () => createElement("section", { id: route.id }, createElement(Outlet)),
+    },
+  ]),
+);
+
+/** The page React Router renders for `context` (its lazy route discovery on, as the app's build has it). */
+function page(context: EntryContext, url: string): string {
+  const entry = { ...context, routeModules, future: {}, ssr: true, isSpaMode: false, routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" } } as unknown as EntryContext;
+  return renderToString(createElement(ServerRouter, { context: entry, url }));
+}
+
+describe("a page rendered with pageRouterContext", () => {
+  it("is the page React Router renders with the whole route table, byte for byte, whatever the path's spelling", async () => {
+    const paths = ["/", "/login", "/LOGIN", "/login/", "//login", "/consumer/login", "/consumer", "/safewindow", "/safewindow/pass", "/Safewindow/Pass/", "/settings", "/settings/data", "/settings/data/x", "/no/such/page", "/caf%C3%A9/x"];
+    for (const path of paths) {
+      const { context } = await contextFor(path);
+      const whole = page(context, `http://localhost${path}`);
+      expect(whole).toContain("__reactRouterManifest");
+      expect(page(pageRouterContext(context), `http://localhost${path}`), path).toBe(whole);
+    }
+    // Under a basename.
+    for (const path of ["/sw", "/sw/login", "/sw/settings/data"]) {
+      const { context } = await contextFor(path, { basename: "/sw" });
+      expect(page(pageRouterContext(context), `http://localhost${path}`), path).toBe(page(context, `http://localhost${path}`));
+    }
   });
 });
