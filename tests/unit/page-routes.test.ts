@@ -144,7 +144,9 @@ describe("a page rendered with pageRouterContext", () => {
     // Under a basename.
     for (const path of ["/sw", "/sw/login", "/sw/settings/data"]) {
       const { context } = await contextFor(path, { basename: "/sw" });
-      expect(page(pageRouterContext(context), `http://localhost${path}`), path).toBe(page(context, `http://localhost${path}`));
+      const whole = page(context, `http://localhost${path}`);
+      expect(whole).toContain("__reactRouterManifest");
+      expect(page(pageRouterContext(context), `http://localhost${path}`), path).toBe(whole);
     }
   });
 });
