@@ -5,13 +5,13 @@
  * module it reaches exist once in the process, with the build's own context keys and metrics.
  *
  * Order: request log, the refusal of a target that is not a path and of a method React Router does
- * not serve, request metrics and GET /metrics
- * (with METRICS_TOKEN), CSP nonce and helmet, Permissions-Policy, gzip compression, /healthz and
- * /readyz, the cross-site refusal, body limits, the refusal of a body that is not a form, the
- * account-form rate limit, static assets (or Vite's middleware), the shared page cache, React
- * Router's request handler, and the error page.
+ * not serve, request metrics and GET /metrics (with METRICS_TOKEN), the CSP nonce and
+ * Permissions-Policy, helmet, gzip compression, /healthz and /readyz, the cross-site refusal, body
+ * limits and the refusal of a body that is not a form, the account-form and pass-check rate
+ * limits, static assets (or Vite's middleware), the shared page cache, React Router's request
+ * handler, and the error page. Checks that follow one another are one middleware each group:
+ * every layer of Express's router costs every request a match and a closure.
  */
-import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import compression from "compression";
@@ -34,6 +34,7 @@ import { createAttemptLimits, formName, minutesToWait, rateLimitRejections } fro
 import { setAppConfig, type Config } from "../app/server/config.server.ts";
 import { requestContext, type PhotoRead } from "../app/server/context.ts";
 import { isCrossSite } from "../app/server/crosssite.server.ts";
+import { cspNonce } from "../app/server/csp-nonce.server.ts";
 import { isFormContentType } from "../app/server/form.server.ts";
 import { httpMetrics, metricsEndpoint, routePaths } from "../app/server/http-metrics.server.ts";
 import { headersLanguage, negotiatedLanguage } from "../app/server/i18n.server.ts";
@@ -151,19 +152,20 @@ export async function createApp(options: AppOptions): Promise<Express> {
     }),
   );
 
-  // A request target in absolute form (`POST http://host/login`, RFC 9112 §3.2.2) is meant for a
-  // proxy, and no browser sends one to an origin: refused here, before anything builds a URL of it.
+  // What React Router cannot serve is answered here, before anything reads the request, in one
+  // middleware (each layer of Express's router costs every request a match and a closure).
+  // - A request target in absolute form (`POST http://host/login`, RFC 9112 §3.2.2) is meant for a
+  //   proxy, and no browser sends one to an origin: 400, before anything builds a URL of it.
+  // - The methods React Router serves are GET, HEAD, POST, PUT, PATCH and DELETE; it answers any
+  //   other with an error its page cannot render (no request context yet). OPTIONS says what is
+  //   allowed (no CORS: nothing is offered to other sites), and any other method is 405.
   app.use((req, res, next) => {
-    if (req.url.startsWith("/")) return next();
-    req.log.warn("request target not a path");
-    res.status(400);
-    void sendErrorPage(req, res, (m) => m.requestUnreadable);
-  });
-
-  // The methods React Router serves are GET, HEAD, POST, PUT, PATCH and DELETE; it answers any other
-  // with an error its page cannot render (no request context yet). OPTIONS says what is allowed
-  // (no CORS: nothing is offered to other sites), and any other method is 405, both here.
-  app.use((req, res, next) => {
+    if (!req.url.startsWith("/")) {
+      req.log.warn("request target not a path");
+      res.status(400);
+      void sendErrorPage(req, res, (m) => m.requestUnreadable);
+      return;
+    }
     if (routerMethods.has(req.method)) return next();
     res.set("Allow", [...routerMethods].join(", "));
     if (req.method === "OPTIONS") {
@@ -181,8 +183,32 @@ export async function createApp(options: AppOptions): Promise<Express> {
     app.get("/metrics", metricsEndpoint(config.METRICS_TOKEN, options.otherMetrics));
   }
 
-  app.use((_req, res, next) => {
-    res.locals.cspNonce = randomBytes(16).toString("base64");
+  // Per response, in one middleware: the CSP nonce, the route the path names (`routePathOf`, read
+  // once for the policies and limits below), Permissions-Policy, and the Accept-Encoding the
+  // compression middleware reads.
+  // - No page but the pass checker uses the camera, and none the microphone, payments or USB:
+  //   browsers refuse them to every frame and script of the app; the camera only to /verify itself,
+  //   the position only to our own pages (Locations' "Near me"; docs/security/input.md "Headers").
+  // - Answers made per request (data, error pages; a rendered page comes gzipped from
+  //   app/entry.server.tsx, docs/decisions/0021-pages-whole-and-gzipped.md) are compressed with
+  //   gzip, even for a browser that also accepts br: on our 8-11 KB pages brotli saved about 80
+  //   bytes (3%) and cost a quarter of GET /login's requests/s, its encoder state being set up for
+  //   every answer (bench/pages.results.md). The middleware prefers br whenever it is accepted, so br
+  //   is taken out of what it reads; the hashed assets, compressed once at build time, keep brotli
+  //   (their own middleware, below, reads the header as the browser sent it).
+  const assetsPrefix = `${base}/assets/`;
+  app.use((req, res, next) => {
+    res.locals.cspNonce = cspNonce();
+    const route = routePathOf(req.path, base);
+    res.locals.routePath = route;
+    res.set("Permissions-Policy", `camera=${route === paths.verify ? "(self)" : "()"}, microphone=(), geolocation=(self), payment=(), usb=(), browsing-topics=()`);
+    const accepted = req.headers["accept-encoding"];
+    if (accepted && !req.path.startsWith(assetsPrefix)) {
+      req.headers["accept-encoding"] = accepted
+        .split(",")
+        .filter((coding) => coding.split(";")[0]!.trim().toLowerCase() !== "br")
+        .join(",");
+    }
     next();
   });
 
@@ -197,7 +223,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
               // The pass checker alone may compile WebAssembly: its QR decoder, loaded when its camera starts.
               scriptSrc: [
                 "'self'",
-                (req, res) => `'nonce-${(res as Response).locals.cspNonce}'${routePathOf((req as Request).path, base) === paths.verify ? " 'wasm-unsafe-eval'" : ""}`,
+                (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'${routeOf(res as Response) === paths.verify ? " 'wasm-unsafe-eval'" : ""}`,
               ],
               styleSrc: ["'self'"],
               imgSrc: ["'self'", "data:", "blob:"],
@@ -218,32 +244,6 @@ export async function createApp(options: AppOptions): Promise<Express> {
       xFrameOptions: false,
     }),
   );
-  // No page but the pass checker uses the camera, and none the microphone, payments or USB: browsers
-  // refuse them to every frame and script of the app; the camera only to /verify itself, the position
-  // only to our own pages (Locations' "Near me"; docs/security/input.md "Headers").
-  app.use((req, res, next) => {
-    const camera = routePathOf(req.path, base) === paths.verify ? "(self)" : "()";
-    res.set("Permissions-Policy", `camera=${camera}, microphone=(), geolocation=(self), payment=(), usb=(), browsing-topics=()`);
-    next();
-  });
-  // Answers made per request (data, error pages; a rendered page comes gzipped from app/entry.server.tsx,
-  // docs/decisions/0021-pages-whole-and-gzipped.md) are compressed with gzip, even for a browser
-  // that also accepts br: on our 8-11 KB pages brotli saved about 80 bytes (3%) and cost a quarter of
-  // GET /login's requests/s, its encoder state being set up for every answer (bench/pages.results.md).
-  // The middleware prefers br whenever it is accepted, so br is taken out of what it reads; the
-  // hashed assets, compressed once at build time, keep brotli (their own middleware, below, reads
-  // the header as the browser sent it).
-  const assetsPrefix = `${base}/assets/`;
-  app.use((req, _res, next) => {
-    const accepted = req.headers["accept-encoding"];
-    if (accepted && !req.path.startsWith(assetsPrefix)) {
-      req.headers["accept-encoding"] = accepted
-        .split(",")
-        .filter((coding) => coding.split(";")[0]!.trim().toLowerCase() !== "br")
-        .join(",");
-    }
-    next();
-  });
   app.use(compression());
 
   app.get("/healthz", (_req, res) => {
@@ -271,29 +271,34 @@ export async function createApp(options: AppOptions): Promise<Express> {
     res.status(ready ? 200 : 503).json({ ready, checks });
   });
 
-  // Cross-site state-changing requests are refused before anything acts on them, whatever the route
-  // (app/server/crosssite.server.ts: Fetch Metadata, then Origin).
+  // State-changing requests from other sites, and bodies the app will not read, are refused before
+  // anything acts on them, whatever the route, in one middleware:
+  // - cross-site: Fetch Metadata, then Origin (app/server/crosssite.server.ts), 403;
+  // - bodies are bounded before anything reads them: forms are small, the upload form carries one
+  //   PDF; a body without a declared length (chunked) is refused (411), so none is buffered
+  //   unbounded, and one over its limit is 413;
+  // - a state-changing request reaches an action only with a form's body: urlencoded, or multipart
+  //   with a boundary (app/server/form.server.ts). Anything else (no Content-Type, text/plain, JSON,
+  //   a multipart type without its boundary) is 415, unread, instead of failing in an action.
   const trustedOrigins = [new URL(config.publicUrl).origin];
   app.use((req, res, next) => {
     const site = { method: req.method, secFetchSite: req.get("sec-fetch-site"), origin: req.get("origin"), host: req.get("host") ?? "" };
-    if (!isCrossSite(site, trustedOrigins)) return next();
-    req.log.warn({ origin: site.origin, secFetchSite: site.secFetchSite }, "cross-site request refused");
-    res.status(403);
-    void sendErrorPage(req, res, (m) => m.crossSiteRefused);
-  });
-
-  // Bodies are bounded before anything reads them: forms are small, the upload form carries one
-  // PDF; a body without a declared length (chunked) is refused, so none is buffered unbounded.
-  app.use((req, res, next) => {
+    if (isCrossSite(site, trustedOrigins)) {
+      req.log.warn({ origin: site.origin, secFetchSite: site.secFetchSite }, "cross-site request refused");
+      res.status(403);
+      void sendErrorPage(req, res, (m) => m.crossSiteRefused);
+      return;
+    }
     if (req.headers["transfer-encoding"] && !req.headers["content-length"]) {
       res.status(411).set("Connection", "close");
       void sendErrorPage(req, res, (m) => m.bodyWithoutLength);
       return;
     }
     const length = Number(req.headers["content-length"] ?? 0);
+    const body = bodyMethods.has(req.method);
     // An upload a little over its limit reaches the upload form's action, which answers with the
     // form's own message (app/limits.ts); only absurd sizes are refused here, unread.
-    const route = bodyMethods.has(req.method) ? routePathOf(req.path, base) : undefined;
+    const route = body ? routeOf(res) : undefined;
     const upload = route === paths.mytests;
     // The pass checker's form may carry a phone's photo of a QR code (app/limits.ts maxVerifyBodyBytes).
     const limit = upload ? uploadDiscardLimitBytes : route === paths.verify ? maxVerifyBodyBytes : maxFormBodyBytes;
@@ -303,14 +308,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
       void sendErrorPage(req, res, (m) => (upload ? m.uploadTooLarge(maxUploadMegabytes) : route === paths.verify ? m.verifyPhotoReasons(maxPassPhotoMegabytes).too_large : m.formBodyTooLarge));
       return;
     }
-    next();
-  });
-
-  // A state-changing request reaches an action only with a form's body: urlencoded, or multipart
-  // with a boundary (app/server/form.server.ts). Anything else (no Content-Type, text/plain, JSON,
-  // a multipart type without its boundary) is refused here, unread, instead of failing in an action.
-  app.use((req, res, next) => {
-    if (!bodyMethods.has(req.method) || isFormContentType(req.headers["content-type"])) return next();
+    if (!body || isFormContentType(req.headers["content-type"])) return next();
     req.log.warn({ contentType: req.headers["content-type"]?.slice(0, 100) }, "request body not a form");
     res.status(415).set("Accept-Post", "application/x-www-form-urlencoded, multipart/form-data");
     void sendErrorPage(req, res, (m) => m.requestUnreadable);
@@ -329,50 +327,54 @@ export async function createApp(options: AppOptions): Promise<Express> {
       : undefined;
   const attemptLimits = createAttemptLimits(redisStore);
   // Both limits count the requests that run an action (a form's POST, and PUT, PATCH or DELETE,
-  // which React Router sends to the same action); a page view does not enter express-rate-limit
-  // at all (its own `skip` runs after work of its own on every request).
+  // which React Router sends to the same action), one after the other in one middleware; a page
+  // view does not enter express-rate-limit at all (its own `skip` runs after work of its own on
+  // every request).
   const postsOnly =
-    (limiter: RequestHandler): RequestHandler =>
-    (req, res, next) =>
-      bodyMethods.has(req.method) ? limiter(req, res, next) : next();
+    (...limiters: RequestHandler[]): RequestHandler =>
+    (req, res, next) => {
+      if (!bodyMethods.has(req.method)) return next();
+      let at = 0;
+      const step = (error?: unknown) => (error !== undefined || at === limiters.length ? next(error) : limiters[at++]!(req, res, step));
+      step();
+    };
   app.use(
-    postsOnly(rateLimit({
-      windowMs: 10 * 60 * 1000,
-      limit: config.AUTH_RATE_LIMIT,
-      standardHeaders: "draft-8",
-      legacyHeaders: false,
-      skip: (req) => !bodyMethods.has(req.method) || !formName(req.path, base),
-      keyGenerator: (req) => `${ipKeyGenerator(req.ip ?? "")}|${formName(req.path, base)}`,
-      store: redisStore?.("safewindow:ratelimit:"),
-      handler: (req, res) => {
-        req.log.warn("account form rate limit reached");
-        rateLimitRejections.inc({ limit: "formsPerAddress" });
-        const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-        const seconds = resetTime ? Math.ceil((resetTime.getTime() - Date.now()) / 1000) : 600;
-        res.status(429).set("Retry-After", String(Math.max(1, seconds)));
-        void sendErrorPage(req, res, (m) => m.tooManyAttempts(minutesToWait(seconds)));
-      },
-    })),
-  );
-
-  // The pass checker's form (docs/product/pass.md §11.5): at most VERIFY_RATE_LIMIT checks a minute
-  // per client address, each of which may decode a photo on the QR worker.
-  app.use(
-    postsOnly(rateLimit({
-      windowMs: 60 * 1000,
-      limit: config.VERIFY_RATE_LIMIT,
-      standardHeaders: "draft-8",
-      legacyHeaders: false,
-      skip: (req) => !bodyMethods.has(req.method) || routePathOf(req.path, base) !== paths.verify,
-      keyGenerator: (req) => ipKeyGenerator(req.ip ?? ""),
-      store: redisStore?.("safewindow:verifylimit:"),
-      handler: (req, res) => {
-        req.log.warn("pass check rate limit reached");
-        rateLimitRejections.inc({ limit: "verifyPerAddress" });
-        res.status(429).set("Retry-After", "60");
-        void sendErrorPage(req, res, (m) => m.verifyTooMany);
-      },
-    })),
+    postsOnly(
+      rateLimit({
+        windowMs: 10 * 60 * 1000,
+        limit: config.AUTH_RATE_LIMIT,
+        standardHeaders: "draft-8",
+        legacyHeaders: false,
+        skip: (req) => !bodyMethods.has(req.method) || !formName(req.path, base),
+        keyGenerator: (req) => `${ipKeyGenerator(req.ip ?? "")}|${formName(req.path, base)}`,
+        store: redisStore?.("safewindow:ratelimit:"),
+        handler: (req, res) => {
+          req.log.warn("account form rate limit reached");
+          rateLimitRejections.inc({ limit: "formsPerAddress" });
+          const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+          const seconds = resetTime ? Math.ceil((resetTime.getTime() - Date.now()) / 1000) : 600;
+          res.status(429).set("Retry-After", String(Math.max(1, seconds)));
+          void sendErrorPage(req, res, (m) => m.tooManyAttempts(minutesToWait(seconds)));
+        },
+      }),
+      // The pass checker's form (docs/product/pass.md §11.5): at most VERIFY_RATE_LIMIT checks a minute
+      // per client address, each of which may decode a photo on the QR worker.
+      rateLimit({
+        windowMs: 60 * 1000,
+        limit: config.VERIFY_RATE_LIMIT,
+        standardHeaders: "draft-8",
+        legacyHeaders: false,
+        skip: (req, res) => !bodyMethods.has(req.method) || routeOf(res) !== paths.verify,
+        keyGenerator: (req) => ipKeyGenerator(req.ip ?? ""),
+        store: redisStore?.("safewindow:verifylimit:"),
+        handler: (req, res) => {
+          req.log.warn("pass check rate limit reached");
+          rateLimitRejections.inc({ limit: "verifyPerAddress" });
+          res.status(429).set("Retry-After", "60");
+          void sendErrorPage(req, res, (m) => m.verifyTooMany);
+        },
+      }),
+    ),
   );
 
   if ("vite" in options.assets) {
@@ -461,7 +463,10 @@ export async function createApp(options: AppOptions): Promise<Express> {
           nonce: res.locals.cspNonce as string,
           requestId: String(req.id),
           log: req.log,
-          clientIp: req.ip ?? "",
+          // Read when an action asks (Express parses X-Forwarded-For by TRUST_PROXY for it), never for a page view.
+          get clientIp() {
+            return req.ip ?? "";
+          },
           sessions,
           attemptLimits,
           draining: options.draining,
@@ -500,6 +505,11 @@ export function accessLogLevel(status: number, retryAfter: boolean, failed: bool
 
 /** How long one round of /readyz's checks answers every call, ms. */
 const readinessIntervalMs = 1_000;
+
+/** The route the path of the request `res` answers names (`routePathOf`, set once per request by createApp's per-response middleware). */
+function routeOf(res: Response): string {
+  return res.locals.routePath as string;
+}
 
 /** The methods React Router serves (any other is answered before it: OPTIONS 204, else 405). */
 const routerMethods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);

@@ -17,8 +17,8 @@ export interface RequestInfo {
   requestId: string;
   /** The request's logger (pino child with the request id; redacts secrets). */
   log: Logger;
-  /** The browser's address as Express sees it (TRUST_PROXY applies). */
-  clientIp: string;
+  /** The browser's address as Express sees it (TRUST_PROXY applies); read from the request when asked. */
+  readonly clientIp: string;
   /** Where sessions are kept (server.ts picks the embedded database, PostgreSQL or Redis). */
   sessions: SessionDataStore;
   /** Limits per target account and per mail recipient (server.ts keeps their counters). */
