@@ -3,16 +3,11 @@
  * date of birth (MM/DD/YYYY) and postal code, wired to a conform form; `text`, their labels in the
  * page's language (from the route's loader data, made by `profileFieldsText`).
  */
-import type { FieldMetadata } from "@conform-to/react";
-import { fieldState, inputProps } from "~/hooks/useValidatedForm";
+import { inputProps, type FormState } from "~/hooks/useValidatedForm";
 import { Field } from "./Field";
 
-type ProfileFieldSet = {
-  firstName: FieldMetadata<string>;
-  lastName: FieldMetadata<string>;
-  dob: FieldMetadata<string>;
-  postalCode: FieldMetadata<string>;
-};
+/** The profile's field names, in every form that has them. */
+type ProfileFieldName = "firstName" | "lastName" | "dob" | "postalCode";
 
 /** The inputs' labels and the date's format hint. */
 export interface ProfileFieldsText {
@@ -23,12 +18,13 @@ export interface ProfileFieldsText {
   dateFormat: string;
 }
 
-export function ProfileFields({ fields, text, readOnly = false }: { fields: ProfileFieldSet; text: ProfileFieldsText; readOnly?: boolean }) {
+/** @param form the form's state (useValidatedForm's third element), a form with the four profile fields */
+export function ProfileFields({ form, text, readOnly = false }: { form: Pick<FormState<ProfileFieldName>, "field">; text: ProfileFieldsText; readOnly?: boolean }) {
   const common = { required: false, readOnly };
-  const firstName = fieldState(fields.firstName);
-  const lastName = fieldState(fields.lastName);
-  const dob = fieldState(fields.dob);
-  const postalCode = fieldState(fields.postalCode);
+  const firstName = form.field("firstName");
+  const lastName = form.field("lastName");
+  const dob = form.field("dob");
+  const postalCode = form.field("postalCode");
   return (
     <>
       <Field

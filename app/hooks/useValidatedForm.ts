@@ -13,7 +13,7 @@
  */
 import { useEffect, useRef } from "react";
 import { getInputProps, getTextareaProps, useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
-import { parse, type Constraint, type Submission } from "@conform-to/dom";
+import { getPaths, parse, type Constraint, type Submission } from "@conform-to/dom";
 import type { input, output } from "zod/v4/core";
 import type { FormSchema } from "~/forms/parse";
 
@@ -41,7 +41,9 @@ export function useValidatedForm<Schema extends FormSchema>(
   });
   const form = useRef(result[0]);
   form.current = result[0];
-  const formId = result[0].id;
+  // Typed by the schema's own field names (conform's metadata types admit any string).
+  const view = formState(result[0]) as FormState<keyof input<Schema> & string>;
+  const formId = view.props.id;
   const load = useRef(loadSchema);
 
   useEffect(() => {
@@ -72,7 +74,7 @@ export function useValidatedForm<Schema extends FormSchema>(
     };
   }, [formId]);
 
-  return result;
+  return [result[0], result[1], view] as const;
 }
 
 /**
@@ -91,27 +93,7 @@ function unchecked(formData: FormData, waiting: Set<string>): Submission<Record<
   });
 }
 
-/**
- * What a form control needs of a conform field: its id, name, form, error line's id, errors and
- * initial value, and its HTML constraints. conform makes a new metadata object and its proxy for
- * every property read on a field, and `getInputProps` reads fifteen; with the Field component's two
- * more, those reads were among the largest allocations of a page with a form (bench/alloc.results.md).
- * So four are read, once each (name, form, errors, initial value: the last two are the reads that
- * subscribe the component to the field's changes in the browser, as conform's own helpers do), and
- * the two ids are spelled as conform spells them: the form's id and the field's name joined by "-",
- * then "-error" (tests/unit/field-state.test.ts compares them with conform's own).
- * @param field a field of useValidatedForm's `fields`
- * @param constraint the field's entry of the `constraint` given to useValidatedForm, if the form has one
- *   (conform reads it from there: a field read without it has no HTML constraints)
- */
-export function fieldState(field: FieldMetadata<unknown, Record<string, unknown>, string[]>, constraint?: Constraint): FieldState {
-  const name = field.name;
-  const formId = field.formId;
-  const id = `${formId}-${name}`;
-  return { ...constraint, id, name, formId, errorId: `${id}-error`, errors: field.errors, initialValue: field.initialValue };
-}
-
-/** A field as fieldState read it: conform's field metadata, the properties its input and text area props read. */
+/** A field as a form's state gives it (`FormState.field`): what its input and text area props read. */
 export interface FieldState extends Constraint {
   id: string;
   name: string;
@@ -135,25 +117,61 @@ export function textareaProps(state: FieldState) {
   return getTextareaProps(state as unknown as FieldMetadata<unknown>);
 }
 
-/** A form as formState read it: the form element's props, and its error line's id and errors. */
-export interface FormState {
+/** A form as formState read it: the form element's props, its error line, and its fields' states. */
+export interface FormState<Name extends string = string> {
   /** For the form element: conform's getFormProps, described by its error line always. */
   props: { id: string; onSubmit: FormMetadata["onSubmit"]; noValidate: boolean; "aria-describedby": string };
   /** The id of the form's error line (FormMessage's `id`). */
   errorId: string;
   errors: string[] | undefined;
+  /**
+   * What a form control needs of the field `name`: its id, name, form, error line's id, errors and
+   * initial value as conform's field metadata gives them (the ids spelled as conform spells them: the
+   * form's id and the field's name joined by "-", then "-error"), and its HTML constraints.
+   * @param constraint the field's entry of the `constraint` given to useValidatedForm, if the form has one
+   *   (conform reads it from there: a field read without it has no HTML constraints)
+   */
+  field(name: Name, constraint?: Constraint): FieldState;
 }
 
 /**
- * What a form element and its error line need of conform's form metadata, each read once (as
- * fieldState for a field: each read makes a metadata object): its id, submit handler, `noValidate`
- * and errors; the error line's id is the form's id then "-error", as conform spells it. The form is
- * always described by its error line (empty when there is nothing to say), as each form of the app
- * said with `aria-describedby` after getFormProps.
+ * What a form element, its error line and its controls need of conform's form metadata, each read
+ * once: its id, submit handler, `noValidate`, every field's errors (`allErrors`: the form's own under
+ * "") and the initial value of the whole form. conform makes a new metadata object and its proxy for
+ * every property read, of the form or of a field, and `getInputProps` reads fifteen of a field: those
+ * reads were among the largest allocations and costs of a page with a form (bench/alloc.results.md), so
+ * a form's controls read theirs from these five, whatever the number of fields. The reads of the errors
+ * and the initial value are the ones that subscribe the form's component to their changes in the
+ * browser, as reading them field by field did. The form is always described by its error line (empty
+ * when there is nothing to say), as each form of the app said with `aria-describedby` after getFormProps.
+ * useValidatedForm gives it as its third element.
  * @param form the form of useValidatedForm
  */
-export function formState<Schema extends Record<string, unknown>>(form: FormMetadata<Schema, string[]>): FormState {
+export function formState<Schema extends Record<string, unknown>>(form: FormMetadata<Schema, string[]>): FormState<keyof Schema & string> {
   const id = form.id;
   const errorId = `${id}-error`;
-  return { props: { id, onSubmit: form.onSubmit, noValidate: form.noValidate, "aria-describedby": errorId }, errorId, errors: form.errors };
+  const errors = form.allErrors as Record<string, string[] | undefined>;
+  const initialValue = form.initialValue as unknown;
+  return {
+    props: { id, onSubmit: form.onSubmit, noValidate: form.noValidate, "aria-describedby": errorId },
+    errorId,
+    errors: errors[""],
+    field(name, constraint) {
+      const fieldId = `${id}-${name}`;
+      return { ...constraint, id: fieldId, name, formId: id, errorId: `${fieldId}-error`, errors: errors[name], initialValue: valueAt(initialValue, name) };
+    },
+  };
+}
+
+/**
+ * The value at the field name `name` (conform's paths: `a.b`, `list[0]`) of a form's whole value, as
+ * conform's field metadata reads it (its `getPathValue`: own properties only).
+ */
+function valueAt(value: unknown, name: string): unknown {
+  let at = value;
+  for (const segment of getPaths(name)) {
+    if (at == null || !Object.prototype.hasOwnProperty.call(at, segment)) return undefined;
+    at = (at as Record<string | number, unknown>)[segment];
+  }
+  return at;
 }

@@ -2,7 +2,7 @@
 // (email, token); §5 Confirm account; §8 'There was a problem confirming your account.'
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { formState, useValidatedForm } from "~/hooks/useValidatedForm";
+import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/confirmaccount";
 import { PasswordField } from "~/components/PasswordField";
 import { DoneCard } from "~/components/DoneCard";
@@ -64,8 +64,7 @@ export default function ConfirmAccount() {
   const { problem, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.confirmAccountSchema(text.form)), actionData?.result);
-  const formView = formState(form);
+  const [, , formView] = useValidatedForm(() => import("~/forms/account").then((m) => m.confirmAccountSchema(text.form)), actionData?.result);
   if (actionData?.done) return <DoneCard title={text.title} message={text.confirmed} signIn={text.signIn} />;
   const disabled = Boolean(problem);
   return (
@@ -75,7 +74,7 @@ export default function ConfirmAccount() {
       <Form method="post" {...formView.props}>
         <FormMessage id={formView.errorId} errors={problem ? [problem] : formView.errors} />
         <fieldset disabled={disabled}>
-          <PasswordField label={text.password} field={fields.password} autoComplete="new-password" rule={text.passwordRule} />
+          <PasswordField label={text.password} field={formView.field("password")} autoComplete="new-password" rule={text.passwordRule} />
           <button type="submit" className="button" disabled={disabled || navigation.state === "submitting"}>
             {text.title}
           </button>

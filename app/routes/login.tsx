@@ -1,7 +1,7 @@
 // app/routes/login.tsx: docs/product/screens.md §2 /login 'Sign In'; §5 Login; §8 login errors
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { fieldState, formState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
+import { inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/login";
 import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage } from "~/components/Field";
@@ -74,9 +74,8 @@ export default function Login() {
   const { redirectTo, email, ended, notice, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.loginSchema(text.form)), actionData?.result, { defaultValue: { email, redirectTo } });
-  const formView = formState(form);
-  const emailField = fieldState(fields.email);
+  const [, , formView] = useValidatedForm(() => import("~/forms/account").then((m) => m.loginSchema(text.form)), actionData?.result, { defaultValue: { email, redirectTo } });
+  const emailField = formView.field("email");
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>
@@ -91,7 +90,7 @@ export default function Login() {
           errorId={emailField.errorId}
           errors={emailField.errors}
         />
-        <PasswordField label={text.password} field={fields.password} autoComplete="current-password" />
+        <PasswordField label={text.password} field={formView.field("password")} autoComplete="current-password" />
         <button type="submit" className="button" disabled={navigation.state === "submitting"}>
           {text.submit}
         </button>

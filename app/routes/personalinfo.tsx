@@ -5,7 +5,7 @@
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { formState, useValidatedForm } from "~/hooks/useValidatedForm";
+import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/personalinfo";
 import { FormMessage } from "~/components/Field";
 import { ProfileFields, type ProfileFieldsText } from "~/components/ProfileFields";
@@ -92,13 +92,12 @@ function PersonalInfoForm({
 }) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useValidatedForm(() => import("~/forms/profile").then((m) => m.personalInfoSchema(text.form)), result, { id: "personal-info", defaultValue: original });
-  const formView = formState(form);
+  const [form, , formView] = useValidatedForm(() => import("~/forms/profile").then((m) => m.personalInfoSchema(text.form)), result, { id: "personal-info", defaultValue: original });
   const valid = personalInfoSchema(text.form).safeParse(form.value ?? original).success;
   return (
     <Form method="post" action="/personalinfo?edit=1" {...formView.props}>
       <FormMessage id={formView.errorId} errors={formView.errors} />
-      <ProfileFields fields={fields} text={text.fields} readOnly={!editing} />
+      <ProfileFields form={formView} text={text.fields} readOnly={!editing} />
       <div className="button-row">
         {editing ? (
           <>

@@ -2,7 +2,7 @@
 // confirmation e-mail, /checkconfirmation); §5 Registration rules; §8 register errors
 import { data, Form, Link, redirect, useActionData, useFetcher, useLoaderData, useNavigation } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { fieldState, formState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
+import { inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/registration";
 import { PasswordField } from "~/components/PasswordField";
 import { Field, FormMessage, Toggle } from "~/components/Field";
@@ -132,15 +132,14 @@ export default function Registration() {
   const hydrated = useHydrated();
   const availability = useFetcher<typeof action>();
   const result = actionData && "result" in actionData ? actionData.result : undefined;
-  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.registrationSchema(text.form)), result);
-  const formView = formState(form);
+  const [, fields, formView] = useValidatedForm(() => import("~/forms/account").then((m) => m.registrationSchema(text.form)), result);
 
   const checked = availability.data && "emailCheck" in availability.data ? availability.data.emailCheck : undefined;
   const typedEmail = String(fields.email.value ?? "").trim();
   const unavailable = checked && !checked.available && checked.email === typedEmail;
-  const emailField = fieldState(fields.email);
-  const acceptTerms = fieldState(fields.acceptTerms);
-  const acceptPrivacy = fieldState(fields.acceptPrivacy);
+  const emailField = formView.field("email");
+  const acceptTerms = formView.field("acceptTerms");
+  const acceptPrivacy = formView.field("acceptPrivacy");
   const emailErrors = unavailable ? [text.emailUnavailable] : emailField.errors;
 
   const password = String(fields.password.value ?? "");
@@ -171,8 +170,8 @@ export default function Registration() {
           errorId={emailField.errorId}
           errors={emailErrors}
         />
-        <PasswordField label={text.password} field={fields.password} autoComplete="new-password" rule={text.passwordRule} />
-        <PasswordField label={text.confirmPassword} field={fields.confirmPassword} autoComplete="new-password" />
+        <PasswordField label={text.password} field={formView.field("password")} autoComplete="new-password" rule={text.passwordRule} />
+        <PasswordField label={text.confirmPassword} field={formView.field("confirmPassword")} autoComplete="new-password" />
         <Toggle
           label={
             <>

@@ -2,7 +2,7 @@
 // e-mail, 'Send Reset Email', 'Login'; §5 reset request; §8: the answer never tells whether the account exists
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { fieldState, formState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
+import { inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/requestpasswordchange";
 import { Field, FormMessage } from "~/components/Field";
 import { requestPasswordChangeSchema, requestPasswordChangeWordKeys } from "~/forms/account";
@@ -51,9 +51,8 @@ export default function RequestPasswordChange() {
   const { text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.requestPasswordChangeSchema(text.form)), actionData?.result);
-  const formView = formState(form);
-  const emailField = fieldState(fields.email);
+  const [, , formView] = useValidatedForm(() => import("~/forms/account").then((m) => m.requestPasswordChangeSchema(text.form)), actionData?.result);
+  const emailField = formView.field("email");
   return (
     <section className="card narrow">
       <h1>{text.title}</h1>

@@ -2,7 +2,7 @@
 // confirm from the e-mail link (email, token), 'Change Password'; §8 password change errors
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { formState, useValidatedForm } from "~/hooks/useValidatedForm";
+import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/resetpassword";
 import { PasswordField } from "~/components/PasswordField";
 import { DoneCard } from "~/components/DoneCard";
@@ -68,8 +68,7 @@ export default function ResetPassword() {
   const { problem, text } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/account").then((m) => m.resetPasswordSchema(text.form)), actionData?.result);
-  const formView = formState(form);
+  const [, , formView] = useValidatedForm(() => import("~/forms/account").then((m) => m.resetPasswordSchema(text.form)), actionData?.result);
   if (actionData?.done) return <DoneCard title={text.title} message={text.succeeded} signIn={text.signIn} />;
   const disabled = Boolean(problem);
   return (
@@ -79,8 +78,8 @@ export default function ResetPassword() {
       <Form method="post" {...formView.props}>
         <FormMessage id={formView.errorId} errors={problem ? [problem] : formView.errors} />
         <fieldset disabled={disabled}>
-          <PasswordField label={text.newPassword} field={fields.newPassword} autoComplete="new-password" rule={text.passwordRule} />
-          <PasswordField label={text.confirmPassword} field={fields.confirmPassword} autoComplete="new-password" />
+          <PasswordField label={text.newPassword} field={formView.field("newPassword")} autoComplete="new-password" rule={text.passwordRule} />
+          <PasswordField label={text.confirmPassword} field={formView.field("confirmPassword")} autoComplete="new-password" />
           <button type="submit" className="button" disabled={disabled || navigation.state === "submitting"}>
             {text.title}
           </button>

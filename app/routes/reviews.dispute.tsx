@@ -13,7 +13,7 @@ import { formatInstant, localizeTimes } from "~/dates";
 import { reviewSchema, reviewWordKeys } from "~/forms/review";
 import { formWords } from "~/forms/words";
 import { htmlConstraints } from "~/server/form-constraints.server";
-import { fieldState, formState, textareaProps, useValidatedForm } from "~/hooks/useValidatedForm";
+import { textareaProps, useValidatedForm } from "~/hooks/useValidatedForm";
 import { languageOf, messagesOf } from "~/server/i18n.server";
 import { checkedFieldInfo, checkedFieldName, outcomeWord } from "~/result-words";
 import { reviewPaths } from "~/screens";
@@ -106,9 +106,9 @@ export default function ReviewDispute() {
   const { text } = d;
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/review").then((m) => m.reviewSchema(text.form)), actionData?.result, { constraint: d.constraint });
-  const formView = formState(form);
-  const responseField = fieldState(fields.responseComment, d.constraint.responseComment);
+  const [, , formView] = useValidatedForm(() => import("~/forms/review").then((m) => m.reviewSchema(text.form)), actionData?.result, { constraint: d.constraint });
+  const responseField = formView.field("responseComment", d.constraint.responseComment);
+  const decision = formView.field("decision");
   const here = `${reviewPaths.dispute}?id=${encodeURIComponent(d.id)}`;
   const imageUrl = `${reviewPaths.image}?id=${encodeURIComponent(d.id)}&page=${d.page}`;
   return (
@@ -152,14 +152,14 @@ export default function ReviewDispute() {
           errorId={responseField.errorId}
           errors={responseField.errors}
         />
-        <div className="field-error" id={fields.decision.errorId} aria-live="polite">
-          {fields.decision.errors?.map((error) => <p key={error}>{error}</p>)}
+        <div className="field-error" id={decision.errorId} aria-live="polite">
+          {decision.errors?.map((error) => <p key={error}>{error}</p>)}
         </div>
         <div className="button-row">
-          <button type="submit" className="button" name={fields.decision.name} value="accept" disabled={navigation.state === "submitting"}>
+          <button type="submit" className="button" name={decision.name} value="accept" disabled={navigation.state === "submitting"}>
             {text.accept}
           </button>{" "}
-          <button type="submit" className="button secondary" name={fields.decision.name} value="decline" disabled={navigation.state === "submitting"}>
+          <button type="submit" className="button secondary" name={decision.name} value="decline" disabled={navigation.state === "submitting"}>
             {text.decline}
           </button>
         </div>

@@ -2,7 +2,7 @@
 // birth, postal code; Finish enabled only when valid and 18+; the always-shown warning; §8 creation errors
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { formState, useValidatedForm } from "~/hooks/useValidatedForm";
+import { useValidatedForm } from "~/hooks/useValidatedForm";
 import type { Route } from "./+types/yourinfo";
 import { FormMessage } from "~/components/Field";
 import { ProfileFields } from "~/components/ProfileFields";
@@ -57,8 +57,7 @@ export default function YourInfo() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useValidatedForm(() => import("~/forms/profile").then((m) => m.yourInfoSchema(text.form)), actionData?.result);
-  const formView = formState(form);
+  const [form, , formView] = useValidatedForm(() => import("~/forms/profile").then((m) => m.yourInfoSchema(text.form)), actionData?.result);
   const valid = yourInfoSchema(text.form).safeParse(form.value ?? {}).success;
   return (
     <section className="card narrow">
@@ -66,7 +65,7 @@ export default function YourInfo() {
       <p>{text.prompt}</p>
       <Form method="post" {...formView.props}>
         <FormMessage id={formView.errorId} errors={formView.errors} />
-        <ProfileFields fields={fields} text={text.fields} />
+        <ProfileFields form={formView} text={text.fields} />
         <p className="warning" role="note">
           {text.warning}
         </p>

@@ -13,7 +13,7 @@ import { passwordMinLength } from "~/forms/password";
 import type { changePasswordWordKeys, changeUserNameWordKeys, deleteAccountWordKeys } from "~/forms/settings";
 import type { FormWords } from "~/forms/words";
 import { useHydrated } from "~/hooks/useHydrated";
-import { fieldState, formState, inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
+import { inputProps, useValidatedForm } from "~/hooks/useValidatedForm";
 
 /** The panels' words, in the page's language (from the settings loader's data). */
 export interface PanelText {
@@ -54,8 +54,7 @@ function PanelActions({ label, cancel, disabled, danger = false }: { label: stri
 export function PasswordPanel({ result, constraint, text }: PanelProps) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changePasswordSchema(text.passwordForm)), result, { id: "change-password", constraint });
-  const formView = formState(form);
+  const [, fields, formView] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changePasswordSchema(text.passwordForm)), result, { id: "change-password", constraint });
   const current = String(fields.currentPassword.value ?? "");
   const next = String(fields.newPassword.value ?? "");
   const confirm = String(fields.confirmPassword.value ?? "");
@@ -68,9 +67,9 @@ export function PasswordPanel({ result, constraint, text }: PanelProps) {
     <Form method="post" {...formView.props}>
       <input type="hidden" name="intent" value="password" />
       <FormMessage id={formView.errorId} errors={formView.errors} />
-      <PasswordField label={text.currentPassword} field={fields.currentPassword} constraint={constraint.currentPassword} autoComplete="current-password" />
-      <PasswordField label={text.newPassword} field={fields.newPassword} constraint={constraint.newPassword} autoComplete="new-password" rule={text.passwordRule} disabled={newDisabled} />
-      <PasswordField label={text.confirmNewPassword} field={fields.confirmPassword} constraint={constraint.confirmPassword} autoComplete="new-password" disabled={confirmDisabled} />
+      <PasswordField label={text.currentPassword} field={formView.field("currentPassword", constraint.currentPassword)} autoComplete="current-password" />
+      <PasswordField label={text.newPassword} field={formView.field("newPassword", constraint.newPassword)} autoComplete="new-password" rule={text.passwordRule} disabled={newDisabled} />
+      <PasswordField label={text.confirmNewPassword} field={formView.field("confirmPassword", constraint.confirmPassword)} autoComplete="new-password" disabled={confirmDisabled} />
       <PanelActions label={text.update} cancel={text.cancel} disabled={updateDisabled} />
     </Form>
   );
@@ -79,9 +78,8 @@ export function PasswordPanel({ result, constraint, text }: PanelProps) {
 /** Change username: the new e-mail and the current password. */
 export function UserNamePanel({ result, constraint, text }: PanelProps) {
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changeUserNameSchema(text.userNameForm)), result, { id: "change-username", constraint });
-  const formView = formState(form);
-  const userName = fieldState(fields.userName, constraint.userName);
+  const [, fields, formView] = useValidatedForm(() => import("~/forms/settings").then((m) => m.changeUserNameSchema(text.userNameForm)), result, { id: "change-username", constraint });
+  const userName = formView.field("userName", constraint.userName);
   return (
     <Form method="post" {...formView.props}>
       <input type="hidden" name="intent" value="username" />
@@ -92,7 +90,7 @@ export function UserNamePanel({ result, constraint, text }: PanelProps) {
         errorId={userName.errorId}
         errors={userName.errors}
       />
-      <PasswordField label={text.currentPassword} field={fields.currentPassword} constraint={constraint.currentPassword} autoComplete="current-password" />
+      <PasswordField label={text.currentPassword} field={formView.field("currentPassword", constraint.currentPassword)} autoComplete="current-password" />
       <PanelActions label={text.update} cancel={text.cancel} disabled={navigation.state === "submitting"} />
     </Form>
   );
@@ -102,14 +100,13 @@ export function UserNamePanel({ result, constraint, text }: PanelProps) {
 /** `words`: the deletion's own words and its form's checks (sent only where deletion is offered). */
 export function DeleteAccountPanel({ result, constraint, text, words }: PanelProps & { words: { confirm: string; button: string; form: FormWords<typeof deleteAccountWordKeys> } }) {
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("~/forms/settings").then((m) => m.deleteAccountSchema(words.form)), result, { id: "delete-account", constraint });
-  const formView = formState(form);
+  const [, fields, formView] = useValidatedForm(() => import("~/forms/settings").then((m) => m.deleteAccountSchema(words.form)), result, { id: "delete-account", constraint });
   return (
     <Form method="post" {...formView.props}>
       <input type="hidden" name="intent" value="deleteAccount" />
       <FormMessage id={formView.errorId} errors={formView.errors} />
       <p>{words.confirm}</p>
-      <PasswordField label={text.currentPassword} field={fields.currentPassword} constraint={constraint.currentPassword} autoComplete="current-password" />
+      <PasswordField label={text.currentPassword} field={formView.field("currentPassword", constraint.currentPassword)} autoComplete="current-password" />
       <PanelActions label={words.button} cancel={text.cancel} danger disabled={navigation.state === "submitting"} />
     </Form>
   );

@@ -10,7 +10,7 @@ import { FormMessage, TextareaField } from "~/components/Field";
 import type { disputeWordKeys } from "~/forms/dispute";
 import type { FormWords } from "~/forms/words";
 import { useHydrated } from "~/hooks/useHydrated";
-import { fieldState, formState, textareaProps, useValidatedForm } from "~/hooks/useValidatedForm";
+import { textareaProps, useValidatedForm } from "~/hooks/useValidatedForm";
 
 /** The Dispute tab's words, in the page's language. */
 export interface DisputeText {
@@ -51,8 +51,7 @@ export function DisputeTab({
 }) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
-  const [form, fields] = useValidatedForm(() => import("~/forms/dispute").then((m) => m.disputeSchema(text.disputeForm)), actionData?.result, { constraint: disputeConstraint });
-  const formView = formState(form);
+  const [, fields, formView] = useValidatedForm(() => import("~/forms/dispute").then((m) => m.disputeSchema(text.disputeForm)), actionData?.result, { constraint: disputeConstraint });
   if (disputeStatus !== 0) {
     return (
       <div className="dispute">
@@ -77,7 +76,7 @@ export function DisputeTab({
     );
   }
   const empty = !String(fields.disputeComment.value ?? "").trim();
-  const commentField = fieldState(fields.disputeComment, disputeConstraint.disputeComment);
+  const commentField = formView.field("disputeComment", disputeConstraint.disputeComment);
   return (
     <Form method="post" {...formView.props} className="dispute">
       <p>{text.intro}</p>
