@@ -41,27 +41,45 @@ export function appCookie(name: string, { maxAge, signed = false }: { maxAge: nu
       secrets,
       maxAge,
     });
-    if (secrets.length > 0) cookie = withVerifiedValues(cookie);
+    cookie = withKnownValues(cookie);
     cookies.set(key, cookie);
   }
   return cookie;
 }
 
-/** Signed values verified a moment ago, per cookie: at most this many each, for at most this long (ms). */
-const verifiedMax = 10_000;
-const verifiedTtlMs = 10 * 60 * 1000;
+/** Values read a moment ago, per cookie: at most this many each, for at most this long (ms). */
+const knownMax = 10_000;
+const knownTtlMs = 10 * 60 * 1000;
 
 /**
- * `cookie` whose `parse` remembers the signed values it verified, by their exact text (value and
- * signature), so that a browser sending the same cookie again costs no HMAC check (WebCrypto, about a
- * tenth of a signed-in page's own CPU before: bench/cpu.results.md). Only the signature's answer
- * is kept: what the value names (a session id) is still looked up on every request, so a session
- * ended elsewhere ends at its next request. A value changed by one character is a new text, checked
- * in full; a value that fails the check is not kept. Only text values are kept (a session id, an
- * e-mail address), never an object a caller could change.
+ * The Cookie header parsed last (cookie-es, the parser React Router's cookies use), kept while the
+ * same text comes again: one request's cookies are read by several modules in turn (the language,
+ * the session, the banner's answer, the time zone, the remembered address), each of which parsed
+ * the whole header before.
  */
-function withVerifiedValues(cookie: Cookie): Cookie {
-  const verified = new LRUCache<string, string>({ max: verifiedMax, ttl: verifiedTtlMs });
+let lastHeader: string | undefined;
+let lastCookies: Record<string, string | undefined> = {};
+
+function cookiesOf(header: string): Record<string, string | undefined> {
+  if (header !== lastHeader) {
+    lastCookies = parse(header);
+    lastHeader = header;
+  }
+  return lastCookies;
+}
+
+/**
+ * `cookie` whose `parse` remembers what it read, by the cookie's exact text: a browser sending the
+ * same cookie again costs neither React Router's decoding (base64, a character-by-character
+ * unescape, JSON) nor, for a signed cookie, the HMAC check (WebCrypto, about a tenth of a signed-in
+ * page's own CPU before: bench/cpu.results.md). Only the answer is kept: what a value names (a
+ * session id) is still looked up on every request, so a session ended elsewhere ends at its next
+ * request. A value changed by one character is a new text, read in full; a signed value that fails
+ * the check is not kept. Only strings, numbers and booleans are kept, never an object a caller
+ * could change (a value that is not JSON reads as `{}`, read again each time).
+ */
+function withKnownValues(cookie: Cookie): Cookie {
+  const known = new LRUCache<string, string | number | boolean>({ max: knownMax, ttl: knownTtlMs });
   const name = cookie.name;
   return {
     get name() {
@@ -75,13 +93,13 @@ function withVerifiedValues(cookie: Cookie): Cookie {
     },
     serialize: (value, options) => cookie.serialize(value, options),
     async parse(cookieHeader, options) {
-      const sent = cookieHeader && options === undefined ? parse(cookieHeader)[name] : undefined;
+      const sent = cookieHeader && options === undefined ? cookiesOf(cookieHeader)[name] : undefined;
       if (typeof sent === "string" && sent !== "") {
-        const known = verified.get(sent);
-        if (known !== undefined) return known;
+        const value = known.get(sent);
+        if (value !== undefined) return value;
       }
       const value: unknown = await cookie.parse(cookieHeader, options);
-      if (typeof sent === "string" && sent !== "" && typeof value === "string" && value !== "") verified.set(sent, value);
+      if (typeof sent === "string" && sent !== "" && (typeof value === "string" || typeof value === "number" || typeof value === "boolean")) known.set(sent, value);
       return value;
     },
   };

@@ -1,7 +1,9 @@
-// The app's signed cookies (app/server/cookies.server.ts): a verified value is remembered by its
-// exact text, so the remembered answer must be the answer React Router's own parse gives for the same
+// The app's cookies (app/server/cookies.server.ts): a value read (decoded, and for a signed cookie
+// verified) is remembered by its exact text, and the Cookie header parsed last is kept while the same
+// text comes again, so the answer must be the answer React Router's own parse gives for the same
 // header, whatever the header holds: the cookie twice, an empty value, encoded characters, a value
-// altered by one character, another cookie's value under the name.
+// altered by one character, another cookie's value under the name, values of every JSON type, headers
+// read in turn.
 import { createCookie } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appCookie } from "../../app/server/cookies.server";
@@ -45,5 +47,41 @@ describe("a signed app cookie's parse", () => {
   it("is one object per name and settings while the configuration stays", () => {
     expect(appCookie("__session", { maxAge: 60, signed: true })).toBe(appCookie("__session", { maxAge: 60, signed: true }));
     expect(appCookie("__session", { maxAge: 60, signed: true })).not.toBe(appCookie("__session", { maxAge: 61, signed: true }));
+  });
+});
+
+describe("an unsigned app cookie's parse", () => {
+  it("answers what React Router's own parse answers, the first time and every time after, headers read in turn", async () => {
+    const language = appCookie("sw_lang", { maxAge: 60 });
+    const zone = appCookie("tz", { maxAge: 60 });
+    const plain = (cookie: typeof language) => createCookie(cookie.name, { path: "/", sameSite: "lax", httpOnly: true });
+    const pair = async (cookie: typeof language, value: unknown) => (await plain(cookie).serialize(value)).split(";")[0]!;
+    const values = ["es", "Europe/Madrid", "", 3, 0, true, false, null, { a: 1 }, ["x"], "señal ✓"];
+    const headers = [
+      ...(await Promise.all(values.map((value) => pair(language, value)))),
+      ...(await Promise.all(values.map(async (value) => `${await pair(zone, value)}; ${await pair(language, value)}`))),
+      `${await pair(language, "es")}; ${await pair(language, "en")}`,
+      `${language.name}=%%%not-base64`,
+      `${language.name}=${btoa("not json")}`,
+      `${language.name}=`,
+      `${language.name}`,
+      "x=1",
+      "",
+    ];
+    for (let round = 0; round < 3; round++) {
+      // Each header read by both cookies in turn, then the next header: the kept parse changes with the text.
+      for (const header of headers) {
+        for (const cookie of [language, zone]) expect(await cookie.parse(header), `${cookie.name} in ${header} (round ${round})`).toEqual(await plain(cookie).parse(header));
+      }
+    }
+    expect(await language.parse(await pair(language, "es"))).toBe("es");
+  });
+
+  it("never hands out the same object twice: a value read as an object is read again each time", async () => {
+    const cookie = appCookie("sw_guidelines_read", { maxAge: 60 });
+    const header = (await createCookie(cookie.name, { path: "/" }).serialize({ read: true })).split(";")[0]!;
+    const first = (await cookie.parse(header)) as { read: boolean };
+    first.read = false;
+    expect(await cookie.parse(header)).toEqual({ read: true });
   });
 });
