@@ -102,7 +102,7 @@ export default function handleRequest(
       body = await gzipPage(html);
       responseHeaders.set("Content-Encoding", "gzip");
     }
-    // The compression middleware leaves an answer with a Content-Encoding alone; it says Vary for both.
+    // A page does not pass through the compression middleware (server/app.ts): it says Vary itself, gzip or not.
     if (!/\baccept-encoding\b/i.test(responseHeaders.get("Vary") ?? "")) responseHeaders.append("Vary", "Accept-Encoding");
     responseHeaders.set("Content-Length", String(body.length));
     // A Buffer is a Uint8Array over an ArrayBuffer here (never a SharedArrayBuffer).

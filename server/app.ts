@@ -244,7 +244,20 @@ export async function createApp(options: AppOptions): Promise<Express> {
       xFrameOptions: false,
     }),
   );
-  app.use(compression());
+  // Rendered pages come gzipped from app/entry.server.tsx (decision 0021), so a request for a page
+  // does not enter the compression middleware, whose wrapping of every answer (its write and end,
+  // the header hook, Vary, the negotiation) cost a page about a hundredth of its CPU for nothing
+  // (bench/README.md "What the fifth round cut"). A page request is a GET or HEAD that React Router
+  // answers with a document: not an asset, not a `.data` or route-manifest request, not a resource
+  // route (a route without a component: a PDF, an image, JSON). Everything else made per request is
+  // compressed as before, and in development everything.
+  const compress = compression();
+  const notPages = build ? nonPageRoutes(build) : undefined;
+  app.use((req, res, next) => {
+    const page = notPages !== undefined && (req.method === "GET" || req.method === "HEAD") && !req.path.startsWith(assetsPrefix) && !req.path.endsWith(".data") && !notPages.has(routeOf(res));
+    if (page) return next();
+    compress(req, res, next);
+  });
 
   app.get("/healthz", (_req, res) => {
     res.json({ ok: true });
@@ -505,6 +518,17 @@ export function accessLogLevel(status: number, retryAfter: boolean, failed: bool
 
 /** How long one round of /readyz's checks answers every call, ms. */
 const readinessIntervalMs = 1_000;
+
+/**
+ * The route paths (as `routePathOf` spells them) that React Router answers without a document: the
+ * resource routes (a route module without a component) and the lazy route discovery's manifest.
+ */
+function nonPageRoutes(build: ServerBuild): Set<string> {
+  const resources = routePaths(build.routes, (route) => route.module.default === undefined);
+  const paths = new Set([...resources].map((resource) => routePathOf(resource, "")));
+  if (build.routeDiscovery.mode === "lazy") paths.add(routePathOf(build.routeDiscovery.manifestPath, ""));
+  return paths;
+}
 
 /** The route the path of the request `res` answers names (`routePathOf`, set once per request by createApp's per-response middleware). */
 function routeOf(res: Response): string {

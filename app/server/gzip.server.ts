@@ -6,8 +6,8 @@
  * more than the compression itself, which runs in libuv's thread pool either way. A page is
  * rendered whole (app/entry.server.tsx), so it is compressed here in one piece, on a compressor
  * kept from an earlier page and reset (zlib's `deflateReset`): zlib's defaults (level 6), as the
- * middleware's. Everything else made per request (data, error pages, JSON) stays with the middleware,
- * which leaves an answer that already has a Content-Encoding alone.
+ * middleware's. A page request does not enter the middleware at all (server/app.ts); everything else
+ * made per request (data, the route manifest, resource routes, error pages) stays with it.
  */
 import { constants, createGzip, type Deflate, type Gzip } from "node:zlib";
 import Negotiator from "negotiator";
@@ -25,6 +25,10 @@ export function idleCompressors(): number {
   return idle.length;
 }
 
+/** The Accept-Encoding text asked last and its answer: a browser sends the same text with every request. */
+let lastAcceptEncoding: string | undefined;
+let lastAccepts = false;
+
 /**
  * True when an answer may be gzip: the request names an Accept-Encoding and it accepts gzip (before
  * identity, by its q-values). Without the header the answer is plain, as the `compression`
@@ -33,7 +37,11 @@ export function idleCompressors(): number {
  */
 export function acceptsGzip(acceptEncoding: string | null | undefined): boolean {
   if (!acceptEncoding) return false;
-  return new Negotiator({ headers: { "accept-encoding": acceptEncoding } }).encoding(["gzip", "identity"]) === "gzip";
+  if (acceptEncoding !== lastAcceptEncoding) {
+    lastAccepts = new Negotiator({ headers: { "accept-encoding": acceptEncoding } }).encoding(["gzip", "identity"]) === "gzip";
+    lastAcceptEncoding = acceptEncoding;
+  }
+  return lastAccepts;
 }
 
 /**

@@ -16,17 +16,20 @@ const requests = counter("safewindow_http_requests_total", "HTTP requests answer
 const actions = counter("safewindow_route_actions_total", "Route actions run, by route id and how they ended (success: answered; error: threw, a redirect or error response included).", ["route", "outcome"]);
 const duration = histogram("safewindow_http_request_duration_seconds", "Time to answer an HTTP request (to the last byte), seconds.", ["route", "method", "status"]);
 
-/** Every page path of the route table (`/`, `/login`, `/testresultviewer/image`, …), from the build's routes. */
-export function routePaths(routes: ServerBuild["routes"]): Set<string> {
+/**
+ * Every page path of the route table (`/`, `/login`, `/testresultviewer/image`, …), from the build's
+ * routes; with `which`, the paths of the routes it accepts only.
+ */
+export function routePaths(routes: ServerBuild["routes"], which: (route: NonNullable<ServerBuild["routes"][string]>) => boolean = () => true): Set<string> {
   const fullPath = (id: string | undefined): string => {
     const route = id ? routes[id] : undefined;
     if (!route) return "";
     const parent = fullPath(route.parentId);
     return route.path ? `${parent}/${route.path}`.replace(/\/+/g, "/") : parent;
   };
-  const paths = new Set<string>(["/"]);
+  const paths = new Set<string>();
   for (const route of Object.values(routes)) {
-    if (route && (route.path || route.index) && route.path !== "*") paths.add(fullPath(route.id) || "/");
+    if (route && (route.path || route.index) && route.path !== "*" && which(route)) paths.add(fullPath(route.id) || "/");
   }
   return paths;
 }

@@ -170,6 +170,38 @@ describe("server.ts with the embedded identity authority", () => {
     expect(onlyBr.body.toString("utf8")).toContain("<h1>Sign In</h1>");
   });
 
+  it("leaves pages to their own gzip, and compresses what else it makes per request: data, the route manifest, a resource route's JSON", async () => {
+    // A page's gzip is the renderer's (decision 0021): a browser that accepts only deflate gets the
+    // page plain, as it did when the middleware left pages alone because they said gzip.
+    const deflateOnly = await rawGet(`${server.url}/login?deflate-only=1`, "deflate");
+    expect(deflateOnly.status).toBe(200);
+    expect(deflateOnly.headers["content-encoding"]).toBeUndefined();
+    expect(deflateOnly.body.toString("utf8")).toContain("<h1>Sign In</h1>");
+    // The page's data for a client-side navigation: turbo-stream text, compressed by the middleware.
+    const data = await rawGet(`${server.url}/login.data`, "gzip, deflate, br");
+    expect(data.status).toBe(200);
+    expect(data.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(data.body).toString("utf8")).toContain("Sign In");
+    const deflated = await rawGet(`${server.url}/login.data`, "deflate");
+    expect(deflated.headers["content-encoding"]).toBe("deflate");
+    // React Router's lazy route discovery: the manifest of the routes of many paths, JSON.
+    const html = await (await fetch(`${server.url}/login`)).text();
+    const version = /"version": ?"([^"]+)"/.exec(html)?.[1];
+    expect(version).toBeTruthy();
+    const paths = ["/registration", "/safewindow", "/mytests", "/people", "/settings", "/reviews/dispute", "/yourinfo", "/verify"].join(",");
+    const manifest = await rawGet(`${server.url}/__manifest?version=${version}&paths=${encodeURIComponent(paths)}`, "gzip");
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers["content-encoding"]).toBe("gzip");
+    expect(Object.keys(JSON.parse(gunzipSync(manifest.body).toString("utf8")))).toContain("routes/people");
+    // A resource route (no component): the pass's public keys, JSON.
+    const keys = await rawGet(`${server.url}/.well-known/safewindow-pass-keys`, "gzip");
+    expect(keys.status).toBe(200);
+    expect(keys.headers["content-encoding"]).toBe("gzip");
+    const keysPlain = await rawGet(`${server.url}/.well-known/safewindow-pass-keys`, "identity");
+    expect(keysPlain.headers["content-encoding"]).toBeUndefined();
+    expect(gunzipSync(keys.body).equals(keysPlain.body)).toBe(true);
+  });
+
   it("serves hashed assets immutable and compressed", async () => {
     const html = await (await fetch(`${server.url}/login`)).text();
     // The first script of the page large enough for the build to compress (vite.config.ts: from 1 KiB).

@@ -4,6 +4,7 @@
 import type { TransformCallback } from "node:stream";
 import zlib, { gunzipSync } from "node:zlib";
 import fc from "fast-check";
+import Negotiator from "negotiator";
 import { describe, expect, it } from "vitest";
 import { acceptsGzip, gzipPage, idleCompressors, keptCompressors } from "../../app/server/gzip.server";
 
@@ -77,5 +78,18 @@ describe("acceptsGzip", () => {
     expect(acceptsGzip("identity")).toBe(false);
     expect(acceptsGzip("gzip;q=0")).toBe(false);
     expect(acceptsGzip("deflate")).toBe(false);
+  });
+
+  it("answers as Negotiator does for any header, whatever was asked before (the last answer is kept by its text)", () => {
+    const coding = fc.constantFrom("gzip", "deflate", "br", "identity", "*", "GZIP", "x-gzip", "zstd");
+    const header = fc.array(fc.tuple(coding, fc.option(fc.constantFrom("0", "0.5", "1", "0.001"), { nil: undefined })), { maxLength: 4 }).map((parts) => parts.map(([name, q]) => (q === undefined ? name : `${name};q=${q}`)).join(", "));
+    fc.assert(
+      fc.property(fc.array(header, { minLength: 1, maxLength: 6 }), (headers) => {
+        for (const text of [...headers, ...headers.toReversed()]) {
+          const expected = text !== "" && new Negotiator({ headers: { "accept-encoding": text } }).encoding(["gzip", "identity"]) === "gzip";
+          expect(acceptsGzip(text), text).toBe(expected);
+        }
+      }),
+    );
   });
 });
