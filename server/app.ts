@@ -184,31 +184,18 @@ export async function createApp(options: AppOptions): Promise<Express> {
   }
 
   // Per response, in one middleware: the CSP nonce, the route the path names (`routePathOf`, read
-  // once for the policies and limits below), Permissions-Policy, and the Accept-Encoding the
-  // compression middleware reads.
-  // - No page but the pass checker uses the camera, and none the microphone, payments or USB:
-  //   browsers refuse them to every frame and script of the app; the camera only to /verify itself,
-  //   the position only to our own pages (Locations' "Near me"; docs/security/input.md "Headers").
-  // - Answers made per request (data, error pages; a rendered page comes gzipped from
-  //   app/entry.server.tsx, docs/decisions/0021-pages-whole-and-gzipped.md) are compressed with
-  //   gzip, even for a browser that also accepts br: on our 8-11 KB pages brotli saved about 80
-  //   bytes (3%) and cost a quarter of GET /login's requests/s, its encoder state being set up for
-  //   every answer (bench/pages.results.md). The middleware prefers br whenever it is accepted, so br
-  //   is taken out of what it reads; the hashed assets, compressed once at build time, keep brotli
-  //   (their own middleware, below, reads the header as the browser sent it).
+  // once for the policies, limits and compression below), and Permissions-Policy. No page but the
+  // pass checker uses the camera, and none the microphone, payments or USB: browsers refuse them to
+  // every frame and script of the app; the camera only to /verify itself, the position only to our
+  // own pages (Locations' "Near me"; docs/security/input.md "Headers").
   const assetsPrefix = `${base}/assets/`;
+  const permissions = (camera: string) => `camera=${camera}, microphone=(), geolocation=(self), payment=(), usb=(), browsing-topics=()`;
+  const [checkerPermissions, pagePermissions] = [permissions("(self)"), permissions("()")];
   app.use((req, res, next) => {
     res.locals.cspNonce = cspNonce();
     const route = routePathOf(req.path, base);
     res.locals.routePath = route;
-    res.set("Permissions-Policy", `camera=${route === paths.verify ? "(self)" : "()"}, microphone=(), geolocation=(self), payment=(), usb=(), browsing-topics=()`);
-    const accepted = req.headers["accept-encoding"];
-    if (accepted && !req.path.startsWith(assetsPrefix)) {
-      req.headers["accept-encoding"] = accepted
-        .split(",")
-        .filter((coding) => coding.split(";")[0]!.trim().toLowerCase() !== "br")
-        .join(",");
-    }
+    res.setHeader("Permissions-Policy", route === paths.verify ? checkerPermissions : pagePermissions);
     next();
   });
 
@@ -250,12 +237,25 @@ export async function createApp(options: AppOptions): Promise<Express> {
   // (bench/README.md "What the fifth round cut"). A page request is a GET or HEAD that React Router
   // answers with a document: not an asset, not a `.data` or route-manifest request, not a resource
   // route (a route without a component: a PDF, an image, JSON). Everything else made per request is
-  // compressed as before, and in development everything.
+  // compressed as before, and in development everything: with gzip, even for a browser that also
+  // accepts br (on our 8-11 KB pages brotli saved about 80 bytes, 3%, and cost a quarter of GET
+  // /login's requests/s, its encoder state being set up for every answer: bench/pages.results.md).
+  // The middleware prefers br whenever it is accepted, so br is taken out of what it reads; the
+  // hashed assets, compressed once at build time, keep brotli (their own middleware, below, reads
+  // the header as the browser sent it).
   const compress = compression();
   const notPages = build ? nonPageRoutes(build) : undefined;
   app.use((req, res, next) => {
-    const page = notPages !== undefined && (req.method === "GET" || req.method === "HEAD") && !req.path.startsWith(assetsPrefix) && !req.path.endsWith(".data") && !notPages.has(routeOf(res));
+    const asset = req.path.startsWith(assetsPrefix);
+    const page = notPages !== undefined && (req.method === "GET" || req.method === "HEAD") && !asset && !req.path.endsWith(".data") && !notPages.has(routeOf(res));
     if (page) return next();
+    const accepted = req.headers["accept-encoding"];
+    if (accepted && !asset) {
+      req.headers["accept-encoding"] = accepted
+        .split(",")
+        .filter((coding) => coding.split(";")[0]!.trim().toLowerCase() !== "br")
+        .join(",");
+    }
     compress(req, res, next);
   });
 

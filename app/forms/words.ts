@@ -10,13 +10,21 @@ import type { Messages } from "../messages/catalogues";
 /** The entries `keys` of a catalogue: the words one form's checks are written with. */
 export type FormWords<Keys extends readonly (keyof Messages)[]> = Pick<Messages, Keys[number]>;
 
+/** The words made for each catalogue and list of keys, made once (a catalogue is one object per language). */
+const made = new WeakMap<Messages, WeakMap<readonly (keyof Messages)[], object>>();
+
 /**
- * The entries `keys` of `messages`, as a plain object a loader can send to the browser.
+ * The entries `keys` of `messages`, as a plain object a loader can send to the browser: frozen, and
+ * the same object for the same catalogue and keys (every form page asked for them anew before).
  * @param messages the request's catalogue (`messagesOf(context)`)
  * @param keys a form's word keys (e.g. `loginWordKeys` of app/forms/account.ts)
  */
 export function formWords<const Keys extends readonly (keyof Messages)[]>(messages: Messages, keys: Keys): FormWords<Keys> {
-  return Object.fromEntries(keys.map((key) => [key, messages[key]])) as FormWords<Keys>;
+  let byKeys = made.get(messages);
+  if (!byKeys) made.set(messages, (byKeys = new WeakMap()));
+  let words = byKeys.get(keys);
+  if (!words) byKeys.set(keys, (words = Object.freeze(Object.fromEntries(keys.map((key) => [key, messages[key]])))));
+  return words as FormWords<Keys>;
 }
 
 /**

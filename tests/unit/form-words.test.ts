@@ -90,6 +90,16 @@ describe("each form schema speaks the words it is given (app/forms/words.ts)", (
     }
   });
 
+  it("gives each catalogue's words for a form once: the same frozen object, exactly the form's entries", () => {
+    const words = formWords(es, account.loginWordKeys);
+    expect(formWords(es, account.loginWordKeys)).toBe(words);
+    expect(Object.isFrozen(words)).toBe(true);
+    expect(words).toEqual(Object.fromEntries(account.loginWordKeys.map((key) => [key, es[key]])));
+    expect(formWords(en, account.loginWordKeys)).not.toBe(words);
+    expect(formWords(en, account.loginWordKeys)).toEqual(Object.fromEntries(account.loginWordKeys.map((key) => [key, en[key]])));
+    expect(Object.keys(formWords(es, account.registrationWordKeys)).sort()).toEqual([...new Set(account.registrationWordKeys)].sort());
+  });
+
   it("builds one schema per words object, so the constraints and checks of a language are made once", () => {
     expect(account.loginSchema(es)).toBe(account.loginSchema(es));
     expect(account.loginSchema(es)).not.toBe(account.loginSchema(en));
