@@ -5,7 +5,7 @@
  * The bits come from the operating system's CSPRNG through `crypto.randomFillSync`, as
  * `crypto.randomBytes` gives them, but drawn for `noncesPerFill` responses at once: a call for 16
  * bytes cost the web app's main thread about as much as a call for 4 KiB (a job object and a trip
- * into OpenSSL each time; bench/README.md "What the fifth round cut"). Every byte of the buffer is
+ * into OpenSSL each time; bench/README.md "What the sixth round cut"). Every byte of the buffer is
  * handed out once, and the buffer is filled again before any byte would be used a second time.
  */
 import { randomFillSync } from "node:crypto";
