@@ -31,7 +31,7 @@ import { rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { root } from "../tests/integration/server-process.ts";
-import { autocannon, BROWSER_ACCEPT_ENCODING, codeVersion, freePort, gatePages, requireBuild, shippedNodeOptions, startBenchServer, type AutocannonInstance, type AutocannonOptions, type BenchServer, type GatePage } from "./support.ts";
+import { autocannonFor, BROWSER_ACCEPT_ENCODING, codeVersion, freePort, gatePages, requireBuild, shippedNodeOptions, startBenchServer, type BenchServer, type GatePage } from "./support.ts";
 
 const QUICK = process.argv.includes("--quick");
 const REQUESTS = QUICK ? 300 : 2000;
@@ -44,8 +44,6 @@ const STOP_TIMEOUT_MS = 20_000;
 /** Packages and functions listed per page. */
 const TOP = 8;
 
-/** autocannon run for a number of requests (its `amount`) rather than a duration. */
-const autocannonFor = autocannon as unknown as (options: Omit<AutocannonOptions, "duration"> & { amount: number }) => AutocannonInstance;
 
 /** One node of V8's sampling heap profile (the Chrome DevTools protocol's SamplingHeapProfileNode). */
 interface ProfileNode {

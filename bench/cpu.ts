@@ -58,7 +58,7 @@ import os from "node:os";
 import path from "node:path";
 import { root } from "../tests/integration/server-process.ts";
 import {
-  autocannon,
+  autocannonFor,
   BROWSER_ACCEPT_ENCODING,
   codeVersion,
   gatePages,
@@ -66,8 +66,6 @@ import {
   serverEnvironment,
   shippedNodeOptions,
   startBenchServer,
-  type AutocannonInstance,
-  type AutocannonOptions,
   type AutocannonResult,
   type BenchServer,
   type GatePage,
@@ -88,8 +86,6 @@ const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding:
 /** Ticks by which the process's own figure may run ahead of its threads' read just before it. */
 const SKEW_TICKS = 3;
 
-/** autocannon run for a number of requests (its `amount`) rather than a duration. */
-const autocannonFor = autocannon as unknown as (options: Omit<AutocannonOptions, "duration"> & { amount: number }) => AutocannonInstance;
 
 type Group = "main" | "data" | "gc" | "other";
 const GROUPS: Group[] = ["main", "data", "gc", "other"];

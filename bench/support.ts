@@ -71,6 +71,8 @@ export interface AutocannonResult {
 /** A running autocannon load: a promise of its result that can also be stopped early. */
 export type AutocannonInstance = Promise<AutocannonResult> & { stop: () => void };
 export const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => AutocannonInstance;
+/** autocannon run for a number of requests (its `amount`) rather than a duration. */
+export const autocannonFor = autocannon as unknown as (options: Omit<AutocannonOptions, "duration"> & { amount: number }) => AutocannonInstance;
 
 /** The server build the benches serve: stops the bench with a message when there is none. */
 export function requireBuild(): string {
