@@ -50,6 +50,12 @@ export function appCookie(name: string, { maxAge, signed = false }: { maxAge: nu
 /** Values read a moment ago, per cookie: at most this many each, for at most this long (ms). */
 const knownMax = 10_000;
 const knownTtlMs = 10 * 60 * 1000;
+/**
+ * At most this many characters of cookie text and value kept per cookie: an unsigned cookie's text
+ * is whatever a client sends, so the count alone would not bound the memory (a text longer than
+ * this is read every time, never kept).
+ */
+export const knownMaxChars = 1_000_000;
 
 /**
  * The Cookie header parsed last (cookie-es, the parser React Router's cookies use), kept while the
@@ -76,10 +82,16 @@ function cookiesOf(header: string): Record<string, string | undefined> {
  * session id) is still looked up on every request, so a session ended elsewhere ends at its next
  * request. A value changed by one character is a new text, read in full; a signed value that fails
  * the check is not kept. Only strings, numbers and booleans are kept, never an object a caller
- * could change (a value that is not JSON reads as `{}`, read again each time).
+ * could change (a value that is not JSON reads as `{}`, read again each time), and at most
+ * `knownMaxChars` characters of them, whatever the texts clients send.
  */
 function withKnownValues(cookie: Cookie): Cookie {
-  const known = new LRUCache<string, string | number | boolean>({ max: knownMax, ttl: knownTtlMs });
+  const known = new LRUCache<string, string | number | boolean>({
+    max: knownMax,
+    maxSize: knownMaxChars,
+    sizeCalculation: (value, text) => text.length + (typeof value === "string" ? value.length : 1),
+    ttl: knownTtlMs,
+  });
   const name = cookie.name;
   return {
     get name() {

@@ -6,7 +6,7 @@
 // read in turn.
 import { createCookie } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appCookie } from "../../app/server/cookies.server";
+import { appCookie, knownMaxChars } from "../../app/server/cookies.server";
 import { parseConfig, setAppConfig } from "../../app/server/config.server";
 
 const secret = "a-session-secret-of-the-tests-0123456789";
@@ -75,6 +75,15 @@ describe("an unsigned app cookie's parse", () => {
       }
     }
     expect(await language.parse(await pair(language, "es"))).toBe("es");
+  });
+
+  it("answers right when clients send more text than it keeps (its size bound evicts, it never misreads)", async () => {
+    const cookie = appCookie("sw_strong_only", { maxAge: 60 });
+    const plain = createCookie(cookie.name, { path: "/", sameSite: "lax", httpOnly: true });
+    // 400 values of about 4,000 characters each, their texts (base64) about 5,400: over knownMaxChars together.
+    const headers = await Promise.all(Array.from({ length: 400 }, async (_, n) => (await plain.serialize(`${n}:${"x".repeat(4000)}`)).split(";")[0]!));
+    expect(headers.reduce((sum, header) => sum + 2 * header.length, 0)).toBeGreaterThan(knownMaxChars);
+    for (const header of [...headers, ...headers.slice(0, 50)]) expect(await cookie.parse(header)).toBe(await plain.parse(header));
   });
 
   it("never hands out the same object twice: a value read as an object is read again each time", async () => {
