@@ -20,6 +20,14 @@ import type { FormSchema } from "~/forms/parse";
 /** Loads a form's schema: a dynamic import of its app/forms module, e.g. `() => import("~/forms/account").then((m) => m.loginSchema)`. */
 export type SchemaLoader<Schema extends FormSchema> = () => Promise<Schema>;
 
+/**
+ * conform's useForm for one of the app's forms (the habits above).
+ * @param loadSchema the form's schema, loaded when the user first reaches the form
+ * @param lastResult the action's reply to the last post (conform's SubmissionResult), if any
+ * @param options.id the form's id (React's own when not given); options.defaultValue, options.constraint as useForm's
+ * @returns `[form, fields, state]`: conform's form and fields metadata, and the form's state
+ *   (formState: the form element's props, its error line, each control's state by field name)
+ */
 export function useValidatedForm<Schema extends FormSchema>(
   loadSchema: SchemaLoader<Schema>,
   lastResult: SubmissionResult<string[]> | undefined,
