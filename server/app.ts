@@ -233,8 +233,8 @@ export async function createApp(options: AppOptions): Promise<Express> {
   );
   // Rendered pages come gzipped from app/entry.server.tsx (decision 0021), so a request for a page
   // does not enter the compression middleware, whose wrapping of every answer (its write and end,
-  // the header hook, Vary, the negotiation) cost a page about a hundredth of its CPU for nothing
-  // (bench/README.md "What the sixth round cut"). A page request is a GET or HEAD that React Router
+  // the header hook, Vary, the negotiation) cost a page CPU for nothing (bench/README.md "What the
+  // sixth round cut"). A page request is a GET or HEAD that React Router
   // answers with a document: not an asset, not a `.data` or route-manifest request, not a resource
   // route (a route without a component: a PDF, an image, JSON). Everything else made per request is
   // compressed as before, and in development everything: with gzip, even for a browser that also
